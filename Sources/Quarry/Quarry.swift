@@ -1,0 +1,6 @@
+// The umbrella module most embedders import.
+@_exported import QuarryCore
+@_exported import QuarrySQL
+@_exported import QuarryPredicate
+@_exported import QuarryJSON
+@_exported import QuarryEngine

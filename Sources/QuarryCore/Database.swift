@@ -1,0 +1,166 @@
+/// One stored object: its id and its fields, in the order they were written.
+public struct Record: Hashable, Sendable {
+    public var objectId: String
+    /// Every field except `objectId`, including `createdAt` / `updatedAt` when present.
+    public var fields: [String: Value]
+    /// Field names in insertion order, for output that reads like the input.
+    public var fieldOrder: [String]
+
+    public init(objectId: String, fields: [(String, Value)]) {
+        self.objectId = objectId
+        var dict: [String: Value] = [:]
+        var order: [String] = []
+        for (k, v) in fields where k != "objectId" {
+            if dict.updateValue(v, forKey: k) == nil { order.append(k) }
+        }
+        self.fields = dict
+        self.fieldOrder = order
+    }
+
+    /// The field's value; `objectId` is a field too. Nil when the object has no such field.
+    @inlinable public subscript(field: String) -> Value? {
+        field == "objectId" ? .string(objectId) : fields[field]
+    }
+
+    /// This object as a pointer.
+    public func pointer(in className: String) -> Pointer { Pointer(className: className, objectId: objectId) }
+}
+
+/// The objects of one class, in insertion order, with an objectId lookup and inferred field types.
+public struct ClassData: Sendable {
+    public let name: String
+    public private(set) var records: [Record]
+    public private(set) var positionById: [String: Int]
+    public private(set) var fieldTypes: [String: FieldType]
+    /// Field names in first-seen order.
+    public private(set) var fieldNames: [String]
+
+    public init(name: String, records: [Record] = []) {
+        self.name = name
+        self.records = []
+        self.positionById = [:]
+        self.fieldTypes = [:]
+        self.fieldNames = []
+        for r in records { insert(r) }
+    }
+
+    /// Adds an object, or replaces the one with the same objectId.
+    public mutating func insert(_ record: Record) {
+        if let at = positionById[record.objectId] {
+            records[at] = record
+        } else {
+            positionById[record.objectId] = records.count
+            records.append(record)
+        }
+        for name in record.fieldOrder {
+            guard let v = record.fields[name] else { continue }
+            let t = FieldType.of(v)
+            if let existing = fieldTypes[name] {
+                if let t, existing != t { fieldTypes[name] = existing.merged(with: t) }
+            } else {
+                fieldNames.append(name)
+                if let t { fieldTypes[name] = t }
+            }
+        }
+    }
+
+    public func record(_ objectId: String) -> Record? {
+        positionById[objectId].map { records[$0] }
+    }
+}
+
+/// A database of classes: what the CLI's `--data` file holds (DESIGN §2).
+public struct Database: Sendable {
+    public private(set) var classes: [String: ClassData]
+    /// Class names in the order they were first seen.
+    public private(set) var classNames: [String]
+
+    public init() {
+        classes = [:]
+        classNames = []
+    }
+
+    public init(_ classes: [ClassData]) {
+        self.init()
+        for c in classes { add(c) }
+    }
+
+    public mutating func add(_ data: ClassData) {
+        if classes[data.name] == nil { classNames.append(data.name) }
+        classes[data.name] = data
+    }
+
+    public mutating func insert(_ record: Record, into className: String) {
+        if classes[className] == nil {
+            classNames.append(className)
+            classes[className] = ClassData(name: className)
+        }
+        classes[className]!.insert(record)
+    }
+
+    public subscript(className: String) -> ClassData? { classes[className] }
+
+    /// The object a pointer leads to; nil for a dangling pointer (which behaves as null).
+    public func resolve(_ p: Pointer) -> Record? { classes[p.className]?.record(p.objectId) }
+}
+
+extension Database: Schema {
+    public func hasClass(_ className: String) -> Bool { classes[className] != nil }
+
+    public func resolveField(_ name: String, in className: String) -> String? {
+        if Self.systemFields.contains(name) { return name }
+        guard let c = classes[className] else { return nil }
+        if c.fieldTypes[name] != nil || c.fieldNames.contains(name) { return name }
+        let lowered = name.lowercased()
+        let matches = c.fieldNames.filter { $0.lowercased() == lowered }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    public func fieldType(_ field: String, in className: String) -> FieldType? {
+        switch field {
+        case "objectId": return .string
+        case "createdAt", "updatedAt": return classes[className]?.fieldTypes[field] ?? .date
+        default: return classes[className]?.fieldTypes[field]
+        }
+    }
+
+    /// Fields every object has, whatever its class.
+    public static let systemFields: Set<String> = ["objectId", "createdAt", "updatedAt"]
+}
+
+extension FieldType {
+    /// The type of one stored value; nil for null (which says nothing about the type).
+    public static func of(_ v: Value) -> FieldType? {
+        switch v {
+        case .null: return nil
+        case .bool: return .bool
+        case .int, .double: return .number
+        case .string: return .string
+        case .date: return .date
+        case .bytes: return .bytes
+        case .geoPoint: return .geoPoint
+        case .polygon: return .polygon
+        case .file: return .file
+        case .object: return .object
+        case .pointer(let p): return .pointer(to: p.className)
+        case .relation(let c, _): return .relation(to: c)
+        case .array(let items):
+            var element: FieldType? = nil
+            for item in items {
+                guard let t = of(item) else { continue }
+                element = element.map { $0 == t ? t : $0.merged(with: t) } ?? t
+            }
+            if case .pointer(let c)? = element { return .relation(to: c) }
+            return .array(of: element)
+        }
+    }
+
+    func merged(with other: FieldType) -> FieldType {
+        if self == other { return self }
+        switch (self, other) {
+        case (.array(nil), .array), (.array(nil), .relation): return other
+        case (.array, .array(nil)), (.relation, .array(nil)): return self
+        default: return .mixed
+        }
+    }
+}

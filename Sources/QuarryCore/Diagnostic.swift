@@ -1,0 +1,178 @@
+/// A half-open range of UTF-8 bytes in the query text.
+public struct SourceRange: Hashable, Codable, Sendable {
+    public var offset: Int
+    public var length: Int
+    public init(offset: Int, length: Int) {
+        self.offset = offset
+        self.length = length
+    }
+    public var end: Int { offset + length }
+}
+
+/// An error in a query, with a stable code, a message, and where it is.
+///
+/// Codes are dotted (`syntax.unexpected-token`, `date.unparseable`, `limit.nesting`); tools match
+/// on them. Text dialects locate by `range`; the JSON dialect also gives a `path`
+/// (`where.$or[1].score.$gt`) and Parse's numeric error code.
+public struct Diagnostic: Error, Hashable, Codable, Sendable, CustomStringConvertible {
+    public var code: String
+    public var message: String
+    public var range: SourceRange?
+    public var notes: [String]
+    public var path: String?
+    public var parseCode: Int?
+
+    public init(_ code: String, _ message: String, at range: SourceRange? = nil,
+                notes: [String] = [], path: String? = nil, parseCode: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.range = range
+        self.notes = notes
+        self.path = path
+        self.parseCode = parseCode
+    }
+
+    public var description: String { "error[\(code)]: \(message)" }
+}
+
+/// Several diagnostics at once (a front-end may report more than the first).
+public struct Diagnostics: Error, Sendable, CustomStringConvertible {
+    public var all: [Diagnostic]
+    public init(_ all: [Diagnostic]) { self.all = all }
+    public var description: String { all.map(\.description).joined(separator: "\n") }
+}
+
+/// Maps byte offsets in a query text to lines and columns and renders diagnostics the way a
+/// compiler does. Columns and the reported offsets count Unicode scalars, 1-based for columns.
+public struct SourceText: Sendable {
+    public let text: String
+    private let bytes: [UInt8]
+
+    public init(_ text: String) {
+        self.text = text
+        self.bytes = Array(text.utf8)
+    }
+
+    public struct Position: Hashable, Sendable {
+        public var line: Int
+        public var column: Int
+        /// Unicode scalars from the start of the text.
+        public var scalarOffset: Int
+    }
+
+    /// The line, column and scalar offset of a byte offset (clamped to the text).
+    public func position(ofByte offset: Int) -> Position {
+        let end = Swift.max(0, Swift.min(offset, bytes.count))
+        var line = 1, column = 1, scalars = 0
+        var i = 0
+        while i < end {
+            let b = bytes[i]
+            if b & 0xC0 != 0x80 {  // the first byte of a scalar
+                scalars += 1
+                if b == 0x0A { line += 1; column = 1 } else { column += 1 }
+            }
+            i += 1
+        }
+        return Position(line: line, column: column, scalarOffset: scalars)
+    }
+
+    /// Scalars in the byte range.
+    public func scalarLength(of range: SourceRange) -> Int {
+        let lo = Swift.max(0, Swift.min(range.offset, bytes.count))
+        let hi = Swift.max(lo, Swift.min(range.end, bytes.count))
+        return bytes[lo..<hi].reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) }
+    }
+
+    /// The text of the 1-based line, without its newline.
+    public func line(_ n: Int) -> String {
+        var current = 1
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == n { return String(line.hasSuffix("\r") ? line.dropLast() : line) }
+            current += 1
+        }
+        return ""
+    }
+
+    /// The compiler-style rendering of DESIGN §5.
+    public func render(_ d: Diagnostic) -> String {
+        var out = "error[\(d.code)]"
+        if let p = d.parseCode { out += "(\(p))" }
+        out += ": \(d.message)\n"
+        if let range = d.range {
+            let pos = position(ofByte: range.offset)
+            let location = d.path.map { "\($0) at " } ?? ""
+            out += " --> \(location)\(pos.line):\(pos.column)\n"
+            let gutter = String(repeating: " ", count: String(pos.line).count)
+            let lineText = line(pos.line)
+            out += "\(gutter) |\n"
+            out += "\(pos.line) | \(lineText)\n"
+            // Keep tabs so the caret lines up under the offending text.
+            let lead = String(lineText.unicodeScalars.prefix(pos.column - 1).map {
+                $0 == "\t" ? "\t" : " "
+            })
+            let width = Swift.max(1, Swift.min(scalarLength(of: range),
+                                               lineText.unicodeScalars.count - (pos.column - 1)))
+            out += "\(gutter) | \(lead)\(String(repeating: "^", count: width))\n"
+        } else if let path = d.path {
+            out += " --> \(path)\n"
+        }
+        for note in d.notes { out += "  = note: \(note)\n" }
+        return out
+    }
+
+    /// The `--json` shape of one diagnostic (DESIGN §5): code, message, line, column, offset,
+    /// length (offset and length in Unicode scalars), plus path and parseCode when present.
+    public func jsonObject(_ d: Diagnostic) -> [(String, JSONScalar)] {
+        var fields: [(String, JSONScalar)] = [("code", .string(d.code)), ("message", .string(d.message))]
+        if let range = d.range {
+            let pos = position(ofByte: range.offset)
+            fields += [("line", .int(pos.line)), ("column", .int(pos.column)),
+                       ("offset", .int(pos.scalarOffset)), ("length", .int(scalarLength(of: range)))]
+        }
+        if let path = d.path { fields.append(("path", .string(path))) }
+        if let code = d.parseCode { fields.append(("parseCode", .int(code))) }
+        if !d.notes.isEmpty { fields.append(("notes", .strings(d.notes))) }
+        return fields
+    }
+}
+
+/// The few JSON shapes a diagnostic needs, so Core writes them without Foundation.
+public enum JSONScalar: Sendable {
+    case string(String)
+    case int(Int)
+    case strings([String])
+
+    public var json: String {
+        switch self {
+        case .string(let s): return JSONText.quote(s)
+        case .int(let i): return String(i)
+        case .strings(let a): return "[" + a.map(JSONText.quote).joined(separator: ",") + "]"
+        }
+    }
+}
+
+public enum JSONText {
+    /// A JSON string literal for `s`.
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        out.reserveCapacity(s.utf8.count + 2)
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        out += "\""
+        return out
+    }
+}

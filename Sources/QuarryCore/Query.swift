@@ -1,0 +1,122 @@
+/// A whole query: which class, which objects, in what order, which page, which fields.
+public struct Query: Hashable, Codable, Sendable {
+    public var className: String
+    public var predicate: Predicate
+    public var order: [SortKey]
+    public var skip: Int?
+    public var limit: Int?
+    /// Fields to return (nil: all). `objectId`, `createdAt` and `updatedAt` always come back.
+    public var keys: [KeyPath]?
+    public var excludeKeys: [KeyPath]
+    /// Pointer fields whose targets are embedded in the results (dot paths for nested ones).
+    public var includes: [KeyPath]
+    /// Only the number of matches is wanted.
+    public var count: Bool
+    public var profile: Profile
+
+    public init(className: String, predicate: Predicate = .constant(true), order: [SortKey] = [],
+                skip: Int? = nil, limit: Int? = nil, keys: [KeyPath]? = nil,
+                excludeKeys: [KeyPath] = [], includes: [KeyPath] = [], count: Bool = false,
+                profile: Profile = .exact) {
+        self.className = className
+        self.predicate = predicate
+        self.order = order
+        self.skip = skip
+        self.limit = limit
+        self.keys = keys
+        self.excludeKeys = excludeKeys
+        self.includes = includes
+        self.count = count
+        self.profile = profile
+    }
+}
+
+public enum SortDirection: String, Hashable, Codable, Sendable {
+    case ascending, descending
+}
+
+public enum SortKey: Hashable, Codable, Sendable {
+    case key(KeyPath, SortDirection)
+    /// Nearest first (ascending) from `point` to the geo point at `key`.
+    case distance(KeyPath, from: GeoPoint, SortDirection)
+}
+
+// MARK: - Profiles (DESIGN §4)
+
+/// The defaults that differ between the seed systems. `exact` is the library's and CLI's default.
+public enum Profile: String, Hashable, Codable, Sendable, CaseIterable {
+    case exact, parse, leancloud, maxleap, backendless
+
+    /// Results returned when the query sets no limit (nil: all).
+    public var defaultLimit: Int? {
+        switch self {
+        case .exact: return nil
+        case .parse, .leancloud, .maxleap: return 100
+        case .backendless: return 10
+        }
+    }
+
+    /// The largest limit a query may ask for (nil: no maximum).
+    public var maxLimit: Int? {
+        switch self {
+        case .exact: return nil
+        case .parse, .leancloud, .maxleap: return 1000
+        case .backendless: return 100
+        }
+    }
+
+    /// Rows an inner query (`$inQuery`, `$select`, …) contributes when it sets no limit
+    /// (nil: all of them, subject to the safety caps).
+    public var defaultInnerLimit: Int? {
+        switch self {
+        case .exact, .backendless: return nil
+        case .parse, .leancloud, .maxleap: return 100
+        }
+    }
+
+    /// The largest limit an inner query may set.
+    public var maxInnerLimit: Int? {
+        switch self {
+        case .exact, .backendless: return nil
+        case .parse, .leancloud, .maxleap: return 1000
+        }
+    }
+}
+
+/// Safety caps: settings, not constants, applied in every profile. Exceeding one is a clear
+/// error, never a crash or a silent truncation.
+public struct Limits: Hashable, Codable, Sendable {
+    /// Longest query text, in UTF-8 bytes.
+    public var maxQueryLength: Int
+    /// Deepest nesting of parentheses, boolean operators and expressions.
+    public var maxNestingDepth: Int
+    /// Most elements in one IN list or literal aggregate.
+    public var maxInListSize: Int
+    /// Most subqueries in one query, and their deepest nesting.
+    public var maxSubqueries: Int
+    public var maxSubqueryDepth: Int
+    /// Most rows one inner query may materialize before the query fails.
+    public var maxInnerRows: Int
+    /// PCRE2 match and depth budgets for one regex match.
+    public var regexMatchLimit: UInt32
+    public var regexDepthLimit: UInt32
+    /// Wall-clock budget for running one query, in seconds (nil: none).
+    public var deadlineSeconds: Double?
+
+    public init(maxQueryLength: Int = 100_000, maxNestingDepth: Int = 100,
+                maxInListSize: Int = 10_000, maxSubqueries: Int = 16, maxSubqueryDepth: Int = 4,
+                maxInnerRows: Int = 1_000_000, regexMatchLimit: UInt32 = 1_000_000,
+                regexDepthLimit: UInt32 = 10_000, deadlineSeconds: Double? = nil) {
+        self.maxQueryLength = maxQueryLength
+        self.maxNestingDepth = maxNestingDepth
+        self.maxInListSize = maxInListSize
+        self.maxSubqueries = maxSubqueries
+        self.maxSubqueryDepth = maxSubqueryDepth
+        self.maxInnerRows = maxInnerRows
+        self.regexMatchLimit = regexMatchLimit
+        self.regexDepthLimit = regexDepthLimit
+        self.deadlineSeconds = deadlineSeconds
+    }
+
+    public static let `default` = Limits()
+}
