@@ -1,0 +1,1 @@
+// Tests for QuarryCLI live in this target.

@@ -1,0 +1,1 @@
+// Tests for QuarryEngine live in this target.

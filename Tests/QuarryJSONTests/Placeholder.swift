@@ -1,0 +1,1 @@
+// Tests for QuarryJSON live in this target.

@@ -1,0 +1,1 @@
+// Tests for QuarryPredicate live in this target.

@@ -1,0 +1,1 @@
+// Tests for QuarrySQL live in this target.
