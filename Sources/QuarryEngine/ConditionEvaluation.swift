@@ -94,6 +94,14 @@ extension Evaluation {
         return [v] + (resolver.elements(v) ?? [])
     }
 
+    /// What `.document` equality compares: a field's value and its elements, a missing field
+    /// as null (so `x == null` matches it), and a value written in the query as itself (an
+    /// array literal is not searched element by element).
+    private func documentEqualityCandidates(_ operand: Operand, _ expr: Expr) -> [Value] {
+        guard case .value(let v) = operand else { return [.null] }
+        return expr.isConstant ? [v] : documentCandidates(operand)
+    }
+
     /// A one-operand test under the leaf's rule. `test` answers for one value, nil when it
     /// does not apply to that value (a number for a string test): unknown, never a match.
     private func decide(_ operand: Operand, _ rule: LeafRule,
@@ -157,13 +165,13 @@ extension Evaluation {
             let passed: Bool
             if op == .eq || op == .ne {
                 // Missing counts as null, so `x == null` matches a missing x (and `$ne` does not).
-                let xs = a == .missing ? [Value.null] : documentCandidates(a)
-                let ys = b == .missing ? [Value.null] : documentCandidates(b)
+                let xs = documentEqualityCandidates(a, l), ys = documentEqualityCandidates(b, r)
                 let same = xs.contains { x in ys.contains { y in equal(x, y, rule, options) } }
                 passed = (op == .eq) == same
             } else {
-                let ys = documentCandidates(b)
-                passed = documentCandidates(a).contains { x in
+                let ys = r.isConstant ? b.value.map { [$0] } ?? [] : documentCandidates(b)
+                let xs = l.isConstant ? a.value.map { [$0] } ?? [] : documentCandidates(a)
+                passed = xs.contains { x in
                     ys.contains { y in comparison.compare(x, op, y, options, .document) == true }
                 }
             }
@@ -234,6 +242,8 @@ extension Evaluation {
         let elements = resolver.collection(collection)
         switch rule.semantics {
         case .sql:
+            // A null collection is unknown; an empty one is a real empty set (NOT IN holds).
+            if collection.isNil { return false }
             let members = elements.filter { !$0.isNull }
             return try decide(operand, rule) { v throws(Diagnostic) in
                 for member in members
@@ -251,7 +261,7 @@ extension Evaluation {
             }
             return found != rule.negated
         case .document:
-            let candidates = operand == .missing ? [Value.null] : documentCandidates(operand)
+            let candidates = documentEqualityCandidates(operand, e)
             let found = candidates.contains { c in elements.contains { equal(c, $0, rule, options) } }
             return found != rule.negated
         }
