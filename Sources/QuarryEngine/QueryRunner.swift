@@ -34,10 +34,11 @@ extension Evaluation {
             try visitRow()
             keys.append(query.order.map { sortValue($0, record) })
         }
+        let ascending = query.order.map { $0.direction == .ascending }
         let positions = records.indices.sorted { i, j in
-            for (n, key) in query.order.enumerated() {
+            for n in ascending.indices {
                 let c = keys[i][n].compare(keys[j][n])
-                if c != 0 { return key.direction == .ascending ? c < 0 : c > 0 }
+                if c != 0 { return ascending[n] ? c < 0 : c > 0 }
             }
             return i < j
         }

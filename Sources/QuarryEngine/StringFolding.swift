@@ -44,9 +44,12 @@ enum StringFolding {
     /// upper(u) that no longer changes under case folding. Cherokee, whose folding is its
     /// uppercase, takes the last candidate.
     static func caseFold(_ u: Unicode.Scalar) -> String {
+        let properties = u.properties
+        // Caseless scalars (digits, CJK, marks…) fold to themselves.
+        if !properties.changesWhenCaseFolded && !properties.changesWhenUppercased { return String(u) }
         let s = String(u)
         let lowerUpperLower = s.lowercased().uppercased().lowercased()
-        if !u.properties.changesWhenCaseFolded {
+        if !properties.changesWhenCaseFolded {
             // Already folded, except precomposed letters such as ǰ whose folding is their
             // canonical decomposition (the property is defined on NFD). `==` on String is
             // canonical equivalence, which tells those apart from ı → i (a different letter).
