@@ -29,11 +29,8 @@ public final class CompiledRegex: @unchecked Sendable {
 
         var errorCode: Int32 = 0
         var errorOffset: Int = 0
-        let bytes = Array(pattern.utf8)
-        let compiled = bytes.withUnsafeBufferPointer { buffer in
-            // An empty array may have no base address; PCRE2 needs a pointer even for length 0.
-            let base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
-            return pcre2_compile_8(base, buffer.count, flags, &errorCode, &errorOffset, nil)
+        let compiled = Self.withBytes(of: pattern) { bytes, count in
+            pcre2_compile_8(bytes, count, flags, &errorCode, &errorOffset, nil)
         }
         guard let compiled else {
             throw Diagnostic(
@@ -63,13 +60,13 @@ public final class CompiledRegex: @unchecked Sendable {
     /// Throws `limit.regex` when the match or depth budget runs out: a pattern that backtracks
     /// catastrophically is an error, never a silent "no match".
     public func matches(_ subject: String) throws(Diagnostic) -> Bool {
-        var subject = subject
-        let rc = subject.withUTF8 { buffer -> Int32 in
-            guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else { return PCRE2_ERROR_NOMEMORY }
-            defer { pcre2_match_data_free_8(data) }
-            let base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else {
+            throw Diagnostic("regex.match-failed", "could not allocate PCRE2 match data")
+        }
+        defer { pcre2_match_data_free_8(data) }
+        let rc = Self.withBytes(of: subject) { bytes, count in
             // Swift strings are always valid UTF-8, so PCRE2's own check would be redundant.
-            return pcre2_match_8(code, base, buffer.count, 0, PCRE2_NO_UTF_CHECK, data, matchContext)
+            pcre2_match_8(code, bytes, count, 0, PCRE2_NO_UTF_CHECK, data, matchContext)
         }
         if rc >= 0 { return true }
         switch rc {
@@ -90,6 +87,15 @@ public final class CompiledRegex: @unchecked Sendable {
     public static var jitAvailable: Bool {
         var available: UInt32 = 0
         return pcre2_config_8(UInt32(PCRE2_CONFIG_JIT), &available) >= 0 && available == 1
+    }
+
+    /// The string's UTF-8 bytes and their count. `withCString` always yields a pointer (PCRE2
+    /// 10.42 refuses a null subject even when it is empty); the count keeps interior NULs.
+    private static func withBytes<R>(of s: String, _ body: (UnsafePointer<UInt8>, Int) -> R) -> R {
+        let count = s.utf8.count
+        return s.withCString { chars in
+            chars.withMemoryRebound(to: UInt8.self, capacity: count + 1) { body($0, count) }
+        }
     }
 
     private static func message(for code: Int32) -> String {
