@@ -141,3 +141,31 @@ import Testing
         #expect(errorCode { _ = try ids(db, "E", p) } == "date.relative-time")
     }
 }
+
+@Suite struct DepthTests {
+    /// The deepest IR the validator lets through evaluates without exhausting the stack.
+    @Test func deepestAllowedQueryRuns() throws {
+        let db = Datasets.relations
+        var p = compare("age", .gt, 0, .sql)
+        for i in 0..<103 { p = i % 2 == 0 ? .not(.not(p)) : .and([.or([p, .constant(false)])]) }
+        #expect(try ids(db, "Contact", p).count == 6)
+        var e = Expr.key("age")
+        for _ in 0..<206 { e = .arithmetic(.add, e, .literal(1)) }
+        #expect(try ids(db, "Contact", .leaf(.compare(e, .gt, .literal(0), []), .predicate)).count == 6)
+    }
+
+    /// Inner queries run inside the outer evaluation: four of them, each as deep as allowed.
+    @Test func deepestNestedInnerQueriesRun() throws {
+        let db = Datasets.relations
+        func deep(_ p: Predicate) -> Predicate {
+            var p = p
+            for _ in 0..<103 { p = .not(.not(p)) }
+            return p
+        }
+        var query = Query(className: "Contact", predicate: deep(compare("age", .gt, 0, .sql)))
+        for _ in 0..<4 {
+            query = Query(className: "Contact", predicate: deep(.leaf(.select("objectId", query, innerKey: "objectId"), .sql)))
+        }
+        #expect(try ids(db, query).count == 6)
+    }
+}
