@@ -50,7 +50,7 @@ extension Evaluation {
                 items.allSatisfy { have in list.contains { equal(have, $0, rule) } }
             }
         case .arraySize(let e, let size):
-            return try arrayTest(e, .list([]), rule, scope) { items, _ in items.count == size }
+            return try arrayTest(e, nil, rule, scope) { items, _ in items.count == size }
         case .quantified(let quantifier, let collection, let name, let predicate):
             return try quantified(quantifier, collection, name, predicate, rule, scope)
         case .geo(let condition):
@@ -269,12 +269,13 @@ extension Evaluation {
 
     /// A test on an array value as a whole (`containsAll`, `containedBy`, `arraySize`). The
     /// operand must be an array or a relation; anything else fails the test.
-    private func arrayTest(_ e: Expr, _ listExpr: Expr, _ rule: LeafRule, _ scope: Scope,
+    private func arrayTest(_ e: Expr, _ listExpr: Expr?, _ rule: LeafRule, _ scope: Scope,
                            _ test: ([Value], [Value]) -> Bool) throws(Diagnostic) -> Bool {
         guard case .value(let v) = try evaluate(e, scope), let items = resolver.elements(v) else {
             return rule.decideWithoutOperand()
         }
-        let list = resolver.collection(try evaluate(listExpr, scope))
+        var list: [Value] = []
+        if let listExpr { list = resolver.collection(try evaluate(listExpr, scope)) }
         return test(items, list) != rule.negated
     }
 
