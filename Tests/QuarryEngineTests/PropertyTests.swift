@@ -45,15 +45,4 @@ private func randomPredicate(_ rng: inout SplitMix64, depth: Int, semantics: [Le
             #expect(try ids(db, "T", .not(p)) == ids(db, "T", p.pushingNotToLeaves()))
         }
     }
-
-    /// A query and its negation (NOT) split the class between them.
-    @Test func aPredicateAndItsNotPartitionTheClass() throws {
-        var rng = SplitMix64(seed: 13)
-        for _ in 0..<300 {
-            let p = randomPredicate(&rng, depth: 3, semantics: LeafSemantics.allCases)
-            let yes = Set(try ids(db, "T", p)), no = Set(try ids(db, "T", .not(p)))
-            #expect(yes.isDisjoint(with: no))
-            #expect(yes.union(no) == ["n1", "n2", "n3", "n4", "n5"])
-        }
-    }
 }
