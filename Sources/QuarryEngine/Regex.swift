@@ -83,12 +83,6 @@ public final class CompiledRegex: @unchecked Sendable {
         }
     }
 
-    /// Whether this PCRE2 build compiles patterns to machine code.
-    public static var jitAvailable: Bool {
-        var available: UInt32 = 0
-        return pcre2_config_8(UInt32(PCRE2_CONFIG_JIT), &available) >= 0 && available == 1
-    }
-
     /// The string's UTF-8 bytes and their count. `withCString` always yields a pointer (PCRE2
     /// 10.42 refuses a null subject even when it is empty); the count keeps interior NULs.
     private static func withBytes<R>(of s: String, _ body: (UnsafePointer<UInt8>, Int) -> R) -> R {
