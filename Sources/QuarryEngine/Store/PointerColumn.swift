@@ -3,17 +3,22 @@ import QuarryCore
 /// Pointers into one class, resolved to the row numbers of their objects, so that a key path
 /// such as `address.city` follows an array index rather than an objectId lookup.
 ///
-/// `rows` holds the target row, `PointerColumn.none` for rows without a pointer, and
-/// `PointerColumn.dangling` for a pointer whose object does not exist (its slot is `null`: a
-/// dangling pointer behaves as null). The store re-resolves rows when the target class changes.
+/// `rows` holds the target row; `none` for rows without a pointer (missing or null);
+/// `dangling` for a pointer whose object does not exist (slot `other`: it behaves as null, and
+/// a path through it reaches nothing); `foreign` for any other value (slot `other`: a pointer
+/// into another class, an array…, which only the reference path follows). The store
+/// re-resolves rows when the target class changes.
 final class PointerColumn: Column {
     let targetClass: String
     var rows: [Int32] = []
     private(set) var danglingCount = 0
+    /// Rows holding something other than a pointer into the target class.
+    private(set) var foreignCount = 0
     private let locate: (String) -> Int?
 
     static let none: Int32 = -1
     static let dangling: Int32 = -2
+    static let foreign: Int32 = -3
 
     init(targetClass: String, locate: @escaping (String) -> Int?) {
         self.targetClass = targetClass
@@ -22,7 +27,11 @@ final class PointerColumn: Column {
     }
 
     override func storeTyped(_ v: Value, at row: Int) -> Bool {
-        guard case .pointer(let p) = v, p.className == targetClass else { return false }
+        guard case .pointer(let p) = v, p.className == targetClass else {
+            rows[row] = Self.foreign
+            foreignCount += 1
+            return false
+        }
         if let target = locate(p.objectId) {
             rows[row] = Int32(target)
             return true
@@ -38,10 +47,9 @@ final class PointerColumn: Column {
     override func forgetTyped(at row: Int) { rows[row] = Self.none }
 
     override func forgetOther(at row: Int) {
-        if rows[row] == Self.dangling {
-            danglingCount -= 1
-            rows[row] = Self.none
-        }
+        if rows[row] == Self.dangling { danglingCount -= 1 }
+        if rows[row] == Self.foreign { foreignCount -= 1 }
+        rows[row] = Self.none
     }
 
     /// The target class gained an object at `targetRow`: rows whose dangling pointer names it

@@ -1,0 +1,120 @@
+import QuarryCore
+
+/// The query engine: a typed column store built from a `Database`, secondary indexes, a
+/// planner and compiled execution. It returns exactly what `ReferenceEvaluator` returns (the
+/// same objects in the same order, the same errors) and is the path embedders should use.
+///
+/// Keep the data current through `insert` and `delete`; every change invalidates the cached
+/// plans. An engine is not safe to use from several threads at once.
+public final class Engine {
+    let store: ColumnStore
+    public let limits: Limits
+    private let now: @Sendable () -> Int64
+    private let random: @Sendable () -> Double
+    private var plans: [Query: Plan] = [:]
+
+    /// - Parameters:
+    ///   - now: the clock in epoch milliseconds, read once per query.
+    ///   - random: numbers in `0..<1` for `random()`.
+    public init(database: Database, limits: Limits = .default,
+                now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.store = ColumnStore(database: database)
+        self.limits = limits
+        self.now = now
+        self.random = random
+    }
+
+    /// The data, as the engine holds it now.
+    public var database: Database { store.database }
+
+    // MARK: - Changes
+
+    /// Adds an object to a class (creating the class if needed), or replaces the object with
+    /// the same objectId in place.
+    public func insert(_ record: Record, into className: String) {
+        plans.removeAll()
+        store.insert(record, into: className)
+    }
+
+    /// Removes an object; returns whether it was there.
+    @discardableResult
+    public func delete(_ objectId: String, from className: String) -> Bool {
+        plans.removeAll()
+        return store.remove(objectId, from: className)
+    }
+
+    // MARK: - Queries
+
+    /// Runs a query: the same result as `ReferenceEvaluator.run`.
+    public func run(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> QueryResult {
+        var validator = QueryValidator(database: store.database, limits: limits, variables: Set(variables.keys))
+        try validator.check(query)
+        let run = RunState(store: store, limits: limits, variables: variables, nowMillis: now(), random: random, timing: false)
+        return try result(query, run)
+    }
+
+    func result(_ query: Query, _ run: RunState) throws(Diagnostic) -> QueryResult {
+        var limit = query.limit ?? query.profile.defaultLimit
+        if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
+        switch try execute(query, run, skip: query.skip ?? 0, limit: limit) {
+        case .count(let n):
+            return .count(n)
+        case .rows(let rows):
+            let records = store.records(query.className)
+            let e = run.evaluation
+            return .records(rows.map { e.shape(records[$0], query) })
+        }
+    }
+
+    /// The plan for a query, cached until the data changes.
+    func plan(_ query: Query) throws(Diagnostic) -> Plan {
+        if let p = plans[query], p.storeVersion == store.version { return p }
+        guard let p = Planner(store: store, limits: limits).plan(query, failedInner: [:]) else {
+            throw QueryValidator.unknownClass(query.className)
+        }
+        guard CacheSafety.isCacheable(query) else { return p }
+        if plans.count >= Self.planCacheCapacity { plans.removeAll() }
+        plans[query] = p
+        return p
+    }
+
+    private static let planCacheCapacity = 256
+
+    /// Inner queries first (their errors kept for the leaves that reach them), then the plan.
+    func execute(_ query: Query, _ run: RunState, skip: Int, limit: Int?) throws(Diagnostic) -> Runner.Output {
+        var plan = try plan(query)
+        var failed: [Query: Diagnostic] = [:]
+        for inner in plan.innerQueries {
+            materialize(inner, run)
+            if case .failed(let error)? = run.inner[inner] { failed[inner] = error }
+        }
+        if !failed.isEmpty, let replanned = Planner(store: store, limits: limits).plan(query, failedInner: failed) {
+            plan = replanned
+        }
+        guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
+        return try Runner.execute(plan, ExecContext(run: run, table: table), skip: skip, limit: limit)
+    }
+
+    /// Runs an inner query as the reference does (its order, skip and inner limit; too many
+    /// rows is `limit.inner-rows`) and records the rows or the error.
+    private func materialize(_ query: Query, _ run: RunState) {
+        guard run.inner[query] == nil else { return }
+        var rowsQuery = query
+        rowsQuery.count = false
+        do throws(Diagnostic) {
+            guard case .rows(let rows) = try execute(rowsQuery, run, skip: query.skip ?? 0, limit: InnerQueries.limit(query))
+            else { return }
+            guard rows.count <= limits.maxInnerRows else {
+                throw Diagnostic(
+                    "limit.inner-rows",
+                    "the inner query on \(query.className) yields \(rows.count) rows, more than the "
+                        + "limit of \(limits.maxInnerRows); give it a limit or a narrower condition")
+            }
+            let records = store.records(query.className)
+            run.setInner(query, .rows(rows, rows.map { records[$0] }))
+        } catch {
+            run.setInner(query, .failed(error))
+        }
+    }
+}
