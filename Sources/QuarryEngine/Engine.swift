@@ -44,6 +44,30 @@ public final class Engine {
         return store.remove(objectId, from: className)
     }
 
+    // MARK: - Indexes
+
+    /// Declares a secondary index on a key path of a class and builds it (declaring an index
+    /// that exists does nothing). Dot paths through pointers are allowed; such indexes, geo
+    /// indexes and indexes over pointer values are rebuilt before their first use after a
+    /// change, the others are updated in place.
+    public func createIndex(_ kind: IndexKind, on key: KeyPath, in className: String) throws(Diagnostic) {
+        guard store.table(className) != nil else {
+            throw Diagnostic("index.unknown-class", "there is no class named '\(className)' to index")
+        }
+        guard !key.components.isEmpty, !key.components.contains(where: \.isEmpty) else {
+            throw Diagnostic("index.invalid-key", "'\(key)' is not a key path to index")
+        }
+        plans.removeAll()
+        store.createIndex(kind, on: key, in: className)
+    }
+
+    /// Removes an index; returns whether it existed.
+    @discardableResult
+    public func dropIndex(_ kind: IndexKind, on key: KeyPath, in className: String) -> Bool {
+        plans.removeAll()
+        return store.dropIndex(kind, on: key, in: className)
+    }
+
     // MARK: - Queries
 
     /// Runs a query: the same result as `ReferenceEvaluator.run`.

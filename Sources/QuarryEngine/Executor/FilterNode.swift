@@ -14,7 +14,7 @@ class FilterNode {
     /// Estimated share of rows that pass.
     var selectivity: Double
     /// Whether evaluating it may throw (see `Fallibility`).
-    let mayThrow: Bool
+    var mayThrow: Bool
 
     final var rowsIn = 0
     final var rowsOut = 0
@@ -28,6 +28,9 @@ class FilterNode {
     }
 
     var children: [FilterNode] { [] }
+
+    /// Expected work per row entering the node, on the `cost` scale.
+    var expectedCost: Double { cost }
 
     final func run(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         rowsIn += b.count
@@ -113,6 +116,15 @@ final class AndNode: FilterNode {
 
     override var children: [FilterNode] { operands }
 
+    override var expectedCost: Double {
+        var total = 0.0, reaching = 1.0
+        for o in operands {
+            total += reaching * o.expectedCost
+            reaching *= o.selectivity
+        }
+        return total
+    }
+
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         for operand in operands {
             if b.count == 0 { break }
@@ -149,6 +161,15 @@ final class OrNode: FilterNode {
 
     override var children: [FilterNode] { operands }
 
+    override var expectedCost: Double {
+        var total = 0.0, reaching = 1.0
+        for o in operands {
+            total += reaching * o.expectedCost
+            reaching *= 1 - o.selectivity
+        }
+        return total + 1
+    }
+
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         let marks = self.marks
         marks.ensure(ctx.table.rowCount)
@@ -179,6 +200,8 @@ final class NotNode: FilterNode {
     }
 
     override var children: [FilterNode] { [operand] }
+
+    override var expectedCost: Double { operand.expectedCost + 1 }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         let marks = self.marks

@@ -3,7 +3,15 @@ import QuarryCore
 extension FilterCompiler {
     /// One leaf: a typed node when its subject is a key path the store holds typed and its
     /// other operands are literals the column's type compares with; the reference otherwise.
+    /// A typed node may still hand rows to the reference (values of other types), so whether
+    /// it may throw is the leaf's, not the node's.
     func leaf(_ l: Leaf) -> FilterNode {
+        let node = typedLeaf(l)
+        if !node.mayThrow && fallibility.mayThrow(l) { node.mayThrow = true }
+        return node
+    }
+
+    private func typedLeaf(_ l: Leaf) -> FilterNode {
         switch l.condition {
         case .compare(.key(let path), let op, .literal(let c), let options):
             return keyed(l, path) { access, column, answers in comparison(l, op, c, options, access, column, answers) }

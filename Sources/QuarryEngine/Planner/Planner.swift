@@ -16,10 +16,28 @@ struct Planner {
         fallibility.innerSucceeds = { failedInner[$0] == nil }
         let compiler = FilterCompiler(store: store, table: table, limits: limits, fallibility: fallibility,
                                       failedInner: failedInner, folding: normalizer.folding)
-        let filter = compiler.compile(normalized)
-        return Plan(query: query, normalized: normalized, rewrites: normalizer.rewrites,
-                    innerQueries: InnerQueries.collect(normalized), source: FullScan(rows: table.rowCount),
-                    filter: filter, ordered: false, storeVersion: store.version)
+        let inner = InnerQueries.collect(normalized)
+        if normalized == .constant(false) {
+            return Plan(query: query, normalized: normalized, rewrites: normalizer.rewrites, innerQueries: inner,
+                        source: EmptySource(), filter: ConstantNode(false), ordered: true, storeVersion: store.version)
+        }
+        let conjuncts: [Predicate]
+        if case .and(let cs) = normalized { conjuncts = cs } else { conjuncts = [normalized] }
+        let nodes = conjuncts.map(compiler.compile)
+        let leading = nodes.firstIndex(where: \.mayThrow) ?? nodes.count
+        let whole = nodes.count == 1 ? nodes[0] : AndNode(FilterCompiler.initialOrder(nodes))
+        let choice = AccessPlanner(store: store, table: table).choose(
+            conjuncts, leading: leading, perRowCost: whole.expectedCost, query: query,
+            filterSelectivity: whole.selectivity, fallible: whole.mayThrow)
+        let residual = nodes.indices.filter { !choice.covered.contains($0) }.map { nodes[$0] }
+        let filter: FilterNode
+        switch residual.count {
+        case 0: filter = ConstantNode(true)
+        case 1: filter = residual[0]
+        default: filter = residual.count == nodes.count ? whole : AndNode(FilterCompiler.initialOrder(residual))
+        }
+        return Plan(query: query, normalized: normalized, rewrites: normalizer.rewrites, innerQueries: inner,
+                    source: choice.source, filter: filter, ordered: choice.ordered, storeVersion: store.version)
     }
 }
 

@@ -6,6 +6,8 @@ import QuarryCore
 final class ColumnStore {
     private(set) var database: Database
     private(set) var tables: [String: ClassTable] = [:]
+    /// Declared indexes, by class.
+    private(set) var indexes: [String: IndexRegistry] = [:]
     /// Bumped on every change; plans built for an older version are stale.
     private(set) var version: UInt64 = 0
 
@@ -26,7 +28,9 @@ final class ColumnStore {
     func insert(_ record: Record, into className: String) {
         version &+= 1
         let existing = database[className]?.positionById[record.objectId]
+        let old = existing.map { database[className]!.records[$0] }
         database.insert(record, into: className)
+        defer { indexesAfterChange(className, row: existing ?? (tables[className]?.rowCount ?? 1) - 1, old: old, new: record) }
         let table = tables[className] ?? {
             let t = ClassTable(name: className)
             tables[className] = t
@@ -50,12 +54,74 @@ final class ColumnStore {
     /// costs a pass over the class's columns and over the pointer columns that target it.
     @discardableResult
     func remove(_ objectId: String, from className: String) -> Bool {
-        guard let table = tables[className], let row = database.remove(objectId, from: className) else { return false }
+        guard let table = tables[className], let old = database[className]?.record(objectId),
+            let row = database.remove(objectId, from: className)
+        else { return false }
         version &+= 1
+        defer { indexesAfterChange(className, row: row, old: old, new: nil) }
         table.objectIds.remove(row)
         for column in table.columns.values { column.remove(row) }
         for column in pointerColumns(targeting: className) { column.targetRemoved(at: row) }
         return true
+    }
+
+    private func indexesAfterChange(_ className: String, row: Int, old: Record?, new: Record?) {
+        let resolver = KeyPathResolver(database: database)
+        for (name, registry) in indexes {
+            guard name == className else {
+                registry.otherClassChanged()
+                continue
+            }
+            if let new {
+                registry.rowChanged(row, old: old, new: new, resolver)
+            } else if let old {
+                registry.rowRemoved(row, old: old, resolver)
+            }
+        }
+    }
+
+    // MARK: - Indexes
+
+    /// Declares an index (a no-op when the same one exists) and builds it.
+    func createIndex(_ kind: IndexKind, on path: KeyPath, in className: String) {
+        let registry = indexes[className] ?? IndexRegistry()
+        indexes[className] = registry
+        let resolver = KeyPathResolver(database: database)
+        switch kind {
+        case .geo:
+            guard !registry.geo.contains(where: { $0.path == path }) else { return }
+            let index = GeoIndex(path: path, className: className)
+            index.rebuild(records(className), resolver)
+            registry.add(index)
+        case .hash, .ordered:
+            guard !registry.values.contains(where: { $0.kind == kind && $0.path == path }) else { return }
+            let index = ValueIndex(kind: kind, path: path, className: className)
+            index.rebuild(records(className), resolver)
+            registry.add(index)
+        }
+        version &+= 1
+    }
+
+    @discardableResult
+    func dropIndex(_ kind: IndexKind, on path: KeyPath, in className: String) -> Bool {
+        guard let registry = indexes[className], registry.remove(kind: kind, path: path) else { return false }
+        version &+= 1
+        return true
+    }
+
+    /// The value indexes of a class on a path, rebuilt first if stale.
+    func valueIndexes(_ className: String, _ path: KeyPath) -> [ValueIndex] {
+        guard let registry = indexes[className] else { return [] }
+        let found = registry.values.filter { $0.path == path }
+        for index in found where index.isStale { index.rebuild(records(className), KeyPathResolver(database: database)) }
+        return found
+    }
+
+    /// The geo index of a class on a path, rebuilt first if stale.
+    func geoIndex(_ className: String, _ path: KeyPath) -> GeoIndex? {
+        guard let index = indexes[className]?.geo.first(where: { $0.path == path }) else { return nil }
+        if index.isStale { index.rebuild(records(className), KeyPathResolver(database: database)) }
+        return index
     }
 
     /// Statistics recomputed from the records (bounds and distinct counts only widen as data

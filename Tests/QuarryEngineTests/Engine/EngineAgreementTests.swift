@@ -49,10 +49,12 @@ import Testing
         }
     }
 
-    static func check(seed: UInt64, items: Int, queries: Int, depth: Int) {
+    static func check(seed: UInt64, items: Int, queries: Int, depth: Int,
+                      indexes: [(IndexKind, KeyPath, String)] = []) {
         var random = RandomData(seed: seed)
         let db = random.database(items: items, others: 6)
         let engine = Engine(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
+        for (kind, key, className) in indexes { try? engine.createIndex(kind, on: key, in: className) }
         let reference = ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
         for _ in 0..<queries {
             let q = random.query(depth: depth)
@@ -73,5 +75,24 @@ import Testing
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func randomQueriesAgreeWithTheReference(seed: UInt64) {
         Self.check(seed: seed, items: 40, queries: 250, depth: 3)
+    }
+
+    static let indexedKeys: [KeyPath] = ["i", "d", "s", "dt", "b", "tags", "m", "ptr", "rel", "ptr.name", "objectId"]
+
+    @Test(arguments: [IndexKind.hash, .ordered], [5, 6] as [UInt64])
+    func withValueIndexes(kind: IndexKind, seed: UInt64) {
+        Self.check(seed: seed, items: 40, queries: 250, depth: 3,
+                   indexes: Self.indexedKeys.map { (kind, $0, "Item") } + [(kind, "name", "Other"), (kind, "owner", "Other")])
+    }
+
+    @Test(arguments: [7, 8] as [UInt64])
+    func withGeoIndexes(seed: UInt64) {
+        Self.check(seed: seed, items: 60, queries: 250, depth: 2, indexes: [(.geo, "g", "Item"), (.geo, "m", "Item")])
+    }
+
+    /// Several batches, so that scans, early LIMITs and index walks cross batch boundaries.
+    @Test func largerThanOneBatch() {
+        Self.check(seed: 9, items: 9000, queries: 30, depth: 2,
+                   indexes: [(.ordered, "i", "Item"), (.hash, "s", "Item"), (.geo, "g", "Item")])
     }
 }
