@@ -9,8 +9,8 @@ import QuarryCore
 public final class Engine {
     let store: ColumnStore
     public let limits: Limits
-    private let now: @Sendable () -> Int64
-    private let random: @Sendable () -> Double
+    let nowMillis: @Sendable () -> Int64
+    let randomSource: @Sendable () -> Double
     private var plans: [Query: Plan] = [:]
 
     /// - Parameters:
@@ -21,8 +21,8 @@ public final class Engine {
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.store = ColumnStore(database: database)
         self.limits = limits
-        self.now = now
-        self.random = random
+        self.nowMillis = now
+        self.randomSource = random
     }
 
     /// The data, as the engine holds it now.
@@ -74,7 +74,7 @@ public final class Engine {
     public func run(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> QueryResult {
         var validator = QueryValidator(database: store.database, limits: limits, variables: Set(variables.keys))
         try validator.check(query)
-        let run = RunState(store: store, limits: limits, variables: variables, nowMillis: now(), random: random, timing: false)
+        let run = RunState(store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource, timing: false)
         return try result(query, run)
     }
 
@@ -117,7 +117,16 @@ public final class Engine {
             plan = replanned
         }
         guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
-        return try Runner.execute(plan, ExecContext(run: run, table: table), skip: skip, limit: limit)
+        let ctx = ExecContext(run: run, table: table)
+        guard run.timing else { return try Runner.execute(plan, ctx, skip: skip, limit: limit) }
+        plan.filter.resetCounters()
+        plan.source.rowsOut = 0
+        let stats = ExecutionStats(plan: plan)
+        run.executions[query] = stats
+        let start = ContinuousClock.now
+        let output = try Runner.execute(plan, ctx, skip: skip, limit: limit, stats: stats)
+        stats.total = ContinuousClock.now - start
+        return output
     }
 
     /// Runs an inner query as the reference does (its order, skip and inner limit; too many

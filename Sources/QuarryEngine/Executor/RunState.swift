@@ -14,6 +14,8 @@ final class RunState {
     private let deadline: ContinuousClock.Instant?
     /// Inner queries already run, by query.
     var inner: [Query: InnerOutcome] = [:]
+    /// What each query of an analyzed run did.
+    var executions: [Query: ExecutionStats] = [:]
 
     init(store: ColumnStore, limits: Limits, variables: [String: Value], nowMillis: Int64,
          random: @escaping @Sendable () -> Double, timing: Bool) {
@@ -74,6 +76,20 @@ final class RunState {
         inner[query] = outcome
         if case .rows(_, let records) = outcome { createdEvaluation?.innerResults[query] = records }
     }
+}
+
+/// One query's execution in an analyzed run (EXPLAIN ANALYZE).
+final class ExecutionStats {
+    let plan: Plan
+    var total: Duration = .zero
+    var sortTime: Duration = .zero
+    var sorted = false
+    /// Rows that passed the filter (before the page).
+    var matched = 0
+    /// Rows returned (or counted).
+    var returned = 0
+
+    init(plan: Plan) { self.plan = plan }
 }
 
 /// An inner query's result for this run: its rows (row numbers and records, after its order,

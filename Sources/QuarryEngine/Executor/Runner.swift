@@ -9,7 +9,8 @@ enum Runner {
         case rows([Int])
     }
 
-    static func execute(_ plan: Plan, _ ctx: ExecContext, skip: Int, limit: Int?) throws(Diagnostic) -> Output {
+    static func execute(_ plan: Plan, _ ctx: ExecContext, skip: Int, limit: Int?,
+                        stats: ExecutionStats? = nil) throws(Diagnostic) -> Output {
         let q = plan.query
         let needsSort = !q.order.isEmpty && !plan.ordered
         let wanted = limit.map { skip + $0 }
@@ -30,12 +31,21 @@ enum Runner {
                 return true
             }
         }
-        if q.count { return .count(count) }
+        if q.count {
+            stats?.matched = count
+            stats?.returned = count
+            return .count(count)
+        }
+        stats?.matched = matched.count
         if needsSort {
+            let start = ContinuousClock.now
             matched = RowSorter(q.order, rows: matched, ctx: ctx).sorted(matched, first: wanted)
+            stats?.sorted = true
+            stats?.sortTime = ContinuousClock.now - start
         }
         let from = Swift.min(skip, matched.count)
         let to = limit.map { Swift.min(matched.count, from + $0) } ?? matched.count
+        stats?.returned = to - from
         return .rows(Array(matched[from..<to]))
     }
 }
