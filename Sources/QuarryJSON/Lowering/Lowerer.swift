@@ -178,6 +178,11 @@ struct Lowerer {
                          at: c.location, parseCode: ParseCode.invalidQuery)
             return nil
         }
+        if depth + 1 > limits.maxNestingDepth {
+            problems.add("limit.nesting", "the query nests deeper than \(limits.maxNestingDepth) levels",
+                         at: c.location, parseCode: ParseCode.invalidQuery)
+            return nil
+        }
         if c.branches.count > limits.maxInListSize {
             problems.add("limit.in-list", "\(c.kind.rawValue) has \(c.branches.count) subqueries; at most "
                          + "\(limits.maxInListSize) are allowed", at: c.location, parseCode: ParseCode.invalidQuery)
