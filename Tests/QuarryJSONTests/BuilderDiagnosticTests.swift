@@ -53,10 +53,10 @@ import QuarryCore
     }
 
     @Test func relativeTimeIsCheckedWhereWritten() {
-        let d = report(q.where("createdAt" > RelativeTime("in 2 fortnights")))
+        let d = report(q.where("createdAt" > RelativeDate("in 2 fortnights")))
         #expect(d.map(\.code) == ["json.relative-time"])
         #expect(d.first?.path == "where.createdAt.$gt")
-        #expect(d.first?.message.contains("fortnights") == true)
+        #expect(d.first?.message.contains("Invalid interval") == true)
     }
 
     @Test func otherOperandChecks() {

@@ -27,9 +27,9 @@ import QuarryCore
 
     @Test func relativeTimeComparisons() throws {
         let threeDays = Expr.function(.relativeTime, [lit("3 days ago")])
-        #expect(try predicate("createdAt" > RelativeTime("3 days ago"))
+        #expect(try predicate("createdAt" > RelativeDate("3 days ago"))
                 == doc(.compare(key("createdAt"), .gt, threeDays, [])))
-        #expect(try predicate("createdAt" <= RelativeTime("3 days ago"))
+        #expect(try predicate("createdAt" <= RelativeDate("3 days ago"))
                 == doc(.compare(key("createdAt"), .le, threeDays, [])))
     }
 

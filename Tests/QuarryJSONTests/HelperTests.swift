@@ -28,27 +28,6 @@ import Testing
     }
 }
 
-@Suite struct RelativeTimeTests {
-    static let validTexts: [(String, Int64)] = [
-        ("now", 0),
-        ("in 2 days", 172_800_000),
-        ("3 hours ago", -10_800_000),
-        ("In 1 YEAR 2 wks", 32_745_600_000),
-        ("10 mins   30 secs ago", -630_000),
-    ]
-
-    @Test(arguments: validTexts)
-    func valid(_ text: String, _ ms: Int64) throws {
-        #expect(try RelativeTimeText.offsetMilliseconds(text).get() == ms)
-    }
-
-    @Test(arguments: ["2 days", "in 2 days ago", "in 2", "in two days", "in 2 fortnights", "in", "",
-                      "in 9223372036854775807 years"])
-    func invalid(_ text: String) {
-        if case .success = RelativeTimeText.offsetMilliseconds(text) { Issue.record("accepted '\(text)'") }
-    }
-}
-
 @Suite struct NameTests {
     @Test func keys() {
         #expect(Names.isValidKey("playerName"))

@@ -76,9 +76,9 @@ indirect enum BuilderOperator: Sendable {
     case text(TextSearch)
 }
 
-/// A date relative to when the query runs: `"createdAt" > RelativeTime("2 days ago")`
-/// (REST `$relativeTime`; `now`, `in 3 hours`, `1 week 2 days ago`).
-public struct RelativeTime: Hashable, Sendable {
+/// A date relative to when the query runs: `"createdAt" > RelativeDate("2 days ago")`
+/// (REST `$relativeTime`; `now`, `in 3 hours`, `1 week 2 days ago`; see `RelativeTime`).
+public struct RelativeDate: Hashable, Sendable {
     public var text: String
     public init(_ text: String) { self.text = text }
 }

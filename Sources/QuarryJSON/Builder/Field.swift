@@ -23,10 +23,10 @@ public struct Field: Hashable, Sendable, ExpressibleByStringLiteral, CustomStrin
     public static func > (lhs: Field, rhs: Value) -> Constraint { lhs.op(.compare(.gt, .value(rhs))) }
     public static func >= (lhs: Field, rhs: Value) -> Constraint { lhs.op(.compare(.ge, .value(rhs))) }
 
-    public static func < (lhs: Field, rhs: RelativeTime) -> Constraint { lhs.op(.compare(.lt, .relativeTime(rhs.text))) }
-    public static func <= (lhs: Field, rhs: RelativeTime) -> Constraint { lhs.op(.compare(.le, .relativeTime(rhs.text))) }
-    public static func > (lhs: Field, rhs: RelativeTime) -> Constraint { lhs.op(.compare(.gt, .relativeTime(rhs.text))) }
-    public static func >= (lhs: Field, rhs: RelativeTime) -> Constraint { lhs.op(.compare(.ge, .relativeTime(rhs.text))) }
+    public static func < (lhs: Field, rhs: RelativeDate) -> Constraint { lhs.op(.compare(.lt, .relativeTime(rhs.text))) }
+    public static func <= (lhs: Field, rhs: RelativeDate) -> Constraint { lhs.op(.compare(.le, .relativeTime(rhs.text))) }
+    public static func > (lhs: Field, rhs: RelativeDate) -> Constraint { lhs.op(.compare(.gt, .relativeTime(rhs.text))) }
+    public static func >= (lhs: Field, rhs: RelativeDate) -> Constraint { lhs.op(.compare(.ge, .relativeTime(rhs.text))) }
 
     /// `$eq`: equality that combines with other operators on the same key instead of replacing them.
     public func equalTo(_ value: Value) -> Constraint { op(.compare(.eq, .value(value))) }

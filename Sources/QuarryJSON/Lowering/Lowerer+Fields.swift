@@ -145,8 +145,8 @@ extension Lowerer {
                              at: operand.location, parseCode: ParseCode.invalidJSON)
                 return nil
             }
-            if case .failure(let failure) = RelativeTimeText.offsetMilliseconds(text) {
-                problems.add("json.relative-time", "bad $relativeTime '\(text)': \(failure.message)",
+            if case .failure(let failure) = RelativeTime.parse(text) {
+                problems.add("json.relative-time", "bad $relativeTime (\(name)) value '\(text)'. \(failure.message)",
                              at: operand.location, parseCode: ParseCode.invalidJSON)
                 return nil
             }
