@@ -53,10 +53,6 @@ struct Problems: Sendable {
                               parseCode: parseCode))
     }
 
-    mutating func append(contentsOf other: [Diagnostic]) {
-        for d in other where all.count < Problems.maximum { all.append(d) }
-    }
-
     func check() throws(Diagnostics) {
         if !all.isEmpty { throw Diagnostics(all) }
     }
