@@ -38,7 +38,7 @@ struct Lowerer {
         let predicate = clause(spec.whereClause, depth: depth, subqueryDepth: subqueryDepth,
                                inCompound: false, nears: &nears)
         var query = Query(className: spec.className.value, predicate: predicate, profile: rules.profile)
-        if let order = spec.order {
+        if let order = spec.order, !order.value.isEmpty {
             query.order = sortKeys(order)
         } else {
             // Parse sorts `$nearSphere` results nearest first unless an explicit order is given.
@@ -59,6 +59,13 @@ struct Lowerer {
             }
             return query
         }
+        projection(spec, into: &query)
+        query.count = spec.count
+        return query
+    }
+
+    /// `keys`, `excludeKeys` and `include` of an outer query.
+    private mutating func projection(_ spec: QuerySpec, into query: inout Query) {
         if let keys = spec.keys {
             var selected: [KeyPath] = []
             for (i, key) in keys.value.enumerated() {
@@ -91,8 +98,6 @@ struct Lowerer {
                 }
             }
         }
-        query.count = spec.count
-        return query
     }
 
     private mutating func sortKeys(_ order: Located<[OrderEntry]>) -> [SortKey] {
