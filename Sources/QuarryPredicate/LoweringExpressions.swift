@@ -83,11 +83,7 @@ extension Lowering {
         }
     }
 
-    /// A bound value as an expression: arrays become literal aggregates, like `{…}`.
-    func valueExpr(_ v: Value) -> Expr {
-        if case .array(let items) = v { return .list(items.map(valueExpr)) }
-        return .literal(v)
-    }
+    func valueExpr(_ v: Value) -> Expr { expression(for: v) }
 
     // MARK: - Variables and arguments
 

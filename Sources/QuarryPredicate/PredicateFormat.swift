@@ -79,3 +79,29 @@ public enum PredicateFormat {
         }
     }
 }
+
+extension PredicateFormat {
+    /// Writes the predicate in canonical format-string form; `parse(print(p)) == p` for every
+    /// predicate `parse` produces.
+    ///
+    /// - Throws: `print.semantics` for leaves with SQL or document semantics,
+    ///   `print.inexpressible` for conditions and values the dialect cannot spell (geo, Parse
+    ///   `$all`, pointers, subqueries over a `Query`; `printWithArguments` spells the last two).
+    public static func print(_ p: Predicate) throws(Diagnostics) -> String {
+        var printer = Printer(withArguments: false, variablesIn: p)
+        do { return try printer.predicate(p) } catch { throw Diagnostics([error]) }
+    }
+
+    /// Like `print`, but values without a literal spelling (dates, pointers, objects, bytes,
+    /// geo points) and inner queries become `%@` arguments, and keys that are not identifiers
+    /// become `%K`, so that `parse(format, arguments: arguments)` gives the predicate back.
+    public static func printWithArguments(_ p: Predicate) throws(Diagnostics) -> (format: String, arguments: [PredicateArgument]) {
+        var printer = Printer(withArguments: true, variablesIn: p)
+        do {
+            let text = try printer.predicate(p)
+            return (text, printer.arguments)
+        } catch {
+            throw Diagnostics([error])
+        }
+    }
+}
