@@ -50,7 +50,7 @@ struct Lexer {
             return .symbol(.dot)
         case UInt8(ascii: "#"):
             pos += 1
-            guard let c = peek(), isIdentifierStart(c) else {
+            guard startsIdentifier(at: pos) else {
                 throw Diagnostic("lex.unexpected-character",
                                  "expected a name after '#' (it escapes a reserved word, as in #size)",
                                  at: SourceRange(offset: start, length: 1))
@@ -58,14 +58,14 @@ struct Lexer {
             return .identifier(lexIdentifierText())
         case UInt8(ascii: "$"):
             pos += 1
-            guard let c = peek(), isIdentifierStart(c) else {
+            guard startsIdentifier(at: pos) else {
                 throw Diagnostic("lex.invalid-variable", "expected a variable name after '$'",
                                  at: SourceRange(offset: start, length: 1))
             }
             return .variable(lexIdentifierText())
         case UInt8(ascii: "@"):
             pos += 1
-            guard let c = peek(), isIdentifierStart(c) else {
+            guard startsIdentifier(at: pos) else {
                 throw Diagnostic("lex.unexpected-character",
                                  "expected a collection operator such as @count after '@'",
                                  at: SourceRange(offset: start, length: 1))
@@ -74,7 +74,7 @@ struct Lexer {
         case UInt8(ascii: "%"):
             return try lexArgument()
         default:
-            if isIdentifierStart(b) { return lexWord() }
+            if startsIdentifier(at: pos) { return lexWord() }
             return try lexSymbol(b)
         }
     }
@@ -83,8 +83,23 @@ struct Lexer {
 
     private mutating func lexIdentifierText() -> String {
         let start = pos
-        while let c = peek(), isIdentifierPart(c) { pos += 1 }
+        while let n = identifierPartLength(at: pos) { pos += n }
         return String(decoding: bytes[start..<pos], as: UTF8.self)
+    }
+
+    /// Bytes of the identifier character at `i` (ASCII fast path), or nil.
+    private func identifierPartLength(at i: Int) -> Int? {
+        guard i < bytes.count else { return nil }
+        if bytes[i] < 0x80 { return isIdentifierPart(bytes[i]) ? 1 : nil }
+        guard let (scalar, n) = decodeScalar(bytes, at: i), scalar.isIdentifierPart else { return nil }
+        return n
+    }
+
+    private func startsIdentifier(at i: Int) -> Bool {
+        guard i < bytes.count else { return false }
+        if bytes[i] < 0x80 { return isIdentifierStart(bytes[i]) }
+        guard let (scalar, _) = decodeScalar(bytes, at: i) else { return false }
+        return scalar.isIdentifierStart
     }
 
     private mutating func lexWord() -> TokenKind {
@@ -210,11 +225,19 @@ struct Lexer {
     private func unterminated(open: Int, quote: UInt8) -> Diagnostic {
         let q = quote == UInt8(ascii: "'") ? "'" : "\""
         let other = quote == UInt8(ascii: "'") ? "\"" : "'"
+        var notes = ["add a closing \(q); to put a \(q) inside a string write \\\(q) or quote the string with \(other)"]
+        // `'Big Daddy's'`: the apostrophe closed the string and this quote opened another.
+        var j = open
+        while j > 0, isIdentifierPart(bytes[j - 1]) { j -= 1 }
+        if j < open, j > 0, bytes[j - 1] == quote {
+            let p = SourceText(String(decoding: bytes, as: UTF8.self)).position(ofByte: j - 1)
+            notes.insert("the \(q) at \(p.line):\(p.column) ended the string before it; write \\\(q) there", at: 0)
+        }
         return Diagnostic(
             "lex.unterminated-string",
             "unterminated string: the \(q) that opens it is never closed",
             at: SourceRange(offset: open, length: bytes.count - open),
-            notes: ["add a closing \(q); to put a \(q) inside the string write \\\(q) or quote the string with \(other)"])
+            notes: notes)
     }
 
     /// After `\u`: four hex digits (with a following `\uXXXX` low surrogate when needed) or `{hex}`.
@@ -414,9 +437,9 @@ struct Lexer {
 
 @inline(__always) private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
-/// ASCII letters, `_`, and any non-ASCII byte (so accented field names are identifiers).
+/// ASCII letters and `_` (non-ASCII characters are decided by `Unicode.Scalar.isIdentifierStart`).
 @inline(__always) func isIdentifierStart(_ b: UInt8) -> Bool {
-    (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || b == 0x5F || b >= 0x80
+    (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || b == 0x5F
 }
 
 @inline(__always) func isIdentifierPart(_ b: UInt8) -> Bool { isIdentifierStart(b) || isDigit(b) }
@@ -449,4 +472,29 @@ extension TokenKind {
             return false
         }
     }
+}
+
+extension Unicode.Scalar {
+    /// Letters of any script start a name (`café`, `名前`); digits and combining marks continue it.
+    var isIdentifierStart: Bool {
+        value < 0x80 ? QuarryPredicate.isIdentifierStart(UInt8(value)) : properties.isAlphabetic
+    }
+
+    var isIdentifierPart: Bool {
+        if value < 0x80 { return QuarryPredicate.isIdentifierPart(UInt8(value)) }
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .decimalNumber, .connectorPunctuation: return true
+        default: return properties.isAlphabetic
+        }
+    }
+}
+
+/// The scalar whose UTF-8 encoding starts at `i` (the text is valid UTF-8) and its length.
+func decodeScalar(_ bytes: [UInt8], at i: Int) -> (Unicode.Scalar, Int)? {
+    let b = bytes[i]
+    let n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+    guard i + n <= bytes.count else { return nil }
+    var value = n == 1 ? UInt32(b) : UInt32(b) & (0xFF >> (n + 1))
+    for k in 1..<n { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
+    return Unicode.Scalar(value).map { ($0, n) }
 }

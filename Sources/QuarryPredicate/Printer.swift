@@ -409,8 +409,7 @@ private enum ElementShape {
 extension String {
     /// Whether the lexer reads the text back as one identifier.
     var isIdentifier: Bool {
-        let u = Array(utf8)
-        guard let first = u.first, isIdentifierStart(first) else { return false }
-        return u.dropFirst().allSatisfy(isIdentifierPart)
+        guard let first = unicodeScalars.first, first.isIdentifierStart else { return false }
+        return unicodeScalars.dropFirst().allSatisfy(\.isIdentifierPart)
     }
 }
