@@ -100,8 +100,9 @@ struct Printer {
                 throw Diagnostic("print.inexpressible",
                                  "a subquery (key IN query) is written `key IN %@` with the query as an argument; print with arguments")
             }
+            let k = try expr(.key(key))
             arguments.append(.query(query))
-            return try expr(.key(key)) + " IN %@"
+            return k + " IN %@"
         case .isNull(let e):
             return try existence(e, exists: false)
         case .containsAll:
