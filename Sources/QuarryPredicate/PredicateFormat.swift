@@ -54,7 +54,7 @@ public enum PredicateFormat {
                                 className: className, limits: limits, subqueries: parser.subqueryCount)
         let ir = lowering.predicate(syntax)
         diagnostics += lowering.diagnostics
-        if diagnostics.isEmpty, let d = ProfileRules.checkNormalForm(ir, profile: profile, at: syntax.range) {
+        if diagnostics.isEmpty, let d = ProfileRules.checkNormalForm(ir, profile: profile, at: whole) {
             diagnostics.append(d)
         }
         guard diagnostics.isEmpty else {
