@@ -213,6 +213,14 @@ extension Lowering {
                              "unknown CAST type '\(typeName)'; the types are NSDate, NSNumber and NSString",
                              at: args[1].range)
         }
+        // The engine converts; a date string it could never read is reported where it is written.
+        if type == .date, let text = constantString(args[0]), ISODate.parse(text) == nil,
+            BackendlessDate.parse(text) == nil
+        {
+            throw Diagnostic("date.unparseable",
+                             "'\(text)' is not a date; CAST(…, 'NSDate') takes an ISO-8601 date such as '2015-03-23T00:00:00Z' or a number of seconds since 2001-01-01",
+                             at: args[0].range)
+        }
         return .cast(try expr(args[0]), type)
     }
 

@@ -341,9 +341,7 @@ struct Printer {
             return ("{" + parts.joined(separator: ", ") + "}", .postfix)
         case .date(let ms):
             if withArguments { return placeholder(v) }
-            // Seconds since 2001-01-01T00:00:00Z, NSDate's reference date.
-            let seconds = Double(ms) / 1000 - 978_307_200
-            return ("CAST(\(seconds.description), \"NSDate\")", .postfix)
+            return ("CAST(\(Self.quoted(ISODate.format(ms))), \"NSDate\")", .postfix)
         default:
             if withArguments { return placeholder(v) }
             throw Diagnostic("print.inexpressible",

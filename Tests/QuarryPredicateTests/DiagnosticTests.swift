@@ -119,6 +119,8 @@ private let sumOfOneTo11Column: Int = {
         BadInput("CAST(x, 'NSFoo') == 1", gives: "predicate.unknown-cast-type@1:9"),
         BadInput("CAST(x, y) == 1", gives: "predicate.unknown-cast-type@1:9"),
         BadInput("CAST(x) == 1", gives: "predicate.function-arity@1:1"),
+        BadInput("d > CAST('yesterday', 'NSDate')", gives: "date.unparseable@1:10"),
+        BadInput("d > CAST(%@, 'NSDate')", ["2015-13-45"], gives: "date.unparseable@1:10"),
         BadInput("5 IN 3", gives: "predicate.not-a-collection@1:6"),
         BadInput("x IN TRUE", gives: "predicate.not-a-collection@1:6"),
         BadInput("5 CONTAINS 3", gives: "predicate.not-a-collection@1:1"),

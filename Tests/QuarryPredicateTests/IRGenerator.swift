@@ -175,7 +175,12 @@ struct IRGenerator {
             scope.append(v)
             defer { scope.removeLast() }
             return .subquery(c, variable: v, predicate(depth: min(d, 2)))
-        case 13: return .cast(expr(depth: d), pick([.date, .number, .string]))
+        case 13:
+            let type: CastType = pick([.date, .number, .string])
+            var e = expr(depth: d)
+            // A string literal cast to a date must read as one.
+            if type == .date, case .literal(.string) = e { e = .literal(.string("2015-03-23T00:00:00.250Z")) }
+            return .cast(e, type)
         case 14: return .member(memberBase(depth: d), keyPath(identifiersOnly: true))
         default: return atom()
         }

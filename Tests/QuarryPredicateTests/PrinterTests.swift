@@ -81,10 +81,9 @@ import Testing
         #expect(try PredicateFormat.print(leaf(.compare(key("a"), .eq, lit(1), []), negated: true)) == "NOT a == 1")
     }
 
-    @Test func printsDatesAsCastsFromTheReferenceDate() throws {
-        // 2015-03-23T00:00:00Z is 448761600 s after 2001-01-01T00:00:00Z.
-        #expect(try PredicateFormat.print(cmp(key("d"), .gt, lit(.date(1_427_068_800_000))))
-            == "d > CAST(448761600.0, \"NSDate\")")
+    @Test func printsDatesAsCastsOfISOStrings() throws {
+        #expect(try PredicateFormat.print(cmp(key("d"), .gt, lit(.date(1_427_068_800_250))))
+            == "d > CAST(\"2015-03-23T00:00:00.250Z\", \"NSDate\")")
     }
 
     @Test func foldsTheRegexCaseFlagIntoTheOption() throws {
