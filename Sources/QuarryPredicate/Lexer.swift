@@ -103,10 +103,14 @@ struct Lexer {
     }
 
     private mutating func lexWord() -> TokenKind {
+        let start = pos
         let text = lexIdentifierText()
-        let upper = text.uppercased()
-        if upper == "UTI", let k = lexUTISuffix() { return .keyword(k) }
-        if let k = Keyword.byWord[upper] { return .keyword(k) }
+        // Keywords are ASCII and at most 15 bytes: an inline string, no allocation.
+        if pos - start <= 15 {
+            let upper = String(decoding: bytes[start..<pos].lazy.map(upperASCII), as: UTF8.self)
+            if upper == "UTI", let k = lexUTISuffix() { return .keyword(k) }
+            if let k = Keyword.byWord[upper] { return .keyword(k) }
+        }
         return .identifier(text)
     }
 
@@ -465,7 +469,10 @@ extension TokenKind {
             .collectionOperator:
             return true
         case .keyword(let k):
-            return [.self_, .null, .nil_, .true_, .yes, .false_, .no, .first, .last, .size].contains(k)
+            switch k {
+            case .self_, .null, .nil_, .true_, .yes, .false_, .no, .first, .last, .size: return true
+            default: return false
+            }
         case .symbol(let s):
             return s == .rightParen || s == .rightBracket || s == .rightBrace
         case .end:

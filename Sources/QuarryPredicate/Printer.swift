@@ -316,7 +316,8 @@ struct Printer {
             guard c.isIdentifier else {
                 throw Diagnostic("print.inexpressible", "the key '\(c)' in '\(path)' is not an identifier")
             }
-            parts.append(Keyword.byWord[c.uppercased()] != nil || c.uppercased() == "UTI" ? "#" + c : c)
+            // (`uti` needs no escape: only an adjacent `-EQUALS` would make it a keyword.)
+            parts.append(Keyword.spelled(by: c) != nil ? "#" + c : c)
         }
         return parts.joined(separator: ".")
     }

@@ -72,6 +72,12 @@ enum Keyword: String, CaseIterable, Equatable {
     case caseInsensitive = "CASEINSENSITIVE", ci = "CI"
     case utiConformsTo = "UTI-CONFORMS-TO", utiEquals = "UTI-EQUALS"
 
+    /// The keyword a word spells (ASCII case-insensitively), if any; `UTI` starts the two
+    /// dashed operators.
+    static func spelled(by word: String) -> Keyword? {
+        byWord[String(decoding: word.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)]
+    }
+
     /// Upper-cased spelling → keyword, for the words made of identifier characters.
     static let byWord: [String: Keyword] = {
         var table: [String: Keyword] = [:]
