@@ -85,13 +85,23 @@ extension Lowering {
 
     func valueExpr(_ v: Value) -> Expr { expression(for: v) }
 
+    /// A bound value as an expression, within the list-size limit a written `{…}` has.
+    func bounded(_ v: Value, at range: SourceRange) throws(Diagnostic) -> Expr {
+        if case .array(let items) = v, items.count > limits.maxInListSize {
+            throw Diagnostic("limit.in-list",
+                             "the array bound here has \(items.count) elements; the limit is \(limits.maxInListSize)",
+                             at: range)
+        }
+        return valueExpr(v)
+    }
+
     // MARK: - Variables and arguments
 
     private func variable(_ name: String, at range: SourceRange) throws(Diagnostic) -> Expr {
         if scope.contains(name) { return .variable(name) }
         guard let variables else { return .variable(name) }
         guard let v = variables[name] else { throw unbound(name, at: range) }
-        return valueExpr(v)
+        return try bounded(v, at: range)
     }
 
     private func argument(_ spec: ArgumentSpec, _ index: Int, at range: SourceRange) throws(Diagnostic) -> Expr {
@@ -104,7 +114,7 @@ extension Lowering {
         switch spec.kind {
         case .object:
             switch a {
-            case .value(let v): return valueExpr(v)
+            case .value(let v): return try bounded(v, at: range)
             case .keyPath: throw mismatch("a value (use %K for a key path)")
             case .query:
                 throw Diagnostic("argument.query-misplaced",

@@ -165,6 +165,8 @@ private let sumOfOneTo11Column: Int = {
         BadInput(sumOfOneTo11, limits: Limits(maxNestingDepth: 10), gives: "limit.nesting@1:\(sumOfOneTo11Column)"),
         BadInput("abcdefghij == 1", limits: Limits(maxQueryLength: 10), gives: "limit.query-length@1:11"),
         BadInput("x IN {1, 2, 3}", limits: Limits(maxInListSize: 2), gives: "limit.in-list@1:13"),
+        BadInput("x IN %@", [[1, 2, 3]], limits: Limits(maxInListSize: 2), gives: "limit.in-list@1:6"),
+        BadInput("x IN $v", variables: ["v": [1, 2, 3]], limits: Limits(maxInListSize: 2), gives: "limit.in-list@1:6"),
         BadInput("SUBQUERY(a, $x, $x == 1).@count == SUBQUERY(b, $y, $y == 1).@count",
                  limits: Limits(maxSubqueries: 1), gives: "limit.subqueries@1:36"),
         BadInput("SUBQUERY(a, $x, SUBQUERY($x, $y, $y == 1).@count > 0).@count > 0",
