@@ -10,17 +10,17 @@ import QuarryCore
 /// bare expression it hands it back (`Parsed.bare`) and the caller continues the comparison
 /// with the parenthesized expression as its left operand. No backtracking, so no blow-up.
 struct Parser {
-    private let tokens: [Token]
-    private let bytes: [UInt8]
-    private let limits: Limits
-    private var i = 0
-    private var depth = 0
+    let tokens: [Token]
+    let bytes: [UInt8]
+    let limits: Limits
+    var i = 0
+    var depth = 0
     /// Open predicate parentheses around the current position (0 inside SUBQUERY's predicate).
-    private var parenDepth = 0
-    private var subqueryDepth = 0
-    private(set) var subqueryCount = 0
+    var parenDepth = 0
+    var subqueryDepth = 0
+    var subqueryCount = 0
     /// Where each `%…` argument was written, in order.
-    private(set) var argumentRanges: [SourceRange] = []
+    var argumentRanges: [SourceRange] = []
 
     init(tokens: [Token], bytes: [UInt8], limits: Limits) {
         self.tokens = tokens
@@ -28,7 +28,7 @@ struct Parser {
         self.limits = limits
     }
 
-    private enum Parsed {
+    enum Parsed {
         case predicate(PredicateNode)
         /// An expression directly followed by `)`: the parentheses group an expression.
         case bare(ExprNode)
@@ -61,27 +61,27 @@ struct Parser {
 
     // MARK: - Tokens
 
-    private var current: Token { tokens[i] }
-    private var peekKind: TokenKind { i + 1 < tokens.count ? tokens[i + 1].kind : .end }
+    var current: Token { tokens[i] }
+    var peekKind: TokenKind { i + 1 < tokens.count ? tokens[i + 1].kind : .end }
 
-    private mutating func advance() -> Token {
+    mutating func advance() -> Token {
         let t = tokens[i]
         if i < tokens.count - 1 { i += 1 }
         return t
     }
 
-    private func isSymbol(_ s: Symbol) -> Bool { current.kind == .symbol(s) }
-    private func isKeyword(_ k: Keyword) -> Bool { current.kind == .keyword(k) }
+    func isSymbol(_ s: Symbol) -> Bool { current.kind == .symbol(s) }
+    func isKeyword(_ k: Keyword) -> Bool { current.kind == .keyword(k) }
 
     /// `openedAt`: the bracket this one closes, named in the message.
-    private mutating func expect(_ s: Symbol, _ what: String, openedAt: SourceRange? = nil) throws(Diagnostic) -> Token {
+    mutating func expect(_ s: Symbol, _ what: String, openedAt: SourceRange? = nil) throws(Diagnostic) -> Token {
         guard isSymbol(s) else {
             throw expected(openedAt.map { "\(what) opened at \(position($0))" } ?? what)
         }
         return advance()
     }
 
-    private func expected(_ what: String, notes: [String] = []) -> Diagnostic {
+    func expected(_ what: String, notes: [String] = []) -> Diagnostic {
         let code = current.kind == .end ? "syntax.unexpected-end" : "syntax.unexpected-token"
         return Diagnostic(code, "expected \(what) but found \(current.kind.display)",
                           at: current.range, notes: notes)
@@ -92,7 +92,7 @@ struct Parser {
     }
 
     /// Counts one level of nesting; every recursive path of the grammar passes through here.
-    private mutating func enter() throws(Diagnostic) {
+    mutating func enter() throws(Diagnostic) {
         depth += 1
         if depth > limits.maxNestingDepth {
             throw Diagnostic("limit.nesting",
@@ -103,7 +103,7 @@ struct Parser {
 
     // MARK: - Predicates
 
-    private mutating func parseOr() throws(Diagnostic) -> Parsed {
+    mutating func parseOr() throws(Diagnostic) -> Parsed {
         let first = try parseAnd()
         guard isKeyword(.or) || isSymbol(.pipes) else { return first }
         var operands = [try requirePredicate(first)]
@@ -162,14 +162,14 @@ struct Parser {
         }
     }
 
-    private func requirePredicate(_ parsed: Parsed) throws(Diagnostic) -> PredicateNode {
+    func requirePredicate(_ parsed: Parsed) throws(Diagnostic) -> PredicateNode {
         switch parsed {
         case .predicate(let p): return p
         case .bare(let e): throw missingOperator(after: e)
         }
     }
 
-    private func missingOperator(after e: ExprNode) -> Diagnostic {
+    func missingOperator(after e: ExprNode) -> Diagnostic {
         var notes: [String] = []
         if case .keyword(.not) = current.kind {
             notes.append("NOT goes before the whole comparison: NOT (\(text(e.range)) IN …)")
@@ -184,14 +184,14 @@ struct Parser {
                           at: current.range, notes: notes)
     }
 
-    private func position(_ r: SourceRange) -> String {
+    func position(_ r: SourceRange) -> String {
         let p = SourceText(String(decoding: bytes, as: UTF8.self)).position(ofByte: r.offset)
         return "\(p.line):\(p.column)"
     }
 
     // MARK: - Comparisons
 
-    private mutating func parseComparison(leftOperand: ExprNode?) throws(Diagnostic) -> Parsed {
+    mutating func parseComparison(leftOperand: ExprNode?) throws(Diagnostic) -> Parsed {
         var qualifier: QualifierSyntax?
         var qualifierRange: SourceRange?
         if leftOperand == nil, case .keyword(let k) = current.kind {
@@ -273,256 +273,5 @@ struct Parser {
         }
         let close = try expect(.rightBracket, "']' to close the options")
         return (options, open.range.union(close.range))
-    }
-
-    // MARK: - Expressions
-
-    /// `seed` is an already parsed parenthesized expression to continue from.
-    private mutating func parseExpression(seed: ExprNode?) throws(Diagnostic) -> ExprNode {
-        let lhs = try parseAdditive(seed: seed)
-        guard isSymbol(.assign) else { return lhs }
-        let op = advance()
-        guard case .variable(let name) = lhs.kind else {
-            throw Diagnostic("syntax.unexpected-token",
-                             "only a $variable can be assigned with ':=', not '\(text(lhs.range))'",
-                             at: op.range)
-        }
-        let value = try parseAdditive(seed: nil)
-        return ExprNode(kind: .assignment(Name(text: name, range: lhs.range), value),
-                        range: lhs.range.union(value.range))
-    }
-
-    private mutating func parseAdditive(seed: ExprNode?) throws(Diagnostic) -> ExprNode {
-        var lhs = try parseMultiplicative(seed: seed)
-        let saved = depth
-        defer { depth = saved }
-        while isSymbol(.plus) || isSymbol(.minus) {
-            try enter()  // each operator deepens the tree
-            let op: BinaryOp = advance().kind == .symbol(.plus) ? .add : .subtract
-            let rhs = try parseMultiplicative(seed: nil)
-            lhs = ExprNode(kind: .binary(op, lhs, rhs), range: lhs.range.union(rhs.range))
-        }
-        return lhs
-    }
-
-    private mutating func parseMultiplicative(seed: ExprNode?) throws(Diagnostic) -> ExprNode {
-        var lhs = try parseUnary(seed: seed)
-        let saved = depth
-        defer { depth = saved }
-        while isSymbol(.star) || isSymbol(.slash) {
-            try enter()
-            let op: BinaryOp = advance().kind == .symbol(.star) ? .multiply : .divide
-            let rhs = try parseUnary(seed: nil)
-            lhs = ExprNode(kind: .binary(op, lhs, rhs), range: lhs.range.union(rhs.range))
-        }
-        return lhs
-    }
-
-    private mutating func parseUnary(seed: ExprNode?) throws(Diagnostic) -> ExprNode {
-        try enter()
-        defer { depth -= 1 }
-        if seed == nil, isSymbol(.minus) {
-            let minus = advance()
-            let operand = try parseUnary(seed: nil)
-            return ExprNode(kind: .negate(operand), range: minus.range.union(operand.range))
-        }
-        let base = try parsePostfix(seed: seed)
-        guard isSymbol(.doubleStar) else { return base }
-        _ = advance()
-        let exponent = try parseUnary(seed: nil)
-        return ExprNode(kind: .binary(.power, base, exponent), range: base.range.union(exponent.range))
-    }
-
-    private mutating func parsePostfix(seed: ExprNode?) throws(Diagnostic) -> ExprNode {
-        var e: ExprNode
-        if let seed { e = seed } else { e = try parsePrimary() }
-        while true {
-            if isSymbol(.dot) {
-                _ = advance()
-                switch current.kind {
-                case .identifier(let name):
-                    let t = advance()
-                    e = ExprNode(kind: .member(e, Name(text: name, range: t.range)), range: e.range.union(t.range))
-                case .collectionOperator(let op):
-                    let t = advance()
-                    let rest = try parseRestOfPath()
-                    let end = rest.last?.range ?? t.range
-                    e = ExprNode(kind: .collectionOperator(e, Name(text: op, range: t.range), rest: rest),
-                                 range: e.range.union(end))
-                case .keyword(let k):
-                    throw reservedWord(k)
-                default:
-                    throw expected("a key name after '.'")
-                }
-            } else if isSymbol(.leftBracket) {
-                _ = advance()
-                let spec: IndexSyntax
-                switch current.kind {
-                case .keyword(.first): _ = advance(); spec = .first
-                case .keyword(.last): _ = advance(); spec = .last
-                case .keyword(.size): _ = advance(); spec = .size
-                default: spec = .expr(try parseExpression(seed: nil))
-                }
-                let close = try expect(.rightBracket, "']' to close the index")
-                e = ExprNode(kind: .index(e, spec), range: e.range.union(close.range))
-            } else {
-                return e
-            }
-        }
-    }
-
-    /// The key names after `@op`: `items.@sum.price.amount` → `price`, `amount`.
-    private mutating func parseRestOfPath() throws(Diagnostic) -> [Name] {
-        var rest: [Name] = []
-        while isSymbol(.dot), case .identifier(let name) = peekKind {
-            _ = advance()
-            rest.append(Name(text: name, range: advance().range))
-        }
-        return rest
-    }
-
-    private func reservedWord(_ k: Keyword) -> Diagnostic {
-        Diagnostic("syntax.reserved-word",
-                   "\(k.rawValue) is a reserved word; write #\(k.rawValue.lowercased()) to use it as a key",
-                   at: current.range)
-    }
-
-    private mutating func parsePrimary() throws(Diagnostic) -> ExprNode {
-        let t = current
-        func leaf(_ kind: ExprSyntax) -> ExprNode { ExprNode(kind: kind, range: t.range) }
-        switch t.kind {
-        case .integer(let n): _ = advance(); return leaf(.integer(n))
-        case .real(let d): _ = advance(); return leaf(.real(d))
-        case .string(let s): _ = advance(); return leaf(.string(s))
-        case .variable(let v): _ = advance(); return leaf(.variable(v))
-        case .percentLiteral: _ = advance(); return leaf(.percent)
-        case .argument(let spec):
-            _ = advance()
-            argumentRanges.append(t.range)
-            return leaf(.argument(spec, index: argumentRanges.count - 1))
-        case .collectionOperator(let op):
-            _ = advance()
-            let rest = try parseRestOfPath()
-            return ExprNode(kind: .collectionOperator(nil, Name(text: op, range: t.range), rest: rest),
-                            range: t.range.union(rest.last?.range ?? t.range))
-        case .identifier(let name):
-            _ = advance()
-            guard isSymbol(.leftParen) else { return leaf(.identifier(name)) }
-            let (args, close) = try parseArguments()
-            let range = t.range.union(close)
-            if name.uppercased() == "FUNCTION" {
-                guard args.count >= 2 else {
-                    throw Diagnostic("predicate.function-arity",
-                                     "FUNCTION takes a receiver, a selector name and its arguments, as in FUNCTION(SELF, 'sqrt:', 4)",
-                                     at: range)
-                }
-                return ExprNode(kind: .function(receiver: args[0], selector: args[1], Array(args.dropFirst(2))),
-                                range: range)
-            }
-            return ExprNode(kind: .call(Name(text: name, range: t.range), args), range: range)
-        case .keyword(let k):
-            switch k {
-            case .true_, .yes: _ = advance(); return leaf(.bool(true))
-            case .false_, .no: _ = advance(); return leaf(.bool(false))
-            case .null, .nil_: _ = advance(); return leaf(.null)
-            case .self_: _ = advance(); return leaf(.selfRef)
-            case .subquery: return try parseSubquery()
-            case .cast:
-                _ = advance()
-                guard isSymbol(.leftParen) else { throw expected("'(' after CAST") }
-                let (args, close) = try parseArguments()
-                return ExprNode(kind: .cast(args), range: t.range.union(close))
-            case .first, .last, .size, .caseInsensitive, .ci:
-                throw reservedWord(k)
-            case .anyKey:
-                throw Diagnostic("predicate.unsupported",
-                                 "ANYKEY searches every attribute in Spotlight queries; name the key instead",
-                                 at: t.range)
-            case .fetch:
-                throw Diagnostic("predicate.unsupported",
-                                 "FETCH runs a Core Data fetch request; use `key IN %@` with a query argument instead",
-                                 at: t.range)
-            default:
-                throw expected("a value (a key, a literal, SELF, %@ or $variable)")
-            }
-        case .symbol(.leftParen):
-            let open = advance()
-            let inner = try parseExpression(seed: nil)
-            let close = try expect(.rightParen, "')' to close the '('", openedAt: open.range)
-            return ExprNode(kind: .parenthesized(inner), range: open.range.union(close.range))
-        case .symbol(.leftBrace):
-            return try parseList()
-        default:
-            throw expected("a value (a key, a literal, SELF, %@ or $variable)")
-        }
-    }
-
-    /// `( [expr {, expr}] )`, returning the arguments and the range of the `)`.
-    private mutating func parseArguments() throws(Diagnostic) -> ([ExprNode], SourceRange) {
-        let open = advance()
-        var args: [ExprNode] = []
-        if !isSymbol(.rightParen) {
-            repeat {
-                if !args.isEmpty { _ = advance() }
-                args.append(try parseExpression(seed: nil))
-                if args.count > limits.maxInListSize { throw tooManyElements(args[args.count - 1]) }
-            } while isSymbol(.comma)
-        }
-        let close = try expect(.rightParen, "',' or ')' to close the arguments", openedAt: open.range)
-        return (args, close.range)
-    }
-
-    private mutating func parseList() throws(Diagnostic) -> ExprNode {
-        let open = advance()
-        var elements: [ExprNode] = []
-        if !isSymbol(.rightBrace) {
-            repeat {
-                if !elements.isEmpty { _ = advance() }
-                elements.append(try parseExpression(seed: nil))
-                if elements.count > limits.maxInListSize { throw tooManyElements(elements[elements.count - 1]) }
-            } while isSymbol(.comma)
-        }
-        let close = try expect(.rightBrace, "',' or '}' to close the '{'", openedAt: open.range)
-        return ExprNode(kind: .list(elements), range: open.range.union(close.range))
-    }
-
-    private func tooManyElements(_ e: ExprNode) -> Diagnostic {
-        Diagnostic("limit.in-list", "more than \(limits.maxInListSize) elements in one list", at: e.range)
-    }
-
-    /// `SUBQUERY(collection, $variable, predicate)`
-    private mutating func parseSubquery() throws(Diagnostic) -> ExprNode {
-        let keyword = advance()
-        subqueryCount += 1
-        if subqueryCount > limits.maxSubqueries {
-            throw Diagnostic("limit.subqueries", "more than \(limits.maxSubqueries) subqueries",
-                             at: keyword.range)
-        }
-        subqueryDepth += 1
-        defer { subqueryDepth -= 1 }
-        if subqueryDepth > limits.maxSubqueryDepth {
-            throw Diagnostic("limit.subqueries",
-                             "subqueries nest deeper than \(limits.maxSubqueryDepth) levels",
-                             at: keyword.range)
-        }
-        _ = try expect(.leftParen, "'(' after SUBQUERY")
-        let collection = try parseExpression(seed: nil)
-        _ = try expect(.comma, "',' after the SUBQUERY collection")
-        guard case .variable(let name) = current.kind else {
-            var notes = ["SUBQUERY(collection, $x, predicate) binds $x to each element"]
-            if case .identifier(let n) = current.kind { notes.append("write $\(n)") }
-            throw Diagnostic("predicate.subquery-variable",
-                             "SUBQUERY needs a $variable as its second argument but found \(current.kind.display)",
-                             at: current.range, notes: notes)
-        }
-        let variable = Name(text: name, range: advance().range)
-        _ = try expect(.comma, "',' after the SUBQUERY variable")
-        let savedParens = parenDepth
-        parenDepth = 0
-        let predicate = try requirePredicate(parseOr())
-        parenDepth = savedParens
-        let close = try expect(.rightParen, "')' to close SUBQUERY")
-        return ExprNode(kind: .subquery(collection, variable: variable, predicate),
-                        range: keyword.range.union(close.range))
     }
 }
