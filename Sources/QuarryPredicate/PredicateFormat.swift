@@ -47,7 +47,8 @@ public enum PredicateFormat {
         } catch {
             throw Diagnostics([error])
         }
-        try checkArgumentCount(parser.argumentRanges, given: arguments.count, whole: whole)
+        try checkArgumentCount(parser.argumentRanges, given: arguments.count, whole: whole,
+                               quotesPercent: format.contains("'%") || format.contains("\"%"))
 
         var diagnostics = ProfileRules(profile: profile, arguments: arguments, bytes: bytes).check(syntax)
         var lowering = Lowering(bytes: bytes, arguments: arguments, variables: variables, schema: schema,
@@ -63,7 +64,8 @@ public enum PredicateFormat {
         return ir
     }
 
-    private static func checkArgumentCount(_ ranges: [SourceRange], given: Int, whole: SourceRange) throws(Diagnostics) {
+    private static func checkArgumentCount(_ ranges: [SourceRange], given: Int, whole: SourceRange,
+                                           quotesPercent: Bool) throws(Diagnostics) {
         if ranges.count > given {
             throw Diagnostics([Diagnostic(
                 "argument.missing",
@@ -75,7 +77,7 @@ public enum PredicateFormat {
                 "argument.extra",
                 "\(given) arguments were given but the format uses \(ranges.count)",
                 at: ranges.last ?? whole,
-                notes: ["a quoted '%@' is a literal string, not a placeholder"])])
+                notes: quotesPercent ? ["a quoted '%@' is a literal string, not a placeholder"] : [])])
         }
     }
 }

@@ -208,6 +208,11 @@ private let sumOfOneTo11Column: Int = {
         #expect(rendered.contains("|                 ^^^^^^^^^^"))
     }
 
+    @Test func aLeftOverArgumentAfterAQuotedPlaceholderGetsAHint() throws {
+        #expect(try #require(diagnostics("a == '%@'", ["x"]).first).notes == ["a quoted '%@' is a literal string, not a placeholder"])
+        #expect(try #require(diagnostics("a == 1", ["x"]).first).notes == [])
+    }
+
     @Test func anApostropheInsideAStringGetsAHint() throws {
         let d = try #require(diagnostics("name == 'Big Daddy's'").first)
         #expect(d.notes.first == "the ' at 1:19 ended the string before it; write \\' there")

@@ -60,6 +60,11 @@ import Testing
         }
     }
 
+    @Test func theDocumentedExampleHolds() throws {
+        let p = try PredicateFormat.parse("name BEGINSWITH[c] %@ AND age > %d", arguments: ["jo", 18])
+        #expect(try PredicateFormat.print(p) == "name BEGINSWITH[c] \"jo\" AND age > 18")
+    }
+
     @Test func printsQuantifiersThatAreNotOneComparisonAsSubqueries() throws {
         let body = Predicate.and([cmp(.variable("e"), .gt, lit(1)), cmp(.variable("e"), .lt, lit(5))])
         let any = leaf(.quantified(.any, key("scores"), variable: "e", body))
