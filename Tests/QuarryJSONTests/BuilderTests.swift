@@ -143,7 +143,8 @@ import QuarryCore
         #expect(three == .or([eq("a", 1), eq("b", 2), eq("c", 3)]))
         let and = try predicate(("a" == 1 && "b" == 2) || "c" == 3)
         #expect(and == .or([.and([eq("a", 1), eq("b", 2)]), eq("c", 3)]))
-        #expect(try predicate(!("a" == 1)) == .not(eq("a", 1)))
+        #expect(try predicate(!("a" == 1)) == doc(.compare(key("a"), .eq, lit(1), []), negated: true))
+        #expect(try predicate(!(("a" == 1) && ("b" == 2))) == .not(.and([eq("a", 1), eq("b", 2)])))
         #expect(try predicate(.nor(["a" == 1, "b" == 2])) == .not(.or([eq("a", 1), eq("b", 2)])))
         #expect(try predicate(.and(["a" > 1, "b" == 2])) == .and([cmp("a", .gt, 1), eq("b", 2)]))
     }

@@ -208,8 +208,14 @@ struct Lowerer {
         case .or: return .or(branches)
         case .nor:
             let inner = branches.count == 1 ? branches[0] : .or(branches)
-            if case .constant(let b) = inner { return .constant(!b) }
-            return .not(inner)
+            switch inner {
+            case .constant(let b): return .constant(!b)
+            // Document negation is logical NOT: `$nor` of one test is that test negated.
+            case .leaf(var l):
+                l.negated.toggle()
+                return .leaf(l)
+            default: return .not(inner)
+            }
         }
     }
 

@@ -115,6 +115,11 @@ struct Printer {
             return [.member(compound(.or, branches, at: location))]
         case .not(let q):
             if case .constant(let b) = q { return pieces(.constant(!b), className: className, at: location) }
+            // NOT of a two-valued leaf is the leaf negated (an SQL leaf's NOT rule differs).
+            if case .leaf(var l) = q, l.semantics != .sql {
+                l.negated.toggle()
+                return pieces(.leaf(l), className: className, at: location)
+            }
             let at = location.member("$nor")
             let branches: [WhereClause]
             if case .or(let qs) = q, qs.count >= 2 {
