@@ -69,12 +69,13 @@ enum WKTPolygon {
             skipSpaces()
             let start = i
             let (lon, lonStart) = try number("a longitude")
+            let lonEnd = i
             guard skipSpaces() else { throw error("expected a space and a latitude after the longitude", at: i, length: 1) }
             let (lat, latStart) = try number("a latitude")
             guard (-180...180).contains(lon) else {
                 throw Diagnostic("geo.invalid-coordinate",
                                  "longitude \(NumberText.double(lon)) is outside -180…180 (WKT points are 'longitude latitude')",
-                                 at: SourceRange(offset: base + lonStart, length: latStart - lonStart))
+                                 at: SourceRange(offset: base + lonStart, length: lonEnd - lonStart))
             }
             guard (-90...90).contains(lat) else {
                 throw Diagnostic("geo.invalid-coordinate",

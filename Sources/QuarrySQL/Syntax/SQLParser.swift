@@ -172,9 +172,7 @@ struct SQLParser {
         let open = current
         advance()
         if case .identifier = current.kind, !isReservedWord(current) {
-            try enter()
             let sub = try subquery()
-            leave()
             guard isSymbol(.rightParen) else { throw unexpected("')' to close the subquery", after: lastToken) }
             advance()
             return .inSubquery(left, sub, negated: negated)
@@ -260,6 +258,14 @@ struct SQLParser {
                                  at: current.range)
             }
             return .path(try path(expected: expected, after: nil))
+        }
+        if case .identifier(let text, quoted: false) = current.kind, booleanKeyword(current) == nil,
+           !isKeyword("NULL"), startsPredicateTail(at: position + 1)
+        {
+            // `and = 1`: a reserved word used as a column name.
+            throw Diagnostic("syntax.unexpected-token",
+                             "expected \(expected) but found the keyword '\(text)'; write `\(text)` to use it as a name",
+                             at: current.range)
         }
         return try literalScalar(expected: expected, afterRange: after)
     }
