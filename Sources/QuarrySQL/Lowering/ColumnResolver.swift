@@ -108,22 +108,25 @@ enum Suggestions {
         return "did you mean " + best.prefix(3).map { "'\($0)'" }.joined(separator: " or ") + "?"
     }
 
-    /// Levenshtein distance, giving up (returning limit + 1) once it exceeds `limit`.
+    /// Edit distance counting a swap of neighbours as one edit (`nmae` → `name`), or
+    /// `limit + 1` once it must exceed `limit`. Long names get no suggestion.
     static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
-        if abs(a.count - b.count) > limit { return limit + 1 }
+        if abs(a.count - b.count) > limit || a.count > 64 || b.count > 64 { return limit + 1 }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var row = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...max(1, a.count) where !a.isEmpty {
+        for i in 1...a.count {
             row[0] = i
-            var rowMin = row[0]
-            for j in 1...max(1, b.count) where !b.isEmpty {
+            for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
-                rowMin = min(rowMin, row[j])
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    row[j] = min(row[j], beforePrevious[j - 2] + 1)
+                }
             }
-            if rowMin > limit { return limit + 1 }
-            swap(&previous, &row)
+            (beforePrevious, previous, row) = (previous, row, beforePrevious)
         }
-        return a.isEmpty ? b.count : previous[b.count]
+        return previous[b.count]
     }
 }
