@@ -339,12 +339,12 @@ struct SQLLowering {
     private func date(_ l: SQLLiteral, context: String) throws(Diagnostic) -> Value {
         switch l.value {
         case .string(let s):
-            guard let ms = DateLiterals.milliseconds(s) else {
+            guard let ms = BackendlessDate.parse(s) else {
                 throw Diagnostic("date.unparseable",
                                  "'\(s)' is not a date in any accepted form (epoch milliseconds or a string such as '23-Mar-2015', '03/23/2015' or '2015-03-23T14:30:15.250Z')",
                                  at: l.range,
                                  notes: ["accepted forms (java.text.SimpleDateFormat letters; zone-less is UTC): "
-                                         + DateLiterals.acceptedForms.joined(separator: " | ")])
+                                         + BackendlessDate.acceptedForms.joined(separator: " | ")])
             }
             return .date(ms)
         case .int(let ms):

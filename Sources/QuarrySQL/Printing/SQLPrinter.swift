@@ -259,9 +259,10 @@ struct SQLPrinter {
             return NumberText.double(d)
         case .string(let s): return Self.quote(s)
         case .date(let ms):
-            // The ISO form when it reads back to the same instant, else epoch milliseconds.
-            if let iso = DateText.iso(ms), DateLiterals.milliseconds(iso) == ms { return Self.quote(iso) }
-            return String(ms)
+            // `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` (the guide's pattern 2) when it reads back to the
+            // same instant, else epoch milliseconds (years the pattern cannot spell).
+            let iso = ISODate.format(ms)
+            return BackendlessDate.parse(iso) == ms ? Self.quote(iso) : String(ms)
         default:
             throw inexpressible("a \(v.typeName) literal")
         }
