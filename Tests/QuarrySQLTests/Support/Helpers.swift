@@ -104,6 +104,8 @@ let seedSchema = TestSchema(classes: [
     "Person": [("objectId", .string), ("birthDate", .date), ("address", .relation(to: "Address"))],
     "Friend": [("objectId", .string), ("name", .string), ("coordinates", .geoPoint),
                ("phoneNumber", .string)],
+    "Item": [("objectId", .string), ("name", .string)],
+    "Order": [("objectId", .string), ("orderAmount", .number)],
     "Comment": [("objectId", .string), ("author", .pointer(to: "Users")), ("blogPost", .pointer(to: "BlogPost"))],
     "Users": [("objectId", .string), ("email", .string), ("name", .string)],
     "BlogPost": [("objectId", .string), ("title", .string)],
