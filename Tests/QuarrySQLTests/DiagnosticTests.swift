@@ -141,6 +141,7 @@ import QuarrySQL
         #expect(failure("age > AND name = 'x'")?.message == "expected a value after '>' but found 'AND'")
         #expect(failure("age >")?.message == "expected a value after '>' but found the end of the query")
         #expect(failure("a = 1 b = 2")?.message == "expected AND, OR or the end of the query after '1' but found 'b'")
+        #expect(failure("name = 'a' 'b'")?.message == "expected AND, OR or the end of the query after 'a' but found 'b'")
         #expect(failure("name IS 5")?.message == "expected NULL or NOT NULL after 'IS' but found '5'")
         #expect(failure("and = 1")?.message.contains("`and`") == true)
         #expect(failure("distance(1, 2, c.latitude, c.longitude) != mi(5)")?.message

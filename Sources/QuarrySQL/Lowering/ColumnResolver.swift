@@ -30,9 +30,8 @@ struct ColumnResolver {
                 current = target
             case .geoPoint?:
                 let sub = path.components[i]
-                guard let axis = ["latitude", "longitude"].first(where: {
-                    Keyword.asciiUppercased($0) == Keyword.asciiUppercased(sub.text)
-                }) else {
+                guard let axis = ["latitude", "longitude"].first(where: { Keyword.equalsIgnoringCase($0, sub.text) })
+                else {
                     throw Diagnostic("query.unknown-column",
                                      "'\(stored)' is a GeoPoint; it has only 'latitude' and 'longitude', not '\(sub.text)'",
                                      at: sub.range)
@@ -60,9 +59,7 @@ struct ColumnResolver {
     /// The stored class name, or a located `query.unknown-class`.
     func resolveClass(_ name: SQLName) throws(Diagnostic) -> String {
         guard let schema, !schema.hasClass(name.text) else { return name.text }
-        let matches = schema.classNames.filter {
-            Keyword.asciiUppercased($0) == Keyword.asciiUppercased(name.text)
-        }
+        let matches = schema.classNames.filter { Keyword.equalsIgnoringCase($0, name.text) }
         if matches.count == 1 { return matches[0] }
         var message = "unknown class '\(name.text)'"
         if let hint = Suggestions.didYouMean(name.text, among: schema.classNames) { message += "; \(hint)" }

@@ -261,7 +261,7 @@ struct SQLLowering {
     private func distanceKey(_ latPath: SQLPath, _ lonPath: SQLPath, in className: String?) throws(Diagnostic) -> KeyPath {
         func split(_ p: SQLPath, _ axis: String) throws(Diagnostic) -> SQLPath {
             guard p.components.count >= 2,
-                  Keyword.asciiUppercased(p.components[p.components.count - 1].text) == Keyword.asciiUppercased(axis)
+                  Keyword.equalsIgnoringCase(p.components[p.components.count - 1].text, axis)
             else {
                 throw Diagnostic("geo.distance-arguments",
                                  "expected a GeoPoint column's \(axis), as in coordinates.\(axis)", at: p.range)

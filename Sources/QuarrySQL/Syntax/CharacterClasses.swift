@@ -54,15 +54,24 @@ enum CharacterClasses {
 /// Words with a fixed meaning wherever they stand; everything else (`after`, `at`, `distance`,
 /// `Within`, `ESCAPE`, unit names) is a keyword only in the position that expects it.
 enum Keyword {
-    static let reserved: Set<String> = ["AND", "OR", "NOT", "IS", "NULL", "LIKE", "IN", "BETWEEN",
-                                        "TRUE", "FALSE"]
+    static let reserved = ["AND", "OR", "NOT", "IS", "NULL", "LIKE", "IN", "BETWEEN", "TRUE", "FALSE"]
 
     static func isReserved(_ name: String) -> Bool {
-        name.utf8.count <= 7 && reserved.contains(asciiUppercased(name))
+        reserved.contains { equals(name, $0) }
     }
 
-    /// Keywords match ASCII case-insensitively only: `ıs` (dotless i) is not `IS`.
-    static func asciiUppercased(_ name: String) -> String {
-        String(decoding: name.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+    /// Whether two names are equal up to ASCII case.
+    static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        return zip(a.utf8, b.utf8).allSatisfy { x, y in x == y || (x | 0x20 == y | 0x20 && x | 0x20 >= 0x61 && x | 0x20 <= 0x7A) }
+    }
+
+    /// Whether `text` is `upperWord` in any ASCII case, without allocating. Keywords match
+    /// ASCII case-insensitively only: `ıs` (dotless i) is not `IS`.
+    static func equals(_ text: String, _ upperWord: String) -> Bool {
+        guard text.utf8.count == upperWord.utf8.count else { return false }
+        return zip(text.utf8, upperWord.utf8).allSatisfy { a, b in
+            (a >= 0x61 && a <= 0x7A ? a - 0x20 : a) == b
+        }
     }
 }

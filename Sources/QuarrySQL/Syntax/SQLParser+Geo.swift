@@ -7,8 +7,7 @@ enum SQLUnits {
     ]
 
     static func unit(named name: String) -> DistanceUnit? {
-        let upper = Keyword.asciiUppercased(name)
-        return all.first { Keyword.asciiUppercased($0.name) == upper }?.unit
+        all.first { Keyword.equalsIgnoringCase(name, $0.name) }?.unit
     }
 
     static func name(of unit: DistanceUnit) -> String? { all.first { $0.unit == unit }?.name }

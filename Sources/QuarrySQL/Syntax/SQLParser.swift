@@ -87,11 +87,9 @@ struct SQLParser {
         let start = current.range.offset
         if case .identifier(let name, let quoted) = current.kind, !quoted {
             if isSymbol(.leftParen, at: position + 1) {
-                switch Keyword.asciiUppercased(name) {
-                case "DISTANCE": return try distance()
-                case "WITHIN": return try within()
-                default: throw unknownFunction(name, current.range)
-                }
+                if Keyword.equals(name, "DISTANCE") { return try distance() }
+                if Keyword.equals(name, "WITHIN") { return try within() }
+                throw unknownFunction(name, current.range)
             }
         }
         if case .identifier = current.kind, isSymbol(.leftBracket, at: position + 1),
@@ -296,12 +294,10 @@ struct SQLParser {
             }
         case .identifier(let text, quoted: false):
             let value: SQLLiteral.Value
-            switch Keyword.asciiUppercased(text) {
-            case "TRUE": value = .bool(true)
-            case "FALSE": value = .bool(false)
-            case "NULL": value = .null
-            default: return nil
-            }
+            if Keyword.equals(text, "TRUE") { value = .bool(true) }
+            else if Keyword.equals(text, "FALSE") { value = .bool(false) }
+            else if Keyword.equals(text, "NULL") { value = .null }
+            else { return nil }
             advance()
             return SQLLiteral(value: value, range: t.range)
         default:
@@ -375,11 +371,10 @@ struct SQLParser {
         case .symbol(let s):
             guard let sp = Self.spelling(of: s) else { return nil }
             spelling = sp
-        case .identifier(let text, quoted: false):
-            switch Keyword.asciiUppercased(text) {
-            case "AFTER": spelling = .after
-            case "BEFORE": spelling = .before
-            case "AT":
+        case .identifier:
+            if isKeyword("AFTER") { spelling = .after }
+            else if isKeyword("BEFORE") { spelling = .before }
+            else if isKeyword("AT") {
                 advance()
                 guard isKeyword("OR") else { throw unexpected("'or after' or 'or before'", after: t) }
                 advance()
@@ -388,7 +383,8 @@ struct SQLParser {
                 else { throw unexpected("'after' or 'before' in 'at or after' / 'at or before'", after: lastToken) }
                 advance()
                 return SQLOperator(spelling: spelling, range: span(t.range.offset))
-            default: return nil
+            } else {
+                return nil
             }
         default: return nil
         }
@@ -427,10 +423,8 @@ struct SQLParser {
     func isKeyword(_ word: String) -> Bool { isKeyword(word, current) }
 
     func isKeyword(_ word: String, _ t: SQLToken) -> Bool {
-        guard case .identifier(let text, quoted: false) = t.kind, text.utf8.count == word.utf8.count else {
-            return false
-        }
-        return Keyword.asciiUppercased(text) == word
+        guard case .identifier(let text, quoted: false) = t.kind else { return false }
+        return Keyword.equals(text, word)
     }
 
     func isReservedWord(_ t: SQLToken) -> Bool {
@@ -483,9 +477,15 @@ struct SQLParser {
     /// How a token is named in a message.
     func describe(_ t: SQLToken) -> String {
         if case .end = t.kind { return "the end of the query" }
-        var s = text(t.range)
+        return quoted(text(t.range))
+    }
+
+    /// Source text as a message shows it: quoted once (a string literal keeps its own quotes),
+    /// long text cut short.
+    func quoted(_ source: String) -> String {
+        var s = source
         if s.unicodeScalars.count > 24 { s = String(String.UnicodeScalarView(s.unicodeScalars.prefix(24))) + "…" }
-        return "'\(s)'"
+        return s.hasPrefix("'") ? s : "'\(s)'"
     }
 
     func unexpected(_ expected: String, after: SQLToken?) -> Diagnostic {
@@ -495,7 +495,7 @@ struct SQLParser {
     /// `expected a value after '>' but found 'AND'`
     func unexpected(_ expected: String, afterRange: SourceRange?) -> Diagnostic {
         var message = "expected \(expected)"
-        if let r = afterRange, r.length > 0 { message += " after '\(text(r))'" }
+        if let r = afterRange, r.length > 0 { message += " after \(quoted(text(r)))" }
         message += " but found \(describe(current))"
         if case .end = current.kind {
             return Diagnostic("syntax.unexpected-end", message, at: current.range)
