@@ -51,7 +51,9 @@ struct SQLLowering {
             let (e, type) = try expression(operand, in: className)
             var values: [Expr] = []
             for item in items {
-                guard case .literal(let l) = item else { continue }
+                guard case .literal(let l) = item else {
+                    throw Diagnostic("syntax.unexpected-token", "an IN list holds values, not columns", at: item.range)
+                }
                 if case .null = l.value {
                     throw Diagnostic("query.null-comparison",
                                      "NULL in an IN list never matches in SQL; test it separately with '\(describe(operand)) IS NULL'",

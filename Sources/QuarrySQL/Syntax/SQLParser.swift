@@ -67,7 +67,10 @@ struct SQLParser {
             advance()
             let inner = try orExpression()
             guard isSymbol(.rightParen) else {
-                throw unexpected("')' to close the '(' at byte \(open.range.offset)", after: lastToken)
+                var d = unexpected("AND, OR or ')'", after: lastToken)
+                let at = SourceText(String(decoding: source, as: UTF8.self)).position(ofByte: open.range.offset)
+                d.notes.append("the '(' at \(at.line):\(at.column) is not closed")
+                throw d
             }
             advance()
             leave()
