@@ -73,12 +73,13 @@ public struct SQLName: Hashable, Sendable {
     public var range: SourceRange
 }
 
-/// `a.b.c`
+/// A dotted path of names, `a.b.c`.
 public struct SQLPath: Hashable, Sendable {
     public var components: [SQLName]
     public var range: SourceRange
 }
 
+/// A literal as written; a leading `-` is part of a number's range.
 public struct SQLLiteral: Hashable, Sendable {
     public enum Value: Hashable, Sendable {
         case null
@@ -141,6 +142,7 @@ public struct SQLSubquery: Hashable, Sendable {
     public var range: SourceRange
 }
 
+/// `distance(latitude, longitude, latitudeColumn, longitudeColumn) op unit(amount)`
 public struct SQLDistance: Hashable, Sendable {
     public var latitude: SQLLiteral
     public var longitude: SQLLiteral
@@ -151,6 +153,7 @@ public struct SQLDistance: Hashable, Sendable {
     public var amount: SQLLiteral
 }
 
+/// `Within(column, 'POLYGON((…))') op expected`
 public struct SQLWithin: Hashable, Sendable {
     public var column: SQLPath
     /// The WKT text as a string literal (its range includes the quotes).

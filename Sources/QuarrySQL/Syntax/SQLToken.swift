@@ -28,6 +28,7 @@ public struct SQLToken: Hashable, Sendable {
     }
 }
 
+/// Punctuation and comparison symbols.
 public enum SQLSymbol: String, Hashable, Sendable, CaseIterable {
     case leftParen = "("
     case rightParen = ")"
