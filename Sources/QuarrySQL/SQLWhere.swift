@@ -15,6 +15,8 @@ public enum SQLWhere {
     ///     are resolved (case-insensitively when the exact name is missing) and checked.
     ///   - schema: enables unknown class/column and type checks and compile-time conversion of
     ///     date literals compared with date columns. Without it only syntax is checked.
+    ///   - limits: query length, nesting depth, IN-list size, and the number and depth of
+    ///     subqueries (an inverted relation `Parent[rel].col` counts as one).
     public static func parse(_ text: String, className: String? = nil, schema: (any Schema)? = nil,
                              limits: Limits = .default) throws(Diagnostics) -> Predicate {
         try lower(try syntaxTree(text, limits: limits), className: className, schema: schema, limits: limits)
