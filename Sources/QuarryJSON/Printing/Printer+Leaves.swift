@@ -70,8 +70,10 @@ extension Printer {
         // SQL: a null or missing operand makes the leaf false either way.
         if case .compare(_, _, .literal(.null), _) = c { return pieces(.constant(false), className: className, at: location) }
         if case .isNull = c { return document(c, negated: negated, className: className, at: location) }
-        if case .between(let e, let lo, let hi) = c, !negated {
-            return between(e, lo, hi, negated: false, className: className, at: location)
+        if case .between(let e, let lo, let hi) = c {
+            let range = between(e, lo, hi, negated: negated, className: className, at: location)
+            guard negated, case .key(let path) = e else { return range }
+            return range + [.op(path.description, .exists(true))]
         }
         if case .compare(let k, .ne, let r, let opts) = c {
             let positive = Condition.compare(k, .eq, r, opts)
