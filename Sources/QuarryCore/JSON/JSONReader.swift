@@ -490,7 +490,7 @@ struct JSONReader<Builder: JSONTreeBuilder> {
                           at: SourceRange(offset: at, length: 6))
     }
 
-    private func unexpected(_ expectation: String, note: String = "") -> Diagnostic {
+    func unexpected(_ expectation: String, note: String = "") -> Diagnostic {
         Diagnostic("json.syntax", "expected \(expectation) but found \(describeFound())\(note)", at: foundRange())
     }
 
