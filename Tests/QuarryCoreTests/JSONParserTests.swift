@@ -80,6 +80,15 @@ private func failure(_ text: String, maxDepth: Int = 512) -> Diagnostic? {
         #expect(JSONWriter.string(v) == #"{"a":3,"b":2}"#)
     }
 
+    @Test func escapedAndPlainSpellingsOfAKeyAreTheSameKey() throws {
+        let v = try parse(#"{"a":1,"b":2,"\u0061":3,"\u00e9":4,"é":5}"#)
+        #expect(v.objectValue?.keys == ["a", "b", "é"])
+        #expect(v["a"] == .int(3))
+        #expect(v["é"] == .int(5))
+        // Canonically equivalent but different scalars: two keys.
+        #expect(try parse(#"{"\u00e9":1,"e\u0301":2}"#).objectValue?.count == 2)
+    }
+
     @Test func largeObjectsLookUpAndDeduplicateByIndex() throws {
         let members = (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
         let v = try parse("{\(members),\"k7\":\"again\"}")

@@ -36,6 +36,34 @@ public struct JSONObject: Sendable, RandomAccessCollection {
         for (k, v) in zip(keys, values) { self[k] = v }
     }
 
+    /// The parser's path. Keys come with fingerprints, so that finding repeated keys costs
+    /// integer comparisons; strings are compared only when fingerprints match.
+    init(parsedKeys keys: ArraySlice<ParsedKey>, values: ArraySlice<JSON>) {
+        self.init()
+        var mayRepeat = false
+        if keys.count <= 32 {
+            search: for i in keys.indices {
+                for j in keys.startIndex..<i where keys[j].fingerprint == keys[i].fingerprint {
+                    mayRepeat = true
+                    break search
+                }
+            }
+        } else {
+            var seen = Set<UInt64>(minimumCapacity: keys.count)
+            for k in keys where !seen.insert(k.fingerprint).inserted {
+                mayRepeat = true
+                break
+            }
+        }
+        if mayRepeat {
+            for (k, v) in zip(keys, values) { self[k.name] = v }
+            return
+        }
+        members.reserveCapacity(keys.count)
+        for (k, v) in zip(keys, values) { members.append(Member(key: k.name, value: v)) }
+        if members.count > Self.indexThreshold { rebuildIndex() }
+    }
+
     public var keys: [String] { members.map(\.key) }
     public var values: [JSON] { members.map(\.value) }
 
@@ -88,7 +116,14 @@ public struct JSONObject: Sendable, RandomAccessCollection {
     /// Scalar-exact string equality. `String ==` is fast and never false for equal bytes, but
     /// it also equates canonically equivalent strings, hence the byte check when it says yes.
     @inlinable static func exactlyEqual(_ a: String, _ b: String) -> Bool {
-        a == b && a.utf8.elementsEqual(b.utf8)
+        a.utf8.count == b.utf8.count && a == b && a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// FNV-1a over the UTF-8 bytes: equal keys have equal fingerprints.
+    @inline(__always) static func fingerprint(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+        return h
     }
 
     static func hashExactly(_ s: String, into h: inout Hasher) {

@@ -72,7 +72,7 @@ struct TreeBuilder: JSONTreeBuilder {
     @inline(__always) func string(_ value: String, _ range: SourceRange) -> JSON { .string(value) }
     func array(_ items: ArraySlice<JSON>, _ range: SourceRange) -> JSON { .array(Array(items)) }
     func object(_ keys: ArraySlice<ParsedKey>, _ values: ArraySlice<JSON>, _ range: SourceRange) -> JSON {
-        .object(JSONObject(keys: keys.lazy.map(\.name), values: values))
+        .object(JSONObject(parsedKeys: keys, values: values))
     }
 }
 

@@ -14,6 +14,8 @@ protocol JSONTreeBuilder {
 struct ParsedKey {
     var name: String
     var range: SourceRange
+    /// `JSONObject.fingerprint(name)`: lets objects find repeated keys by comparing integers.
+    var fingerprint: UInt64
 }
 
 /// A strict RFC 8259 reader over UTF-8 bytes. Iterative (an explicit stack of open containers),
@@ -157,7 +159,12 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         }
         let start = pos
         let name = try parseString()
-        keys.append(ParsedKey(name: name, range: SourceRange(offset: start, length: pos - start)))
+        // Without escapes the literal's bytes are the key's: no need to walk the String.
+        let raw = UnsafeBufferPointer(rebasing: buf[(start + 1)..<(pos - 1)])
+        let fingerprint = raw.contains(UInt8(ascii: "\\")) ? JSONObject.fingerprint(name.utf8)
+                                                             : JSONObject.fingerprint(raw)
+        keys.append(ParsedKey(name: name, range: SourceRange(offset: start, length: pos - start),
+                              fingerprint: fingerprint))
         skipWhitespace()
         guard pos < end, buf[pos] == UInt8(ascii: ":") else { throw unexpected("':' after the object key") }
         pos += 1

@@ -22,16 +22,21 @@ extension ParseJSON {
             throw ValueDecodingError("data.object-id", "must be a string, not \(article(other))",
                                      path: ["objectId"])
         }
-        var fields: [(String, Value)] = []
-        fields.reserveCapacity(object.count)
+        // Built directly (keys are unique already): this is the loader's per-object hot path.
+        var record = Record(objectId: objectId, fields: [])
+        record.fields.reserveCapacity(object.count)
+        record.fieldOrder.reserveCapacity(object.count)
         for m in object where m.key != "objectId" {
+            let value: Value
             if m.key == "createdAt" || m.key == "updatedAt" {
-                fields.append((m.key, try systemDate(m.value, field: m.key)))
+                value = try systemDate(m.value, field: m.key)
             } else {
-                do { fields.append((m.key, try decode(m.value))) } catch { throw error.inside(.key(m.key)) }
+                do { value = try decode(m.value) } catch { throw error.inside(.key(m.key)) }
             }
+            record.fields[m.key] = value
+            record.fieldOrder.append(m.key)
         }
-        return Record(objectId: objectId, fields: fields)
+        return record
     }
 
     private static func systemDate(_ json: JSON, field: String) throws(ValueDecodingError) -> Value {
