@@ -78,6 +78,7 @@ private let samplePath = URL(fileURLWithPath: #filePath)
         let db = try load(#"{"results":[{"objectId":"a"},{"objectId":"b"}],"count":2}"#, className: "Item")
         #expect(db.classNames == ["Item"])
         #expect(db["Item"]?.records.count == 2)
+        #expect(try load(#"{"count":1,"results":[{"objectId":"a"}]}"#)["Thing"]?.records.count == 1)
     }
 
     @Test func ndjsonIsDetectedByContent() throws {
@@ -159,6 +160,8 @@ private let samplePath = URL(fileURLWithPath: #filePath)
         (#"{"objectId":"a","n":1}"#,
          "data.json:1:13: expected an array of objects for class 'objectId' but found a string (a file of one object a line needs a .ndjson name)"),
         (#"{"A":[],"A":[]}"#, "data.json:1:9: class 'A' appears twice in the file"),
+        (#"{"A":[],}"#, "data.json:1:9: expected a class name after ',' but found '}' (JSON does not allow trailing commas)"),
+        (#"{"count":2,"A":[]}"#, "data.json:1:10: expected an array of objects for class 'count' but found a number"),
         (#"{"results":[],"Thing":[]}"#, "data.json:1:15: class 'Thing' appears twice in the file"),
         (#"{"":[]}"#, "data.json:1:2: a class name must not be empty"),
         (#"{"A":[]"#, "data.json:1:8: expected ',' or '}' after a class but found the end of the input"),

@@ -28,15 +28,12 @@ struct DataFileLoader {
     // MARK: Layouts
 
     private mutating func loadJSON() throws(DataFileError) {
-        var start = 0
-        if buf.count >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { start = 3 }
-        while start < buf.count, [0x20, 0x0A, 0x0D, 0x09].contains(buf[start]) { start += 1 }
+        let start = firstNonBlank()
         guard start < buf.count else {
             throw error("data.shape", "the file is empty: expected \(Self.layouts)", at: start)
         }
         switch buf[start] {
         case UInt8(ascii: "["):
-            // Objects sit at depth 2 of the document.
             var reader = makeReader(at: start, depthAbove: 1)
             try add(try readObjectArray(&reader, className: defaultClass), keyAt: start)
             try expectEnd(&reader)
@@ -45,8 +42,7 @@ struct DataFileLoader {
             try readClasses(&reader)
             try expectEnd(&reader)
         default:
-            var reader = makeReader(at: start, depthAbove: 0)
-            let found = describeValue(at: start, &reader)
+            let found = describeValue(at: start, makeReader(at: start, depthAbove: 0))
             throw error("data.shape", "expected \(Self.layouts), but found \(found)", at: start)
         }
     }
@@ -63,8 +59,13 @@ struct DataFileLoader {
             return
         }
         var afterComma = false
+        var sawResults = false
+        var countAt: Int?
         while true {
             guard reader.pos < reader.end, buf[reader.pos] == UInt8(ascii: "\"") else {
+                if afterComma && reader.pos < reader.end && buf[reader.pos] == UInt8(ascii: "}") {
+                    throw syntax(reader.unexpected("a class name after ','", note: " (JSON does not allow trailing commas)"))
+                }
                 throw syntax(reader.unexpected(afterComma ? "a class name after ','" : "a class name or '}'"))
             }
             let keyAt = reader.pos
@@ -78,22 +79,21 @@ struct DataFileLoader {
             reader.skipWhitespace()
             let valueAt = reader.pos
             if valueAt < reader.end && buf[valueAt] == UInt8(ascii: "[") {
+                sawResults = sawResults || key == "results"
                 let className = key == "results" ? defaultClass : key
                 guard !className.isEmpty else { throw error("data.shape", "a class name must not be empty", at: keyAt) }
                 try add(try readObjectArray(&reader, className: className), keyAt: keyAt)
-            } else if key == "count" && classes[defaultClass] != nil, case .int? = try? reader.parseValue() {
-                // Parse's `{"results": […], "count": n}`.
+            } else if key == "count", case .int? = try? reader.parseValue() {
+                countAt = valueAt  // Parse's `{"results": […], "count": n}`: checked below
             } else {
                 reader.pos = valueAt
-                let found = describeValue(at: valueAt, &reader)
-                let hint = key == "objectId" ? " (a file of one object a line needs a .ndjson name)" : ""
-                throw error("data.shape", "expected an array of objects for class '\(key)' but found \(found)\(hint)",
-                            at: valueAt)
+                throw notAClass(key, at: valueAt, reader)
             }
             reader.skipWhitespace()
             guard reader.pos < reader.end else { throw syntax(reader.unexpected("',' or '}' after a class")) }
             if buf[reader.pos] == UInt8(ascii: "}") {
                 reader.pos += 1
+                if let countAt, !sawResults { throw notAClass("count", at: countAt, reader) }
                 return
             }
             guard buf[reader.pos] == UInt8(ascii: ",") else { throw syntax(reader.unexpected("',' or '}' after a class")) }
@@ -101,6 +101,13 @@ struct DataFileLoader {
             reader.skipWhitespace()
             afterComma = true
         }
+    }
+
+    private func notAClass(_ key: String, at: Int, _ reader: JSONReader<TreeBuilder>) -> DataFileError {
+        let hint = key == "objectId" ? " (a file of one object a line needs a .ndjson name)" : ""
+        return error("data.shape",
+                     "expected an array of objects for class '\(key)' but found \(describeValue(at: at, reader))\(hint)",
+                     at: at)
     }
 
     /// `[objects…]` at the reader's position.
@@ -154,16 +161,16 @@ struct DataFileLoader {
         try add(data, keyAt: 0)
     }
 
-    /// The first non-blank line is a whole JSON object and something follows it.
+    /// The first non-blank line is a whole JSON object and something follows it. Cheap for
+    /// the usual files: a pretty-printed document's first line is `{` or `[`, and a one-line
+    /// document has nothing after its line.
     private func looksLikeNDJSON() -> Bool {
-        var first: (start: Int, end: Int)?
-        var more = false
-        NDJSON.forEachLine(buf) { _, start, end in
-            if first == nil { first = (start, end) } else { more = true }
-        }
-        guard more, let first, case .object? = try? parser.parse(buf, from: first.start, to: first.end) else {
-            return false
-        }
+        let start = firstNonBlank()
+        guard start < buf.count, buf[start] == UInt8(ascii: "{") else { return false }
+        var end = start
+        while end < buf.count && buf[end] != 0x0A { end += 1 }
+        guard buf[end...].contains(where: { !Self.isWhitespace($0) }) else { return false }
+        guard case .object? = try? parser.parse(buf, from: start, to: end) else { return false }
         return true
     }
 
@@ -201,6 +208,17 @@ struct DataFileLoader {
 
     // MARK: Errors
 
+    /// After a byte-order mark and whitespace.
+    private func firstNonBlank() -> Int {
+        var i = buf.count >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF ? 3 : 0
+        while i < buf.count && Self.isWhitespace(buf[i]) { i += 1 }
+        return i
+    }
+
+    private static func isWhitespace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+
+    /// The loader parses one object at a time, so the containers around the objects
+    /// (`depthAbove` of them) count against the depth limit here.
     private func makeReader(at start: Int, depthAbove: Int) -> JSONReader<TreeBuilder> {
         JSONReader(buf, from: start, to: buf.count, maxDepth: parser.maxDepth - depthAbove, builder: TreeBuilder())
     }
@@ -211,7 +229,7 @@ struct DataFileLoader {
     }
 
     /// "an object", "a string", … for the value starting at `at`.
-    private func describeValue(at: Int, _ reader: inout JSONReader<TreeBuilder>) -> String {
+    private func describeValue(at: Int, _ reader: JSONReader<TreeBuilder>) -> String {
         switch buf[at] {
         case UInt8(ascii: "{"): return "an object"
         case UInt8(ascii: "["): return "an array"
