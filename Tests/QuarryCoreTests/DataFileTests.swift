@@ -190,6 +190,7 @@ private let samplePath = URL(fileURLWithPath: #filePath)
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         let e = try #require(loadFailure(#"{"A":[{"objectId":"a","x":\#(deep)}]}"#))
         #expect(e.code == "json.depth")
+        #expect(e.message == "arrays and objects are nested deeper than the limit of 512")
         #expect((e.className, e.objectIndex) == ("A", 1))
         // The object and the two layers around it count: 509 more arrays fit, 510 do not.
         let fits = String(repeating: "[", count: 509) + String(repeating: "]", count: 509)

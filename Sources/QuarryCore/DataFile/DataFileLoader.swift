@@ -220,7 +220,8 @@ struct DataFileLoader {
     /// The loader parses one object at a time, so the containers around the objects
     /// (`depthAbove` of them) count against the depth limit here.
     private func makeReader(at start: Int, depthAbove: Int) -> JSONReader<TreeBuilder> {
-        JSONReader(buf, from: start, to: buf.count, maxDepth: parser.maxDepth - depthAbove, builder: TreeBuilder())
+        JSONReader(buf, from: start, to: buf.count, maxDepth: parser.maxDepth, outerDepth: depthAbove,
+                   builder: TreeBuilder())
     }
 
     private func expectEnd(_ reader: inout JSONReader<TreeBuilder>) throws(DataFileError) {

@@ -89,13 +89,19 @@ struct LocatingBuilder: JSONTreeBuilder {
     func object(_ keys: ArraySlice<ParsedKey>, _ values: ArraySlice<JSONNode>, _ range: SourceRange) -> JSONNode {
         var members: [JSONNode.Member] = []
         members.reserveCapacity(keys.count)
-        var firstIndex = JSONObject()  // key → position in `members`, reusing exact key lookup
+        var positions: [UInt64: Int] = [:]  // fingerprint → first member with it
         for (key, value) in zip(keys, values) {
             let member = JSONNode.Member(key: key.name, keyRange: key.range, value: value)
-            if let at = firstIndex[key.name]?.int64Value {
-                members[Int(at)] = member
+            var repeated: Int?
+            if let candidate = positions[key.fingerprint] {
+                // A fingerprint collision between different keys is possible, if unlikely.
+                repeated = JSONObject.exactlyEqual(members[candidate].key, key.name)
+                    ? candidate : members.firstIndex { JSONObject.exactlyEqual($0.key, key.name) }
+            }
+            if let repeated {
+                members[repeated] = member
             } else {
-                firstIndex[key.name] = .int(Int64(members.count))
+                if positions[key.fingerprint] == nil { positions[key.fingerprint] = members.count }
                 members.append(member)
             }
         }

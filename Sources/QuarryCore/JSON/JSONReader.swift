@@ -29,6 +29,9 @@ struct JSONReader<Builder: JSONTreeBuilder> {
     var pos: Int
     let end: Int
     let maxDepth: Int
+    /// Containers the caller has already opened around the values it asks for (the data-file
+    /// loader reads the outer layers itself); they count against `maxDepth`.
+    let outerDepth: Int
     let builder: Builder
 
     // Shared stacks: a container's children sit on top of these until it closes, so each
@@ -45,11 +48,13 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         var keyBase: Int
     }
 
-    init(_ buf: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, maxDepth: Int, builder: Builder) {
+    init(_ buf: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, maxDepth: Int, outerDepth: Int = 0,
+         builder: Builder) {
         self.buf = buf
         self.pos = start
         self.end = end
         self.maxDepth = maxDepth
+        self.outerDepth = outerDepth
         self.builder = builder
     }
 
@@ -116,7 +121,7 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         switch buf[pos] {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             let isObject = buf[pos] == UInt8(ascii: "{")
-            if frames.count >= maxDepth {
+            if outerDepth + frames.count >= maxDepth {
                 throw Diagnostic("json.depth",
                                  "arrays and objects are nested deeper than the limit of \(maxDepth)",
                                  at: SourceRange(offset: pos, length: 1))
