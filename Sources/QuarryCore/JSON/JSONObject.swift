@@ -113,10 +113,14 @@ public struct JSONObject: Sendable, RandomAccessCollection {
         index = built
     }
 
-    /// Scalar-exact string equality. `String ==` is fast and never false for equal bytes, but
-    /// it also equates canonically equivalent strings, hence the byte check when it says yes.
+    /// Scalar-exact string equality (`String ==` would equate canonically equivalent strings):
+    /// the UTF-8 bytes compared in place when both strings are contiguous, as native ones are.
     @inlinable static func exactlyEqual(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a == b && a.utf8.elementsEqual(b.utf8)
+        guard a.utf8.count == b.utf8.count else { return false }
+        let inPlace = a.utf8.withContiguousStorageIfAvailable { pa in
+            b.utf8.withContiguousStorageIfAvailable { pb in pa.elementsEqual(pb) }
+        }
+        return (inPlace ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     /// FNV-1a over the UTF-8 bytes: equal keys have equal fingerprints.
