@@ -35,9 +35,13 @@ extension Printer {
                 return document(condition, negated: l.negated, className: className, at: location)
             }
         }
-        inexpressible("this \(l.semantics) test (\(Printer.describe(condition)))", at: location,
-                      notes: ["its rule for null, missing or array values differs from Parse's; a schema "
-                              + "showing the field holds single values lets it translate"])
+        if case .key? = Printer.subject(of: condition), Printer.isSimple(condition) {
+            inexpressible("this \(l.semantics) test (\(Printer.describe(condition)))", at: location,
+                          notes: ["its rule for null, missing or array values differs from Parse's; a schema "
+                                  + "showing the field holds single values lets it translate"])
+        } else {
+            inexpressible("\(Printer.describe(condition)) on \(Printer.subjectDescription(condition))", at: location)
+        }
         return []
     }
 
@@ -92,6 +96,23 @@ extension Printer {
                                   at location: Location) -> [Piece] {
         let range = Predicate.and([.leaf(.compare(e, .ge, lo, []), .document), .leaf(.compare(e, .le, hi, []), .document)])
         return pieces(negated ? .not(range) : range, className: className, at: location)
+    }
+
+    /// A test of a key against literals, which a schema could make translatable.
+    static func isSimple(_ c: Condition) -> Bool {
+        func literal(_ e: Expr) -> Bool {
+            switch e {
+            case .literal: return true
+            case .list(let items): return items.allSatisfy(literal)
+            default: return false
+            }
+        }
+        switch c {
+        case .compare(_, _, let r, _), .inCollection(_, let r, _), .string(_, _, let r, _): return literal(r)
+        case .between(_, let lo, let hi): return literal(lo) && literal(hi)
+        case .isNull: return true
+        default: return false
+        }
     }
 
     /// Whether the schema shows the leaf's key holds at most one non-array value per object.
