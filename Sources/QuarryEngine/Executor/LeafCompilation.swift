@@ -28,6 +28,8 @@ extension FilterCompiler {
             }
         case .string(.key(let path), let op, .literal(.string(let pattern)), let options):
             return keyed(l, path) { access, column, answers in string(l, op, pattern, options, access, column, answers) }
+        case .arraySize(.key(let path), _):
+            return keyed(l, path) { _, _, _ in nil }
         case .text(let path, let search):
             return keyed(l, path) { access, column, answers in
                 guard let strings = column as? StringColumn else { return notApplicable(l, access, column, answers) }
@@ -72,6 +74,9 @@ extension FilterCompiler {
         guard let column = access.column else {
             // No object has the field: every row reaches nothing.
             return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: answers.missing ? 1 : 0)
+        }
+        if let arrays = column as? ArrayColumn {
+            return arrayLeaf(l, access, arrays, answers) ?? fallback(l)
         }
         guard column.kind != .generic, let node = build(access, column, answers) else { return fallback(l) }
         return node

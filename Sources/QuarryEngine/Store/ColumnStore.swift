@@ -159,6 +159,7 @@ final class ColumnStore {
             return PointerColumn(targetClass: target) { [unowned self] id in
                 self.database[target]?.positionById[id]
             }
+        case .array(let element): return ArrayColumn(elements: makeColumn(element))
         case .generic: return Column(kind: .generic)
         }
     }
@@ -176,6 +177,8 @@ final class ColumnStore {
         column.set(row, value)
         let s = column.statistics
         if column.kind != .generic, s.others > 64, s.others * 8 > s.typed {
+            rebuild(field, in: table)
+        } else if let arrays = column as? ArrayColumn, arrays.wasteful {
             rebuild(field, in: table)
         }
     }

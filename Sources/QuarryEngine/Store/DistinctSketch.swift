@@ -32,6 +32,9 @@ struct DistinctSketch: Hashable, Sendable {
         case .date(let ms): return UInt64(bitPattern: ms) ^ 0x5DA7_E000_0000_0000
         case .bool(let b): return b ? 0xB001 : 0xB000
         case .pointer(let p): return fnv(p.objectId.utf8, seed: fnv(p.className.utf8, seed: 2))
+        case .geoPoint(let g): return mix(g.latitude.bitPattern) ^ g.longitude.bitPattern
+        case .array(let items): return items.reduce(0xA77A) { mix($0 ^ stableHash($1)) }
+        case .null: return 0
         default: return fnv(String(describing: v).utf8, seed: 3)
         }
     }

@@ -77,7 +77,7 @@ import Testing
         Self.check(seed: seed, items: 40, queries: 250, depth: 3)
     }
 
-    static let indexedKeys: [KeyPath] = ["i", "d", "s", "dt", "b", "tags", "m", "ptr", "rel", "ptr.name", "objectId"]
+    static let indexedKeys: [KeyPath] = ["i", "d", "s", "dt", "b", "tags", "m", "ptr", "rel", "ptr.name", "objectId", "labels", "nums"]
 
     @Test(arguments: [IndexKind.hash, .ordered], [5, 6] as [UInt64])
     func withValueIndexes(kind: IndexKind, seed: UInt64) {

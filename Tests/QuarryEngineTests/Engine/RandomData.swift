@@ -65,6 +65,12 @@ struct RandomData {
                 let target = int(others + 2)  // sometimes dangling
                 fields.append(("ptr", chance(5) ? pointerValue("Item", "i\(int(items))") : pointerValue("Other", "o\(target)")))
             }
+            if !chance(15) {
+                // Mostly clean typed arrays (typed element columns), now and then an odd element.
+                let labels: [Value] = (0..<int(4)).map { _ in chance(3) ? .null : .string(pick(Self.strings)) }
+                fields.append(("labels", chance(4) ? scalar() : .array(labels)))
+                fields.append(("nums", .array((0..<int(4)).map { _ in .int(pick(Self.ints)) })))
+            }
             if chance(60) {
                 fields.append(("rel", .array((0..<int(3)).map { _ in pointerValue("Other", "o\(int(others + 1))") })))
             }

@@ -24,7 +24,7 @@ extension RandomData {
 
     mutating func itemKey() -> KeyPath {
         pick(["i", "d", "s", "dt", "b", "g", "tags", "m", "ptr", "ptr.name", "ptr.n", "rel", "rel.name", "nothing",
-              "objectId", "ptr.owner.s"])
+              "objectId", "ptr.owner.s", "labels", "nums", "labels", "nums"])
     }
 
     mutating func condition(_ className: String, depth: Int) -> Condition {
@@ -68,7 +68,8 @@ extension RandomData {
         case 11:
             return .relatedTo(Pointer(className: "Item", objectId: "i\(int(8))"), key: "rel")
         case 12:
-            return .text(key, TextSearch(terms: pick(["joe", "a b", "-zed", "é"])))
+            return chance(50) ? .text(key, TextSearch(terms: pick(["joe", "a b", "-zed", "é"])))
+                : .arraySize(.key(key), int(4))
         default:
             return .quantified(pick([.any, .all, .none]), .key("tags"), variable: "x",
                                .leaf(.compare(.variable("x"), .eq, .literal(.string(pick(Self.strings))), []), semantics()))
