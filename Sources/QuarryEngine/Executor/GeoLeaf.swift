@@ -1,3 +1,4 @@
+import Foundation
 import QuarryCore
 
 /// A geo condition on a geo-point column: the reference's own distance, box and polygon
@@ -13,6 +14,14 @@ final class GeoLeaf: KeyLeaf {
         self.condition = condition
         self.invert = invert
         super.init(leaf, access: access, answers: answers, cost: 20, selectivity: selectivity)
+    }
+
+    /// Degrees of latitude beyond which a point is surely farther than `meters`: the central
+    /// angle between two points is at least their difference in latitude. A little slack
+    /// leaves the borderline points to the exact formula.
+    static func latitudeBand(_ meters: Double) -> Double {
+        guard meters.isFinite, meters >= 0 else { return .infinity }
+        return meters / Geo.earthRadiusMeters * 180 / .pi * (1 + 1e-6) + 1e-9
     }
 
     /// Whether the condition can be tested here (polygon containment needs a polygon column).
@@ -31,13 +40,17 @@ final class GeoLeaf: KeyLeaf {
                         try drive(&b, ctx) { _ in !invert }
                         return
                     }
+                    let band = Self.latitudeBand(limit)
                     try drive(&b, ctx) { t in
-                        (Geo.meters(center, GeoPoint(latitude: lat[t], longitude: lon[t])) <= limit) != invert
+                        if abs(lat[t] - center.latitude) > band { return invert }
+                        return (Geo.meters(center, GeoPoint(latitude: lat[t], longitude: lon[t])) <= limit) != invert
                     }
                 case .withinCircle(_, let center, let radius):
                     let limit = radius.meters
+                    let band = Self.latitudeBand(limit)
                     try drive(&b, ctx) { t in
-                        (Geo.meters(center, GeoPoint(latitude: lat[t], longitude: lon[t])) <= limit) != invert
+                        if abs(lat[t] - center.latitude) > band { return invert }
+                        return (Geo.meters(center, GeoPoint(latitude: lat[t], longitude: lon[t])) <= limit) != invert
                     }
                 case .withinBox(_, let sw, let ne):
                     try drive(&b, ctx) { t in
@@ -49,7 +62,11 @@ final class GeoLeaf: KeyLeaf {
                     }
                 case .distance(_, let from, let op, let d):
                     let limit = d.meters
+                    let band = Self.latitudeBand(limit)
+                    // Farther than the distance: the comparison's answer is that of "greater".
+                    let far = op.accepts(1) != invert
                     try drive(&b, ctx) { t in
+                        if abs(lat[t] - from.latitude) > band { return far }
                         let m = Geo.meters(from, GeoPoint(latitude: lat[t], longitude: lon[t]))
                         return op.accepts(m < limit ? -1 : (m == limit ? 0 : 1)) != invert
                     }

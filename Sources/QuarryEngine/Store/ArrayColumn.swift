@@ -5,8 +5,8 @@ import QuarryCore
 /// rows leave their elements behind until the store rebuilds the column.
 final class ArrayColumn: Column {
     let elements: Column
-    var starts: [Int32] = []
-    var counts: [Int32] = []
+    @exclusivity(unchecked) var starts: [Int32] = []
+    @exclusivity(unchecked) var counts: [Int32] = []
     private(set) var garbage = 0
 
     init(elements: Column) {

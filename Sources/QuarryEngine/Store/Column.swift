@@ -5,12 +5,14 @@ import QuarryCore
 /// type are `other` and are read from the record; so are all values of a `generic` column.
 ///
 /// Columns are reference types so that a compiled plan reads them in place; a plan never runs
-/// while the store changes (the engine invalidates its plans on every change).
+/// while the store changes (the engine invalidates its plans on every change). For the same
+/// reason the per-row arrays here and in the subclasses are `@exclusivity(unchecked)`: only
+/// the store writes them, never during a scan, so the runtime's access checks would only cost.
 class Column {
     let kind: ColumnKind
     /// One `Slot` raw value per row.
-    final var slots: [UInt8] = []
-    final var statistics = ColumnStatistics()
+    @exclusivity(unchecked) final var slots: [UInt8] = []
+    @exclusivity(unchecked) final var statistics = ColumnStatistics()
 
     init(kind: ColumnKind) { self.kind = kind }
 
@@ -106,11 +108,20 @@ struct ColumnStatistics {
         }
     }
 
+    /// `Value.sortOrder`, with the common same-type cases first (this runs per stored value).
+    private static func order(_ a: Value, _ b: Value) -> Int {
+        switch (a, b) {
+        case (.int(let x), .int(let y)), (.date(let x), .date(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.double(let x), .double(let y)) where !x.isNaN && !y.isNaN: return x < y ? -1 : (x == y ? 0 : 1)
+        default: return Value.sortOrder(a, b)
+        }
+    }
+
     mutating func note(_ v: Value) {
         typeBits |= v.typeBitsWithElements
         if v.isMultiValued { multiValued += 1 }
         distinct.add(v)
-        if min.map({ Value.sortOrder(v, $0) < 0 }) ?? true { min = v }
-        if max.map({ Value.sortOrder(v, $0) > 0 }) ?? true { max = v }
+        if min.map({ Self.order(v, $0) < 0 }) ?? true { min = v }
+        if max.map({ Self.order(v, $0) > 0 }) ?? true { max = v }
     }
 }

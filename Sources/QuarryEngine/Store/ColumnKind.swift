@@ -53,43 +53,56 @@ enum ColumnKind: Hashable, CustomStringConvertible {
 
     /// The kind that stores most of a field's values: the typed kind holding at least
     /// `typedShare` of the non-null values (ints and doubles count together as numbers, stored
-    /// as doubles when any double appears and every int survives the conversion exactly),
-    /// else generic.
+    /// as doubles when any double appears and every int survives the conversion exactly;
+    /// arrays whose elements have a typed kind get an array column), else generic.
     static func best(for values: some Sequence<Value>) -> ColumnKind {
-        var counts: [ColumnKind: Int] = [:]
-        var total = 0
+        // Counted by case rather than in a dictionary: this runs over every stored value.
+        var ints = 0, doubles = 0, strings = 0, dates = 0, bools = 0, points = 0, pointers = 0, others = 0
+        var pointerClass: String? = nil, mixedPointers = false
         var intsExact = true
         var arrays = 0
         var elements: [Value] = []
+        var total = 0
         for v in values {
-            guard var k = of(v) else { continue }
-            if case .array = k { k = .generic }
-            total += 1
-            counts[k, default: 0] += 1
-            if case .int(let i) = v, !DoubleColumn.holdsExactly(i) { intsExact = false }
-            if case .array(let items) = v {
+            switch v {
+            case .null: continue
+            case .int(let i):
+                ints += 1
+                if !DoubleColumn.holdsExactly(i) { intsExact = false }
+            case .double: doubles += 1
+            case .string: strings += 1
+            case .date: dates += 1
+            case .bool: bools += 1
+            case .geoPoint: points += 1
+            case .pointer(let p):
+                pointers += 1
+                if let c = pointerClass, c != p.className { mixedPointers = true }
+                pointerClass = pointerClass ?? p.className
+            case .array(let items):
                 arrays += 1
                 elements += items
+            default: others += 1
             }
-        }
-        // Arrays of scalars of one type get a typed element column.
-        if arrays > 0, Double(arrays) >= Double(total) * typedShare {
-            let element = best(for: elements)
-            switch element {
-            case .generic, .array, .pointer, .geoPoint: return .generic
-            default: return .array(of: element)
-            }
+            total += 1
         }
         guard total > 0 else { return .generic }
-        let ints = counts[.int] ?? 0, doubles = counts[.double] ?? 0
-        if doubles > 0, intsExact {
-            counts[.double] = ints + doubles
-            counts[.int] = nil
+        let need = Double(total) * typedShare
+        if Double(arrays) >= need {
+            // Arrays of scalars of one type get a typed element column.
+            switch best(for: elements) {
+            case .generic, .array, .pointer, .geoPoint: return .generic
+            case let element: return .array(of: element)
+            }
         }
-        guard let (kind, n) = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key.description < $1.key.description) }),
-            kind != .generic, Double(n) >= Double(total) * typedShare
-        else { return .generic }
-        return kind
+        if doubles > 0, intsExact, Double(ints + doubles) >= need { return .double }
+        if Double(ints) >= need { return .int }
+        if Double(doubles) >= need { return .double }
+        if Double(strings) >= need { return .string }
+        if Double(dates) >= need { return .date }
+        if Double(bools) >= need { return .bool }
+        if Double(points) >= need { return .geoPoint }
+        if Double(pointers) >= need, !mixedPointers, let c = pointerClass { return .pointer(to: c) }
+        return .generic
     }
 
     /// Below this share of typed values a column is stored generic.

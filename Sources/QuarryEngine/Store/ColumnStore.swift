@@ -140,11 +140,42 @@ final class ColumnStore {
         table.objectIds.slots.reserveCapacity(records.count)
         for record in records { table.objectIds.append(.string(record.objectId)) }
         for field in data.fieldNames {
-            let kind = ColumnKind.best(for: records.lazy.compactMap { $0.fields[field] })
-            let column = makeColumn(kind)
+            let column = makeColumn(initialKind(field, data))
             column.slots.reserveCapacity(records.count)
             for record in records { column.append(record.fields[field]) }
             table.setColumn(column, for: field)
+            let s = column.statistics, e = (column as? ArrayColumn)?.elements.statistics
+            if column.kind != .generic, s.others * 8 > s.typed || (e.map { $0.others * 8 > $0.typed } ?? false) {
+                rebuild(field, in: table)
+            }
+        }
+    }
+
+    /// A column kind for a field without a pass over every value when the class's field
+    /// types already tell (one type throughout); numbers look at a few values to choose
+    /// between int and double. A wrong guess shows as `other` values, and the column is
+    /// then rebuilt with `ColumnKind.best`.
+    private func initialKind(_ field: String, _ data: ClassData) -> ColumnKind {
+        /// Int or double, from the numbers among the first values.
+        func numbers(_ sample: [Value]) -> ColumnKind {
+            sample.contains { if case .double = $0 { return true } else { return false } } ? .double : .int
+        }
+        let head = data.records.prefix(64)
+        switch data.fieldTypes[field] {
+        case .string?: return .string
+        case .date?: return .date
+        case .bool?: return .bool
+        case .geoPoint?: return .geoPoint
+        case .pointer(let c)?: return .pointer(to: c)
+        case .number?: return numbers(head.compactMap { $0.fields[field] })
+        case .array(.string?)?: return .array(of: .string)
+        case .array(.date?)?: return .array(of: .date)
+        case .array(.bool?)?: return .array(of: .bool)
+        case .array(.number?)?:
+            return .array(of: numbers(head.flatMap { r -> [Value] in
+                if case .array(let items)? = r.fields[field] { return items } else { return [] }
+            }))
+        default: return ColumnKind.best(for: data.records.lazy.compactMap { $0.fields[field] })
         }
     }
 

@@ -10,7 +10,7 @@ import QuarryCore
 /// re-resolves rows when the target class changes.
 final class PointerColumn: Column {
     let targetClass: String
-    var rows: [Int32] = []
+    @exclusivity(unchecked) var rows: [Int32] = []
     private(set) var danglingCount = 0
     /// Rows holding something other than a pointer into the target class.
     private(set) var foreignCount = 0

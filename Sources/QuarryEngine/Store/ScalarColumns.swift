@@ -2,7 +2,7 @@ import QuarryCore
 
 /// Int64 values: the `int` kind, or epoch milliseconds for the `date` kind.
 final class Int64Column: Column {
-    var values: [Int64] = []
+    @exclusivity(unchecked) var values: [Int64] = []
 
     override func storeTyped(_ v: Value, at row: Int) -> Bool {
         switch (kind, v) {
@@ -19,7 +19,7 @@ final class Int64Column: Column {
 
 /// Numbers stored as doubles: doubles, and ints that a double holds exactly.
 final class DoubleColumn: Column {
-    var values: [Double] = []
+    @exclusivity(unchecked) var values: [Double] = []
 
     /// Whether `Double(i)` is exactly `i` (so comparisons stay exact).
     static func holdsExactly(_ i: Int64) -> Bool {
@@ -43,7 +43,7 @@ final class DoubleColumn: Column {
 }
 
 final class BoolColumn: Column {
-    var values: [Bool] = []
+    @exclusivity(unchecked) var values: [Bool] = []
 
     override func storeTyped(_ v: Value, at row: Int) -> Bool {
         guard case .bool(let b) = v else { return false }
@@ -56,8 +56,8 @@ final class BoolColumn: Column {
 
 /// Geo points as two arrays of degrees.
 final class GeoColumn: Column {
-    var latitudes: [Double] = []
-    var longitudes: [Double] = []
+    @exclusivity(unchecked) var latitudes: [Double] = []
+    @exclusivity(unchecked) var longitudes: [Double] = []
 
     override func storeTyped(_ v: Value, at row: Int) -> Bool {
         guard case .geoPoint(let p) = v else { return false }

@@ -3,9 +3,9 @@ import QuarryCore
 /// Strings as UTF-8 bytes in one arena, so that comparisons are byte comparisons (UTF-8 byte
 /// order is Unicode scalar order) over contiguous memory, with no String per row.
 final class StringColumn: Column {
-    private(set) var bytes: [UInt8] = []
-    private(set) var starts: [Int] = []
-    private(set) var lengths: [Int32] = []
+    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
+    @exclusivity(unchecked) private(set) var starts: [Int] = []
+    @exclusivity(unchecked) private(set) var lengths: [Int32] = []
     /// Bytes of replaced strings still in the arena.
     private var garbage = 0
 
