@@ -11,7 +11,8 @@ public final class Engine {
     public let limits: Limits
     let nowMillis: @Sendable () -> Int64
     let randomSource: @Sendable () -> Double
-    private var plans: [Query: Plan] = [:]
+    private var plans: [PlanKey: Plan] = [:]
+    private lazy var planner = Planner(store: store, limits: limits, folding: Normalizer.folding(limits))
 
     /// - Parameters:
     ///   - now: the clock in epoch milliseconds, read once per query.
@@ -93,17 +94,31 @@ public final class Engine {
 
     /// The plan for a query, cached until the data changes.
     func plan(_ query: Query) throws(Diagnostic) -> Plan {
-        if let p = plans[query], p.storeVersion == store.version { return p }
-        guard let p = Planner(store: store, limits: limits).plan(query, failedInner: [:]) else {
+        let key = PlanKey(query)
+        if let p = plans[key], p.storeVersion == store.version { return p }
+        guard let p = planner.plan(query, failedInner: [:]) else {
             throw QueryValidator.unknownClass(query.className)
         }
         guard CacheSafety.isCacheable(query) else { return p }
         if plans.count >= Self.planCacheCapacity { plans.removeAll() }
-        plans[query] = p
+        plans[key] = p
         return p
     }
 
     private static let planCacheCapacity = 256
+
+    /// A query with its hash computed once (a lookup and an insert would each hash the whole
+    /// predicate tree otherwise).
+    private struct PlanKey: Hashable {
+        let query: Query
+        let hash: Int
+        init(_ query: Query) {
+            self.query = query
+            hash = query.hashValue
+        }
+        func hash(into h: inout Hasher) { h.combine(hash) }
+        static func == (a: PlanKey, b: PlanKey) -> Bool { a.hash == b.hash && a.query == b.query }
+    }
 
     /// Inner queries first (their errors kept for the leaves that reach them), then the plan.
     func execute(_ query: Query, _ run: RunState, skip: Int, limit: Int?) throws(Diagnostic) -> Runner.Output {
@@ -113,7 +128,7 @@ public final class Engine {
             materialize(inner, run)
             if case .failed(let error)? = run.inner[inner] { failed[inner] = error }
         }
-        if !failed.isEmpty, let replanned = Planner(store: store, limits: limits).plan(query, failedInner: failed) {
+        if !failed.isEmpty, let replanned = planner.plan(query, failedInner: failed) {
             plan = replanned
         }
         guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }

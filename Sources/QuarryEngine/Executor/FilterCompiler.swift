@@ -46,16 +46,17 @@ struct FilterCompiler {
     /// What the leaf answers for a row whose key reaches nothing, and one where it reaches
     /// null: the reference's own answer on a synthetic object.
     func answers(_ l: Leaf, _ path: KeyPath) -> SlotAnswers? {
-        let slot: KeyPath = "__quarry_operand"
-        guard let synthetic = l.replacingSubject(path, with: slot) else { return nil }
+        guard let synthetic = l.replacingSubject(path, with: Self.operand) else { return nil }
         let predicate = Predicate.leaf(synthetic)
-        let missing = Record(objectId: "", fields: [])
-        let null = Record(objectId: "", fields: [("__quarry_operand", .null)])
-        guard let m = try? folding.evaluate(predicate, Scope(record: missing, className: table.name)),
-            let n = try? folding.evaluate(predicate, Scope(record: null, className: table.name))
+        guard let m = try? folding.evaluate(predicate, Scope(record: Self.missingOperand, className: table.name)),
+            let n = try? folding.evaluate(predicate, Scope(record: Self.nullOperand, className: table.name))
         else { return nil }
         return SlotAnswers(missing: m, null: n)
     }
+
+    private static let operand = KeyPath(["__quarry_operand"])
+    private static let missingOperand = Record(objectId: "", fields: [])
+    private static let nullOperand = Record(objectId: "", fields: [("__quarry_operand", .null)])
 
     /// The answer for typed values where the test itself is unknown (an ordered comparison
     /// between types that never order, a string test on a number): false under `.sql`,

@@ -7,8 +7,10 @@ import QuarryCore
 /// A node evaluates exactly the rows the reference evaluator would evaluate it on: AND hands
 /// each operand the rows the earlier ones kept, OR the rows the earlier ones rejected.
 class FilterNode {
-    /// What the node tests, for EXPLAIN.
-    let label: String
+    /// What the node tests, for EXPLAIN (rendered on demand: planning should not pay for it).
+    var label: String { labelText ?? labelPredicate.map(PredicateText.render) ?? "" }
+    private let labelText: String?
+    private let labelPredicate: Predicate?
     /// Per-row cost on realm-core's scale (an integer comparison is 0.25, a regex 100).
     let cost: Double
     /// Estimated share of rows that pass.
@@ -21,7 +23,16 @@ class FilterNode {
     final var elapsed: Duration = .zero
 
     init(label: String, cost: Double, selectivity: Double, mayThrow: Bool) {
-        self.label = label
+        labelText = label
+        labelPredicate = nil
+        self.cost = cost
+        self.selectivity = selectivity
+        self.mayThrow = mayThrow
+    }
+
+    init(describing predicate: Predicate, cost: Double, selectivity: Double, mayThrow: Bool) {
+        labelText = nil
+        labelPredicate = predicate
         self.cost = cost
         self.selectivity = selectivity
         self.mayThrow = mayThrow
@@ -79,7 +90,7 @@ final class FallbackNode: FilterNode {
     let predicate: Predicate
     init(_ predicate: Predicate, mayThrow: Bool, selectivity: Double = 0.5) {
         self.predicate = predicate
-        super.init(label: PredicateText.render(predicate), cost: 200, selectivity: selectivity, mayThrow: mayThrow)
+        super.init(describing: predicate, cost: 200, selectivity: selectivity, mayThrow: mayThrow)
     }
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         let p = predicate
@@ -91,9 +102,9 @@ final class FallbackNode: FilterNode {
 /// throws that error on the first row that reaches it, where the reference would.
 final class ThrowingNode: FilterNode {
     let error: Diagnostic
-    init(label: String, error: Diagnostic) {
+    init(_ leaf: Leaf, error: Diagnostic) {
         self.error = error
-        super.init(label: label, cost: 0, selectivity: 0, mayThrow: true)
+        super.init(describing: .leaf(leaf), cost: 0, selectivity: 0, mayThrow: true)
     }
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         if b.count > 0 { throw error }

@@ -74,7 +74,7 @@ class KeyLeaf: FilterNode {
         self.whenMissing = answers.missing
         self.whenNull = answers.null
         self.fallback = .leaf(leaf)
-        super.init(label: PredicateText.render(.leaf(leaf)), cost: cost, selectivity: selectivity, mayThrow: mayThrow)
+        super.init(describing: .leaf(leaf), cost: cost, selectivity: selectivity, mayThrow: mayThrow)
     }
 
     /// Narrows the batch with `test(t)` deciding rows whose final slot holds a typed value

@@ -43,7 +43,7 @@ extension FilterCompiler {
                 return GeoLeaf(l, access: access, points: points, condition: g, invert: l.negated, answers: answers, selectivity: 0.1)
             }
         case .inQuery(let path, let inner):
-            if let error = failedInner[inner] { return ThrowingNode(label: PredicateText.render(.leaf(l)), error: error) }
+            if let error = failedInner[inner] { return ThrowingNode(l, error: error) }
             guard let access = KeyAccess(path, in: table, store: store) else { return fallback(l) }
             let answers = SlotAnswers(missing: Self.unknown(l), null: Self.unknown(l))
             guard let column = access.column else { return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0) }
@@ -53,7 +53,7 @@ extension FilterCompiler {
             }
             return notApplicable(l, access, column, answers) ?? fallback(l)
         case .select(let path, let inner, let innerKey):
-            if let error = failedInner[inner] { return ThrowingNode(label: PredicateText.render(.leaf(l)), error: error) }
+            if let error = failedInner[inner] { return ThrowingNode(l, error: error) }
             guard let access = KeyAccess(path, in: table, store: store) else { return fallback(l) }
             let answers = SlotAnswers(missing: Self.unknown(l), null: Self.unknown(l))
             guard let column = access.column else { return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0) }
@@ -246,7 +246,7 @@ extension FilterCompiler {
             do {
                 matcher = try StringMatcher(op, pattern: pattern, options: options, limits: limits)
             } catch {
-                return ThrowingNode(label: PredicateText.render(.leaf(l)), error: error)
+                return ThrowingNode(l, error: error)
             }
             let regex: Bool
             if case .matches = op { regex = true } else { regex = false }
@@ -260,7 +260,6 @@ extension FilterCompiler {
     // MARK: - Relations
 
     private func relatedTo(_ l: Leaf, _ parent: Pointer, _ key: String) -> FilterNode {
-        let label = PredicateText.render(.leaf(l))
         guard let record = store.database.resolve(parent), let field = record[key], !field.isNull else {
             return ConstantNode(Self.unknown(l))
         }
@@ -272,7 +271,7 @@ extension FilterCompiler {
             return positions[p.objectId]
         }
         let selectivity = Double(rows.count) / Double(Swift.max(1, table.rowCount))
-        return RowSetLeaf(label: label, rows: RowSet(rows: rows, capacity: table.rowCount), invert: l.negated,
+        return RowSetLeaf(l, rows: RowSet(rows: rows, capacity: table.rowCount), invert: l.negated,
                           selectivity: l.negated ? 1 - selectivity : selectivity)
     }
 }

@@ -97,10 +97,10 @@ final class RowSetLeaf: FilterNode {
     let rows: RowSet
     let invert: Bool
 
-    init(label: String, rows: RowSet, invert: Bool, selectivity: Double) {
+    init(_ leaf: Leaf, rows: RowSet, invert: Bool, selectivity: Double) {
         self.rows = rows
         self.invert = invert
-        super.init(label: label, cost: 1, selectivity: selectivity, mayThrow: false)
+        super.init(describing: .leaf(leaf), cost: 1, selectivity: selectivity, mayThrow: false)
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {

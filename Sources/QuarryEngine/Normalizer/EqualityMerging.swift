@@ -10,6 +10,7 @@ import QuarryCore
 /// alone: SQL compares the elements of an array literal, IN would compare the array.
 extension Normalizer {
     mutating func mergeDisjuncts(_ run: [Predicate]) -> [Predicate] {
+        guard run.count > 1 else { return run }
         if hasComplementaryLeaves(run) {
             log("tautology", .or(run), .constant(true))
             return [.constant(true)]

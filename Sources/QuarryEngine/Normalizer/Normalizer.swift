@@ -16,18 +16,21 @@ struct Normalizer {
     private(set) var rewrites: [Rewrite] = []
     let folding: Evaluation
 
-    init(facts: KeyFacts, fallibility: Fallibility, limits: Limits) {
+    /// - Parameter folding: an evaluation over an empty database for constant leaves (one can
+    ///   be shared between normalizations; it only caches matchers).
+    init(facts: KeyFacts, fallibility: Fallibility, limits: Limits, folding: Evaluation? = nil) {
         self.facts = facts
         self.fallibility = fallibility
         self.limits = limits
-        folding = Evaluation(database: Database(), limits: limits, variables: [:], nowMillis: 0, random: { 0 })
+        self.folding = folding ?? Normalizer.folding(limits)
     }
 
+    static func folding(_ limits: Limits) -> Evaluation {
+        Evaluation(database: Database(), limits: limits, variables: [:], nowMillis: 0, random: { 0 })
+    }
+
+    /// Records a rewrite (rendered only if EXPLAIN asks).
     mutating func log(_ rule: String, _ before: Predicate, _ after: Predicate) {
-        log(rule, PredicateText.render(before), PredicateText.render(after))
-    }
-
-    mutating func log(_ rule: String, _ before: String, _ after: String) {
         rewrites.append(Rewrite(rule: rule, before: before, after: after))
     }
 
@@ -87,7 +90,11 @@ struct Normalizer {
         var kept: [Predicate] = []
         for child in flat {
             guard case .constant(let b) = child else {
-                if !kept.contains(child) { kept.append(child) } else { log("duplicate", PredicateText.render(child), "(removed)") }
+                if !kept.contains(child) {
+                    kept.append(child)
+                } else {
+                    log("duplicate", isAnd ? .and([child, child]) : .or([child, child]), child)
+                }
                 continue
             }
             if b == isAnd {

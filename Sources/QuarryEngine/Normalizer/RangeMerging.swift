@@ -10,6 +10,7 @@ import QuarryCore
 /// as a date, strings compared without options.
 extension Normalizer {
     mutating func mergeConjuncts(_ run: [Predicate]) -> [Predicate] {
+        guard run.count > 1 else { return run }
         if hasComplementaryLeaves(run) {
             log("contradiction", .and(run), .constant(false))
             return [.constant(false)]

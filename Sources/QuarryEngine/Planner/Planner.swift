@@ -5,12 +5,14 @@ import QuarryCore
 struct Planner {
     let store: ColumnStore
     let limits: Limits
+    /// Shared between plans: evaluates leaves that do not depend on the data.
+    let folding: Evaluation
 
     func plan(_ query: Query, failedInner: [Query: Diagnostic]) -> Plan? {
         guard let table = store.table(query.className) else { return nil }
         let facts = StoreKeyFacts(store: store, table: table)
         // Rewrites treat inner queries as fallible: they have not run yet.
-        var normalizer = Normalizer(facts: facts, fallibility: Fallibility(facts: facts), limits: limits)
+        var normalizer = Normalizer(facts: facts, fallibility: Fallibility(facts: facts), limits: limits, folding: folding)
         let normalized = normalizer.normalize(query.predicate)
         var fallibility = Fallibility(facts: facts)
         fallibility.innerSucceeds = { failedInner[$0] == nil }
