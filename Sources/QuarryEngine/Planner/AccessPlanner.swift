@@ -28,17 +28,30 @@ struct AccessPlanner {
         var best = Choice(source: FullScan(rows: n), covered: [], ordered: false)
         var bestCost = scanCost
 
-        var probes: [(index: Int, probe: Probe, exact: Bool, estimate: Int)] = []
+        var probes: [(index: Int, probe: Probe, exact: Bool, estimate: Int, covers: Set<Int>)] = []
         for i in 0..<leading {
             guard let (probe, exact) = probe(conjuncts[i]) else { continue }
-            probes.append((i, probe, exact, probe.estimate(n)))
+            probes.append((i, probe, exact, probe.estimate(n), exact ? [i] : []))
+        }
+        // A lower and an upper bound on one ordered index make one range (a > 5 AND a < 9),
+        // when each row has one value there (else different elements may meet each bound).
+        for a in probes.indices {
+            for b in probes.indices where b > a {
+                guard case .range(let ia, let ra, let la) = probes[a].probe, case .range(let ib, let rb, let lb) = probes[b].probe,
+                    ia === ib, !ia.multiValued, probes[a].exact, probes[b].exact
+                else { continue }
+                let start = Swift.max(ra.lowerBound, rb.lowerBound)
+                let both = start..<Swift.max(start, Swift.min(ra.upperBound, rb.upperBound))
+                let probe = Probe.range(ia, both, "\(la) AND \(lb)")
+                probes.append((probes[a].index, probe, true, both.count, [probes[a].index, probes[b].index]))
+            }
         }
         probes.sort { $0.estimate < $1.estimate }
         if let first = probes.first {
             let cost = Double(first.estimate) * (2 + perRowCost) + 16
             if cost < bestCost {
                 bestCost = cost
-                best = Choice(source: source(first.probe), covered: first.exact ? [first.index] : [], ordered: false)
+                best = Choice(source: source(first.probe), covered: first.covers, ordered: false)
             }
             if probes.count >= 2, !first.probe.isInner, !probes[1].probe.isInner,
                 Double(probes[1].estimate) < Double(n) / 8
@@ -49,9 +62,7 @@ struct AccessPlanner {
                     bestCost = cost
                     let rows = Self.intersect(first.probe.rows(), second.probe.rows())
                     let label = "intersection of [\(first.probe.label); \(second.probe.label)]"
-                    var covered: Set<Int> = []
-                    if first.exact { covered.insert(first.index) }
-                    if second.exact { covered.insert(second.index) }
+                    let covered = first.covers.union(second.covers)
                     best = Choice(source: RowListSource(label: label, rows: rows), covered: covered, ordered: false)
                 }
             }
