@@ -29,6 +29,16 @@ public final class Engine {
     /// The data, as the engine holds it now.
     public var database: Database { store.database }
 
+    /// The storage the planner consults (classes, indexes, statistics).
+    public var storage: any Storage { store }
+
+    /// Recomputes a class's statistics exactly (bounds and distinct counts only widen as data
+    /// changes; after many deletes or replacements this sharpens the planner's estimates).
+    public func refreshStatistics(of className: String) {
+        plans.removeAll()
+        store.refreshStatistics(className)
+    }
+
     // MARK: - Changes
 
     /// Adds an object to a class (creating the class if needed), or replaces the object with

@@ -8,6 +8,7 @@ import QuarryCore
 struct AccessPlanner {
     let store: ColumnStore
     let table: ClassTable
+    var storage: any Storage { store }
 
     struct Choice {
         var source: RowSource
@@ -93,6 +94,10 @@ struct AccessPlanner {
     // MARK: - Probes per conjunct
 
     func probe(_ p: Predicate) -> (Probe, Bool)? {
+        // Ask the storage what it has before planning a lookup.
+        if case .leaf(let l) = p, let key = l.condition.indexKey, storage.indexKinds(on: key, in: table.name).isEmpty {
+            return nil
+        }
         switch p {
         case .or(let children):
             var probes: [Probe] = []
@@ -209,6 +214,19 @@ struct AccessPlanner {
         let visited = Swift.min(Double(table.rowCount), wanted / Swift.max(selectivity, 1e-6))
         let source = IndexOrderSource(index: index, descending: direction == .descending, rest: Array(q.order.dropFirst()))
         return (source, visited * (1 + perRowCost))
+    }
+}
+
+extension Condition {
+    /// The key path an index would be probed on for this condition.
+    var indexKey: KeyPath? {
+        switch self {
+        case .compare(.key(let k), _, _, _), .between(.key(let k), _, _), .inCollection(.key(let k), _, _),
+            .string(.key(let k), _, _, _), .inQuery(let k, _), .select(let k, _, _):
+            return k
+        case .geo(let g): return g.key
+        default: return nil
+        }
     }
 }
 

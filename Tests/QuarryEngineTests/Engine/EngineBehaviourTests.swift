@@ -162,6 +162,30 @@ import Testing
         }
     }
 
+    @Test func storageAnswersThePlannersQuestions() throws {
+        let engine = Engine(database: Self.rows)
+        try engine.createIndex(.ordered, on: "n", in: "R")
+        try engine.createIndex(.hash, on: "tag", in: "R")
+        let storage = engine.storage
+        #expect(storage.rowCount(of: "R") == 300)
+        #expect(storage.rowCount(of: "Nope") == nil)
+        #expect(storage.indexKinds(on: "n", in: "R") == [.ordered])
+        #expect(storage.indexKinds(on: "s", in: "R") == [])
+        #expect(storage.estimatedRows(for: .equal(["x", "y"]), on: "tag", in: "R") == 200)
+        #expect(storage.estimatedRows(for: .range(lower: 10, lowerInclusive: true, upper: 20, upperInclusive: false),
+                                      on: "n", in: "R") == 10)
+        #expect(storage.estimatedRows(for: .prefix("b"), on: "tag", in: "R") == nil)
+        let n = try #require(storage.statistics(of: "n", in: "R"))
+        #expect(n.rowCount == 300 && n.nullCount == 0 && n.missingCount == 0 && !n.multiValued)
+        #expect(n.min == 0 && n.max == 299)
+        #expect(abs(n.distinctEstimate - 300) < 45)
+        // Deletes leave the bounds wide until the statistics are refreshed.
+        engine.delete("r299", from: "R")
+        #expect(storage.statistics(of: "n", in: "R")?.max == 299)
+        engine.refreshStatistics(of: "R")
+        #expect(storage.statistics(of: "n", in: "R")?.max == 298)
+    }
+
     @Test func indexDeclarationErrors() {
         let engine = Engine(database: Self.rows)
         #expect(errorCode { try engine.createIndex(.hash, on: "n", in: "Nope") } == "index.unknown-class")
