@@ -43,7 +43,7 @@ public enum SemanticsConversion {
                                schema: (any Schema)?, limits: Limits = .default) throws(Diagnostics) -> Predicate
     {
         let converter = SemanticsConverter(target: target, schema: schema, limits: limits, variablesIn: predicate)
-        let out = converter.predicate(predicate, in: className, negate: false, depth: 0)
+        let out = converter.predicate(predicate, SemanticsConverter.Scope(className: className), negate: false)
         guard converter.problems.isEmpty else { throw Diagnostics(converter.problems) }
         return out
     }
@@ -94,8 +94,8 @@ final class SemanticsConverter {
 
     /// `p` (negated, when `negate`) with `target` leaves. Only an `.sql` target is ever asked to
     /// negate: other targets keep `.not`.
-    func predicate(_ p: Predicate, in className: String?, negate: Bool, depth: Int) -> Predicate {
-        guard depth <= maxDepth else {
+    func predicate(_ p: Predicate, _ scope: Scope, negate: Bool) -> Predicate {
+        guard scope.depth <= maxDepth else {
             if !problems.contains(where: { $0.code == "limit.nesting" }) {
                 problems.append(Diagnostic("limit.nesting", "the query nests deeper than \(maxDepth) levels"))
             }
@@ -105,17 +105,16 @@ final class SemanticsConverter {
         case .constant(let b):
             return .constant(b != negate)
         case .and(let ps):
-            let cs = ps.map { predicate($0, in: className, negate: negate, depth: depth + 1) }
+            let cs = ps.map { predicate($0, scope.deeper, negate: negate) }
             return negate ? .or(cs) : .and(cs)
         case .or(let ps):
-            let cs = ps.map { predicate($0, in: className, negate: negate, depth: depth + 1) }
+            let cs = ps.map { predicate($0, scope.deeper, negate: negate) }
             return negate ? .and(cs) : .or(cs)
         case .not(let q):
-            if target == .sql { return predicate(q, in: className, negate: !negate, depth: depth + 1) }
-            return .not(predicate(q, in: className, negate: false, depth: depth + 1))
+            if target == .sql { return predicate(q, scope.deeper, negate: !negate) }
+            return .not(predicate(q, scope.deeper, negate: false))
         case .leaf(let l):
             do throws(Diagnostic) {
-                let scope = Scope(className: className, depth: depth)
                 switch target {
                 case .predicate: return try toPredicate(l, scope)
                 case .document: return try toDocument(l, scope)
@@ -128,21 +127,34 @@ final class SemanticsConverter {
         }
     }
 
-    /// Where a leaf is converted: the class its keys start from, and how deep it sits.
+    /// Where a leaf is converted: the class its keys start from, how deep it sits, and what the
+    /// quantifier variables around it may hold.
     struct Scope {
-        let className: String?
-        let depth: Int
+        var className: String?
+        var depth = 0
+        var variables: [String: ValueDomain] = [:]
+
+        var deeper: Scope {
+            var s = self
+            s.depth += 1
+            return s
+        }
     }
 
-    /// A predicate nested in a leaf (a quantifier's body), evaluated on the same object.
-    func nested(_ p: Predicate, _ scope: Scope) -> Predicate {
-        predicate(p, in: scope.className, negate: false, depth: scope.depth + 1)
+    /// The body of a quantifier over `collection`, evaluated on the same object with `variable`
+    /// bound to each element.
+    func nested(_ body: Predicate, binding variable: String, to collection: Expr, _ scope: Scope) -> Predicate {
+        let d = domain(collection, scope)
+        var inner = scope.deeper
+        // An element that may itself be an array could hold anything.
+        inner.variables[variable] = d.kinds.contains(.collection) ? .anything : ValueDomain(multiValued: false, kinds: d.kinds)
+        return predicate(body, inner, negate: false)
     }
 
     /// An inner query, converted on its own class.
     func nested(_ q: Query, _ scope: Scope) -> Query {
         var q = q
-        q.predicate = predicate(q.predicate, in: q.className, negate: false, depth: scope.depth + 1)
+        q.predicate = predicate(q.predicate, Scope(className: q.className, depth: scope.depth + 1), negate: false)
         return q
     }
 
@@ -152,7 +164,7 @@ final class SemanticsConverter {
         var l = l
         switch l.condition {
         case .quantified(let q, let coll, let v, let body):
-            l.condition = .quantified(q, coll, variable: v, nested(body, scope))
+            l.condition = .quantified(q, coll, variable: v, nested(body, binding: v, to: coll, scope))
         case .inQuery(let k, let q):
             l.condition = .inQuery(k, nested(q, scope))
         case .select(let k, let q, let innerKey):
@@ -169,6 +181,7 @@ final class SemanticsConverter {
     func domain(_ e: Expr, _ scope: Scope) -> ValueDomain {
         switch e {
         case .key(let path): return ValueDomain.of(path, in: scope.className, schema: schema)
+        case .variable(let name): return scope.variables[name] ?? .anything
         case .literal(let v): return ValueDomain(literal: v)
         case .list(let items):
             if let v = Self.constantValue(.list(items)) { return ValueDomain(literal: v) }

@@ -106,10 +106,10 @@ extension SemanticsConverter {
             })
 
         case .inCollection(let e, let coll, let opts):
-            let k = try keyPath(e, l)
             guard let items = Self.listValues(coll) else {
                 throw inexpressible(l, "IN over \(Self.describe(coll)) rather than a list of values")
             }
+            let k = try keyPath(e, l)
             let members = items.filter { !$0.isNull }
             let d = domain(.key(k), scope)
             if members.isEmpty { return negated ? try sqlPresent(l, k, d) : .constant(false) }
@@ -294,7 +294,11 @@ extension SemanticsConverter {
             let d = domain(.key(k), scope)
             if y.isNull { return d.multiValued ? leaf(.containsAll(key(k), .list([.literal(.null)]))) : .constant(false) }
             guard ValueKinds(of: y) != .collection else { throw inexpressible(l, "membership of an array value") }
-            return try equalsAny(l, k, d, [y], opts)
+            let member = try equalsAny(l, k, d, [y], opts)
+            // In a string, IN is a substring test.
+            guard case .string = y, d.kinds.contains(.string), d.maybeSingleValue else { return member }
+            guard !d.multiValued else { throw substringOrElement(l) }
+            return any([member, leaf(.string(key(k), .contains, .literal(y), opts))])
 
         case .isNull(let e):
             return isNull(.key(try keyPath(e, l)))
@@ -415,6 +419,12 @@ extension SemanticsConverter {
         default:
             throw inexpressible(l, "Parse cannot ask for an element that fails this test")
         }
+    }
+
+    /// `'x' IN field`: a substring test on a string, membership in an array.
+    func substringOrElement(_ l: Leaf) -> Diagnostic {
+        inexpressible(l, "IN is a substring test when the field holds a string and membership when it holds an array, "
+                      + "and \(targetName) cannot tell the two apart", schemaHelps: true)
     }
 
     private func onArrays(_ l: Leaf) -> Diagnostic {

@@ -131,7 +131,7 @@ extension SemanticsConverter {
 
         case .quantified(let q, let coll, let v, let body):
             // `.sql` adds one rule: a collection without a non-null element fails, negated or not.
-            let p = leaf(.quantified(q, coll, variable: v, nested(body, scope)))
+            let p = leaf(.quantified(q, coll, variable: v, nested(body, binding: v, to: coll, scope)))
             let nonEmpty = some(coll, domain(coll, scope)) { compare($0, .ne, .null) }
             return all([nonEmpty, negated ? not(p) : p])
 
@@ -288,7 +288,7 @@ extension SemanticsConverter {
             return leaf(.select(k, nested(q, scope), innerKey: innerKey))
 
         case .quantified(let q, let coll, let v, let body):
-            return leaf(.quantified(q, coll, variable: v, nested(body, scope)))
+            return leaf(.quantified(q, coll, variable: v, nested(body, binding: v, to: coll, scope)))
         }
     }
 

@@ -67,7 +67,10 @@ extension SemanticsConverter {
             guard let subject = Self.subject(x.condition) else { throw notWithoutArrays(source) }
             let d = domain(subject, scope)
             guard !d.multiValued else { throw notWithoutArrays(source) }
-            guard d.kinds.isSubset(of: Self.decidedKinds(x.condition)) else { throw undecided(source) }
+            let decided = Self.decidedKinds(x.condition)
+            // A test that can decide none of the field's values never passes: its NOT always holds.
+            if case .inQuery = x.condition {} else if d.kinds.isDisjoint(with: decided) { return .constant(true) }
+            guard d.kinds.isSubset(of: decided) else { throw undecided(source) }
             return any([isNull(subject), .leaf(flipped)])
         }
     }
@@ -230,7 +233,12 @@ extension SemanticsConverter {
             }
             guard ValueKinds(of: y) != .collection else { throw inexpressible(l, "membership of an array value") }
             try requirePlain(l, .value(y), d)
-            return equalsValue(.key(path), .value(y), opts)
+            let member = equalsValue(.key(path), .value(y), opts)
+            // In a string, IN is a substring test.
+            guard case .string(let text) = y, d.kinds.contains(.string), d.maybeSingleValue else { return member }
+            guard !d.multiValued else { throw substringOrElement(l) }
+            let (op, pattern) = restated(.contains, text, opts)
+            return any([member, leaf(.string(.key(path), op, .literal(.string(pattern)), opts))])
 
         case .isNull(let e):
             let k = Expr.key(try keyPath(e, l))

@@ -78,6 +78,9 @@ struct ValueKinds: OptionSet, Hashable, Sendable {
 struct ValueDomain: Hashable, Sendable {
     var multiValued: Bool
     var kinds: ValueKinds
+    /// Whether the operand may be a single value rather than an array or relation (a path
+    /// through an array always reaches an array).
+    var maybeSingleValue = true
 
     static let anything = ValueDomain(multiValued: true, kinds: .all)
 
@@ -86,9 +89,11 @@ struct ValueDomain: Hashable, Sendable {
         switch v {
         case .array(let items):
             multiValued = true
+            maybeSingleValue = false
             kinds = items.reduce(into: []) { $0.formUnion(ValueKinds(of: $1)) }
         case .relation:
             multiValued = true
+            maybeSingleValue = false
             kinds = .pointer
         default:
             multiValued = false
@@ -96,9 +101,10 @@ struct ValueDomain: Hashable, Sendable {
         }
     }
 
-    init(multiValued: Bool, kinds: ValueKinds) {
+    init(multiValued: Bool, kinds: ValueKinds, maybeSingleValue: Bool = true) {
         self.multiValued = multiValued
         self.kinds = kinds
+        self.maybeSingleValue = maybeSingleValue
     }
 
     /// The domain of a key path on objects of `className`. `objectId` at the top is always the
@@ -121,12 +127,12 @@ struct ValueDomain: Hashable, Sendable {
             case .geoPoint:
                 // `coordinates.latitude` is a number; any other step into a point is missing.
                 let axis = i == names.count - 2 && (names[i + 1] == "latitude" || names[i + 1] == "longitude")
-                return ValueDomain(multiValued: crossed, kinds: axis ? .number : [])
+                return ValueDomain(multiValued: crossed, kinds: axis ? .number : [], maybeSingleValue: !crossed)
             case .object, .array, .mixed:
                 return .anything
             case .bool, .number, .string, .date, .bytes, .polygon, .file:
                 // A step into a scalar finds nothing.
-                return ValueDomain(multiValued: crossed, kinds: [])
+                return ValueDomain(multiValued: crossed, kinds: [], maybeSingleValue: !crossed)
             }
         }
         return .anything
@@ -137,11 +143,13 @@ struct ValueDomain: Hashable, Sendable {
     private static func last(_ type: FieldType, crossed: Bool) -> ValueDomain {
         switch type {
         case .relation:
-            return ValueDomain(multiValued: true, kinds: crossed ? [.pointer, .collection] : .pointer)
-        case .array, .mixed:
-            return ValueDomain(multiValued: true, kinds: ValueKinds(of: type))
+            return ValueDomain(multiValued: true, kinds: crossed ? [.pointer, .collection] : .pointer, maybeSingleValue: false)
+        case .array:
+            return ValueDomain(multiValued: true, kinds: ValueKinds(of: type), maybeSingleValue: false)
+        case .mixed:
+            return ValueDomain(multiValued: true, kinds: .all, maybeSingleValue: !crossed)
         default:
-            return ValueDomain(multiValued: crossed, kinds: ValueKinds(of: type))
+            return ValueDomain(multiValued: crossed, kinds: ValueKinds(of: type), maybeSingleValue: !crossed)
         }
     }
 }
