@@ -29,7 +29,6 @@ import Testing
             }
         }
         // Each pair restates a good share of the leaves exactly even knowing nothing.
-        print("without schema", source, target, outcomes)
         #expect(outcomes[.converted, default: 0] >= Self.minimumWithoutSchema[target]!, "\(outcomes)")
     }
 
@@ -50,10 +49,11 @@ import Testing
                 }
             }
         }
-        print("with schema", source, target, outcomes)
         #expect(outcomes[.converted, default: 0] >= Self.minimumWithSchema[target]!, "\(outcomes)")
     }
 
-    static let minimumWithoutSchema: [LeafSemantics: Int] = [.predicate: 1, .document: 1, .sql: 1]
-    static let minimumWithSchema: [LeafSemantics: Int] = [.predicate: 1, .document: 1, .sql: 1]
+    /// Conversions each target reaches from either source (of about 5900 leaves), a little
+    /// below what the rules reach today, so a rule that stops applying shows up.
+    static let minimumWithoutSchema: [LeafSemantics: Int] = [.predicate: 4700, .document: 2000, .sql: 600]
+    static let minimumWithSchema: [LeafSemantics: Int] = [.predicate: 5100, .document: 2400, .sql: 2300]
 }

@@ -54,9 +54,23 @@ extension SemanticsConverter {
             return .constant(true)
         case .relatedTo, .quantified:
             throw inexpressible(source, "SQL has no logical NOT, and this test cannot be negated leaf by leaf")
+        case .inCollection(let y, let coll, _) where Self.constant(y) != nil && Self.constant(coll) == nil:
+            // `y IN field` fails, negated or not, only when the field is nil, or a string while
+            // y is not (no substring test then). SQL's IS NULL also holds on an array without
+            // a non-null element, where the negated test holds: fine after a positive test,
+            // wrong after a negated one.
+            guard case .value(let v)? = Self.constant(y), !v.isNull else { return .constant(true) }
+            let d = domain(coll, scope)
+            if case .string = v {} else if d.kinds.contains(.string) && d.maybeSingleValue { throw undecided(source) }
+            guard !x.negated || !d.multiValued else { throw notWithoutArrays(source) }
+            return any([isNull(coll), .leaf(flipped)])
         case .compare(let a, let op, let b, _) where Self.constant(a) == nil && Self.constant(b) == nil:
             let da = domain(a, scope), db = domain(b, scope)
             guard !da.multiValued, !db.multiValued else { throw notWithoutArrays(source) }
+            // A date next to a string that is not a date compares as neither equal nor unequal.
+            if da.kinds.contains(.date) && db.kinds.contains(.string) || db.kinds.contains(.date) && da.kinds.contains(.string) {
+                throw undecided(source)
+            }
             if op != .eq && op != .ne {
                 let kinds = da.kinds.union(db.kinds)
                 let comparable: [ValueKinds] = [[.number, .date], .string, .bool, .bytes]
@@ -65,12 +79,17 @@ extension SemanticsConverter {
             return any([isNull(a), isNull(b), .leaf(flipped)])
         default:
             guard let subject = Self.subject(x.condition) else { throw notWithoutArrays(source) }
+            // A comparison with null (or between null bounds) never holds, negated or not; with
+            // an array it holds for some element, which is no single negatable test.
+            for y in Self.constants(x.condition) {
+                if case .value(.null) = y { return .constant(true) }
+                if case .value(let v) = y, ValueKinds(of: v) == .collection { throw undecided(source) }
+            }
             let d = domain(subject, scope)
             guard !d.multiValued else { throw notWithoutArrays(source) }
-            let decided = Self.decidedKinds(x.condition)
             // A test that can decide none of the field's values never passes: its NOT always holds.
-            if case .inQuery = x.condition {} else if d.kinds.isDisjoint(with: decided) { return .constant(true) }
-            guard d.kinds.isSubset(of: decided) else { throw undecided(source) }
+            if d.kinds.isDisjoint(with: Self.decidedKinds(x.condition, atMost: true)) { return .constant(true) }
+            guard d.kinds.isSubset(of: Self.decidedKinds(x.condition, atMost: false)) else { throw undecided(source) }
             return any([isNull(subject), .leaf(flipped)])
         }
     }
@@ -88,30 +107,46 @@ extension SemanticsConverter {
         }
     }
 
-    /// The kinds of value on which a `.sql` test is never undecided (a type mismatch makes it
-    /// neither pass nor fail, so "NOT passes" is not "fails" there).
-    private static func decidedKinds(_ c: Condition) -> ValueKinds {
+    /// The constants a comparison or BETWEEN tests against.
+    private static func constants(_ c: Condition) -> [SQLCoercion.Constant] {
+        switch c {
+        case .compare(let a, _, let b, _): return [constant(b) ?? constant(a)].compactMap { $0 }
+        case .between(_, let lo, let hi): return [constant(lo), constant(hi)].compactMap { $0 }
+        default: return []
+        }
+    }
+
+    /// The kinds of value on which a `.sql` test is always decided (a type mismatch makes it
+    /// neither pass nor fail, so "NOT passes" is not "fails" there); with `atMost`, the kinds on
+    /// which it may be decided (a date constant reads some strings as dates).
+    private static func decidedKinds(_ c: Condition, atMost: Bool) -> ValueKinds {
         switch c {
         case .compare(let a, let op, let b, _):
-            if op == .eq || op == .ne { return .all }
-            return orderedKinds(constant(b) ?? constant(a))
+            let y = constant(b) ?? constant(a)
+            guard op == .eq || op == .ne else { return orderedKinds(y, atMost: atMost) }
+            // Next to a date, a string in the data that is not a date is undecided.
+            switch y {
+            case .value(.date)?, .date?: return atMost ? .all : ValueKinds.all.subtracting(.string)
+            default: return .all
+            }
         case .between(_, let lo, let hi):
-            return orderedKinds(constant(lo)).intersection(orderedKinds(constant(hi)))
+            return orderedKinds(constant(lo), atMost: atMost).intersection(orderedKinds(constant(hi), atMost: atMost))
         case .inCollection, .select: return .all
         case .string, .text: return .string
         case .geo(let g): return geoKinds(g)
-        case .inQuery: return .pointer
-        default: return []
+        // A `__type: Object` value counts as the object it names.
+        case .inQuery: return atMost ? .identities : .pointer
+        default: return atMost ? .all : []
         }
     }
 
     /// What an ordered `.sql` comparison with `y` can compare (dates with numbers as
     /// milliseconds, with strings when the string constant is a date).
-    private static func orderedKinds(_ y: SQLCoercion.Constant?) -> ValueKinds {
+    private static func orderedKinds(_ y: SQLCoercion.Constant?, atMost: Bool) -> ValueKinds {
         switch y {
         case .value(.int)?, .value(.double)?: return [.number, .date]
         case .value(.string(let s))?: return BackendlessDate.parse(s) == nil ? .string : [.string, .date]
-        case .value(.date)?, .date?: return [.date, .number]
+        case .value(.date)?, .date?: return atMost ? [.date, .number, .string] : [.date, .number]
         case .value(.bool)?: return .bool
         case .value(.bytes)?: return .bytes
         default: return []
