@@ -44,7 +44,12 @@ extension SemanticsConverter {
     /// the field may hold.
     private func complementLeaf(_ x: Leaf, _ source: Leaf, _ scope: Scope) throws(Diagnostic) -> Predicate {
         var flipped = x
-        flipped.negated.toggle()
+        // A failed comparison is the complementary comparison (`a != 5`, not `NOT (a = 5)`).
+        if case .compare(let a, let op, let b, let o) = x.condition {
+            flipped.condition = .compare(a, op.complement, b, o)
+        } else {
+            flipped.negated.toggle()
+        }
         switch x.condition {
         case .isNull:
             return .leaf(flipped)
