@@ -363,6 +363,8 @@ extension SemanticsConverter {
         switch (target, op) {
         case (.predicate, .like(.sql)):
             return (.like(.glob), LikeText.glob(LikeText.tokens(text, op.likeSyntax)))
+        case (.predicate, .matches(let r)) where !r.wholeString:
+            return RegexText.wholeString(text, r).map { (.matches($0.options), $0.pattern) } ?? (op, text)
         case (.sql, .like(.glob)):
             let (pattern, escape) = LikeText.sql(LikeText.tokens(text, .glob))
             return (.like(.sql(escape: escape)), pattern)
