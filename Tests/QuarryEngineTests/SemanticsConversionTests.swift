@@ -330,3 +330,72 @@ import Testing
         #expect(error.all.map(\.code) == ["limit.nesting"])
     }
 }
+
+/// Pattern rewrites checked on many strings: LIKE between SQL and glob syntax, and Parse's
+/// regex search as NSPredicate's whole-string MATCHES.
+@Suite struct PatternRewriteTests {
+    static let subjects: [Value] = ["", "b", "B", "bob", "Bob", "ab", "a\nb", "b\n", "x%_*?\\", "b%b", "b_b", "*?", "\\",
+                                    "bob\nalice", "é", "ÉB", 5]
+    static let strings = database(("S", subjects.enumerated().map { i, v in Record(objectId: "s\(i)", fields: [("v", v)]) }))
+
+    /// The string test of a converted leaf (the field mixes strings and a number, so the test
+    /// may sit under an ANY).
+    private func stringTest(_ p: Predicate) -> Condition? {
+        guard case .leaf(let l) = p else { return nil }
+        if case .quantified(.any, _, _, let body) = l.condition { return stringTest(body) }
+        if case .string = l.condition { return l.condition }
+        return nil
+    }
+
+    private func check(_ p: Predicate, to target: LeafSemantics) throws -> Predicate {
+        let converted = try SemanticsConversion.convert(p, to: target, className: "S", schema: Self.strings)
+        #expect(try ids(Self.strings, "S", converted) == ids(Self.strings, "S", p), "\(p) → \(converted)")
+        return converted
+    }
+
+    @Test(arguments: ["b%", "%b", "_", "%", "", "b\\%b", "b\\_b", "*?", "\\\\", "x\\%\\_*?\\\\", "%\\", "b!%b", "!!%"])
+    func sqlLikeToGlobAndBack(_ pattern: String) throws {
+        for escape in [nil, "\\", "!"] as [Character?] {
+            for opts in [StringOptions.caseInsensitive, [], [.caseInsensitive, .diacriticInsensitive]] {
+                let p = Predicate.leaf(.string(.key("v"), .like(.sql(escape: escape)), .literal(.string(pattern)), opts), .sql)
+                let glob = try check(p, to: .predicate)
+                guard case .string(_, .like(.glob), _, _)? = stringTest(glob) else {
+                    Issue.record("not a glob: \(glob)")
+                    continue
+                }
+                // And the glob back into SQL syntax.
+                let back = try check(glob, to: .sql)
+                guard case .string(_, .like(.sql), _, _)? = stringTest(back) else {
+                    Issue.record("not an SQL LIKE: \(back)")
+                    continue
+                }
+            }
+        }
+    }
+
+    @Test(arguments: ["^b", "b$", "o", "(?i)B", "a|^b", "\\Qb.\\E", "\\Qx%", "(b)o\\1", "(?<=o)b", "x*", "", "^$",
+                      "b(?=o)", "\\Ab", "b\\z", "^b$", "[é]", "(?m)^b$", "b.", "\\bbob\\b"])
+    func regexSearchToWholeString(_ pattern: String) throws {
+        let flagSets: [RegexFlags] = [[], .caseInsensitive, .multiline, .dotAll, [.multiline, .dotAll, .caseInsensitive]]
+        for flags in flagSets {
+            let p = Predicate.leaf(.string(.key("v"), .matches(RegexOptions(wholeString: false, flags: flags)),
+                                           .literal(.string(pattern)), []), .document)
+            let converted = try check(p, to: .predicate)
+            guard case .string(_, .matches(let r), _, _)? = stringTest(converted) else {
+                Issue.record("not a MATCHES: \(converted)")
+                continue
+            }
+            #expect(r.wholeString && r.flags.isSubset(of: .caseInsensitive))
+        }
+    }
+
+    /// `\G`, verbs and comments in extended mode would mean something else once wrapped.
+    @Test(arguments: ["\\Gb", "(*UTF)b", "(?x)b # c"])
+    func regexesKeptAsSearches(_ pattern: String) throws {
+        let p = Predicate.leaf(.string(.key("v"), .matches(RegexOptions(wholeString: false)), .literal(.string(pattern)), []),
+                               .document)
+        let converted = try check(p, to: .predicate)
+        #expect(stringTest(converted) == .string(.variable("#t0"), .matches(RegexOptions(wholeString: false)),
+                                                 .literal(.string(pattern)), []))
+    }
+}
