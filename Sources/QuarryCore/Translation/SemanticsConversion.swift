@@ -14,7 +14,12 @@
 ///   treats a single value as a one-element collection, so this is exact on scalars too);
 /// - `.sql` `age > 5` also compares dates as milliseconds: as `.predicate`,
 ///   `ANY age > 5 OR ANY age > CAST("1970-01-01T00:00:00.005Z", "NSDate")`;
-/// - `.sql` LIKE `'a%'` (case-insensitive) is `LIKE[c] "a*"`; literal `*`, `?` and `\` are escaped.
+/// - `.sql` LIKE `'a%'` (case-insensitive) is `LIKE[c] "a*"`; literal `*`, `?` and `\` are escaped;
+/// - `.document` `$ne` matches a missing field: as `.sql`, `a IS NULL OR a != 5`.
+///
+/// String tests are also written the way the target dialect spells them where that is exact:
+/// LIKE in its glob or `%`/`_` syntax, `BEGINSWITH[c]` as SQL's LIKE, `==[c]` as a LIKE without
+/// wildcards, and Parse's regex search as a whole-string MATCHES (`RegexText`).
 ///
 /// **Exactness.** Without a schema nothing is assumed about a field: it may be missing, null, an
 /// array or a relation, and hold values of any type. Some rules can only be exact when that is
