@@ -158,8 +158,8 @@ import Testing
     @Test func sqlNotEqualToDocument() throws {
         let p = cmp(.key("name"), .ne, "x", .sql)
         #expect(try convert(p, to: .document, schema: typed)
-                == .and([leaf(.isNull(.key("name")), negated: true, .document),
-                         leaf(.compare(.key("name"), .eq, .literal("x"), []), negated: true, .document)]))
+                == .and([leaf(.compare(.key("name"), .eq, .literal("x"), []), negated: true, .document),
+                         leaf(.isNull(.key("name")), negated: true, .document)]))
     }
 
     /// Without a schema, SQL's `!=` on a field that may hold an array asks for an element that

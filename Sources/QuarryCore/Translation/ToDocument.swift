@@ -55,7 +55,7 @@ extension SemanticsConverter {
         let nonNull = values.filter { !$0.isNull }
         let present = not(isNull(key(k)))
         guard d.multiValued else {
-            return all([present, nonNull.isEmpty ? .constant(true) : not(try equalsAny(l, k, d, nonNull, opts))])
+            return all([nonNull.isEmpty ? .constant(true) : not(try equalsAny(l, k, d, nonNull, opts)), present])
         }
         let strings = nonNull.contains { if case .string = $0 { true } else { false } }
         if strings && (!opts.isEmpty || !d.kinds.isDisjoint(with: .identities))
