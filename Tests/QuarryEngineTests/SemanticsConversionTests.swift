@@ -329,6 +329,16 @@ import Testing
         }
         #expect(error.all.map(\.code) == ["limit.nesting"])
     }
+
+    /// IR far deeper than any front-end makes is refused, not walked to the bottom.
+    @Test func deepIRIsRefused() throws {
+        var p = Predicate.leaf(.compare(.variable("x"), .eq, .literal(1), []), .predicate)
+        for _ in 0..<3000 { p = .leaf(.quantified(.any, .key("a"), variable: "x", p), .sql) }
+        let error = try #require(throws: Diagnostics.self) {
+            try SemanticsConversion.convert(p, to: .predicate, className: "T", schema: nil)
+        }
+        #expect(error.all.map(\.code) == ["limit.nesting"])
+    }
 }
 
 /// Pattern rewrites checked on many strings: LIKE between SQL and glob syntax, and Parse's

@@ -80,7 +80,8 @@ final class SemanticsConverter {
         self.schema = schema
         self.limits = limits
         var names = Set<String>()
-        p.collectVariableNames(into: &names)
+        // Each predicate level holds a condition and expressions: four walk levels per level.
+        p.collectVariableNames(into: &names, depth: (limits.maxNestingDepth * 2 + 9) * 4)
         taken = names
     }
 
