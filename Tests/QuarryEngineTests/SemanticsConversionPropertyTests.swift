@@ -25,7 +25,7 @@ import Testing
 
     static let constants: [Value] = [
         .null, 0, 5, 5.5, "5", "bob", "a", "2015-03-23", .date(5), .date(ConversionData.march23), true,
-        pointer("U", "bob"),
+        pointer("U", "bob"), ["a", "b"], [5, .null],
     ]
 
     /// A database whose T objects hold random values in `a`, `b`, `ref` and `refs`.

@@ -27,6 +27,7 @@ extension SemanticsConverter {
     func equalsAny(_ l: Leaf, _ k: KeyPath, _ d: ValueDomain, _ values: [Value],
                            _ opts: StringOptions) throws(Diagnostic) -> Predicate
     {
+        if d.multiValued, values.contains(where: { ValueKinds(of: $0) == .collection }) { throw wholeArrayCompared(l) }
         var parts: [Predicate] = []
         var plain: [Expr] = []
         let stringsAsPatterns = !opts.isEmpty || !d.kinds.isDisjoint(with: .identities)
@@ -45,6 +46,12 @@ extension SemanticsConverter {
         return any(parts)
     }
 
+    /// Parse compares an array value with the field's value as a whole, not only its elements.
+    private func wholeArrayCompared(_ l: Leaf) -> Diagnostic {
+        inexpressible(l, "Parse would also compare the array value with the field's own array, not only with its elements",
+                      schemaHelps: true)
+    }
+
     /// Some element of the field (or the value itself) is not one of `values`; an element that
     /// is null counts only when `values` lacks null. Arrays: "not all elements are in the list"
     /// (`$containedBy`); single values: not equal, told from arrays by `$all`, which needs an
@@ -57,6 +64,7 @@ extension SemanticsConverter {
         guard d.multiValued else {
             return all([nonNull.isEmpty ? .constant(true) : not(try equalsAny(l, k, d, nonNull, opts)), present])
         }
+        if nonNull.contains(where: { ValueKinds(of: $0) == .collection }) { throw wholeArrayCompared(l) }
         let strings = nonNull.contains { if case .string = $0 { true } else { false } }
         if strings && (!opts.isEmpty || !d.kinds.isDisjoint(with: .identities))
             || nonNull.contains(where: { $0.translationIdentity != nil }) && d.kinds.contains(.string)

@@ -65,6 +65,8 @@ extension SemanticsConverter {
             // a non-null element, where the negated test holds: fine after a positive test,
             // wrong after a negated one.
             guard case .value(let v)? = Self.constant(y), !v.isNull else { return .constant(true) }
+            // An array on the left is tested element by element: "some element" has no NOT here.
+            guard ValueKinds(of: v) != .collection else { throw undecided(source) }
             let d = domain(coll, scope)
             if case .string = v {} else if d.kinds.contains(.string) && d.maybeSingleValue { throw undecided(source) }
             guard !x.negated || !d.multiValued else { throw notWithoutArrays(source) }
