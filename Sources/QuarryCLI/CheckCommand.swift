@@ -1,0 +1,42 @@
+import ArgumentParser
+import Quarry
+
+/// `quarry check`: is the query valid? Prints its canonical form.
+struct CheckCommand: ConsoleCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate a query and print its canonical form.",
+        discussion: """
+            Without --data only the syntax and the dialect's own rules are checked. With \
+            --data (and --class when the file holds several classes), class and field names \
+            and field types are checked against the data too.
+
+            With --json the answer is one JSON object on stdout: \
+            {"ok":true,"dialect":…,"canonical":…} or \
+            {"ok":false,"errors":[{"code","message","line","column","offset","length"}]}.
+            """)
+
+    @Option(help: "The query language.")
+    var dialect: Dialect = .sql
+
+    @Option(help: "Compatibility profile whose rules the query must follow.")
+    var profile: Profile = .exact
+
+    @Option(name: .customLong("data"), help: ArgumentHelp(
+        "A data file whose classes and fields the query is checked against.", valueName: "file"))
+    var dataFile: String?
+
+    @Option(name: .customLong("class"), help: ArgumentHelp(
+        "The class the query is evaluated on (optional when the data holds one class).",
+        valueName: "name"))
+    var className: String?
+
+    @OptionGroup var bindings: BindingOptions
+
+    @Flag(help: "Print the result (or the errors) as JSON on stdout.")
+    var json = false
+
+    @OptionGroup var query: QueryOperand
+
+    var reportsJSON: Bool { json }
+}
