@@ -34,13 +34,13 @@ struct QueryOperand: ParsableArguments {
 
 /// `--arg` and `--var`: values for NSPredicate placeholders and `$NAME` variables.
 struct BindingOptions: ParsableArguments {
-    @Option(name: .customLong("arg"), help: ArgumentHelp(
+    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "A JSON value for the next NSPredicate placeholder (%@, %K, %d, …), in order; repeat for each.",
         discussion: "%K takes a string naming a key path. Typed values use Parse's wrappers: '{\"__type\":\"Date\",\"iso\":\"2015-03-23T00:00:00Z\"}'.",
         valueName: "json"))
     var arguments: [String] = []
 
-    @Option(name: .customLong("var"), help: ArgumentHelp(
+    @Option(name: .customLong("var"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "Binds the variable $NAME to a JSON value; repeat for each.",
         valueName: "name=json"))
     var variables: [String] = []

@@ -27,23 +27,23 @@ struct RunCommand: ConsoleCommand {
     @Option(help: "Compatibility profile: default and maximum limits, inner-query limits, accepted constructs.")
     var profile: Profile = .exact
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Sort order: Parse style '-score,name' or SQL style 'score DESC, name'.",
         valueName: "spec"))
     var order: String?
 
-    @Option(help: ArgumentHelp("Return at most this many objects.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Return at most this many objects.", valueName: "n"))
     var limit: Int?
 
-    @Option(help: ArgumentHelp("Skip this many objects first.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many objects first.", valueName: "n"))
     var skip: Int?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Return only these fields (objectId, createdAt and updatedAt always come back).",
         valueName: "a,b"))
     var keys: String?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Embed the objects these pointer fields point to (dot paths for nested ones).",
         valueName: "a,b"))
     var include: String?
