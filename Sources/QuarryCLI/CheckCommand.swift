@@ -40,3 +40,25 @@ struct CheckCommand: ConsoleCommand {
 
     var reportsJSON: Bool { json }
 }
+
+extension CheckCommand {
+    func execute(_ console: Console) throws(Failure) {
+        try bindings.requireDialect(dialect)
+        let text = try query.read(from: console)
+        let source = try dataFile.map { path throws(Failure) in try DataSource.load(path, className: className) }
+        let compiled = try Compilation.compile(
+            text, dialect: dialect, className: source?.className ?? className ?? "",
+            schema: source?.database, profile: profile, bindings: bindings)
+        // The canonical form is a courtesy: a query the dialect reads, it also writes.
+        let canonical = try? dialect.print(compiled)
+        if json {
+            var fields: [(String, JSONScalar)] = [("dialect", .string(dialect.rawValue))]
+            if let canonical { fields.append(("canonical", .string(canonical))) }
+            console.output.write("{\"ok\":true," + fields.map { "\(JSONText.quote($0.0)):\($0.1.json)" }.joined(separator: ",") + "}\n")
+        } else if let canonical {
+            console.output.write(canonical + "\n")
+        } else {
+            console.output.write("ok\n")
+        }
+    }
+}

@@ -1,5 +1,5 @@
 import ArgumentParser
-import QuarryCore
+import Quarry
 
 /// Why a command stopped, which decides its exit status and how it is reported.
 enum Failure: Error {
@@ -7,8 +7,8 @@ enum Failure: Error {
     case query(Diagnostics, source: String)
     /// An option value or combination that parsing alone could not reject.
     case usage(String)
-    /// The data file is unreadable or malformed; located diagnostics are located in `text`.
-    case data(Diagnostics, file: String, text: String?)
+    /// The data file is unreadable or malformed.
+    case data(DataFileError)
 
     var status: ExitStatus {
         switch self {
@@ -34,16 +34,13 @@ enum Failure: Error {
             } else {
                 console.error.write(diagnostics.all.map(text.render).joined())
             }
-        case .data(let diagnostics, let file, let source):
-            let text = SourceText(source ?? "")
+        case .data(let e):
             if json {
-                console.output.write(Self.jsonReport(diagnostics.all.map { d in
-                    [("file", JSONScalar.string(file))] + (source == nil ? Self.unlocated(d) : text.jsonObject(d))
-                }))
+                console.output.write(Self.jsonReport([Self.jsonObject(e)]))
             } else {
-                console.error.write(diagnostics.all.map { d in
-                    source == nil ? Self.renderUnlocated(d, file: file) : Self.render(d, in: text, file: file)
-                }.joined())
+                var text = "error[\(e.code)]: \(Self.message(e))\n --> \(e.file)"
+                if let line = e.line, let column = e.column { text += ":\(line):\(column)" }
+                console.error.write(text + "\n")
             }
         }
     }
@@ -55,34 +52,30 @@ enum Failure: Error {
         return "{\"ok\":false,\"errors\":[" + items.joined(separator: ",") + "]}\n"
     }
 
-    private static func unlocated(_ d: Diagnostic) -> [(String, JSONScalar)] {
-        SourceText("").jsonObject(Diagnostic(d.code, d.message, notes: d.notes, path: d.path, parseCode: d.parseCode))
+    /// The message with the class, object and field it concerns.
+    private static func message(_ e: DataFileError) -> String {
+        var context: [String] = []
+        if let c = e.className { context.append("class '\(c)'") }
+        if let n = e.objectIndex { context.append("object #\(n)" + (e.objectId.map { " (objectId '\($0)')" } ?? "")) }
+        if let f = e.field { context.append("field '\(f)'") }
+        return context.isEmpty ? e.message : context.joined(separator: ", ") + ": " + e.message
     }
 
-    private static func renderUnlocated(_ d: Diagnostic, file: String) -> String {
-        "error[\(d.code)]: \(d.message)\n --> \(file)\n" + d.notes.map { "  = note: \($0)\n" }.joined()
-    }
-
-    /// A data-file diagnostic, with the file name in the location line.
-    private static func render(_ d: Diagnostic, in text: SourceText, file: String) -> String {
-        let rendered = text.render(d)
-        return rendered.replacingFirst(" --> ", with: " --> \(file):")
+    private static func jsonObject(_ e: DataFileError) -> [(String, JSONScalar)] {
+        var fields: [(String, JSONScalar)] = [("code", .string(e.code)), ("message", .string(message(e))),
+                                              ("file", .string(e.file))]
+        if let line = e.line { fields.append(("line", .int(line))) }
+        if let column = e.column { fields.append(("column", .int(column))) }
+        if let c = e.className { fields.append(("class", .string(c))) }
+        if let n = e.objectIndex { fields.append(("object", .int(n))) }
+        if let id = e.objectId { fields.append(("objectId", .string(id))) }
+        if let f = e.field { fields.append(("field", .string(f))) }
+        return fields
     }
 }
 
 extension String {
     fileprivate func trimmingLeadingWord(_ word: String) -> String {
         hasPrefix(word) ? String(dropFirst(word.count)) : self
-    }
-
-    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
-        var i = startIndex
-        while i < endIndex {
-            if self[i...].hasPrefix(target) {
-                return String(self[..<i]) + replacement + String(self[index(i, offsetBy: target.count)...])
-            }
-            i = index(after: i)
-        }
-        return self
     }
 }

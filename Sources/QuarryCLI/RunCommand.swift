@@ -29,8 +29,8 @@ struct RunCommand: ConsoleCommand {
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Sort order: Parse style '-score,name' or SQL style 'score DESC, name'.",
-        valueName: "spec"))
-    var order: String?
+        valueName: "spec"), transform: OrderSpec.parse)
+    var order: [SortKey]?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Return at most this many objects.", valueName: "n"))
     var limit: Int?
@@ -40,13 +40,13 @@ struct RunCommand: ConsoleCommand {
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Return only these fields (objectId, createdAt and updatedAt always come back).",
-        valueName: "a,b"))
-    var keys: String?
+        valueName: "a,b"), transform: { try FieldList.parse($0, role: "key") })
+    var keys: [KeyPath]?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Embed the objects these pointer fields point to (dot paths for nested ones).",
-        valueName: "a,b"))
-    var include: String?
+        valueName: "a,b"), transform: { try FieldList.parse($0, role: "include") })
+    var include: [KeyPath]?
 
     @OptionGroup var bindings: BindingOptions
 
@@ -73,6 +73,44 @@ struct RunCommand: ConsoleCommand {
         }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more (got \(limit)).") }
         if let skip, skip < 0 { throw ValidationError("--skip must be 0 or more (got \(skip)).") }
+    }
+}
+
+extension RunCommand {
+    func execute(_ console: Console) throws(Failure) {
+        try bindings.requireDialect(dialect)
+        let text = try query.read(from: console)
+        let source = try DataSource.load(dataFile, className: className)
+        var compiled = try Compilation.compile(
+            text, dialect: dialect, className: source.className, schema: source.database,
+            profile: profile, bindings: bindings)
+        // Options given on the command line win over a JSON request body's own.
+        if let order { compiled.order = order }
+        if let limit { compiled.limit = limit }
+        if let skip { compiled.skip = skip }
+        if let keys { compiled.keys = keys }
+        if let include { compiled.includes = include }
+        if count { compiled.count = true }
+
+        let result: QueryResult
+        do throws(Diagnostics) {
+            result = try source.database.run(compiled)
+        } catch {
+            throw .query(error, source: text)
+        }
+        switch result {
+        case .count(let n):
+            console.output.write("\(n)\n")
+        case .records(let records):
+            if ids { return ResultPrinter.ids(records, to: console.output) }
+            switch format ?? .ndjson {
+            case .ndjson: ResultPrinter.ndjson(records, to: console.output)
+            case .json: ResultPrinter.json(records, to: console.output)
+            case .table:
+                let fieldOrder = source.database[source.className]?.fieldNames ?? []
+                ResultPrinter.table(records, fieldOrder: fieldOrder, to: console.output)
+            }
+        }
     }
 }
 

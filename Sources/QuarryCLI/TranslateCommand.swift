@@ -35,3 +35,19 @@ struct TranslateCommand: ConsoleCommand {
 
     var reportsJSON: Bool { json }
 }
+
+extension TranslateCommand {
+    func execute(_ console: Console) throws(Failure) {
+        try bindings.requireDialect(from)
+        let text = try query.read(from: console)
+        let source = try dataFile.map { path throws(Failure) in try DataSource.load(path, className: className) }
+        let compiled = try Compilation.compile(
+            text, dialect: from, className: source?.className ?? className ?? "",
+            schema: source?.database, profile: .exact, bindings: bindings)
+        do throws(Diagnostics) {
+            console.output.write(try to.print(compiled) + "\n")
+        } catch {
+            throw .query(error, source: text)
+        }
+    }
+}
