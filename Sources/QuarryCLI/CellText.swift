@@ -7,6 +7,7 @@ enum CellText {
         guard let value else { return .empty }
         switch value {
         case .int, .double: return TextTable.Cell(text: text(value), numeric: true)
+        case .null: return TextTable.Cell(text: text(value), numeric: nil)
         default: return TextTable.Cell(text: text(value), numeric: false)
         }
     }

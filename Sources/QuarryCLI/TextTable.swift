@@ -2,9 +2,10 @@
 struct TextTable {
     struct Cell {
         var text: String
-        /// Numbers read best right-aligned.
-        var numeric: Bool
-        static let empty = Cell(text: "", numeric: false)
+        /// Numbers read best right-aligned; a column is when all its numeric-or-not cells are
+        /// numbers. Nil (empty, null) has no say.
+        var numeric: Bool?
+        static let empty = Cell(text: "", numeric: nil)
     }
 
     var columns: [String]
@@ -25,7 +26,7 @@ struct TextTable {
         for row in body {
             for (i, cell) in row.enumerated() {
                 widths[i] = max(widths[i], cell.text.count)
-                if !cell.text.isEmpty && !cell.numeric { numeric[i] = false }
+                if cell.numeric == false { numeric[i] = false }
             }
         }
         var out = line(header.map { Cell(text: $0, numeric: false) }, widths: widths, rightAligned: numeric)
