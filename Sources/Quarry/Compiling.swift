@@ -26,7 +26,11 @@ extension Dialect {
                 schema: options.schema, profile: options.profile, limits: options.limits)
             return Query(className: className, predicate: predicate, profile: options.profile)
         case .json:
-            return try jsonQuery(text, className: className, options: options)
+            // The decoder checks the class name; with none, decode under a stand-in and clear it.
+            var query = try ParseWhere.decode(text, className: name ?? "_", profile: options.profile,
+                                              limits: options.limits)
+            query.className = className
+            return query
         }
     }
 }

@@ -5,7 +5,11 @@ extension Dialect {
     /// keys, includes or a count cannot be written in them and gets a `translate.inexpressible`
     /// diagnostic naming those parameters. `json` writes the `where` object, or the whole
     /// request body when any of those parameters is set.
-    public func print(_ query: Query, limits: Limits = .default) throws(Diagnostics) -> String {
+    ///
+    /// - Parameter schema: lets a test whose null and array rules differ between dialects
+    ///   translate when the schema shows the field holds single values (json).
+    public func print(_ query: Query, schema: (any Schema)? = nil,
+                      limits: Limits = .default) throws(Diagnostics) -> String {
         switch self {
         case .sql, .predicate:
             let extra = Self.requestParameters(of: query)
@@ -16,17 +20,18 @@ extension Dialect {
             }
             return try print(query.predicate, limits: limits)
         case .json:
-            return try jsonText(query)
+            return try ParseWhere.encode(query, schema: schema)
         }
     }
 
     /// A predicate written in this dialect, or a `translate.inexpressible` diagnostic naming the
     /// first construct the dialect cannot say.
-    public func print(_ predicate: Predicate, limits: Limits = .default) throws(Diagnostics) -> String {
+    public func print(_ predicate: Predicate, className: String = "", schema: (any Schema)? = nil,
+                      limits: Limits = .default) throws(Diagnostics) -> String {
         switch self {
         case .sql: return try SQLWhere.print(predicate, limits: limits)
         case .predicate: return try PredicateFormat.print(predicate)
-        case .json: return try jsonText(Query(className: "", predicate: predicate))
+        case .json: return try ParseWhere.encode(Query(className: className, predicate: predicate), schema: schema)
         }
     }
 
@@ -37,7 +42,8 @@ extension Dialect {
     /// ```
     public func translate(_ text: String, to target: Dialect, className: String = "",
                           options: CompileOptions = CompileOptions()) throws(Diagnostics) -> String {
-        try target.print(try compile(text, className: className, options: options), limits: options.limits)
+        try target.print(try compile(text, className: className, options: options), schema: options.schema,
+                         limits: options.limits)
     }
 
     /// The request-body parameters (beyond `where`) a query sets, by their Parse REST names.

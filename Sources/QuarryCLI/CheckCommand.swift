@@ -50,7 +50,7 @@ extension CheckCommand {
             text, dialect: dialect, className: source?.className ?? className ?? "",
             schema: source?.database, profile: profile, bindings: bindings)
         // The canonical form is a courtesy: a query the dialect reads, it also writes.
-        let canonical = try? dialect.print(compiled)
+        let canonical = try? dialect.print(compiled, schema: source?.database)
         if json {
             var fields: [(String, JSONScalar)] = [("dialect", .string(dialect.rawValue))]
             if let canonical { fields.append(("canonical", .string(canonical))) }

@@ -45,7 +45,7 @@ extension TranslateCommand {
             text, dialect: from, className: source?.className ?? className ?? "",
             schema: source?.database, profile: .exact, bindings: bindings)
         do throws(Diagnostics) {
-            console.output.write(try to.print(compiled) + "\n")
+            console.output.write(try to.print(compiled, schema: source?.database) + "\n")
         } catch {
             throw .query(error, source: text)
         }
