@@ -1,0 +1,96 @@
+import QuarryCore
+
+/// The object a predicate is being evaluated on, and the variables bound around it by
+/// quantifiers and SUBQUERY.
+struct Scope {
+    let record: Record
+    let className: String
+    var locals: [String: Value] = [:]
+}
+
+/// The state of one `run` or `matches` call: the clock reading every row sees, the deadline,
+/// and what is prepared once per query (string matchers, folded literals, inner-query results).
+/// Not shared between calls, so it needs no locking.
+final class Evaluation {
+    let database: Database
+    let limits: Limits
+    let variables: [String: Value]
+    /// `now()` and `$relativeTime` read this one instant, so every row sees the same time.
+    let nowMillis: Int64
+    let random: @Sendable () -> Double
+    let resolver: KeyPathResolver
+    let comparison = ValueComparison(folds: ValueComparison.FoldCache())
+
+    private let deadline: ContinuousClock.Instant?
+    private var rowsVisited = 0
+    private var matchers: [MatcherKey: StringMatcher] = [:]
+    private var textMatchers: [TextSearch: TextMatcher] = [:]
+    var innerResults: [Query: [Record]] = [:]
+    var innerPointerSets: [Query: Set<Value>] = [:]
+    var innerValueSets: [InnerValuesKey: InnerValues] = [:]
+
+    private struct MatcherKey: Hashable {
+        let op: StringOperator
+        let pattern: String
+        let options: StringOptions
+    }
+
+    private static let cacheCapacity = 1024
+
+    /// Rows between two looks at the clock.
+    private static let clockInterval = 256
+
+    init(database: Database, limits: Limits, variables: [String: Value], nowMillis: Int64,
+         random: @escaping @Sendable () -> Double) {
+        self.database = database
+        self.limits = limits
+        self.variables = variables
+        self.nowMillis = nowMillis
+        self.random = random
+        self.resolver = KeyPathResolver(database: database)
+        if let seconds = limits.deadlineSeconds {
+            // NaN and negative budgets are already spent; absurdly large ones are "a long time".
+            let budget = seconds.isNaN ? 0 : Swift.min(Swift.max(seconds, 0), 1e9)
+            deadline = ContinuousClock.now.advanced(by: .seconds(budget))
+        } else {
+            deadline = nil
+        }
+    }
+
+    /// Counts one visited row and fails with `limit.deadline` once the budget is spent. The
+    /// clock is read on the first row and then every `clockInterval` rows.
+    func visitRow() throws(Diagnostic) {
+        defer { rowsVisited &+= 1 }
+        guard let deadline, rowsVisited % Self.clockInterval == 0 else { return }
+        if ContinuousClock.now >= deadline {
+            throw Diagnostic(
+                "limit.deadline",
+                "the query ran out of its time budget of \(limits.deadlineSeconds ?? 0) seconds")
+        }
+    }
+
+    /// The value of `$name`: a quantifier's or SUBQUERY's binding first, then the caller's.
+    func variable(_ name: String, _ scope: Scope) throws(Diagnostic) -> Value {
+        if let v = scope.locals[name] ?? variables[name] { return v }
+        throw Diagnostic("query.unbound-variable", "the variable $\(name) is not bound")
+    }
+
+    /// The string test for a pattern, prepared on first use and reused for every row.
+    func matcher(_ op: StringOperator, _ pattern: String, _ options: StringOptions) throws(Diagnostic)
+        -> StringMatcher
+    {
+        let key = MatcherKey(op: op, pattern: pattern, options: options)
+        if let m = matchers[key] { return m }
+        let m = try StringMatcher(op, pattern: pattern, options: options, limits: limits)
+        // Patterns taken from the data itself could be as many as the rows: keep the first few.
+        if matchers.count < Self.cacheCapacity { matchers[key] = m }
+        return m
+    }
+
+    func textMatcher(_ search: TextSearch) -> TextMatcher {
+        if let m = textMatchers[search] { return m }
+        let m = TextMatcher(search)
+        if textMatchers.count < Self.cacheCapacity { textMatchers[search] = m }
+        return m
+    }
+}

@@ -1,0 +1,101 @@
+import CPCRE2
+import QuarryCore
+
+/// A regular expression compiled once by PCRE2 (UTF-8, Unicode properties, JIT when the
+/// library has it), matched under the match and depth budgets of `Limits`.
+///
+/// Matching is safe from several threads at once: the compiled pattern and the match context
+/// are only read after `init`, and every call gets its own match data.
+public final class CompiledRegex: @unchecked Sendable {
+    /// The pattern as written.
+    public let pattern: String
+    public let options: RegexOptions
+    private let code: OpaquePointer
+    private let matchContext: OpaquePointer
+
+    /// Compiles `pattern`. `options.wholeString` anchors the match at both ends (NSPredicate
+    /// MATCHES); otherwise the pattern is searched for anywhere (Parse `$regex`).
+    ///
+    /// Throws `regex.invalid` with PCRE2's message and the byte offset of the problem.
+    public init(_ pattern: String, options: RegexOptions, limits: Limits = .default) throws(Diagnostic) {
+        self.pattern = pattern
+        self.options = options
+        var flags: UInt32 = PCRE2_UTF | PCRE2_UCP | PCRE2_NEVER_BACKSLASH_C
+        if options.flags.contains(.caseInsensitive) { flags |= PCRE2_CASELESS }
+        if options.flags.contains(.multiline) { flags |= PCRE2_MULTILINE }
+        if options.flags.contains(.extended) { flags |= PCRE2_EXTENDED }
+        if options.flags.contains(.dotAll) { flags |= PCRE2_DOTALL }
+        if options.wholeString { flags |= PCRE2_ANCHORED | PCRE2_ENDANCHORED }
+
+        var errorCode: Int32 = 0
+        var errorOffset: Int = 0
+        let compiled = Self.withBytes(of: pattern) { bytes, count in
+            pcre2_compile_8(bytes, count, flags, &errorCode, &errorOffset, nil)
+        }
+        guard let compiled else {
+            throw Diagnostic(
+                "regex.invalid",
+                "\(Self.message(for: errorCode)) at pattern offset \(errorOffset)")
+        }
+        guard let context = pcre2_match_context_create_8(nil) else {
+            pcre2_code_free_8(compiled)
+            throw Diagnostic("regex.invalid", "could not allocate a PCRE2 match context")
+        }
+        pcre2_set_match_limit_8(context, limits.regexMatchLimit)
+        pcre2_set_depth_limit_8(context, limits.regexDepthLimit)
+        // JIT is an optimisation only: without it (or on failure) the interpreter runs the
+        // same pattern with the same results.
+        _ = pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE)
+        self.code = compiled
+        self.matchContext = context
+    }
+
+    deinit {
+        pcre2_match_context_free_8(matchContext)
+        pcre2_code_free_8(code)
+    }
+
+    /// Whether the pattern matches `subject` (anywhere, or the whole of it when anchored).
+    ///
+    /// Throws `limit.regex` when the match or depth budget runs out: a pattern that backtracks
+    /// catastrophically is an error, never a silent "no match".
+    public func matches(_ subject: String) throws(Diagnostic) -> Bool {
+        guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else {
+            throw Diagnostic("regex.match-failed", "could not allocate PCRE2 match data")
+        }
+        defer { pcre2_match_data_free_8(data) }
+        let rc = Self.withBytes(of: subject) { bytes, count in
+            // Swift strings are always valid UTF-8, so PCRE2's own check would be redundant.
+            pcre2_match_8(code, bytes, count, 0, PCRE2_NO_UTF_CHECK, data, matchContext)
+        }
+        if rc >= 0 { return true }
+        switch rc {
+        case PCRE2_ERROR_NOMATCH:
+            return false
+        case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT,
+            PCRE2_ERROR_JIT_STACKLIMIT:
+            throw Diagnostic(
+                "limit.regex",
+                "the regular expression /\(pattern)/ exceeded its matching budget "
+                    + "(\(Self.message(for: rc))); simplify the pattern or raise the regex limits")
+        default:
+            throw Diagnostic("regex.match-failed", "matching /\(pattern)/ failed: \(Self.message(for: rc))")
+        }
+    }
+
+    /// The string's UTF-8 bytes and their count. `withCString` always yields a pointer (PCRE2
+    /// 10.42 refuses a null subject even when it is empty); the count keeps interior NULs.
+    private static func withBytes<R>(of s: String, _ body: (UnsafePointer<UInt8>, Int) -> R) -> R {
+        let count = s.utf8.count
+        return s.withCString { chars in
+            chars.withMemoryRebound(to: UInt8.self, capacity: count + 1) { body($0, count) }
+        }
+    }
+
+    private static func message(for code: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = pcre2_get_error_message_8(code, &buffer, buffer.count)
+        guard n > 0 else { return "PCRE2 error \(code)" }
+        return String(decoding: buffer[0..<Int(n)], as: UTF8.self)
+    }
+}

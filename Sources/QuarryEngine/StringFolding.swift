@@ -1,0 +1,82 @@
+import Foundation
+import QuarryCore
+
+/// The string transformations behind `StringOptions`: Unicode full case folding for
+/// `.caseInsensitive` and diacritic stripping for `.diacriticInsensitive`. Two strings are equal
+/// under the options when their folded forms have the same Unicode scalars.
+enum StringFolding {
+    /// `s` with the options applied: first diacritics are stripped (NFD, then combining marks
+    /// dropped), then every scalar is case folded. With no options the string is unchanged; in
+    /// particular `.caseInsensitive` alone does not normalize (`é` and `e\u{301}` stay apart,
+    /// as they do for `=`).
+    static func fold(_ s: String, _ options: StringOptions) -> String {
+        if options.isEmpty { return s }
+        var out = options.contains(.diacriticInsensitive) ? stripDiacritics(s) : s
+        if options.contains(.caseInsensitive) {
+            out = caseFold(out)
+            // Folding can reintroduce a mark (İ folds to i + U+0307).
+            if options.contains(.diacriticInsensitive) { out = stripDiacritics(out) }
+        }
+        return out
+    }
+
+    /// Full case folding (Unicode CaseFolding.txt, statuses C and F): `Straße`, `STRASSE` and
+    /// `strasse` fold alike, and so do `ς`, `σ` and `Σ`. Turkic-specific mappings (status T)
+    /// are not applied, so `ı` stays distinct from `i` and `I`, as in the default folding.
+    static func caseFold(_ s: String) -> String {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: the folding is plain lowercasing.
+            return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        }
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            if u.isASCII {
+                out.append((0x41...0x5A).contains(u.value) ? Unicode.Scalar(UInt8(u.value + 0x20)) : u)
+            } else {
+                out.append(contentsOf: caseFold(u).unicodeScalars)
+            }
+        }
+        return String(out)
+    }
+
+    /// The folding of one scalar, derived from the standard library's case mappings (which
+    /// track the current Unicode version): the first of lower(upper(lower(u))), lower(u) and
+    /// upper(u) that no longer changes under case folding. Cherokee, whose folding is its
+    /// uppercase, takes the last candidate.
+    static func caseFold(_ u: Unicode.Scalar) -> String {
+        let properties = u.properties
+        // Caseless scalars (digits, CJK, marks…) fold to themselves.
+        if !properties.changesWhenCaseFolded && !properties.changesWhenUppercased { return String(u) }
+        let s = String(u)
+        let lowerUpperLower = s.lowercased().uppercased().lowercased()
+        if !properties.changesWhenCaseFolded {
+            // Already folded, except precomposed letters such as ǰ whose folding is their
+            // canonical decomposition (the property is defined on NFD). `==` on String is
+            // canonical equivalence, which tells those apart from ı → i (a different letter).
+            return lowerUpperLower == s ? lowerUpperLower : s
+        }
+        for candidate in [lowerUpperLower, s.lowercased(), s.uppercased()] where isFolded(candidate) {
+            return candidate
+        }
+        return s
+    }
+
+    private static func isFolded(_ s: String) -> Bool {
+        s.unicodeScalars.allSatisfy { !$0.properties.changesWhenCaseFolded }
+    }
+
+    /// Canonical decomposition with the nonspacing and enclosing marks removed: `é` → `e`,
+    /// `Ångström` → `Angstrom`. Letters that do not decompose (`ø`, `ł`) are kept, and so are
+    /// spacing marks (Indic vowel signs are letters' parts, not diacritics).
+    static func stripDiacritics(_ s: String) -> String {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }
+        var out = String.UnicodeScalarView()
+        for u in s.decomposedStringWithCanonicalMapping.unicodeScalars {
+            switch u.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark: continue
+            default: out.append(u)
+            }
+        }
+        return String(out)
+    }
+}

@@ -1,0 +1,51 @@
+import QuarryCore
+
+/// One string test (`beginsWith`, `endsWith`, `contains`, `like`, `matches`) with its pattern
+/// prepared once: folded for the options, parsed as LIKE, or compiled by PCRE2.
+///
+/// Prefix, suffix and substring tests compare the UTF-8 bytes of the folded strings, which is
+/// the same as comparing scalars (UTF-8 never matches across a scalar boundary). An empty
+/// pattern is a prefix, suffix and substring of every string.
+struct StringMatcher: Sendable {
+    private enum Test: Sendable {
+        case prefix([UInt8])
+        case suffix([UInt8])
+        case substring([UInt8])
+        case like(LikePattern)
+        case regex(CompiledRegex)
+    }
+
+    private let test: Test
+    private let options: StringOptions
+
+    init(_ op: StringOperator, pattern: String, options: StringOptions, limits: Limits) throws(Diagnostic) {
+        self.options = options
+        switch op {
+        case .beginsWith: test = .prefix(Array(StringFolding.fold(pattern, options).utf8))
+        case .endsWith: test = .suffix(Array(StringFolding.fold(pattern, options).utf8))
+        case .contains: test = .substring(Array(StringFolding.fold(pattern, options).utf8))
+        case .like(let syntax): test = .like(LikePattern(pattern, syntax: syntax, options: options))
+        case .matches(var regexOptions):
+            // `[c]` is PCRE2's own caseless matching; `[d]` strips marks from both sides.
+            if options.contains(.caseInsensitive) { regexOptions.flags.insert(.caseInsensitive) }
+            let source = options.contains(.diacriticInsensitive) ? StringFolding.stripDiacritics(pattern) : pattern
+            test = .regex(try CompiledRegex(source, options: regexOptions, limits: limits))
+        }
+    }
+
+    func matches(_ subject: String) throws(Diagnostic) -> Bool {
+        switch test {
+        case .prefix(let p): return Array(StringFolding.fold(subject, options).utf8).starts(with: p)
+        case .suffix(let p):
+            let s = Array(StringFolding.fold(subject, options).utf8)
+            return s.count >= p.count && s[(s.count - p.count)...].elementsEqual(p)
+        case .substring(let p):
+            if p.isEmpty { return true }
+            return Array(StringFolding.fold(subject, options).utf8).firstRange(of: p) != nil
+        case .like(let pattern): return pattern.matches(subject)
+        case .regex(let r):
+            let s = options.contains(.diacriticInsensitive) ? StringFolding.stripDiacritics(subject) : subject
+            return try r.matches(s)
+        }
+    }
+}

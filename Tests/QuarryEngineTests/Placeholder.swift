@@ -1,1 +1,0 @@
-// Tests for QuarryEngine live in this target.
