@@ -14,6 +14,11 @@ struct CheckCommand: ConsoleCommand {
             With --json the answer is one JSON object on stdout: \
             {"ok":true,"dialect":…,"canonical":…} or \
             {"ok":false,"errors":[{"code","message","line","column","offset","length"}]}.
+
+            Examples:
+              quarry check "age > 20 AND name LIKE 'J%'"
+              quarry check --dialect predicate --arg '"J"' 'name BEGINSWITH[c] %@'
+              quarry check --data data.json --class Contact "adress.city = 'Dallas'"
             """)
 
     @Option(help: "The query language.")

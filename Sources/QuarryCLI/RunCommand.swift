@@ -11,7 +11,13 @@ struct RunCommand: ConsoleCommand {
             {"results":[objects…]}, or NDJSON (one object a line), in Parse REST JSON.
 
             Objects are printed as NDJSON in result order (Parse REST JSON encoding) unless \
-            --ids, --count or --format says otherwise.
+            --ids, --count or --format says otherwise. With --dialect json the query may be a \
+            whole request body; --order, --limit, --skip, --keys and --include override its own.
+
+            Examples:
+              quarry run --data data.json --class Contact "address.city = 'Dallas'"
+              quarry run --data data.json --class Contact --order -age --ids "age > 20"
+              quarry run --data data.json --class Contact --dialect json '{"age":{"$gt":2}}'
             """)
 
     @Option(name: .customLong("data"), help: ArgumentHelp("The data file.", valueName: "file"))

@@ -8,7 +8,13 @@ struct TranslateCommand: ConsoleCommand {
         abstract: "Translate a query from one dialect into another.",
         discussion: """
             A construct the target dialect cannot express is an error \
-            (translate.inexpressible) naming it; nothing is dropped silently.
+            (translate.inexpressible) naming it; nothing is dropped silently. Null and array rules \
+            differ between the dialects; with --data (and --class) a test on a field the data \
+            shows to hold single values can translate where it otherwise could not.
+
+            Examples:
+              quarry translate --to json "age >= 21 AND name IN ('a', 'b')"
+              quarry translate --from json --to sql '{"age":{"$gt":20}}'
             """)
 
     @Option(name: [.customLong("from"), .customLong("dialect")], help: "The query's language.")
