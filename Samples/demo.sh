@@ -52,9 +52,10 @@ show run --data $DATA --class Order --ids "customer.objectId IN (Contact[age > 3
 section "Counting"
 show run --data $DATA --class Contact --count "tags IS NOT NULL"
 
-section "Translating into NSPredicate and Parse REST JSON"
-show translate --to predicate "name LIKE 'c%' AND age >= 21"
+section "Translating: SQL to Parse REST JSON, NSPredicate to JSON (the data types the fields)"
 show translate --to json "name LIKE 'c%' AND age >= 21"
+show translate --from predicate --to json --data $DATA --class Contact 'age >= 21 AND name BEGINSWITH[c] "c"'
+show run --data $DATA --class Contact --dialect json --ids '{"age":{"$gte":21},"name":{"$regex":"^\\Qc\\E","$options":"i"}}'
 
 section "A mistake, reported like a compiler would"
 show check "age > AND name = 'Lois'"
