@@ -19,7 +19,7 @@ struct QueryOperand: ParsableArguments {
         do {
             bytes = try console.readInput()
         } catch {
-            throw .usage("\(error)")
+            throw .query(Diagnostics([Diagnostic("input.read", "\(error)")]), source: "")
         }
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.utf8.elementsEqual(bytes) else {

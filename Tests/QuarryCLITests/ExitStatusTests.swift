@@ -110,3 +110,16 @@ import Testing
         #expect(err.text == "error[input.encoding]: standard input is not valid UTF-8\n")
     }
 }
+
+extension ExitStatusTests {
+    struct Unreadable: Error, CustomStringConvertible {
+        var description: String { "cannot read standard input: Input/output error" }
+    }
+
+    @Test func unreadableStandardInputIsReported() {
+        let out = Capture(), err = Capture()
+        let console = Console(output: out, error: err, readInput: { throw Unreadable() })
+        #expect(QuarryTool.run(["check", "-"], console: console) == 1)
+        #expect(err.text == "error[input.read]: cannot read standard input: Input/output error\n")
+    }
+}
