@@ -69,3 +69,22 @@ import Testing
         }
     }
 }
+
+/// The README's library example, over the bundled sample database.
+@Suite struct ReadmeExampleTests {
+    /// Tests/QuarryCLITests/UmbrellaAPITests.swift → the package root.
+    static let sample = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/") + "/Samples/sample.json"
+
+    @Test func libraryExample() throws {
+        let db = try Database(contentsOfFile: Self.sample)
+        let tokyo = try db.find("Contact", where: "age > 20 AND address.city = 'Tokyo'")
+        #expect(tokyo.map(\.objectId) == ["k3"])
+        let options = CompileOptions(arguments: [.value("k")])
+        let ks = try db.find("Contact", where: "name BEGINSWITH[c] %@", dialect: .predicate, options: options)
+        #expect(ks.map(\.objectId) == ["k3"])
+        #expect(try db.count("Order", where: #"{"orderAmount":{"$gt":100}}"#, dialect: .json) == 2)
+        let query = try Dialect.sql.compile("name LIKE 'J%' AND age > 20", className: "Contact",
+                                            options: CompileOptions(schema: db))
+        #expect(try db.matches(tokyo[0], className: "Contact", predicate: query.predicate) == false)
+    }
+}
