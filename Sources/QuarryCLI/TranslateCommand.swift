@@ -1,0 +1,67 @@
+import ArgumentParser
+import Quarry
+
+/// `quarry translate`: the same query in another dialect.
+struct TranslateCommand: ConsoleCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "translate",
+        abstract: "Translate a query from one dialect into another.",
+        discussion: """
+            The translation keeps the results, not just the syntax: the dialects treat null, \
+            missing fields, arrays and values of other types differently, and the output states \
+            the source's rules exactly. Without --data nothing is assumed about the fields (any \
+            may hold an array, or a date that SQL compares with numbers and strings), so some \
+            translations come out longer or not at all; with --data (and --class) fields the data \
+            shows to hold single values of one type translate directly. A construct the target \
+            dialect cannot express is an error (translate.inexpressible) naming it; nothing is \
+            dropped or approximated.
+
+            Examples:
+              quarry translate --to predicate "name LIKE 'J%' OR tags = 'hero'"
+              quarry translate --data Samples/sample.json --class Contact \\
+                --to json "age >= 21 AND name IN ('a', 'b')"
+              quarry translate --data Samples/sample.json --class Contact \\
+                --from json --to sql '{"age":{"$gt":20}}'
+            """)
+
+    @Option(name: [.customLong("from"), .customLong("dialect")], help: "The query's language.")
+    var from: Dialect = .sql
+
+    @Option(help: "The language to write.")
+    var to: Dialect
+
+    @Option(name: .customLong("data"), help: ArgumentHelp(
+        "A data file whose classes and fields the query is checked against.", valueName: "file"))
+    var dataFile: String?
+
+    @Option(name: .customLong("class"), help: ArgumentHelp(
+        "The class the query is evaluated on (optional when the data holds one class).",
+        valueName: "name"))
+    var className: String?
+
+    @OptionGroup var bindings: BindingOptions
+
+    @Flag(help: "Report errors as JSON on stdout: {\"ok\":false,\"errors\":[…]}.")
+    var json = false
+
+    @OptionGroup var query: QueryOperand
+
+    var reportsJSON: Bool { json }
+}
+
+extension TranslateCommand {
+    func execute(_ console: Console) throws(Failure) {
+        try bindings.requireDialect(from)
+        let text = try query.read(from: console)
+        let source = try dataFile.map { path throws(Failure) in try DataSource.load(path, className: className) }
+        let compiled = try Compilation.compile(
+            text, dialect: from, className: source?.className ?? className ?? "",
+            schema: source?.database, profile: .exact, bindings: bindings)
+        do throws(Diagnostics) {
+            let converted = try SemanticsConversion.convert(compiled, to: to.semantics, schema: source?.database)
+            console.output.write(try to.print(converted, schema: source?.database) + "\n")
+        } catch {
+            throw .query(error, source: text)
+        }
+    }
+}
