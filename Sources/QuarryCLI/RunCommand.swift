@@ -56,6 +56,8 @@ struct RunCommand: ConsoleCommand {
 
     @OptionGroup var bindings: BindingOptions
 
+    @OptionGroup var indexes: IndexOptions
+
     @Flag(help: "Print one objectId a line.")
     var ids = false
 
@@ -98,11 +100,13 @@ extension RunCommand {
         if let include { compiled.includes = include }
         if count { compiled.count = true }
 
+        // The engine answers exactly as the reference evaluator does, through the indexes.
+        let engine = try indexes.engine(source)
         let result: QueryResult
-        do throws(Diagnostics) {
-            result = try source.database.run(compiled)
+        do throws(Diagnostic) {
+            result = try engine.run(compiled)
         } catch {
-            throw .query(error, source: text)
+            throw .query(Diagnostics([error]), source: text)
         }
         switch result {
         case .count(let n):

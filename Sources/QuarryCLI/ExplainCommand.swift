@@ -1,0 +1,66 @@
+import ArgumentParser
+import Quarry
+
+/// `quarry explain`: the plan the engine would run for a query, as a tree.
+struct ExplainCommand: ConsoleCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Show how a query would run: rewrites, inner queries, index use, filter order.",
+        discussion: """
+            The plan is printed as a tree: the rewrites the normalizer applied, the inner \
+            queries run first and the rows they may contribute, where rows come from (a full \
+            scan or an index), the filters in evaluation order with their cost and expected \
+            pass rate, the order and the page. --analyze runs the query and adds the rows each \
+            step saw and the time it took. --json prints {"analyzed":…,"plan":{…}}.
+
+            Examples:
+              quarry explain --data data.json --class Contact "age > 20 AND name LIKE 'J%'"
+              quarry explain --data data.json --class Contact --index age --analyze "age = 42"
+            """)
+
+    @Option(name: .customLong("data"), help: ArgumentHelp("The data file.", valueName: "file"))
+    var dataFile: String
+
+    @Option(name: .customLong("class"), help: ArgumentHelp(
+        "The class to query (optional when the data holds one class).", valueName: "name"))
+    var className: String?
+
+    @Option(help: "The query language.")
+    var dialect: Dialect = .sql
+
+    @Option(help: "Compatibility profile: default and maximum limits, inner-query limits, accepted constructs.")
+    var profile: Profile = .exact
+
+    @OptionGroup var indexes: IndexOptions
+
+    @OptionGroup var bindings: BindingOptions
+
+    @Flag(help: "Run the query and show the rows and time of each step.")
+    var analyze = false
+
+    @Flag(help: "Print the plan (or the errors) as JSON on stdout.")
+    var json = false
+
+    @OptionGroup var query: QueryOperand
+
+    var reportsJSON: Bool { json }
+}
+
+extension ExplainCommand {
+    func execute(_ console: Console) throws(Failure) {
+        try bindings.requireDialect(dialect)
+        let text = try query.read(from: console)
+        let source = try DataSource.load(dataFile, className: className)
+        let compiled = try Compilation.compile(
+            text, dialect: dialect, className: source.className, schema: source.database,
+            profile: profile, bindings: bindings)
+        let engine = try indexes.engine(source)
+        let report: ExplainReport
+        do throws(Diagnostic) {
+            report = try engine.explain(compiled, analyze: analyze)
+        } catch {
+            throw .query(Diagnostics([error]), source: text)
+        }
+        console.output.write((json ? report.json : report.description) + "\n")
+    }
+}

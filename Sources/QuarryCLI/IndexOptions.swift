@@ -1,0 +1,48 @@
+import ArgumentParser
+import Quarry
+
+/// `--index KEY[:kind]`: secondary indexes the engine builds before it runs the query.
+struct IndexOptions: ParsableArguments {
+    @Option(name: .customLong("index"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
+        "Index a key path of the queried class; repeat for each. KEY:hash, KEY:ordered or KEY:geo chooses the kind.",
+        discussion: "Without a kind, a field holding geo points gets a geo index and any other an ordered one "
+            + "(it serves equality, IN, ranges, prefixes and ORDER BY).",
+        valueName: "key"))
+    var specs: [String] = []
+
+    /// The engine over the data with the indexes built.
+    func engine(_ source: DataSource, limits: Limits = .default) throws(Failure) -> Engine {
+        let engine = Engine(database: source.database, limits: limits)
+        for spec in specs {
+            let (key, kind) = try Self.parse(spec, database: source.database, className: source.className)
+            do throws(Diagnostic) {
+                try engine.createIndex(kind, on: key, in: source.className)
+            } catch {
+                throw .usage("--index \(spec): \(error.message)")
+            }
+        }
+        return engine
+    }
+
+    /// `age`, `address.city`, `location:geo`.
+    static func parse(_ spec: String, database: Database, className: String) throws(Failure) -> (KeyPath, IndexKind) {
+        var keyText = Substring(spec)
+        var kind: IndexKind? = nil
+        if let colon = spec.lastIndex(of: ":") {
+            let name = spec[spec.index(after: colon)...]
+            guard let k = IndexKind(rawValue: String(name)) else {
+                throw .usage("--index \(spec): '\(name)' is not an index kind; use hash, ordered or geo")
+            }
+            kind = k
+            keyText = spec[..<colon]
+        }
+        let parts = keyText.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !parts.isEmpty, !parts.contains(where: \.isEmpty) else {
+            throw .usage("--index \(spec): expected a key path such as 'age' or 'address.city'")
+        }
+        let key = KeyPath(parts)
+        if let kind { return (key, kind) }
+        let isGeo = parts.count == 1 && database.fieldType(parts[0], in: className) == .geoPoint
+        return (key, isGeo ? .geo : .ordered)
+    }
+}
