@@ -51,6 +51,9 @@ extension FilterCompiler {
                 return PointerSetLeaf(l, access: access, pointers: pointers, rows: nil, inner: inner, invert: l.negated,
                                       answers: answers, selectivity: 0.1)
             }
+            if let lists = column as? PointerListColumn {
+                return PointerListLeaf(l, access: access, lists: lists, test: .inner(inner), answers: answers)
+            }
             return notApplicable(l, access, column, answers) ?? fallback(l)
         case .select(let path, let inner, let innerKey):
             if let error = failedInner[inner] { return ThrowingNode(l, error: error) }
@@ -77,6 +80,19 @@ extension FilterCompiler {
         }
         if let arrays = column as? ArrayColumn {
             return arrayLeaf(l, access, arrays, answers) ?? fallback(l)
+        }
+        if let lists = column as? PointerListColumn {
+            switch l.condition {
+            case .arraySize(_, let n):
+                return PointerListLeaf(l, access: access, lists: lists, test: .size(Int32(clamping: n)), answers: answers)
+            case .isNull where l.semantics == .sql:
+                return PointerListLeaf(l, access: access, lists: lists, test: .empty, answers: answers)
+            case .isNull:
+                // A list is a value, never nil.
+                return SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: 0.5)
+            default:
+                return fallback(l)
+            }
         }
         guard column.kind != .generic, let node = build(access, column, answers) else { return fallback(l) }
         return node

@@ -13,6 +13,8 @@ enum ColumnKind: Hashable, CustomStringConvertible {
     case pointer(to: String)
     /// Arrays whose elements are stored in a column of this kind.
     indirect case array(of: ColumnKind)
+    /// Arrays of pointers into one class, and Relations to it, as lists of its rows.
+    case pointerList(to: String)
     /// Mixed types, arrays, objects and the like: nothing is stored typed, every value is read
     /// from its record.
     case generic
@@ -27,6 +29,7 @@ enum ColumnKind: Hashable, CustomStringConvertible {
         case .geoPoint: return "geoPoint"
         case .pointer(let c): return "pointer to \(c)"
         case .array(let e): return "array of \(e)"
+        case .pointerList(let c): return "pointers to \(c)"
         case .generic: return "generic"
         }
     }
@@ -44,9 +47,11 @@ enum ColumnKind: Hashable, CustomStringConvertible {
         case .pointer(let p): return .pointer(to: p.className)
         case .array(let items) where !items.isEmpty:
             switch best(for: items) {
-            case .generic, .array, .pointer, .geoPoint: return .generic
+            case .pointer(let c): return .pointerList(to: c)
+            case .generic, .array, .pointer, .geoPoint, .pointerList: return .generic
             case let element: return .array(of: element)
             }
+        case .relation(let c, _): return .pointerList(to: c)
         default: return .generic
         }
     }
@@ -58,7 +63,7 @@ enum ColumnKind: Hashable, CustomStringConvertible {
     static func best(for values: some Sequence<Value>) -> ColumnKind {
         // Counted by case rather than in a dictionary: this runs over every stored value.
         var ints = 0, doubles = 0, strings = 0, dates = 0, bools = 0, points = 0, pointers = 0, others = 0
-        var pointerClass: String? = nil, mixedPointers = false
+        var pointerClass: String? = nil, mixedPointers = false, relationClass: String? = nil
         var intsExact = true
         var arrays = 0
         var elements: [Value] = []
@@ -81,6 +86,10 @@ enum ColumnKind: Hashable, CustomStringConvertible {
             case .array(let items):
                 arrays += 1
                 elements += items
+            case .relation(let c, _):
+                arrays += 1
+                relationClass = relationClass ?? c
+                if relationClass != c { mixedPointers = true }
             default: others += 1
             }
             total += 1
@@ -88,10 +97,15 @@ enum ColumnKind: Hashable, CustomStringConvertible {
         guard total > 0 else { return .generic }
         let need = Double(total) * typedShare
         if Double(arrays) >= need {
-            // Arrays of scalars of one type get a typed element column.
+            // Arrays of scalars of one type get a typed element column; arrays of pointers
+            // into one class (and relations to it) a list of its rows.
             switch best(for: elements) {
-            case .generic, .array, .pointer, .geoPoint: return .generic
-            case let element: return .array(of: element)
+            case .pointer(let c) where !mixedPointers && (relationClass ?? c) == c: return .pointerList(to: c)
+            case .generic where elements.isEmpty:
+                if let c = relationClass, !mixedPointers { return .pointerList(to: c) }
+                return .generic
+            case .generic, .array, .pointer, .geoPoint, .pointerList: return .generic
+            case let element: return relationClass == nil ? .array(of: element) : .generic
             }
         }
         if doubles > 0, intsExact, Double(ints + doubles) >= need { return .double }

@@ -48,6 +48,12 @@ final class ColumnStore {
         for column in pointerColumns(targeting: className) {
             column.resolveDangling(objectId: record.objectId, targetRow: row) { pointer(column, $0) }
         }
+        for (list, field, owner) in pointerLists(targeting: className) {
+            let records = database[owner]?.records ?? []
+            list.resolveDangling(objectId: record.objectId, targetRow: row) { r in
+                records[r].fields[field].flatMap(list.listedIds)
+            }
+        }
     }
 
     /// Removes an object; returns whether it existed. Rows after it move up by one, so this
@@ -62,6 +68,7 @@ final class ColumnStore {
         table.objectIds.remove(row)
         for column in table.columns.values { column.remove(row) }
         for column in pointerColumns(targeting: className) { column.targetRemoved(at: row) }
+        for (list, _, _) in pointerLists(targeting: className) { list.targetRemoved(at: row) }
         return true
     }
 
@@ -191,6 +198,10 @@ final class ColumnStore {
                 self.database[target]?.positionById[id]
             }
         case .array(let element): return ArrayColumn(elements: makeColumn(element))
+        case .pointerList(let target):
+            return PointerListColumn(targetClass: target) { [unowned self] id in
+                self.database[target]?.positionById[id]
+            }
         case .generic: return Column(kind: .generic)
         }
     }
@@ -211,6 +222,8 @@ final class ColumnStore {
             rebuild(field, in: table)
         } else if let arrays = column as? ArrayColumn, arrays.wasteful {
             rebuild(field, in: table)
+        } else if let lists = column as? PointerListColumn, lists.wasteful {
+            rebuild(field, in: table)
         }
     }
 
@@ -223,6 +236,15 @@ final class ColumnStore {
 
     private func pointerColumns(targeting className: String) -> [PointerColumn] {
         tables.values.flatMap { $0.columns.values.compactMap { ($0 as? PointerColumn).flatMap { $0.targetClass == className ? $0 : nil } } }
+    }
+
+    /// Pointer-list columns into a class, with their field and the class that holds them.
+    private func pointerLists(targeting className: String) -> [(PointerListColumn, String, String)] {
+        tables.values.flatMap { table in
+            table.columns.compactMap { field, column in
+                (column as? PointerListColumn).flatMap { $0.targetClass == className ? ($0, field, table.name) : nil }
+            }
+        }
     }
 
     /// The pointer a pointer column's row holds, read from its record.

@@ -76,6 +76,43 @@ import Testing
         #expect(try engine.run(Query(className: "B", predicate: compare("a.n", .eq, 2, .sql))).objectIds == ["b2"])
     }
 
+    /// Arrays of pointers and relations are lists of rows of their class: they follow the
+    /// target class's inserts and deletes (dangling elements read as null).
+    @Test func pointerListsFollowTheirTargets() throws {
+        let db = database(
+            ("A", [record("a1", ["n": 1]), record("a2", ["n": 2]), record("a3", ["n": 3])]),
+            ("B", [record("b1", ["as": .array([pointer("A", "a1"), pointer("A", "a3")])]),
+                   record("b2", ["as": .relation(className: "A", objectIds: ["a2", "a4"])]),
+                   record("b3", ["as": .array([])])]))
+        let engine = Engine(database: db)
+        #expect(engine.store.table("B")?.column("as")?.kind == .pointerList(to: "A"))
+        var current = db
+        let inner = Query(className: "A", predicate: compare("n", .ge, 2, .document))
+        let queries = [
+            Query(className: "B", predicate: .leaf(.inQuery("as", inner), .document)),
+            Query(className: "B", predicate: .leaf(.inQuery("as", inner), negated: true, .sql)),
+            Query(className: "B", predicate: .leaf(.isNull(.key("as")), .sql)),
+            Query(className: "B", predicate: .leaf(.arraySize(.key("as"), 2), .predicate)),
+        ]
+        func agree() throws {
+            let reference = ReferenceEvaluator(database: current)
+            for q in queries { #expect(try engine.run(q) == reference.run(q), "\(PredicateText.render(q.predicate))") }
+        }
+        try agree()
+        for (change, apply) in [
+            ("delete a3", { (db: inout Database, e: Engine) in _ = db.remove("a3", from: "A"); e.delete("a3", from: "A") }),
+            ("insert a4", { (db: inout Database, e: Engine) in
+                let r = record("a4", ["n": 4]); db.insert(r, into: "A"); e.insert(r, into: "A") }),
+            ("delete a1", { (db: inout Database, e: Engine) in _ = db.remove("a1", from: "A"); e.delete("a1", from: "A") }),
+            ("insert a3", { (db: inout Database, e: Engine) in
+                let r = record("a3", ["n": 0]); db.insert(r, into: "A"); e.insert(r, into: "A") }),
+        ] as [(String, (inout Database, Engine) -> Void)] {
+            apply(&current, engine)
+            try agree()
+            _ = change
+        }
+    }
+
     @Test func columnsChangeTypeWhenValuesStopFitting() throws {
         var records = (0..<100).map { record("r\($0)", ["x": .int(Int64($0))]) }
         let engine = Engine(database: database(("T", records)))

@@ -1,0 +1,62 @@
+import QuarryCore
+
+/// Leaves over a pointer-list column (arrays of pointers, relations): membership of some
+/// element in an inner query's rows, SQL's IS NULL (no element whose object exists) and the
+/// size. Dangling elements are null, as the reference reads them.
+final class PointerListLeaf: KeyLeaf {
+    enum Test {
+        /// Some element among the rows of an inner query (`inQuery`).
+        case inner(Query)
+        /// No element points to an existing object (SQL `isNull`).
+        case empty
+        /// Exactly this many elements.
+        case size(Int32)
+    }
+
+    let lists: PointerListColumn
+    let test: Test
+    /// `.sql`: an element must pass with the negation applied to it.
+    let perElementNegation: Bool
+    /// Otherwise: the answer is `(some element passes) != resultNegation`.
+    let resultNegation: Bool
+
+    init(_ leaf: Leaf, access: KeyAccess, lists: PointerListColumn, test: Test, answers: SlotAnswers) {
+        self.lists = lists
+        self.test = test
+        let existential: Bool
+        if case .inner = test { existential = true } else { existential = false }
+        perElementNegation = existential && leaf.semantics == .sql && leaf.negated
+        resultNegation = existential ? leaf.semantics != .sql && leaf.negated : leaf.negated
+        super.init(leaf, access: access, answers: answers, cost: 5, selectivity: 0.2)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let en = perElementNegation, rn = resultNegation
+        try lists.starts.withUnsafeBufferPointer { (starts) throws(Diagnostic) in
+            try lists.counts.withUnsafeBufferPointer { (counts) throws(Diagnostic) in
+                try lists.targets.withUnsafeBufferPointer { (targets) throws(Diagnostic) in
+                    switch test {
+                    case .size(let n):
+                        try drive(&b, ctx) { t in (counts[t] == n) != rn }
+                    case .empty:
+                        try drive(&b, ctx) { t in
+                            let start = Int(starts[t])
+                            for e in start..<start + Int(counts[t]) where targets[e] >= 0 { return rn }
+                            return !rn
+                        }
+                    case .inner(let q):
+                        let set = ctx.run.innerRowSet(q, targetClass: lists.targetClass) ?? RowSet(rows: [], capacity: 0)
+                        try drive(&b, ctx) { t in
+                            let start = Int(starts[t])
+                            for e in start..<start + Int(counts[t]) {
+                                let target = Int(targets[e])
+                                if target >= 0, set.contains(target) != en { return !rn }
+                            }
+                            return rn
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
