@@ -97,6 +97,10 @@ public final class Engine {
             return .count(n)
         case .rows(let rows):
             let records = store.records(query.className)
+            // Nothing to embed or project: the stored objects are the answer as they are.
+            if query.includes.isEmpty, query.keys == nil, query.excludeKeys.isEmpty {
+                return .records(rows.map { records[$0] })
+            }
             let e = run.evaluation
             return .records(rows.map { e.shape(records[$0], query) })
         }
