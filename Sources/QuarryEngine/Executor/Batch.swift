@@ -58,11 +58,6 @@ struct Batch {
         }
     }
 
-    var asArray: [Int32] {
-        if let dense { return dense.map { Int32($0) } }
-        return Array(rows[0..<count])
-    }
-
     /// Keeps the rows for which `keep(position, row)` holds. `position` counts from 0 over the
     /// batch as it was on entry.
     @inline(__always)

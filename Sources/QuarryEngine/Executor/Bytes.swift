@@ -179,8 +179,6 @@ struct ByteStringSet {
         for m in members { insert(m) }
     }
 
-    var isEmpty: Bool { spans.isEmpty }
-
     private mutating func insert(_ m: [UInt8]) {
         let found = m.withUnsafeBufferPointer { contains($0) }
         if found { return }

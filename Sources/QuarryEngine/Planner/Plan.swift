@@ -42,9 +42,6 @@ class RowSource {
         self.estimatedRows = estimatedRows
     }
 
-    /// Whether rows come in row (insertion) order.
-    var inRowOrder: Bool { true }
-
     /// Feeds the candidate rows in batches; `body` returns false to stop early.
     func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {}
 }

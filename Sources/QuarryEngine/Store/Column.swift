@@ -43,8 +43,7 @@ class Column {
 
     /// Replaces the value at `row`; nil means the field is now missing.
     final func set(_ row: Int, _ v: Value?) {
-        let old = forget(row)
-        if old == .value || old == .other { statistics.valuesChanged += 1 }
+        forget(row)
         let slot: Slot
         switch v {
         case nil: slot = .missing
@@ -56,18 +55,17 @@ class Column {
         if let v, !v.isNull { statistics.note(v) }
     }
 
-    private func forget(_ row: Int) -> Slot {
+    /// Lets go of a row's current value (its typed storage and its count).
+    private func forget(_ row: Int) {
         let old = Slot(rawValue: slots[row]) ?? .missing
         if old == .value { forgetTyped(at: row) }
         if old == .other { forgetOther(at: row) }
         statistics.count(old, -1)
-        return old
     }
 
     /// Removes a row; later rows move up by one.
     final func remove(_ row: Int) {
-        let old = forget(row)
-        if old == .value || old == .other { statistics.valuesChanged += 1 }
+        forget(row)
         removeTyped(at: row)
         slots.remove(at: row)
     }
@@ -96,8 +94,6 @@ struct ColumnStatistics {
     var min: Value?
     var max: Value?
     var distinct = DistinctSketch()
-    /// Values overwritten or removed since the last refresh: how stale the bounds may be.
-    var valuesChanged = 0
 
     mutating func count(_ slot: Slot, _ delta: Int) {
         switch slot {

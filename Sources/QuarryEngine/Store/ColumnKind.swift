@@ -48,7 +48,7 @@ enum ColumnKind: Hashable, CustomStringConvertible {
         case .array(let items) where !items.isEmpty:
             switch best(for: items) {
             case .pointer(let c): return .pointerList(to: c)
-            case .generic, .array, .pointer, .geoPoint, .pointerList: return .generic
+            case .generic, .array, .geoPoint, .pointerList: return .generic
             case let element: return .array(of: element)
             }
         case .relation(let c, _): return .pointerList(to: c)

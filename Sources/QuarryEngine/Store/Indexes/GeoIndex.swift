@@ -12,7 +12,6 @@ final class GeoIndex {
     private(set) var cellDegrees = 1.0
     private var cells: [Int64] = []
     private var rows: [Int32] = []
-    private(set) var multiValued = false
     private(set) var isStale = false
     let dependsOnOtherClasses: Bool
 
@@ -22,8 +21,6 @@ final class GeoIndex {
         dependsOnOtherClasses = path.components.count > 1
     }
 
-    var entryCount: Int { rows.count }
-
     func markStale() { isStale = true }
 
     /// The geo points of a row (elements of an array one by one).
@@ -32,12 +29,10 @@ final class GeoIndex {
     }
 
     func rebuild(_ records: [Record], _ resolver: KeyPathResolver) {
-        multiValued = false
         var found: [(GeoPoint, Int32)] = []
         var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
         for (row, record) in records.enumerated() {
             let e = IndexEntries(record, path, resolver)
-            if e.multiValued { multiValued = true }
             for p in points(e) where p.latitude.isFinite && p.longitude.isFinite {
                 found.append((p, Int32(row)))
                 minLat = Swift.min(minLat, p.latitude); maxLat = Swift.max(maxLat, p.latitude)

@@ -7,8 +7,6 @@ final class IndexRegistry {
     private(set) var values: [ValueIndex] = []
     private(set) var geo: [GeoIndex] = []
 
-    var isEmpty: Bool { values.isEmpty && geo.isEmpty }
-
     func add(_ index: ValueIndex) { values.append(index) }
     func add(_ index: GeoIndex) { geo.append(index) }
 

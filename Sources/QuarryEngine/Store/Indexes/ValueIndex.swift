@@ -32,9 +32,6 @@ final class ValueIndex {
         dependsOnOtherClasses = path.components.count > 1
     }
 
-    var entryCount: Int { kind == .hash ? postings.values.reduce(0) { $0 + $1.count } : keys.count }
-    /// Distinct values at the last rebuild.
-    private(set) var distinctValues = 0
 
     func markStale() { isStale = true }
 
@@ -63,9 +60,6 @@ final class ValueIndex {
             }
             keys = pairs.map(\.0)
             rows = pairs.map(\.1)
-        }
-        distinctValues = kind == .hash ? postings.count : zip(keys, keys.dropFirst()).reduce(keys.isEmpty ? 0 : 1) {
-            $0 + (Value.sortOrder($1.0, $1.1) == 0 ? 0 : 1)
         }
         isStale = false
     }
