@@ -11,6 +11,8 @@ final class ArrayElementsLeaf: KeyLeaf {
         case doubleSet(Set<UInt64>, nan: Bool)
         case bools(IntRange)
         case strings(lower: ([UInt8], Bool)?, upper: ([UInt8], Bool)?, invert: Bool, folder: ByteFolder)
+        /// Equal (or, inverted, unequal) to one string, compared as stored (no options).
+        case stringEqual([UInt8], invert: Bool)
         case stringSet(ByteStringSet, folder: ByteFolder)
         case affix(StringAffixLeaf.Kind, [UInt8], folder: ByteFolder)
         /// The same answer for every non-null element (types that never compare: equality is
@@ -89,6 +91,18 @@ final class ArrayElementsLeaf: KeyLeaf {
                                         if o > 0 || (o == 0 && !incl) { return invert }
                                     }
                                     return !invert
+                                }
+                            }
+                        }
+                    case .stringEqual(let literal, let invert):
+                        guard let c = elements as? StringColumn else { return }
+                        try literal.withUnsafeBufferPointer { (l) throws(Diagnostic) in
+                            try c.withBytes { (s) throws(Diagnostic) in
+                                if l.count <= 8 {
+                                    let n = l.count, word = Bytes.word(literal)
+                                    try any(&b) { e in (s.count(e) == n && Bytes.load(s.bytes, s.starts[e], n) == word) != invert }
+                                } else {
+                                    try any(&b) { e in Bytes.equal(s.span(e), l) != invert }
                                 }
                             }
                         }

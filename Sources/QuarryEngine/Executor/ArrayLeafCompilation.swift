@@ -54,6 +54,7 @@ extension FilterCompiler {
             case (is DoubleColumn, .double(let d)): return .doubles(DoubleRange(op, d))
             case (is BoolColumn, .bool(let b)): return .bools(IntRange(op, b ? 1 : 0))
             case (is StringColumn, .string(let bytes)):
+                if options.isEmpty, op == .eq || op == .ne { return .stringEqual(bytes, invert: op == .ne) }
                 let folder = ByteFolder(options)
                 switch op {
                 case .eq: return .strings(lower: (bytes, true), upper: (bytes, true), invert: false, folder: folder)
