@@ -1,1 +1,0 @@
-// Tests for QuarryPredicate live in this target.
