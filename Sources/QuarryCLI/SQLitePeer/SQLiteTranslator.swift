@@ -49,12 +49,12 @@ struct SQLiteTranslator {
         throws(SQLiteNotComparable) -> String
     {
         var sql = "SELECT \(column) FROM \(row.table.name) AS \(row.alias) WHERE \(filter)"
-        if !query.order.isEmpty {
-            var terms: [String] = []
-            for key in query.order { terms.append(contentsOf: try orderTerms(key, row)) }
-            terms.append("\(row.alias).rowid")
-            sql += " ORDER BY " + terms.joined(separator: ", ")
-        }
+        var terms: [String] = []
+        for key in query.order { terms.append(contentsOf: try orderTerms(key, row)) }
+        // Quarry answers in insertion order (ties too); without this SQLite would answer in
+        // the order of whatever index it reads.
+        terms.append("\(row.alias).rowid")
+        sql += " ORDER BY " + terms.joined(separator: ", ")
         if let skip = query.skip, skip < 0 { throw SQLiteNotComparable("a negative skip is an error in Quarry") }
         if let limit, limit < 0 { throw SQLiteNotComparable("a negative limit is an error in Quarry") }
         if let limit {

@@ -1,1 +1,0 @@
-// Tests for QuarryCLI live in this target.
