@@ -124,6 +124,11 @@ extension Database: Schema {
         }
     }
 
+    public func fieldNames(in className: String) -> [String] {
+        guard let c = classes[className] else { return [] }
+        return ["objectId"] + c.fieldNames.filter { $0 != "objectId" }
+    }
+
     /// Fields every object has, whatever its class.
     public static let systemFields: Set<String> = ["objectId", "createdAt", "updatedAt"]
 }

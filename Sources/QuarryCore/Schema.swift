@@ -9,6 +9,15 @@ public protocol Schema: Sendable {
     func resolveField(_ name: String, in className: String) -> String?
     /// The field's type, if the class has the field.
     func fieldType(_ field: String, in className: String) -> FieldType?
+    /// Every class name (for "did you mean" hints; empty when the schema cannot list them).
+    var classNames: [String] { get }
+    /// The class's field names (for "did you mean" hints; empty when unknown).
+    func fieldNames(in className: String) -> [String]
+}
+
+extension Schema {
+    public var classNames: [String] { [] }
+    public func fieldNames(in className: String) -> [String] { [] }
 }
 
 /// The type of a field as seen across a class's objects.

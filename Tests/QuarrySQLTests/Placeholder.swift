@@ -1,1 +1,0 @@
-// Tests for QuarrySQL live in this target.

@@ -1,0 +1,76 @@
+import Testing
+import QuarryCore
+import QuarrySQL
+
+/// The tooling stages: tokens and the syntax tree, with the byte ranges they carry.
+@Suite struct SyntaxTreeTests {
+    func text(_ source: String, _ range: SourceRange) -> String {
+        String(decoding: Array(source.utf8)[range.offset..<range.end], as: UTF8.self)
+    }
+
+    @Test func tokensCarryKindsAndByteRanges() throws {
+        let source = "`my col` >= -1.5e2 AND s<>'it''s' OR x => 7\u{00A0}"
+        let tokens = try SQLWhere.tokens(source)
+        #expect(tokens.map(\.kind) == [
+            .identifier("my col", quoted: true), .symbol(.greaterOrEqual), .symbol(.minus), .decimal(150),
+            .identifier("AND", quoted: false), .identifier("s", quoted: false), .symbol(.notEqualSQL),
+            .string("it's"), .identifier("OR", quoted: false), .identifier("x", quoted: false),
+            .symbol(.greaterOrEqualAlias), .integer(7), .end,
+        ])
+        #expect(tokens.map { text(source, $0.range) } == [
+            "`my col`", ">=", "-", "1.5e2", "AND", "s", "<>", "'it''s'", "OR", "x", "=>", "7", "",
+        ])
+        #expect(tokens.last?.range == SourceRange(offset: source.utf8.count, length: 0))
+    }
+
+    @Test func everyNodeSpansItsText() throws {
+        let source = "NOT (age > 21 OR name IS NULL) AND PhoneBook[contacts].objectId = 'pb1'"
+        let tree = try SQLWhere.syntaxTree(source)
+        #expect(text(source, tree.root.range) == source)
+        guard case .and(let items) = tree.root.kind, items.count == 2 else {
+            Issue.record("\(tree.root.kind)")
+            return
+        }
+        #expect(text(source, items[0].range) == "NOT (age > 21 OR name IS NULL)")
+        #expect(text(source, items[1].range) == "PhoneBook[contacts].objectId = 'pb1'")
+        guard case .not(let group) = items[0].kind, case .group(let or) = group.kind,
+              case .or(let alternatives) = or.kind, case .predicate(let age) = alternatives[0].kind,
+              case .compare(let l, let op, let r) = age.kind
+        else {
+            Issue.record("\(items[0].kind)")
+            return
+        }
+        #expect(text(source, group.range) == "(age > 21 OR name IS NULL)")
+        #expect(text(source, or.range) == "age > 21 OR name IS NULL")
+        #expect(text(source, age.range) == "age > 21")
+        #expect(text(source, l.range) == "age")
+        #expect(op.spelling == .greater && text(source, op.range) == ">")
+        #expect(text(source, r.range) == "21")
+        guard case .predicate(let inverted) = items[1].kind,
+              case .inverted(let parent, let relation, let inner) = inverted.kind
+        else {
+            Issue.record("\(items[1].kind)")
+            return
+        }
+        #expect(parent.text == "PhoneBook" && text(source, parent.range) == "PhoneBook")
+        #expect(relation.text == "contacts" && text(source, relation.range) == "contacts")
+        #expect(text(source, inner.range) == "objectId = 'pb1'")
+    }
+
+    @Test func multiWordDateOperatorSpansAllItsWords() throws {
+        let source = "updated  at\nor   after 5"
+        let tree = try SQLWhere.syntaxTree(source)
+        guard case .predicate(let p) = tree.root.kind, case .compare(_, let op, _) = p.kind else {
+            Issue.record("\(tree.root.kind)")
+            return
+        }
+        #expect(op.spelling == .atOrAfter)
+        #expect(text(source, op.range) == "at\nor   after")
+    }
+
+    @Test func lowerTakesATreeWithASchema() throws {
+        let tree = try SQLWhere.syntaxTree("NAME = 'x'")
+        #expect(try SQLWhere.lower(tree, className: "Contact", schema: seedSchema) == cmp("name", .eq, "x"))
+        #expect(try SQLWhere.lower(tree) == cmp("NAME", .eq, "x"))
+    }
+}
