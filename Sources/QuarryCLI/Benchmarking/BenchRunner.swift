@@ -1,0 +1,104 @@
+import Quarry
+
+/// What `quarry bench` measures for one query (DESIGN §5).
+public struct BenchResult: Sendable, Equatable {
+    public var query: String
+    /// Parse and plan, averaged over many calls, in microseconds.
+    public var planMicros: Double
+    /// Median execution time, in milliseconds.
+    public var execMillis: Double
+    public var matches: Int
+    /// Median execution time of the same query on SQLite, in milliseconds (nil: not run).
+    public var sqliteExecMillis: Double?
+    /// SQLite's own prepare time for the translated query, in microseconds.
+    public var sqlitePrepareMicros: Double?
+    public var sqliteMatches: Int?
+    /// Why SQLite did not run the query (not comparable, or an SQLite error).
+    public var sqliteNote: String?
+
+    /// Quarry's time over SQLite's.
+    public var ratio: Double? {
+        guard let s = sqliteExecMillis, s > 0 else { return nil }
+        return execMillis / s
+    }
+}
+
+/// Runs the measurements of `quarry bench` over data already loaded: for each query, parse
+/// and plan time, the median execution time over `repeatCount` runs and the number of
+/// matches, and the same on the SQLite peer when there is one.
+///
+/// The executor is the reference evaluator: it has no planning step (plan time is the
+/// front-end's compile time) and uses no index.
+public struct BenchRunner {
+    /// The executor this build measures, for reports.
+    public static let executorName = "ReferenceEvaluator (row by row, no indexes)"
+
+    let database: Database
+    let compile: (String) throws(Diagnostics) -> Query
+    let peer: SQLitePeer?
+    let repeatCount: Int
+    let limits: Limits
+
+    /// - Parameters:
+    ///   - compile: the front-end: query text to a `Query` on the benchmarked class.
+    ///   - peer: SQLite holding the same rows and indexes, or nil to measure Quarry alone.
+    public init(database: Database, repeatCount: Int, peer: SQLitePeer?, limits: Limits = .default,
+                compile: @escaping (String) throws(Diagnostics) -> Query) {
+        self.database = database
+        self.compile = compile
+        self.peer = peer
+        self.repeatCount = max(1, repeatCount)
+        self.limits = limits
+    }
+
+    public func run(_ text: String) throws(Diagnostics) -> BenchResult {
+        let query = try compile(text)
+        let evaluator = ReferenceEvaluator(database: database, limits: limits)
+        // Run once before timing: a query that cannot run fails here, with its diagnostic.
+        _ = try evaluate(evaluator, query)
+        let planSeconds = Measurement.averageSeconds { _ = try? compile(text) }
+        let (execSeconds, matches) = Measurement.median(runs: repeatCount) { (try? evaluate(evaluator, query)) ?? 0 }
+        var result = BenchResult(query: text, planMicros: planSeconds * 1e6, execMillis: execSeconds * 1e3,
+                                 matches: matches)
+        if let peer { measureSQLite(peer, query, &result) }
+        return result
+    }
+
+    private func evaluate(_ evaluator: ReferenceEvaluator, _ query: Query) throws(Diagnostics) -> Int {
+        do throws(Diagnostic) {
+            switch try evaluator.run(query) {
+            case .count(let n): return n
+            case .records(let records): return records.count
+            }
+        } catch {
+            throw Diagnostics([error])
+        }
+    }
+
+    private func measureSQLite(_ peer: SQLitePeer, _ query: Query, _ result: inout BenchResult) {
+        do throws(SQLitePeerError) {
+            let prepared = try peer.prepare(query)
+            result.sqlitePrepareMicros = Measurement.averageSeconds { _ = try? peer.prepare(query) } * 1e6
+            _ = try matchCount(prepared)  // warm up, as for Quarry
+            var failure: SQLiteError?
+            let (seconds, matches) = Measurement.median(runs: repeatCount) { () -> Int in
+                do throws(SQLitePeerError) { return try matchCount(prepared) } catch {
+                    if case .sqlite(let e) = error { failure = e }
+                    return 0
+                }
+            }
+            if let failure { throw .sqlite(failure) }
+            result.sqliteExecMillis = seconds * 1e3
+            result.sqliteMatches = matches
+        } catch {
+            switch error {
+            case .notComparable(let reason): result.sqliteNote = "not comparable: \(reason.reason)"
+            case .sqlite(let e): result.sqliteNote = e.description
+            }
+        }
+    }
+
+    private func matchCount(_ prepared: SQLitePreparedQuery) throws(SQLitePeerError) -> Int {
+        do throws(SQLiteError) { return try prepared.matchCount() } catch { throw .sqlite(error) }
+    }
+}
