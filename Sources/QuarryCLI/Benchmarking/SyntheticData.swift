@@ -148,3 +148,46 @@ struct SplitMix64: RandomNumberGenerator {
 private func round6(_ x: Double) -> Double { (x * 1_000_000).rounded() / 1_000_000 }
 private func clamp(_ x: Double, _ low: Double, _ high: Double) -> Double { min(max(x, low), high) }
 private func pow10(_ x: Double) -> Double { pow(10, x) }
+
+extension SyntheticData {
+    /// Writes the data set as a data file `--data` reads: the database layout
+    /// `{"City": [...], "Person": [...]}` in Parse REST JSON, one object a line. Objects are
+    /// made and written one at a time, so memory stays flat however many rows there are.
+    public func write(toFile path: String) throws(SyntheticDataError) {
+        guard let file = fopen(path, "wb") else { throw SyntheticDataError(path: path, code: errno) }
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 20)
+        func flush() throws(SyntheticDataError) {
+            let written = out.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+            guard written == out.count else { throw SyntheticDataError(path: path, code: ferror(file)) }
+            out.removeAll(keepingCapacity: true)
+        }
+        func section(_ name: String, _ count: Int, first: Bool, _ record: (Int) -> Record) throws(SyntheticDataError) {
+            let opening = (first ? "{" : ",\n") + "\"\(name)\": [\n"
+            out += Array(opening.utf8)
+            for i in 0..<count {
+                if i > 0 { out += Array(",\n".utf8) }
+                ParseJSON.write(record(i), to: &out)
+                if out.count >= 1 << 20 { try flush() }
+            }
+            out += Array("\n]".utf8)
+        }
+        do {
+            try section(Self.cityClass, cities, first: true, city)
+            try section(Self.personClass, rows, first: false, person)
+            out += Array("}\n".utf8)
+            try flush()
+        } catch {
+            fclose(file)
+            throw error
+        }
+        guard fclose(file) == 0 else { throw SyntheticDataError(path: path, code: errno) }
+    }
+}
+
+/// The data file could not be written.
+public struct SyntheticDataError: Error, CustomStringConvertible {
+    public var path: String
+    public var code: Int32
+    public var description: String { "cannot write \(path): \(String(cString: strerror(code)))" }
+}
