@@ -55,7 +55,7 @@ import Testing
         let path = NSTemporaryDirectory() + "quarry-synthetic-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try data.write(toFile: path)
-        let loaded = try Database(contentsOfFile: path)
+        let loaded = try DataFile.load(path: path)
         let made = data.database()
         #expect(loaded.classNames == made.classNames)
         for name in made.classNames {

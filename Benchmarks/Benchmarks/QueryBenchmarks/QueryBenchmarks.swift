@@ -60,7 +60,7 @@ func compile(_ text: String, schema: Database?) throws -> Query {
 let benchmarks: @Sendable () -> Void = {
     let fast = Benchmark.Configuration(metrics: [.wallClock, .throughput, .mallocCountTotal],
                                        scalingFactor: .kilo, maxDuration: .seconds(1), maxIterations: 1_000)
-    let scan = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(2), maxIterations: 10)
+    let scan = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(1), maxIterations: 5)
     let typical = "age > 50 AND name LIKE 'J%'"
 
     Benchmark("parse: \(typical)", configuration: fast) { benchmark in
