@@ -1,0 +1,98 @@
+import QuarryCore
+
+/// The per-profile rules a `where` request is checked against (DESIGN §4). The engine applies
+/// default limits and inner-query truncation from `Profile`; these are the rules that reject or
+/// rewrite what the request itself says.
+struct ProfileRules {
+    let profile: Profile
+
+    /// Parse, LeanCloud and MaxLeap share the hosted-Parse lineage and its restrictions.
+    var isCompatibility: Bool {
+        switch profile {
+        case .parse, .leancloud, .maxleap: return true
+        case .exact, .backendless: return false
+        }
+    }
+
+    /// Hosted Parse: "The maximum value accepted by skip is 10,000."
+    var maxSkip: Int? { profile == .parse ? 10_000 : nil }
+
+    /// Hosted Parse: "Using the nearGeoPoint constraint will also limit results to within 100 miles."
+    var nearDefaultMaxDistance: Distance? { profile == .parse ? Distance(100, .miles) : nil }
+
+    /// LeanCloud's inverted selection: `keys=-author` leaves `author` out.
+    var allowsInvertedKeys: Bool { profile == .leancloud }
+
+    /// The limit to put in the query, or nil after reporting why the written one is invalid.
+    /// Parse rejects limits outside 0…max with 117; LeanCloud and MaxLeap cap larger ones
+    /// ("LeanCloud would only return 1,000 results even it is set to be greater than 1000");
+    /// Backendless page sizes run from 1 to 100.
+    func limit(_ written: Located<Int>, inner: Bool, counting: Bool,
+               problems: inout Problems) -> Int? {
+        let n = written.value
+        let max = inner ? profile.maxInnerLimit : profile.maxLimit
+        if n < 0 {
+            problems.add("json.limit", "a limit must be a non-negative integer, not \(n)",
+                         at: written.location, parseCode: ParseCode.invalidLimit)
+            return nil
+        }
+        switch profile {
+        case .exact:
+            return n
+        case .parse:
+            if let max, n > max {
+                problems.add("json.limit", "a limit must be between 0 and \(max) in the parse profile, not \(n)",
+                             at: written.location, parseCode: ParseCode.invalidLimit,
+                             notes: ["hosted Parse: \"anything from 1 to 1000 is a valid limit\""])
+                return nil
+            }
+            return n
+        case .leancloud, .maxleap:
+            if let max, n > max { return max }
+            return n
+        case .backendless:
+            if n == 0 && counting { return n }
+            if let max, n < 1 || n > max {
+                problems.add("json.limit", "the page size must be between 1 and \(max), not \(n)",
+                             at: written.location, parseCode: ParseCode.invalidLimit)
+                return nil
+            }
+            return n
+        }
+    }
+
+    func skip(_ written: Located<Int>, problems: inout Problems) -> Int? {
+        let n = written.value
+        if n < 0 {
+            problems.add("json.skip", "skip must be a non-negative integer, not \(n)",
+                         at: written.location, parseCode: ParseCode.invalidSkip)
+            return nil
+        }
+        if let maxSkip, n > maxSkip {
+            problems.add("json.skip", "skip must be at most \(maxSkip) in the parse profile, not \(n)",
+                         at: written.location, parseCode: ParseCode.invalidSkip,
+                         notes: ["sort on an indexed key such as createdAt and filter past the last row instead"])
+            return nil
+        }
+        return n
+    }
+
+    /// Every profile rejects coordinates beyond ±90 / ±180 (and NaN); Parse and MaxLeap also
+    /// reject the extremes themselves ("Latitude should not be -90.0 or 90.0").
+    func check(_ p: GeoPoint, at location: Location, problems: inout Problems) {
+        let exclusive = profile == .parse || profile == .maxleap
+        func bad(_ v: Double, _ limit: Double) -> Bool {
+            !v.isFinite || abs(v) > limit || (exclusive && abs(v) == limit)
+        }
+        if bad(p.latitude, 90) {
+            let range = exclusive ? "strictly between -90 and 90" : "between -90 and 90"
+            problems.add("json.geo-range", "latitude \(p.latitude) is out of range; it must be \(range)",
+                         at: location, parseCode: ParseCode.invalidJSON)
+        }
+        if bad(p.longitude, 180) {
+            let range = exclusive ? "strictly between -180 and 180" : "between -180 and 180"
+            problems.add("json.geo-range", "longitude \(p.longitude) is out of range; it must be \(range)",
+                         at: location, parseCode: ParseCode.invalidJSON)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Tests for QuarryJSON live in this target.
