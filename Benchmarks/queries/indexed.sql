@@ -2,7 +2,7 @@
 # --index location).
 age = 42
 age = 42 AND score < 10
-name = 'Joe42'
+name = 'Ian764'
 age IN (7, 21, 42)
 score >= 99.5
 name LIKE 'Zoe1%'

@@ -8,7 +8,7 @@ age BETWEEN 10 AND 20 AND NOT (score > 50) AND created > '2023-01-01T00:00:00.00
 name LIKE '%an%'
 tags = 'a1'
 city.population > 5000000
-city.objectId IN (City[country = 'FR'].objectId)
+city.objectId IN (City[country = 'BR'].objectId)
 distance(3.228735, -96.967772, location.latitude, location.longitude) < km(100)
 location.latitude BETWEEN 3 AND 3.5 AND location.longitude BETWEEN -97.2 AND -96.7
 Within(location, 'POLYGON((-97.2 3, -96.7 3, -96.7 3.5, -97.2 3.5, -97.2 3))') = TRUE

@@ -4,7 +4,7 @@ import Quarry
 import QuarryCLI
 
 // Quarry against SQLite `:memory:` on the same generated rows, in the same run: parsing,
-// parse + plan, and every query of ../../queries/*.sql on Quarry, on SQLite without indexes
+// parse + plan, and every query of ../../queries/ on Quarry, on SQLite without indexes
 // and on SQLite with the indexes Quarry is given. The benchmark tool runs each benchmark in a
 // process of its own, so the data is built lazily, by the benchmarks that need it.
 //
@@ -53,8 +53,10 @@ func queries(_ file: String) -> [String] {
     return text.split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("#") }
 }
 
-func compile(_ text: String, schema: Database?) throws -> Query {
-    Query(className: className, predicate: try SQLWhere.parse(text, className: className, schema: schema))
+/// A where-clause (SQL dialect), or a Parse REST find body when `json`.
+func compile(_ text: String, json: Bool = false, schema: Database?) throws -> Query {
+    if json { return try ParseWhere.decode(text, className: className) }
+    return Query(className: className, predicate: try SQLWhere.parse(text, className: className, schema: schema))
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -79,11 +81,12 @@ let benchmarks: @Sendable () -> Void = {
     } setup: { _ = try Fixture.shared.peer(indexed: false) }
 
     var seen: Set<String> = []
-    // The box query is in both files: a full scan without indexes, a lookup with them.
-    for text in queries("scan.sql") + queries("indexed.sql") where seen.insert(text).inserted {
+    // The box query is in both SQL files: a full scan without indexes, a lookup with them.
+    let clauses = (queries("scan.sql") + queries("indexed.sql")).filter { seen.insert($0).inserted }
+    for (text, json) in clauses.map({ ($0, false) }) + queries("requests.json").map({ ($0, true) }) {
         Benchmark("Quarry: \(text)", configuration: scan) { benchmark in
             let db = Fixture.shared.data()
-            let query = try compile(text, schema: db)
+            let query = try compile(text, json: json, schema: db)
             let evaluator = ReferenceEvaluator(database: db)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations { blackHole(try evaluator.run(query)) }
@@ -91,7 +94,7 @@ let benchmarks: @Sendable () -> Void = {
         for indexed in [false, true] {
             Benchmark("SQLite\(indexed ? " indexed" : ""): \(text)", configuration: scan) { benchmark in
                 let peer = try Fixture.shared.peer(indexed: indexed)
-                let prepared = try peer.prepare(try compile(text, schema: Fixture.shared.data()))
+                let prepared = try peer.prepare(try compile(text, json: json, schema: Fixture.shared.data()))
                 benchmark.startMeasurement()
                 for _ in benchmark.scaledIterations { blackHole(try prepared.matchCount()) }
             } setup: { _ = try Fixture.shared.peer(indexed: indexed) }
