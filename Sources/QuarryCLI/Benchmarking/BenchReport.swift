@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Quarry
 
 /// The results of one `quarry bench` run, printed as DESIGN §5's JSON or as a Markdown table
 /// that can go into a README as it is.
@@ -101,19 +102,5 @@ public struct BenchReport: Sendable {
     }
 
     /// A JSON string literal.
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ s: String) -> String { JSONWriter.string(.string(s)) }
 }

@@ -9,42 +9,18 @@ enum SQLiteJSONArray {
         switch value {
         case .array(let a): items = a
         case .relation(let className, let ids): items = ids.map { .pointer(Pointer(className: className, objectId: $0)) }
-        default: return "[]"
+        default: items = []
         }
-        var out = "["
-        for (i, item) in items.enumerated() {
-            if i > 0 { out += "," }
+        return JSONWriter.string(.array(items.map { item -> JSON in
             switch item {
-            case .int(let n): out += String(n)
-            case .double(let d): out += d.isFinite ? "\(d)" : "null"
-            case .string(let s): appendString(s, to: &out)
-            case .bool(let b): out += b ? "true" : "false"
-            case .date(let ms): out += String(ms)
-            case .pointer(let p): database.resolve(p) != nil ? appendString(p.objectId, to: &out) : (out += "null")
-            default: out += "null"
+            case .int(let n): return .int(n)
+            case .double(let d): return .double(d)  // non-finite doubles never get here (unsupported kind)
+            case .string(let s): return .string(s)
+            case .bool(let b): return .bool(b)
+            case .date(let ms): return .int(ms)
+            case .pointer(let p): return database.resolve(p) != nil ? .string(p.objectId) : .null
+            default: return .null
             }
-        }
-        return out + "]"
-    }
-
-    private static func appendString(_ s: String, to out: inout String) {
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        out += "\""
+        }))
     }
 }
