@@ -82,7 +82,7 @@ import Testing
         let table = BenchReport(results: results, rows: 1_000, className: "Person", indexes: ["age"],
                                 quarryBytesPerRow: nil, sqliteBytesPerRow: nil, notes: []).markdown()
         let lines = table.split(separator: "\n")
-        #expect(lines[0] == "| query | plan µs | Quarry ms | SQLite ms | Quarry/SQLite | Quarry rows/s | SQLite rows/s | matches |")
+        #expect(lines[0] == "| query | plan µs | SQLite prepare µs | Quarry ms | SQLite ms | Quarry/SQLite | Quarry rows/s | SQLite rows/s | matches |")
         #expect(lines[2].hasPrefix("| `age > 50` |"))
         #expect(lines[3].hasPrefix("| `name = 'x\\|y'` |"))
         #expect(lines[3].hasSuffix("| 0 |"))

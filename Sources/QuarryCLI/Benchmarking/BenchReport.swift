@@ -44,15 +44,16 @@ public struct BenchReport: Sendable {
     public func markdown() -> String {
         let sqlite = results.contains { $0.sqliteExecMillis != nil || $0.sqliteNote != nil }
         var out = sqlite
-            ? "| query | plan µs | Quarry ms | SQLite ms | Quarry/SQLite | Quarry rows/s | SQLite rows/s | matches |\n|---|--:|--:|--:|--:|--:|--:|--:|\n"
+            ? "| query | plan µs | SQLite prepare µs | Quarry ms | SQLite ms | Quarry/SQLite | Quarry rows/s | SQLite rows/s | matches |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n"
             : "| query | plan µs | Quarry ms | Quarry rows/s | matches |\n|---|--:|--:|--:|--:|\n"
         var remarks: [String] = []
         for r in results {
-            let cells = [
+            var row = [
                 "`" + r.query.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "'") + "`",
-                String(format: "%.1f", r.planMicros), Self.millis(r.execMillis),
+                String(format: "%.1f", r.planMicros),
             ]
-            var row = cells
+            if sqlite { row.append(r.sqlitePrepareMicros.map { String(format: "%.1f", $0) } ?? "—") }
+            row.append(Self.millis(r.execMillis))
             if sqlite {
                 row += [r.sqliteExecMillis.map(Self.millis) ?? "—", r.ratio.map { String(format: "%.2f", $0) } ?? "—"]
             }

@@ -25,21 +25,22 @@ enum Measurement {
         return seconds(ContinuousClock.now - start) / Double(calls)
     }
 
-    /// The median of `runs` timed calls, in seconds, and the last call's result.
-    static func median<T>(runs: Int, _ body: () throws -> T) rethrows -> (seconds: Double, result: T) {
+    /// The median of `runs` timed calls, in seconds, and the last call's result. The first
+    /// call is timed too: a failure there ends the measurement before any other run.
+    static func median<T, E: Error>(runs: Int, _ body: () throws(E) -> T) throws(E) -> (seconds: Double, result: T) {
         var times: [Double] = []
-        var last: T? = nil
-        for _ in 0..<max(1, runs) {
-            let start = ContinuousClock.now
-            let r = try body()
+        var start = ContinuousClock.now
+        var last = try body()
+        times.append(seconds(ContinuousClock.now - start))
+        for _ in 1..<max(1, runs) {
+            start = ContinuousClock.now
+            last = try body()
             times.append(seconds(ContinuousClock.now - start))
-            last = r
         }
         times.sort()
         let mid = times.count / 2
         let median = times.count % 2 == 1 ? times[mid] : (times[mid - 1] + times[mid]) / 2
-        // `runs` is at least 1, so `last` is set.
-        return (median, last!)
+        return (median, last)
     }
 
     static func seconds(_ d: Duration) -> Double {
