@@ -40,8 +40,9 @@ public final class SQLitePeer {
         bytesUsed = SQLiteConnection.memoryUsed - before
     }
 
-    /// Creates the SQLite index that matches Quarry's index on `key` of `className`: on the
-    /// column, or on the latitude and longitude columns of a geo point.
+    /// Creates the SQLite index that matches Quarry's index on `key` of `className` (on the
+    /// column, or on the latitude and longitude columns of a geo point) and gathers its
+    /// statistics (`ANALYZE`).
     ///
     /// - Returns: nil when created; otherwise why SQLite has no equivalent (an array field,
     ///   a dot path, an unsupported field).
@@ -63,6 +64,9 @@ public final class SQLitePeer {
         let before = SQLiteConnection.memoryUsed
         let indexName = sqlIdentifier("idx_\(className)_\(field)")
         try connection.execute("CREATE INDEX IF NOT EXISTS \(indexName) ON \(table.name) (\(columns.joined(separator: ", ")))")
+        // Statistics let SQLite's planner weigh the index against a scan, as Quarry's planner
+        // weighs its own statistics; without them SQLite guesses.
+        try connection.execute("ANALYZE \(indexName)")
         bytesUsed += SQLiteConnection.memoryUsed - before
         return nil
     }
