@@ -47,8 +47,6 @@ indirect enum SQLiteColumnKind: Equatable {
         }
     }
 
-    var isNumber: Bool { self == .integer || self == .real }
-
     /// The kind of one non-null scalar value; nil for values that are not scalars.
     static func of(scalar v: Value) -> SQLiteColumnKind? {
         switch v {
