@@ -48,6 +48,7 @@ final class PeerFixture: Sendable {
             ("e6", [("n", 4.0), ("label", "ALICE"), ("flag", true), ("d", .date(dateA - 1)), ("home", city("c3")),
                     ("friends", .relation(className: "City", objectIds: ["c1", "c4"])), ("nums", [1, .null]),
                     ("where", geo(-5, 170))]),
+            ("e\u{0}7", [("label", "x\u{0}y"), ("n", 7)]),
         ]
         return ClassData(name: "Edge", records: rows.map { Record(objectId: $0.0, fields: $0.1) })
     }
@@ -243,6 +244,8 @@ enum PeerCases {
         PeerCase("d > A", on: "Edge", cmp("d", .gt, .date(PeerFixture.dateA))),
         PeerCase("label = Émile", on: "Edge", cmp("label", .eq, "Émile")),
         PeerCase("label = ''", on: "Edge", cmp("label", .eq, "")),
+        PeerCase("label = x NUL y", on: "Edge", cmp("label", .eq, "x\u{0}y")),
+        PeerCase("label > x", on: "Edge", cmp("label", .gt, "x")),
         PeerCase("home = c1", on: "Edge", cmp("home", .eq, PeerFixture.city("c1"))),
         PeerCase("home = c999 (dangling)", on: "Edge", cmp("home", .eq, PeerFixture.city("c999"))),
         PeerCase("home IS NULL", on: "Edge", .isNull(.key("home"))),

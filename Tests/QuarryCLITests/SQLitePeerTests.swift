@@ -55,6 +55,7 @@ import Testing
         (.leaf(.compare(.arithmetic(.add, .key("n"), .literal(1)), .gt, .literal(2), []), .sql), "computed"),
         (.leaf(.quantified(.any, .key("nums"), variable: "x", .constant(true)), .predicate), "quantifiers"),
         (.leaf(.compare(.key("d"), .gt, .literal("31.02.2015 99"), []), .sql), "not a date"),
+        (.leaf(.compare(.key("n"), .gt, .literal(.double(.nan)), []), .sql), "NaN"),
     ])
     func reportsWhyAQueryIsNotComparable(_ predicate: Predicate, _ words: String) throws {
         let peer = try SQLitePeer(database: PeerFixture.edgeDatabase())

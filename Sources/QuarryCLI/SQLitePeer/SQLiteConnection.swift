@@ -83,8 +83,15 @@ final class SQLiteStatement {
     func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
     func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
     func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
+    /// Binds the string's UTF-8 bytes with their length, so an embedded NUL is kept.
     func bind(_ index: Int32, _ value: String) {
-        sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
+        var value = value
+        value.withUTF8 { bytes in
+            _ = bytes.withMemoryRebound(to: CChar.self) { chars in
+                guard let base = chars.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
+                return sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
+            }
+        }
     }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
@@ -92,7 +99,8 @@ final class SQLiteStatement {
     /// The column's text, nil for NULL.
     func text(_ column: Int32) -> String? {
         guard let p = sqlite3_column_text(handle, column) else { return nil }
-        return String(cString: p)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
     }
 }
 

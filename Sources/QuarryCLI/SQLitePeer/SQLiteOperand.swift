@@ -88,6 +88,9 @@ extension SQLiteTranslator {
         throws(SQLiteNotComparable) -> SQLiteBinding?
     {
         guard let kind else { return nil }
+        if case .double(let d) = v, d.isNaN {
+            throw SQLiteNotComparable("NaN orders below every number in Quarry; SQLite stores it as NULL")
+        }
         switch (kind, v) {
         case (.date, .string(let s)) where sqlDates:
             // Quarry reads the literal as a Backendless date, and fails the query when it is not one.
@@ -98,11 +101,11 @@ extension SQLiteTranslator {
         case (.text, .date) where sqlDates:
             throw SQLiteNotComparable("Quarry reads the strings of a text field as dates here; SQLite would not")
         case (.integer, .int(let i)), (.real, .int(let i)): return .int(i)
-        case (.integer, .double(let d)), (.real, .double(let d)): return d.isNaN ? nil : .double(d)
+        case (.integer, .double(let d)), (.real, .double(let d)): return .double(d)
         case (.integer, .date(let ms)) where sqlDates, (.real, .date(let ms)) where sqlDates: return .int(ms)
         case (.date, .date(let ms)): return .int(ms)
         case (.date, .int(let i)) where sqlDates: return .int(i)
-        case (.date, .double(let d)) where sqlDates: return d.isNaN ? nil : .double(d)
+        case (.date, .double(let d)) where sqlDates: return .double(d)
         case (.text, .string(let s)): return .text(s)
         case (.text, .pointer(let p)) where objectIdStrings: return .text(p.objectId)
         case (.bool, .bool(let b)): return .int(b ? 1 : 0)
