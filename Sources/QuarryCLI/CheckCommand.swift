@@ -1,0 +1,69 @@
+import ArgumentParser
+import Quarry
+
+/// `quarry check`: is the query valid? Prints its canonical form.
+struct CheckCommand: ConsoleCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate a query and print its canonical form.",
+        discussion: """
+            Without --data only the syntax and the dialect's own rules are checked. With \
+            --data (and --class when the file holds several classes), class and field names \
+            and field types are checked against the data too.
+
+            With --json the answer is one JSON object on stdout: \
+            {"ok":true,"dialect":…,"canonical":…} or \
+            {"ok":false,"errors":[{"code","message","line","column","offset","length"}]}.
+
+            Examples:
+              quarry check "age > 20 AND name LIKE 'J%'"
+              quarry check --dialect predicate --arg '"J"' 'name BEGINSWITH[c] %@'
+              quarry check --data data.json --class Contact "adress.city = 'Dallas'"
+            """)
+
+    @Option(help: "The query language.")
+    var dialect: Dialect = .sql
+
+    @Option(help: "Compatibility profile whose rules the query must follow.")
+    var profile: Profile = .exact
+
+    @Option(name: .customLong("data"), help: ArgumentHelp(
+        "A data file whose classes and fields the query is checked against.", valueName: "file"))
+    var dataFile: String?
+
+    @Option(name: .customLong("class"), help: ArgumentHelp(
+        "The class the query is evaluated on (optional when the data holds one class).",
+        valueName: "name"))
+    var className: String?
+
+    @OptionGroup var bindings: BindingOptions
+
+    @Flag(help: "Print the result (or the errors) as JSON on stdout.")
+    var json = false
+
+    @OptionGroup var query: QueryOperand
+
+    var reportsJSON: Bool { json }
+}
+
+extension CheckCommand {
+    func execute(_ console: Console) throws(Failure) {
+        try bindings.requireDialect(dialect)
+        let text = try query.read(from: console)
+        let source = try dataFile.map { path throws(Failure) in try DataSource.load(path, className: className) }
+        let compiled = try Compilation.compile(
+            text, dialect: dialect, className: source?.className ?? className ?? "",
+            schema: source?.database, profile: profile, bindings: bindings)
+        // The canonical form is a courtesy: a query the dialect reads, it also writes.
+        let canonical = try? dialect.print(compiled, schema: source?.database)
+        if json {
+            var fields: [(String, JSONScalar)] = [("dialect", .string(dialect.rawValue))]
+            if let canonical { fields.append(("canonical", .string(canonical))) }
+            console.output.write("{\"ok\":true," + fields.map { "\(JSONText.quote($0.0)):\($0.1.json)" }.joined(separator: ",") + "}\n")
+        } else if let canonical {
+            console.output.write(canonical + "\n")
+        } else {
+            console.output.write("ok\n")
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// `quarry`: the root command; its subcommands do the work.
+struct QuarryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quarry",
+        abstract: "Validate, translate and run where-clauses (SQL-92, NSPredicate, Parse REST JSON).",
+        discussion: """
+            QUERY may be '-' to read it from standard input; '--' ends the options, so a query \
+            may start with '-'. The default dialect is sql.
+
+            Exit status: 0 success; 1 the query is invalid or cannot run (a diagnostic on \
+            stderr); 2 usage error; 3 the data file is unreadable or malformed.
+            """,
+        subcommands: [CheckCommand.self, RunCommand.self, TranslateCommand.self])
+}
+
+/// A subcommand that runs against an injected console instead of the process's streams.
+protocol ConsoleCommand: ParsableCommand {
+    /// Whether failures are reported as JSON on stdout (`--json`) rather than text on stderr.
+    var reportsJSON: Bool { get }
+    func execute(_ console: Console) throws(Failure)
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+
+/// The `quarry` command line as a function: parse the arguments, run the command against the
+/// given console, return the exit status. Never traps on any input.
+///
+/// ```swift
+/// let status = QuarryTool.run(["check", "age > 20"], console: .standard())
+/// ```
+public enum QuarryTool {
+    public static func run(_ arguments: [String], console: Console) -> Int32 {
+        let parsed: ParsableCommand
+        do {
+            parsed = try QuarryCommand.parseAsRoot(arguments)
+        } catch {
+            return reportParserOutcome(error, console: console)
+        }
+        guard let command = parsed as? any ConsoleCommand else {
+            // ArgumentParser's own commands (`quarry help run`, the bare root) only print.
+            do {
+                var builtIn = parsed
+                try builtIn.run()
+                return ExitStatus.success.rawValue
+            } catch {
+                return reportParserOutcome(error, console: console)
+            }
+        }
+        do throws(Failure) {
+            try command.execute(console)
+            return ExitStatus.success.rawValue
+        } catch {
+            error.report(to: console, json: command.reportsJSON, command: type(of: command))
+            return error.status.rawValue
+        }
+    }
+
+    /// Help and version requests go to stdout with status 0; parse errors to stderr with
+    /// status 2 (ArgumentParser says 64, EX_USAGE; DESIGN §5 says 2).
+    private static func reportParserOutcome(_ error: Error, console: Console) -> Int32 {
+        let text = QuarryCommand.fullMessage(for: error, columns: console.columns)
+        let code = QuarryCommand.exitCode(for: error)
+        if code == .success {
+            console.output.write(text.hasSuffix("\n") || text.isEmpty ? text : text + "\n")
+            return ExitStatus.success.rawValue
+        }
+        if !text.isEmpty { console.error.write(text.hasSuffix("\n") ? text : text + "\n") }
+        return code == .validationFailure ? ExitStatus.usage.rawValue : ExitStatus.queryFailed.rawValue
+    }
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import Quarry
+
+/// `quarry run`: the matching objects of a data file.
+struct RunCommand: ConsoleCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a query over a data file and print the matching objects.",
+        discussion: """
+            The data file holds {"ClassName":[objects…],…}, an array of objects, \
+            {"results":[objects…]}, or NDJSON (one object a line), in Parse REST JSON.
+
+            Objects are printed as NDJSON in result order (Parse REST JSON encoding) unless \
+            --ids, --count or --format says otherwise. With --dialect json the query may be a \
+            whole request body; --order, --limit, --skip, --keys and --include override its own.
+
+            Examples:
+              quarry run --data data.json --class Contact "address.city = 'Dallas'"
+              quarry run --data data.json --class Contact --order -age --ids "age > 20"
+              quarry run --data data.json --class Contact --dialect json '{"age":{"$gt":2}}'
+            """)
+
+    @Option(name: .customLong("data"), help: ArgumentHelp("The data file.", valueName: "file"))
+    var dataFile: String
+
+    @Option(name: .customLong("class"), help: ArgumentHelp(
+        "The class to query (optional when the data holds one class).", valueName: "name"))
+    var className: String?
+
+    @Option(help: "The query language.")
+    var dialect: Dialect = .sql
+
+    @Option(help: "Compatibility profile: default and maximum limits, inner-query limits, accepted constructs.")
+    var profile: Profile = .exact
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Sort order: Parse style '-score,name' or SQL style 'score DESC, name'.",
+        valueName: "spec"), transform: OrderSpec.parse)
+    var order: [SortKey]?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Return at most this many objects.", valueName: "n"))
+    var limit: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many objects first.", valueName: "n"))
+    var skip: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Return only these fields (objectId, createdAt and updatedAt always come back).",
+        valueName: "a,b"), transform: { try FieldList.parse($0, role: "key") })
+    var keys: [KeyPath]?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Embed the objects these pointer fields point to (dot paths for nested ones).",
+        valueName: "a,b"), transform: { try FieldList.parse($0, role: "include") })
+    var include: [KeyPath]?
+
+    @OptionGroup var bindings: BindingOptions
+
+    @Flag(help: "Print one objectId a line.")
+    var ids = false
+
+    @Flag(help: "Print the number of matches.")
+    var count = false
+
+    @Option(help: ArgumentHelp("Output format.", valueName: "format"))
+    var format: OutputFormat?
+
+    @Flag(help: "Report errors as JSON on stdout: {\"ok\":false,\"errors\":[…]}.")
+    var json = false
+
+    @OptionGroup var query: QueryOperand
+
+    var reportsJSON: Bool { json }
+
+    func validate() throws {
+        let outputs = [ids ? "--ids" : nil, count ? "--count" : nil, format.map { _ in "--format" }].compactMap { $0 }
+        if outputs.count > 1 {
+            throw ValidationError("\(outputs.joined(separator: " and ")) cannot be used together; choose one output.")
+        }
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more (got \(limit)).") }
+        if let skip, skip < 0 { throw ValidationError("--skip must be 0 or more (got \(skip)).") }
+    }
+}
+
+extension RunCommand {
+    func execute(_ console: Console) throws(Failure) {
+        try bindings.requireDialect(dialect)
+        let text = try query.read(from: console)
+        let source = try DataSource.load(dataFile, className: className)
+        var compiled = try Compilation.compile(
+            text, dialect: dialect, className: source.className, schema: source.database,
+            profile: profile, bindings: bindings)
+        // Options given on the command line win over a JSON request body's own.
+        if let order { compiled.order = order }
+        if let limit { compiled.limit = limit }
+        if let skip { compiled.skip = skip }
+        if let keys { compiled.keys = keys }
+        if let include { compiled.includes = include }
+        if count { compiled.count = true }
+
+        let result: QueryResult
+        do throws(Diagnostics) {
+            result = try source.database.run(compiled)
+        } catch {
+            throw .query(error, source: text)
+        }
+        switch result {
+        case .count(let n):
+            console.output.write("\(n)\n")
+        case .records(let records):
+            if ids { return ResultPrinter.ids(records, to: console.output) }
+            switch format ?? .ndjson {
+            case .ndjson: ResultPrinter.ndjson(records, to: console.output)
+            case .json: ResultPrinter.json(records, to: console.output)
+            case .table:
+                let fieldOrder = source.database[source.className]?.fieldNames ?? []
+                ResultPrinter.table(records, fieldOrder: fieldOrder, to: console.output)
+            }
+        }
+    }
+}
+
+/// `--format`: how `run` prints the objects.
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+    /// One Parse REST JSON object a line.
+    case ndjson
+    /// One JSON document, `{"results":[…]}`, as Parse's REST API answers (and `--data` reads).
+    case json
+    /// Aligned columns for reading.
+    case table
+}

@@ -1,0 +1,90 @@
+import Quarry
+import Testing
+
+/// The embedder API of the `Quarry` module: compile, print, translate, find, count, matches.
+@Suite struct UmbrellaAPITests {
+    let db: Database
+    init() throws {
+        let data = try DataFixture(DataFixture.contacts)
+        db = try Database(contentsOfFile: data.path)
+    }
+
+    @Test func compileGivesTheSameQueryFromEachDialect() throws {
+        let sql = try Dialect.sql.compile("score = 7", className: "Contact")
+        let predicate = try Dialect.predicate.compile("score == 7", className: "Contact")
+        let json = try Dialect.json.compile(#"{"score": 7}"#, className: "Contact")
+        #expect(sql.className == "Contact")
+        #expect(json.className == "Contact")
+        for q in [sql, predicate, json] {
+            #expect(try db.run(q).objectIds == ["c1", "c3"])
+        }
+    }
+
+    @Test func compileWithoutAClassLeavesItEmpty() throws {
+        #expect(try Dialect.json.compile(#"{"a": 1}"#, className: "").className == "")
+        #expect(try Dialect.sql.compile("a = 1", className: "").className == "")
+    }
+
+    @Test func predicateArgumentsAndVariables() throws {
+        let options = CompileOptions(arguments: ["name", "A"], variables: ["min": 30])
+        let q = try Dialect.predicate.compile("%K BEGINSWITH %@ AND age > $min", className: "Contact", options: options)
+        #expect(try db.run(q).objectIds == ["c1"])
+    }
+
+    @Test func findCountAndMatches() throws {
+        #expect(try db.find("Contact", where: "age > 30").map(\.objectId) == ["c1", "c3"])
+        #expect(try db.find("Contact", where: "address.city = 'Austin'").map(\.objectId) == ["c3"])
+        #expect(try db.count("Contact", where: "score >= 8") == 2)
+        let ann = try #require(db["Contact"]?.record("c1"))
+        #expect(try db.matches(ann, className: "Contact", where: "address.city = 'Dallas'"))
+        #expect(try !db.matches(ann, className: "Contact", where: "age < 30"))
+    }
+
+    @Test func findChecksNamesAgainstTheDatabase() {
+        #expect(throws: Diagnostics.self) { try db.find("Contact", where: "agee > 30") }
+        do {
+            _ = try db.find("Contact", where: "agee > 30")
+        } catch {
+            #expect(error.all.map(\.code) == ["query.unknown-column"])
+        }
+    }
+
+    @Test func printAndTranslate() throws {
+        let q = try Dialect.sql.compile("age >= 21 AND name IN ('a', 'b')", className: "Contact")
+        #expect(try Dialect.sql.print(q) == "age >= 21 AND name IN ('a', 'b')")
+        #expect(try Dialect.json.print(q) == #"{"age":{"$gte":21},"name":{"$in":["a","b"]}}"#)
+        #expect(try Dialect.sql.translate("age >= 21", to: .json) == #"{"age":{"$gte":21}}"#)
+    }
+
+    @Test func whereClausesCannotHoldRequestParameters() throws {
+        var q = try Dialect.sql.compile("age >= 21", className: "Contact")
+        q.order = [.key("age", .descending)]
+        q.limit = 3
+        #expect(try Dialect.json.print(q) == #"{"where":{"age":{"$gte":21}},"order":"-age","limit":3}"#)
+        do {
+            _ = try Dialect.predicate.print(q)
+            Issue.record("expected translate.inexpressible")
+        } catch {
+            #expect(error.all.map(\.message) == ["a predicate where-clause cannot hold the query's order and limit; only the json dialect writes them"])
+        }
+    }
+}
+
+/// The README's library example, over the bundled sample database.
+@Suite struct ReadmeExampleTests {
+    /// Tests/QuarryCLITests/UmbrellaAPITests.swift → the package root.
+    static let sample = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/") + "/Samples/sample.json"
+
+    @Test func libraryExample() throws {
+        let db = try Database(contentsOfFile: Self.sample)
+        let tokyo = try db.find("Contact", where: "age > 20 AND address.city = 'Tokyo'")
+        #expect(tokyo.map(\.objectId) == ["k3"])
+        let options = CompileOptions(arguments: [.value("k")])
+        let ks = try db.find("Contact", where: "name BEGINSWITH[c] %@", dialect: .predicate, options: options)
+        #expect(ks.map(\.objectId) == ["k3"])
+        #expect(try db.count("Order", where: #"{"orderAmount":{"$gt":100}}"#, dialect: .json) == 2)
+        let query = try Dialect.sql.compile("name LIKE 'J%' AND age > 20", className: "Contact",
+                                            options: CompileOptions(schema: db))
+        #expect(try db.matches(tokyo[0], className: "Contact", predicate: query.predicate) == false)
+    }
+}
