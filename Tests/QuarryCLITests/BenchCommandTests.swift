@@ -62,6 +62,12 @@ import Testing
         #expect(try Self.objects(out.out).map { $0["query"]?.stringValue } == ["age < 10", "score >= 90"])
     }
 
+    @Test func standardInputWithoutAQueryIsAUsageError() {
+        let out = quarry(["bench", "--data", Self.file, "--class", "Person", "-"], stdin: "# only a comment\n\n")
+        #expect(out.status == 2)
+        #expect(out.err.contains("standard input held no query"))
+    }
+
     @Test func theTableNamesWhatSQLiteCannotCompare() throws {
         let out = quarry(["bench", "--data", Self.file, "--class", "Person", "--dialect", "predicate", "--sqlite",
                           "--repeat", "1", "ANY tags == 'a1'", "age > 30"])

@@ -119,24 +119,31 @@ extension BenchCommand {
         }
     }
 
-    /// The queries, with each '-' replaced by the lines of standard input.
+    /// The queries, with '-' replaced by the lines of standard input (read once).
     private func queryTexts(_ console: Console) throws(Failure) -> [String] {
         var texts: [String] = []
+        var stdinLines: [String]?
         for q in queries {
             guard q == "-" else { texts.append(q); continue }
-            let bytes: [UInt8]
-            do { bytes = try console.readInput() } catch { throw .usage("\(error)") }
-            let input = String(decoding: bytes, as: UTF8.self)
-            guard input.utf8.elementsEqual(bytes) else {
-                throw .query(Diagnostics([Diagnostic("input.encoding", "standard input is not valid UTF-8")]), source: "")
-            }
-            for line in input.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                if !trimmed.isEmpty, !trimmed.hasPrefix("#") { texts.append(String(line)) }
-            }
+            if stdinLines == nil { stdinLines = try Self.lines(console) }
+            texts += stdinLines ?? []
         }
         guard !texts.isEmpty else { throw .usage("standard input held no query") }
         return texts
+    }
+
+    /// Standard input's queries: one a line, blank lines and `#` comments skipped.
+    private static func lines(_ console: Console) throws(Failure) -> [String] {
+        let bytes: [UInt8]
+        do { bytes = try console.readInput() } catch { throw .usage("\(error)") }
+        let input = String(decoding: bytes, as: UTF8.self)
+        guard input.utf8.elementsEqual(bytes) else {
+            throw .query(Diagnostics([Diagnostic("input.encoding", "standard input is not valid UTF-8")]), source: "")
+        }
+        return input.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).compactMap { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : String(line)
+        }
     }
 
     /// `--index` keys, each naming a field of the class (the first step of a path).
