@@ -9,3 +9,14 @@ public enum Dialect: String, CaseIterable, Hashable, Codable, Sendable, CustomSt
 
     public var description: String { rawValue }
 }
+
+extension Dialect {
+    /// The leaf semantics the dialect's front-end lowers into and its printer writes.
+    public var semantics: LeafSemantics {
+        switch self {
+        case .sql: return .sql
+        case .predicate: return .predicate
+        case .json: return .document
+        }
+    }
+}

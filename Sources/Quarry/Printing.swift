@@ -35,15 +35,19 @@ extension Dialect {
         }
     }
 
-    /// Compiles `text` in this dialect and prints it in `target`.
+    /// Compiles `text` in this dialect, restates it in `target`'s null, array and type rules
+    /// (`SemanticsConversion`: same results, or `translate.inexpressible`) and prints it.
+    /// `options.schema` tells what the fields hold; without it nothing is assumed.
     ///
     /// ```swift
-    /// try Dialect.sql.translate("name LIKE 'J%'", to: .predicate)   // name LIKE[c] "J*"
+    /// try Dialect.sql.translate("name LIKE 'J%'", to: .predicate)   // ANY name LIKE[c] "J*"
     /// ```
     public func translate(_ text: String, to target: Dialect, className: String = "",
                           options: CompileOptions = CompileOptions()) throws(Diagnostics) -> String {
-        try target.print(try compile(text, className: className, options: options), schema: options.schema,
-                         limits: options.limits)
+        let query = try compile(text, className: className, options: options)
+        let converted = try SemanticsConversion.convert(query, to: target.semantics, schema: options.schema,
+                                                        limits: options.limits)
+        return try target.print(converted, schema: options.schema, limits: options.limits)
     }
 
     /// The request-body parameters (beyond `where`) a query sets, by their Parse REST names.

@@ -7,14 +7,21 @@ struct TranslateCommand: ConsoleCommand {
         commandName: "translate",
         abstract: "Translate a query from one dialect into another.",
         discussion: """
-            A construct the target dialect cannot express is an error \
-            (translate.inexpressible) naming it; nothing is dropped silently. Null and array rules \
-            differ between the dialects; with --data (and --class) a test on a field the data \
-            shows to hold single values can translate where it otherwise could not.
+            The translation keeps the results, not just the syntax: the dialects treat null, \
+            missing fields, arrays and values of other types differently, and the output states \
+            the source's rules exactly. Without --data nothing is assumed about the fields (any \
+            may hold an array, or a date that SQL compares with numbers and strings), so some \
+            translations come out longer or not at all; with --data (and --class) fields the data \
+            shows to hold single values of one type translate directly. A construct the target \
+            dialect cannot express is an error (translate.inexpressible) naming it; nothing is \
+            dropped or approximated.
 
             Examples:
-              quarry translate --to json "age >= 21 AND name IN ('a', 'b')"
-              quarry translate --from json --to sql '{"age":{"$gt":20}}'
+              quarry translate --to predicate "name LIKE 'J%' OR tags = 'hero'"
+              quarry translate --data Samples/sample.json --class Contact \\
+                --to json "age >= 21 AND name IN ('a', 'b')"
+              quarry translate --data Samples/sample.json --class Contact \\
+                --from json --to sql '{"age":{"$gt":20}}'
             """)
 
     @Option(name: [.customLong("from"), .customLong("dialect")], help: "The query's language.")
@@ -51,7 +58,8 @@ extension TranslateCommand {
             text, dialect: from, className: source?.className ?? className ?? "",
             schema: source?.database, profile: .exact, bindings: bindings)
         do throws(Diagnostics) {
-            console.output.write(try to.print(compiled, schema: source?.database) + "\n")
+            let converted = try SemanticsConversion.convert(compiled, to: to.semantics, schema: source?.database)
+            console.output.write(try to.print(converted, schema: source?.database) + "\n")
         } catch {
             throw .query(error, source: text)
         }

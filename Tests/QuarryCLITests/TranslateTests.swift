@@ -7,9 +7,18 @@ import Testing
     init() throws { data = try DataFixture(DataFixture.contacts) }
 
     @Test func sqlToJSON() {
-        let r = quarry(["translate", "--to", "json", "score >= 8 AND name IN ('bob', 'Dee')"])
+        let on = ["--data", data.path, "--class", "Contact"]
+        let r = quarry(["translate", "--to", "json"] + on + ["score >= 8 AND name IN ('bob', 'Dee')"])
         #expect(r.status == 0)
         #expect(r.out == #"{"score":{"$gte":8},"name":{"$in":["bob","Dee"]}}"# + "\n")
+    }
+
+    /// Without data nothing is assumed: SQL also compares a date field with a number (as
+    /// milliseconds), so the translation states that case too.
+    @Test func withoutDataNothingIsAssumed() {
+        let r = quarry(["translate", "--to", "json", "score >= 8"])
+        #expect(r.status == 0)
+        #expect(r.out == #"{"$or":[{"score":{"$gte":8}},{"score":{"$gte":{"__type":"Date","iso":"1970-01-01T00:00:00.008Z"}}}]}"# + "\n")
     }
 
     @Test func dialectIsASynonymOfFrom() {
@@ -25,9 +34,8 @@ import Testing
         #expect(r.status == 1)
         #expect(r.out.isEmpty)
         #expect(r.err == """
-            error[translate.inexpressible]: this sql test (comparison '!=') cannot be expressed in Parse `where` JSON
-             --> where
-              = note: its rule for null, missing or array values differs from Parse's; a schema showing the field holds single values lets it translate
+            error[translate.inexpressible]: the sql test `name != "x"` has no exact Parse `where` JSON equivalent: on an array it asks for an element that differs, which Parse can only ask with $containedBy, whose equality ignores string options and matches pointers with their objectId
+              = note: a schema (the CLI's --data) showing what the field holds may let it translate
 
             """)
     }
@@ -39,7 +47,8 @@ import Testing
     }
 
     @Test func requestParametersHaveNoPlaceInAWhereClause() {
-        let r = quarry(["translate", "--from", "json", "--to", "sql", #"{"where": {"age": {"$gt": 1}}, "order": "-age", "limit": 5}"#])
+        let r = quarry(["translate", "--from", "json", "--to", "sql", "--data", data.path, "--class", "Contact",
+                        #"{"where": {"age": {"$gt": 1}}, "order": "-age", "limit": 5}"#])
         #expect(r.status == 1)
         #expect(r.err == "error[translate.inexpressible]: a sql where-clause cannot hold the query's order and limit; only the json dialect writes them\n")
     }

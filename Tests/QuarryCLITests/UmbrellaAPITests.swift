@@ -53,7 +53,9 @@ import Testing
         let q = try Dialect.sql.compile("age >= 21 AND name IN ('a', 'b')", className: "Contact")
         #expect(try Dialect.sql.print(q) == "age >= 21 AND name IN ('a', 'b')")
         #expect(try Dialect.json.print(q) == #"{"age":{"$gte":21},"name":{"$in":["a","b"]}}"#)
-        #expect(try Dialect.sql.translate("age >= 21", to: .json) == #"{"age":{"$gte":21}}"#)
+        // Without a schema `age` might hold dates, which SQL compares with 21 as milliseconds.
+        #expect(try Dialect.sql.translate("age >= 21", to: .json)
+                == #"{"$or":[{"age":{"$gte":21}},{"age":{"$gte":{"__type":"Date","iso":"1970-01-01T00:00:00.021Z"}}}]}"#)
     }
 
     @Test func whereClausesCannotHoldRequestParameters() throws {
@@ -83,8 +85,25 @@ import Testing
         let ks = try db.find("Contact", where: "name BEGINSWITH[c] %@", dialect: .predicate, options: options)
         #expect(ks.map(\.objectId) == ["k3"])
         #expect(try db.count("Order", where: #"{"orderAmount":{"$gt":100}}"#, dialect: .json) == 2)
+        let text = try Dialect.sql.translate("name LIKE 'J%' AND age > 20", to: .predicate, className: "Contact",
+                                             options: CompileOptions(schema: db))
+        #expect(text == #"name LIKE[c] "J*" AND age > 20"#)
         let query = try Dialect.sql.compile("name LIKE 'J%' AND age > 20", className: "Contact",
                                             options: CompileOptions(schema: db))
         #expect(try db.matches(tokyo[0], className: "Contact", predicate: query.predicate) == false)
+    }
+
+    @Test func predicateExample() throws {
+        let db = try Database(contentsOfFile: Self.sample)
+        let p = try PredicateFormat.parse("name BEGINSWITH[cd] %@ AND ANY tags IN %@ AND age > $min",
+                                          arguments: ["cl", ["hero", "texas"]]).substituting(["min": 18])
+        #expect(try db.run(Query(className: "Contact", predicate: p)).objectIds == ["k1"])
+    }
+
+    @Test func builderExample() throws {
+        let db = try Database(contentsOfFile: Self.sample)
+        let top = try QueryBuilder("Order").where("orderAmount" >= 100)
+            .order(.descending("orderAmount")).limit(2).find(in: db)
+        #expect(top.map(\.objectId) == ["o4", "o3"])
     }
 }
