@@ -91,7 +91,8 @@ extension BenchCommand {
 
         let options = CompileOptions(schema: database, profile: .exact)
         let dialect = self.dialect, className = source.className
-        let runner = BenchRunner(database: database, repeatCount: repeatCount, peer: peer) { text throws(Diagnostics) in
+        let executor = BenchExecutor.reference(database)
+        let runner = BenchRunner(executor: executor, repeatCount: repeatCount, peer: peer) { text throws(Diagnostics) in
             try dialect.compile(text, className: className, options: options)
         }
         var results: [BenchResult] = []
@@ -106,7 +107,7 @@ extension BenchCommand {
         let perRow = { (bytes: Int64) -> Double? in totalRows >= 10_000 ? Double(bytes) / Double(totalRows) : nil }
         let report = BenchReport(
             results: results, rows: database[className]?.records.count ?? 0, className: className,
-            indexes: keys.map(\.description),
+            executor: executor.name, indexes: keys.map(\.description),
             quarryBytesPerRow: before.flatMap { b in after.flatMap { a in perRow(Int64(a - b)) } },
             sqliteBytesPerRow: peer.flatMap { perRow($0.bytesUsed) }, notes: notes)
         if json {

@@ -9,6 +9,8 @@ public struct BenchReport: Sendable {
     /// Objects of the benchmarked class (what a full scan visits).
     public var rows: Int
     public var className: String
+    /// The Quarry executor measured (`BenchExecutor.name`).
+    public var executor: String
     public var indexes: [String]
     /// Resident-memory growth while loading the data, per object of every class.
     public var quarryBytesPerRow: Double?
@@ -17,11 +19,12 @@ public struct BenchReport: Sendable {
     /// Things the reader should know: indexes SQLite has no equivalent for, and so on.
     public var notes: [String]
 
-    public init(results: [BenchResult], rows: Int, className: String, indexes: [String],
+    public init(results: [BenchResult], rows: Int, className: String, executor: String, indexes: [String],
                 quarryBytesPerRow: Double?, sqliteBytesPerRow: Double?, notes: [String]) {
         self.results = results
         self.rows = rows
         self.className = className
+        self.executor = executor
         self.indexes = indexes
         self.quarryBytesPerRow = quarryBytesPerRow
         self.sqliteBytesPerRow = sqliteBytesPerRow
@@ -68,7 +71,7 @@ public struct BenchReport: Sendable {
         }
         out += "\n"
         for line in remarks + notes { out += "- \(line)\n" }
-        out += "- \(rows) \(className) objects; Quarry executor: \(BenchRunner.executorName)"
+        out += "- \(rows) \(className) objects; Quarry executor: \(executor)"
         if sqlite { out += "; SQLite \(String(cString: sqlite3_libversion())) `:memory:`" }
         out += "; indexes: " + (indexes.isEmpty ? "none" : indexes.joined(separator: ", ")) + "\n"
         var memory: [String] = []

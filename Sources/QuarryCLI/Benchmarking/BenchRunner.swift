@@ -23,57 +23,60 @@ public struct BenchResult: Sendable, Equatable {
     }
 }
 
+/// The Quarry executor `bench` measures: a name for reports, and how it runs a compiled query.
+public struct BenchExecutor {
+    public let name: String
+    let execute: (Query) throws(Diagnostics) -> QueryResult
+
+    public init(name: String, execute: @escaping (Query) throws(Diagnostics) -> QueryResult) {
+        self.name = name
+        self.execute = execute
+    }
+
+    /// The reference evaluator: no planning step (plan time is the front-end's compile time)
+    /// and no index.
+    public static func reference(_ database: Database, limits: Limits = .default) -> BenchExecutor {
+        let evaluator = ReferenceEvaluator(database: database, limits: limits)
+        return BenchExecutor(name: "ReferenceEvaluator (row by row, no indexes)") { query throws(Diagnostics) in
+            do throws(Diagnostic) { return try evaluator.run(query) } catch { throw Diagnostics([error]) }
+        }
+    }
+}
+
 /// Runs the measurements of `quarry bench` over data already loaded: for each query, parse
 /// and plan time, the median execution time over `repeatCount` runs and the number of
 /// matches, and the same on the SQLite peer when there is one.
-///
-/// The executor is the reference evaluator: it has no planning step (plan time is the
-/// front-end's compile time) and uses no index.
 public struct BenchRunner {
-    /// The executor this build measures, for reports.
-    public static let executorName = "ReferenceEvaluator (row by row, no indexes)"
-
-    let database: Database
+    let executor: BenchExecutor
     let compile: (String) throws(Diagnostics) -> Query
     let peer: SQLitePeer?
     let repeatCount: Int
-    let limits: Limits
 
     /// - Parameters:
     ///   - compile: the front-end: query text to a `Query` on the benchmarked class.
     ///   - peer: SQLite holding the same rows and indexes, or nil to measure Quarry alone.
-    public init(database: Database, repeatCount: Int, peer: SQLitePeer?, limits: Limits = .default,
+    public init(executor: BenchExecutor, repeatCount: Int, peer: SQLitePeer?,
                 compile: @escaping (String) throws(Diagnostics) -> Query) {
-        self.database = database
+        self.executor = executor
         self.compile = compile
         self.peer = peer
         self.repeatCount = max(1, repeatCount)
-        self.limits = limits
     }
 
     public func run(_ text: String) throws(Diagnostics) -> BenchResult {
         let query = try compile(text)
-        let evaluator = ReferenceEvaluator(database: database, limits: limits)
         // A query that cannot run fails on the first timed run, with its diagnostic.
         let (execSeconds, matches) = try Measurement.median(runs: repeatCount) { () throws(Diagnostics) -> Int in
-            try evaluate(evaluator, query)
+            switch try executor.execute(query) {
+            case .count(let n): return n
+            case .records(let records): return records.count
+            }
         }
         let planSeconds = Measurement.averageSeconds { _ = try? compile(text) }
         var result = BenchResult(query: text, planMicros: planSeconds * 1e6, execMillis: execSeconds * 1e3,
                                  matches: matches)
         if let peer { measureSQLite(peer, query, &result) }
         return result
-    }
-
-    private func evaluate(_ evaluator: ReferenceEvaluator, _ query: Query) throws(Diagnostics) -> Int {
-        do throws(Diagnostic) {
-            switch try evaluator.run(query) {
-            case .count(let n): return n
-            case .records(let records): return records.count
-            }
-        } catch {
-            throw Diagnostics([error])
-        }
     }
 
     private func measureSQLite(_ peer: SQLitePeer, _ query: Query, _ result: inout BenchResult) {
