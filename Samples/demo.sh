@@ -52,10 +52,13 @@ show run --data $DATA --class Order --ids "customer.objectId IN (Contact[age > 3
 section "Counting"
 show run --data $DATA --class Contact --count "tags IS NOT NULL"
 
-section "Translating: SQL to Parse REST JSON, NSPredicate to JSON (the data types the fields)"
-show translate --to json "name LIKE 'c%' AND age >= 21"
-show translate --from predicate --to json --data $DATA --class Contact 'age >= 21 AND name BEGINSWITH[c] "c"'
-show run --data $DATA --class Contact --dialect json --ids '{"age":{"$gte":21},"name":{"$regex":"^\\Qc\\E","$options":"i"}}'
+section "Translating, with the data saying which fields hold single values"
+show translate --to predicate --data $DATA --class Contact "name LIKE 'c%' AND title != 'Editor'"
+show translate --to json --data $DATA --class Contact "name LIKE 'c%' AND title != 'Editor'"
+show translate --from predicate --to sql --data $DATA --class Contact 'age >= 21 AND NOT (name BEGINSWITH[c] "k")'
+
+section "Without the data a field may hold anything, and the translation says so exactly"
+show translate --to predicate "age >= 21"
 
 section "A mistake, reported like a compiler would"
 show check "age > AND name = 'Lois'"

@@ -67,6 +67,17 @@ public struct ClassData: Sendable {
     public func record(_ objectId: String) -> Record? {
         positionById[objectId].map { records[$0] }
     }
+
+    /// Removes the object with this objectId; the objects after it move up one position, so
+    /// insertion order is kept. Returns the position it had, nil if there was no such object.
+    /// Field types seen stay recorded (they describe the class, not one object).
+    @discardableResult
+    public mutating func remove(_ objectId: String) -> Int? {
+        guard let at = positionById.removeValue(forKey: objectId) else { return nil }
+        records.remove(at: at)
+        for i in at..<records.count { positionById[records[i].objectId] = i }
+        return at
+    }
 }
 
 /// A database of classes: what the CLI's `--data` file holds (DESIGN §2).
@@ -96,6 +107,12 @@ public struct Database: Sendable {
             classes[className] = ClassData(name: className)
         }
         classes[className]!.insert(record)
+    }
+
+    /// Removes an object; returns the position it had in its class, nil if it was not there.
+    @discardableResult
+    public mutating func remove(_ objectId: String, from className: String) -> Int? {
+        classes[className]?.remove(objectId)
     }
 
     public subscript(className: String) -> ClassData? { classes[className] }

@@ -24,15 +24,23 @@ final class Evaluation {
     private let deadline: ContinuousClock.Instant?
     private var rowsVisited = 0
     private var matchers: [MatcherKey: StringMatcher] = [:]
-    private var textMatchers: [TextSearch: TextMatcher] = [:]
+    private var textMatchers: [TextKey: TextMatcher] = [:]
     var innerResults: [Query: [Record]] = [:]
     var innerPointerSets: [Query: Set<Value>] = [:]
     var innerValueSets: [InnerValuesKey: InnerValues] = [:]
 
+    // Patterns and search terms are keyed as `Value.string`, which compares scalars (a
+    // `String` compares by canonical equivalence, so `é` and `e\u{301}` would share a matcher).
     private struct MatcherKey: Hashable {
         let op: StringOperator
-        let pattern: String
+        let pattern: Value
         let options: StringOptions
+    }
+
+    private struct TextKey: Hashable {
+        let terms: Value
+        let caseSensitive: Bool
+        let diacriticSensitive: Bool
     }
 
     private static let cacheCapacity = 1024
@@ -79,7 +87,7 @@ final class Evaluation {
     func matcher(_ op: StringOperator, _ pattern: String, _ options: StringOptions) throws(Diagnostic)
         -> StringMatcher
     {
-        let key = MatcherKey(op: op, pattern: pattern, options: options)
+        let key = MatcherKey(op: op, pattern: .string(pattern), options: options)
         if let m = matchers[key] { return m }
         let m = try StringMatcher(op, pattern: pattern, options: options, limits: limits)
         // Patterns taken from the data itself could be as many as the rows: keep the first few.
@@ -88,9 +96,11 @@ final class Evaluation {
     }
 
     func textMatcher(_ search: TextSearch) -> TextMatcher {
-        if let m = textMatchers[search] { return m }
+        let key = TextKey(terms: .string(search.terms), caseSensitive: search.caseSensitive,
+                          diacriticSensitive: search.diacriticSensitive)
+        if let m = textMatchers[key] { return m }
         let m = TextMatcher(search)
-        if textMatchers.count < Self.cacheCapacity { textMatchers[search] = m }
+        if textMatchers.count < Self.cacheCapacity { textMatchers[key] = m }
         return m
     }
 }

@@ -7,15 +7,21 @@ struct ValueComparison {
     /// Folded strings of the current run; bounded so that a large scan cannot grow it without
     /// limit (literals are folded first, so they are the ones that stay).
     final class FoldCache {
-        private var folded: [String: String] = [:]
+        // Keyed by `Value.string`, which compares scalars: a `String` key would compare by
+        // canonical equivalence and hand `e\u{301}` the folding of `é`.
+        private var folded: [StringOptions.RawValue: [Value: String]] = [:]
+        private var count = 0
         private let capacity = 4096
 
         func fold(_ s: String, _ options: StringOptions) -> String {
             if options.isEmpty { return s }
-            let key = "\(options.rawValue)\u{0}\(s)"
-            if let hit = folded[key] { return hit }
+            let key = Value.string(s)
+            if let hit = folded[options.rawValue]?[key] { return hit }
             let f = StringFolding.fold(s, options)
-            if folded.count < capacity { folded[key] = f }
+            if count < capacity {
+                folded[options.rawValue, default: [:]][key] = f
+                count += 1
+            }
             return f
         }
     }

@@ -1,0 +1,168 @@
+import QuarryCore
+
+/// The query engine: a typed column store built from a `Database`, secondary indexes, a
+/// planner and compiled execution. It returns exactly what `ReferenceEvaluator` returns (the
+/// same objects in the same order, the same errors) and is the path embedders should use.
+///
+/// Keep the data current through `insert` and `delete`; every change invalidates the cached
+/// plans. An engine is not safe to use from several threads at once.
+public final class Engine {
+    let store: ColumnStore
+    public let limits: Limits
+    let nowMillis: @Sendable () -> Int64
+    let randomSource: @Sendable () -> Double
+    private var plans: [PlanKey: Plan] = [:]
+    private lazy var planner = Planner(store: store, limits: limits, folding: Normalizer.folding(limits))
+
+    /// - Parameters:
+    ///   - now: the clock in epoch milliseconds, read once per query.
+    ///   - random: numbers in `0..<1` for `random()`.
+    public init(database: Database, limits: Limits = .default,
+                now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.store = ColumnStore(database: database)
+        self.limits = limits
+        self.nowMillis = now
+        self.randomSource = random
+    }
+
+    /// The data, as the engine holds it now.
+    public var database: Database { store.database }
+
+    // MARK: - Changes
+
+    /// Adds an object to a class (creating the class if needed), or replaces the object with
+    /// the same objectId in place.
+    public func insert(_ record: Record, into className: String) {
+        plans.removeAll()
+        store.insert(record, into: className)
+    }
+
+    /// Removes an object; returns whether it was there.
+    @discardableResult
+    public func delete(_ objectId: String, from className: String) -> Bool {
+        plans.removeAll()
+        return store.remove(objectId, from: className)
+    }
+
+    // MARK: - Indexes
+
+    /// Declares a secondary index on a key path of a class and builds it (declaring an index
+    /// that exists does nothing). Dot paths through pointers are allowed; such indexes, geo
+    /// indexes and indexes over pointer values are rebuilt before their first use after a
+    /// change, the others are updated in place.
+    public func createIndex(_ kind: IndexKind, on key: KeyPath, in className: String) throws(Diagnostic) {
+        guard store.table(className) != nil else {
+            throw Diagnostic("index.unknown-class", "there is no class named '\(className)' to index")
+        }
+        guard !key.components.isEmpty, !key.components.contains(where: \.isEmpty) else {
+            throw Diagnostic("index.invalid-key", "'\(key)' is not a key path to index")
+        }
+        plans.removeAll()
+        store.createIndex(kind, on: key, in: className)
+    }
+
+    /// Removes an index; returns whether it existed.
+    @discardableResult
+    public func dropIndex(_ kind: IndexKind, on key: KeyPath, in className: String) -> Bool {
+        plans.removeAll()
+        return store.dropIndex(kind, on: key, in: className)
+    }
+
+    // MARK: - Queries
+
+    /// Runs a query: the same result as `ReferenceEvaluator.run`.
+    public func run(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> QueryResult {
+        var validator = QueryValidator(database: store.database, limits: limits, variables: Set(variables.keys))
+        try validator.check(query)
+        let run = RunState(store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource, timing: false)
+        return try result(query, run)
+    }
+
+    func result(_ query: Query, _ run: RunState) throws(Diagnostic) -> QueryResult {
+        var limit = query.limit ?? query.profile.defaultLimit
+        if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
+        switch try execute(query, run, skip: query.skip ?? 0, limit: limit) {
+        case .count(let n):
+            return .count(n)
+        case .rows(let rows):
+            let records = store.records(query.className)
+            let e = run.evaluation
+            return .records(rows.map { e.shape(records[$0], query) })
+        }
+    }
+
+    /// The plan for a query, cached until the data changes.
+    func plan(_ query: Query) throws(Diagnostic) -> Plan {
+        let key = PlanKey(query)
+        if let p = plans[key], p.storeVersion == store.version { return p }
+        guard let p = planner.plan(query, failedInner: [:]) else {
+            throw QueryValidator.unknownClass(query.className)
+        }
+        guard CacheSafety.isCacheable(query) else { return p }
+        if plans.count >= Self.planCacheCapacity { plans.removeAll() }
+        plans[key] = p
+        return p
+    }
+
+    private static let planCacheCapacity = 256
+
+    /// A query with its hash computed once (a lookup and an insert would each hash the whole
+    /// predicate tree otherwise).
+    private struct PlanKey: Hashable {
+        let query: Query
+        let hash: Int
+        init(_ query: Query) {
+            self.query = query
+            hash = query.hashValue
+        }
+        func hash(into h: inout Hasher) { h.combine(hash) }
+        static func == (a: PlanKey, b: PlanKey) -> Bool { a.hash == b.hash && a.query == b.query }
+    }
+
+    /// Inner queries first (their errors kept for the leaves that reach them), then the plan.
+    func execute(_ query: Query, _ run: RunState, skip: Int, limit: Int?) throws(Diagnostic) -> Runner.Output {
+        var plan = try plan(query)
+        var failed: [Query: Diagnostic] = [:]
+        for inner in plan.innerQueries {
+            materialize(inner, run)
+            if case .failed(let error)? = run.inner[inner] { failed[inner] = error }
+        }
+        if !failed.isEmpty, let replanned = planner.plan(query, failedInner: failed) {
+            plan = replanned
+        }
+        guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
+        let ctx = ExecContext(run: run, table: table)
+        guard run.timing else { return try Runner.execute(plan, ctx, skip: skip, limit: limit) }
+        plan.filter.resetCounters()
+        plan.source.rowsOut = 0
+        let stats = ExecutionStats(plan: plan)
+        run.executions[query] = stats
+        let start = ContinuousClock.now
+        let output = try Runner.execute(plan, ctx, skip: skip, limit: limit, stats: stats)
+        stats.total = ContinuousClock.now - start
+        return output
+    }
+
+    /// Runs an inner query as the reference does (its order, skip and inner limit; too many
+    /// rows is `limit.inner-rows`) and records the rows or the error.
+    private func materialize(_ query: Query, _ run: RunState) {
+        guard run.inner[query] == nil else { return }
+        var rowsQuery = query
+        rowsQuery.count = false
+        do throws(Diagnostic) {
+            guard case .rows(let rows) = try execute(rowsQuery, run, skip: query.skip ?? 0, limit: InnerQueries.limit(query))
+            else { return }
+            guard rows.count <= limits.maxInnerRows else {
+                throw Diagnostic(
+                    "limit.inner-rows",
+                    "the inner query on \(query.className) yields \(rows.count) rows, more than the "
+                        + "limit of \(limits.maxInnerRows); give it a limit or a narrower condition")
+            }
+            let records = store.records(query.className)
+            run.setInner(query, .rows(rows, rows.map { records[$0] }))
+        } catch {
+            run.setInner(query, .failed(error))
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import QuarryCore
+
+/// A test on the elements of an array column, under `.sql` (some non-null element passes the
+/// test, negation applied per element) or `.document` (some element passes; negation is NOT).
+final class ArrayElementsLeaf: KeyLeaf {
+    /// The test on one element, typed by the element column.
+    enum Test {
+        case ints(IntRange)
+        case intSet(Set<Int64>)
+        case doubles(DoubleRange)
+        case doubleSet(Set<UInt64>, nan: Bool)
+        case bools(IntRange)
+        case strings(lower: ([UInt8], Bool)?, upper: ([UInt8], Bool)?, invert: Bool, folder: ByteFolder)
+        case stringSet(ByteStringSet, folder: ByteFolder)
+        case affix(StringAffixLeaf.Kind, [UInt8], folder: ByteFolder)
+        /// The same answer for every non-null element (types that never compare: equality is
+        /// false, inequality true, order unknown = nil, which no element passes).
+        case constant(Bool?)
+    }
+
+    let arrays: ArrayColumn
+    let test: Test
+    /// `.sql`: an element must pass `test != perElementNegation`.
+    let perElementNegation: Bool
+    /// `.document`: the answer is `(some element passes) != resultNegation`.
+    let resultNegation: Bool
+
+    /// - Parameter invertResult: `.document` tests `!=` as "no element equals", that is the
+    ///   equality test with the result inverted.
+    init(_ leaf: Leaf, access: KeyAccess, arrays: ArrayColumn, test: Test, invertResult: Bool = false,
+         answers: SlotAnswers, selectivity: Double) {
+        self.arrays = arrays
+        self.test = test
+        perElementNegation = leaf.semantics == .sql && leaf.negated
+        resultNegation = leaf.semantics == .document && (leaf.negated != invertResult)
+        super.init(leaf, access: access, answers: answers, cost: 15, selectivity: selectivity)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let en = perElementNegation, rn = resultNegation
+        let elements = arrays.elements
+        try arrays.starts.withUnsafeBufferPointer { (starts) throws(Diagnostic) in
+            try arrays.counts.withUnsafeBufferPointer { (counts) throws(Diagnostic) in
+                try elements.slots.withUnsafeBufferPointer { (slots) throws(Diagnostic) in
+                    /// Some non-null element `e` with `pass(e) != en`, then `!= rn`.
+                    func any(_ b: inout Batch, _ pass: (Int) -> Bool) throws(Diagnostic) {
+                        try drive(&b, ctx) { t in
+                            let start = Int(starts[t]), end = start + Int(counts[t])
+                            var e = start
+                            while e < end {
+                                if slots[e] == 2 && pass(e) != en { return !rn }
+                                e += 1
+                            }
+                            return rn
+                        }
+                    }
+                    switch test {
+                    case .ints(let range):
+                        guard let c = elements as? Int64Column else { return }
+                        try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in try any(&b) { range.contains(v[$0]) } }
+                    case .intSet(let set):
+                        guard let c = elements as? Int64Column else { return }
+                        try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in try any(&b) { set.contains(v[$0]) } }
+                    case .doubles(let range):
+                        guard let c = elements as? DoubleColumn else { return }
+                        try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in try any(&b) { range.contains(v[$0]) } }
+                    case .doubleSet(let set, let nan):
+                        guard let c = elements as? DoubleColumn else { return }
+                        try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
+                            try any(&b) { e in
+                                let x = v[e]
+                                return x.isNaN ? nan : set.contains((x == 0 ? 0.0 : x).bitPattern)
+                            }
+                        }
+                    case .bools(let range):
+                        guard let c = elements as? BoolColumn else { return }
+                        try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in try any(&b) { range.contains(v[$0] ? 1 : 0) } }
+                    case .strings(let lower, let upper, let invert, let folder):
+                        guard let c = elements as? StringColumn else { return }
+                        try c.withBytes { (s) throws(Diagnostic) in
+                            try any(&b) { e in
+                                folder.fold(s.span(e)) { x in
+                                    if let (lo, incl) = lower {
+                                        let o = lo.withUnsafeBufferPointer { Bytes.compare(x, $0) }
+                                        if o < 0 || (o == 0 && !incl) { return invert }
+                                    }
+                                    if let (hi, incl) = upper {
+                                        let o = hi.withUnsafeBufferPointer { Bytes.compare(x, $0) }
+                                        if o > 0 || (o == 0 && !incl) { return invert }
+                                    }
+                                    return !invert
+                                }
+                            }
+                        }
+                    case .stringSet(let set, let folder):
+                        guard let c = elements as? StringColumn else { return }
+                        try c.withBytes { (s) throws(Diagnostic) in try any(&b) { e in folder.fold(s.span(e)) { set.contains($0) } } }
+                    case .affix(let kind, let pattern, let folder):
+                        guard let c = elements as? StringColumn else { return }
+                        try pattern.withUnsafeBufferPointer { (p) throws(Diagnostic) in
+                            try c.withBytes { (s) throws(Diagnostic) in
+                                try any(&b) { e in
+                                    folder.fold(s.span(e)) { x in
+                                        switch kind {
+                                        case .prefix: return Bytes.hasPrefix(x, p)
+                                        case .suffix: return Bytes.hasSuffix(x, p)
+                                        case .substring: return Bytes.contains(x, p)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    case .constant(let raw):
+                        try any(&b) { _ in raw ?? en }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `arraySize(key, n)` on an array column: the element count, nulls included.
+final class ArraySizeLeaf: KeyLeaf {
+    let arrays: ArrayColumn
+    let size: Int32
+    let invert: Bool
+
+    init(_ leaf: Leaf, access: KeyAccess, arrays: ArrayColumn, size: Int, answers: SlotAnswers) {
+        self.arrays = arrays
+        self.size = Int32(clamping: size)
+        self.invert = leaf.negated
+        super.init(leaf, access: access, answers: answers, cost: 0.25, selectivity: 0.1)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let size = self.size, invert = self.invert
+        try arrays.counts.withUnsafeBufferPointer { (counts) throws(Diagnostic) in
+            try drive(&b, ctx) { t in (counts[t] == size) != invert }
+        }
+    }
+}
+
+/// SQL `isNull` on an array column: no element that is not null.
+final class ArrayEmptyLeaf: KeyLeaf {
+    let arrays: ArrayColumn
+    let invert: Bool
+
+    init(_ leaf: Leaf, access: KeyAccess, arrays: ArrayColumn, answers: SlotAnswers) {
+        self.arrays = arrays
+        self.invert = leaf.negated
+        super.init(leaf, access: access, answers: answers, cost: 1, selectivity: 0.1)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let invert = self.invert
+        try arrays.starts.withUnsafeBufferPointer { (starts) throws(Diagnostic) in
+            try arrays.counts.withUnsafeBufferPointer { (counts) throws(Diagnostic) in
+                try arrays.elements.slots.withUnsafeBufferPointer { (slots) throws(Diagnostic) in
+                    try drive(&b, ctx) { t in
+                        let start = Int(starts[t])
+                        var empty = true
+                        for e in start..<start + Int(counts[t]) where slots[e] != Slot.null.rawValue { empty = false; break }
+                        return empty != invert
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import QuarryCore
+
+/// Compiles a normalized predicate into filter nodes over one class's columns: typed leaves
+/// where the column and the literal allow, the reference evaluator for the rest.
+struct FilterCompiler {
+    let store: ColumnStore
+    let table: ClassTable
+    let limits: Limits
+    let fallibility: Fallibility
+    /// Inner queries that failed in this run: their leaves throw when reached.
+    let failedInner: [Query: Diagnostic]
+    /// An evaluation over an empty database, for the answers on missing and null operands.
+    let folding: Evaluation
+
+    func compile(_ p: Predicate) -> FilterNode {
+        switch p {
+        case .constant(let b): return ConstantNode(b)
+        case .leaf(let l): return leaf(l)
+        case .not(let q): return NotNode(compile(q))
+        case .or(let ps): return OrNode(ps.map(compile))
+        case .and(let ps): return AndNode(Self.initialOrder(ps.map(compile)))
+        }
+    }
+
+    /// Cheap and selective operands first, within each run of operands that cannot throw.
+    static func initialOrder(_ nodes: [FilterNode]) -> [FilterNode] {
+        var out: [FilterNode] = []
+        var run: [FilterNode] = []
+        for node in nodes {
+            if node.mayThrow {
+                out += run.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+                run = []
+                out.append(node)
+            } else {
+                run.append(node)
+            }
+        }
+        out += run.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+        return out
+    }
+
+    func fallback(_ l: Leaf, selectivity: Double = 0.5) -> FilterNode {
+        FallbackNode(.leaf(l), mayThrow: fallibility.mayThrow(l), selectivity: selectivity)
+    }
+
+    /// What the leaf answers for a row whose key reaches nothing, and one where it reaches
+    /// null: the reference's own answer on a synthetic object.
+    func answers(_ l: Leaf, _ path: KeyPath) -> SlotAnswers? {
+        guard let synthetic = l.replacingSubject(path, with: Self.operand) else { return nil }
+        let predicate = Predicate.leaf(synthetic)
+        guard let m = try? folding.evaluate(predicate, Scope(record: Self.missingOperand, className: table.name)),
+            let n = try? folding.evaluate(predicate, Scope(record: Self.nullOperand, className: table.name))
+        else { return nil }
+        return SlotAnswers(missing: m, null: n)
+    }
+
+    private static let operand = KeyPath(["__quarry_operand"])
+    private static let missingOperand = Record(objectId: "", fields: [])
+    private static let nullOperand = Record(objectId: "", fields: [("__quarry_operand", .null)])
+
+    /// The answer for typed values where the test itself is unknown (an ordered comparison
+    /// between types that never order, a string test on a number): false under `.sql`,
+    /// the negation's value otherwise.
+    static func unknown(_ l: Leaf) -> Bool { l.semantics == .sql ? false : l.negated }
+}

@@ -1,0 +1,185 @@
+import QuarryCore
+
+/// A key path resolved against the store: the pointer columns it follows (`address` in
+/// `address.city`) and the column it ends at.
+struct KeyAccess {
+    let path: KeyPath
+    let hops: [PointerColumn]
+    /// The final column; nil when no object of the final class has the field, so that every
+    /// row reaches nothing.
+    let column: Column?
+
+    /// Nil when a step on the way is not a pointer column (an array of pointers, an embedded
+    /// object, mixed values): such paths go through the reference evaluator.
+    init?(_ path: KeyPath, in table: ClassTable, store: ColumnStore) {
+        var hops: [PointerColumn] = []
+        var current: ClassTable? = table
+        for name in path.components.dropLast() {
+            guard let t = current else { break }
+            guard let column = t.column(name) else {
+                current = nil
+                break
+            }
+            guard let pointers = column as? PointerColumn, pointers.statistics.multiValued == 0 else { return nil }
+            hops.append(pointers)
+            current = store.table(pointers.targetClass)
+        }
+        self.path = path
+        self.hops = hops
+        self.column = current?.column(path.components.last ?? "")
+    }
+
+    /// Where each row of the batch ends: its row in the final class, `KeyAccess.missing` when
+    /// the path reaches nothing, `KeyAccess.fallback` when a step holds something only the
+    /// reference path can follow.
+    func follow(_ b: Batch, into finals: inout [Int32]) {
+        if finals.count < b.count { finals = [Int32](repeating: 0, count: Swift.max(b.count, Batch.capacity)) }
+        var i = 0
+        finals.withUnsafeMutableBufferPointer { out in
+            b.forEach { r in
+                var t = Int32(r)
+                for hop in hops {
+                    let next = hop.rows[Int(t)]
+                    if next >= 0 {
+                        t = next
+                    } else {
+                        t = next == PointerColumn.foreign ? Self.fallback : Self.missing
+                        break
+                    }
+                }
+                out[i] = t
+                i += 1
+            }
+        }
+    }
+
+    static let missing: Int32 = -1
+    static let fallback: Int32 = -4
+}
+
+/// A leaf over one key path: typed test for rows holding a value of the column's type, the
+/// answers for rows reaching nothing (missing) and null, computed once from the reference
+/// rules, and the reference evaluator for everything else (`other` values, odd paths).
+class KeyLeaf: FilterNode {
+    let access: KeyAccess
+    let whenMissing: Bool
+    let whenNull: Bool
+    /// The leaf as IR, for rows the typed test cannot decide.
+    let fallback: Predicate
+    private var finals: [Int32] = []
+    private var decisions: [UInt8] = []
+
+    init(_ leaf: Leaf, access: KeyAccess, answers: SlotAnswers, cost: Double, selectivity: Double, mayThrow: Bool = false) {
+        self.access = access
+        self.whenMissing = answers.missing
+        self.whenNull = answers.null
+        self.fallback = .leaf(leaf)
+        super.init(describing: .leaf(leaf), cost: cost, selectivity: selectivity, mayThrow: mayThrow)
+    }
+
+    /// Narrows the batch with `test(t)` deciding rows whose final slot holds a typed value
+    /// (`t` is the row in the final class).
+    @inline(__always)
+    final func drive(_ b: inout Batch, _ ctx: ExecContext, _ test: (Int) -> Bool) throws(Diagnostic) {
+        let m = whenMissing, n = whenNull
+        guard let column = access.column else {
+            if access.hops.isEmpty {
+                if !m { b.removeAll() }
+                return
+            }
+            try driveGeneral(&b, ctx, slots: nil, test)
+            return
+        }
+        if access.hops.isEmpty, column.statistics.others == 0 {
+            column.slots.withUnsafeBufferPointer { slots in
+                if !m && !n {
+                    b.refine { _, r in slots[r] == 2 && test(r) }
+                } else {
+                    b.refine { _, r in
+                        let s = slots[r]
+                        return s == 2 ? test(r) : (s == 0 ? m : n)
+                    }
+                }
+            }
+            return
+        }
+        try column.slots.withUnsafeBufferPointer { (slots) throws(Diagnostic) in
+            try driveGeneral(&b, ctx, slots: slots, test)
+        }
+    }
+
+    /// `drive` for tests that may throw (regular expressions over their budget): rows are
+    /// decided one by one in order, so the first failing row is the reference's.
+    final func driveThrowing(_ b: inout Batch, _ ctx: ExecContext, _ test: (Int) throws(Diagnostic) -> Bool) throws(Diagnostic) {
+        let m = whenMissing, n = whenNull
+        let hopping = !access.hops.isEmpty
+        if hopping { access.follow(b, into: &finals) }
+        let finals = self.finals, p = fallback
+        guard let column = access.column else {
+            try b.refineThrowing { (i, r) throws(Diagnostic) in
+                hopping && finals[i] == KeyAccess.fallback ? try ctx.evaluate(p, row: r) : m
+            }
+            return
+        }
+        try column.slots.withUnsafeBufferPointer { (slots) throws(Diagnostic) in
+            try b.refineThrowing { (i, r) throws(Diagnostic) in
+                let t = hopping ? Int(finals[i]) : r
+                if t < 0 { return t == Int(KeyAccess.missing) ? m : try ctx.evaluate(p, row: r) }
+                switch slots[t] {
+                case 2: return try test(t)
+                case 0: return m
+                case 1: return n
+                default: return try ctx.evaluate(p, row: r)
+                }
+            }
+        }
+    }
+
+    /// Pointer steps, `other` values and the reference fallback: decisions first (0 reject,
+    /// 1 keep, 2 ask the reference), then the reference for the undecided rows, in row order.
+    @inline(__always)
+    private func driveGeneral(_ b: inout Batch, _ ctx: ExecContext, slots: UnsafeBufferPointer<UInt8>?,
+                              _ test: (Int) -> Bool) throws(Diagnostic) {
+        let m: UInt8 = whenMissing ? 1 : 0, n: UInt8 = whenNull ? 1 : 0
+        if decisions.count < b.count { decisions = [UInt8](repeating: 0, count: Swift.max(b.count, Batch.capacity)) }
+        let hopping = !access.hops.isEmpty
+        if hopping { access.follow(b, into: &finals) }
+        decisions.withUnsafeMutableBufferPointer { d in
+            finals.withUnsafeBufferPointer { f in
+                var i = 0
+                b.forEach { r in
+                    let t = hopping ? Int(f[i]) : r
+                    if t < 0 {
+                        d[i] = t == Int(KeyAccess.missing) ? m : 2
+                    } else if let slots {
+                        switch slots[t] {
+                        case 2: d[i] = test(t) ? 1 : 0
+                        case 0: d[i] = m
+                        case 1: d[i] = n
+                        default: d[i] = 2
+                        }
+                    } else {
+                        d[i] = m
+                    }
+                    i += 1
+                }
+            }
+        }
+        let p = fallback
+        try decisions.withUnsafeBufferPointer { (d) throws(Diagnostic) in
+            try b.refineThrowing { (i, r) throws(Diagnostic) in
+                switch d[i] {
+                case 0: return false
+                case 1: return true
+                default: return try ctx.evaluate(p, row: r)
+                }
+            }
+        }
+    }
+}
+
+/// A leaf's answer for rows whose key reaches nothing, and for rows where it reaches null.
+struct SlotAnswers {
+    var missing: Bool
+    var null: Bool
+}

@@ -1,0 +1,277 @@
+import QuarryCore
+
+extension FilterCompiler {
+    /// One leaf: a typed node when its subject is a key path the store holds typed and its
+    /// other operands are literals the column's type compares with; the reference otherwise.
+    /// A typed node may still hand rows to the reference (values of other types), so whether
+    /// it may throw is the leaf's, not the node's.
+    func leaf(_ l: Leaf) -> FilterNode {
+        let node = typedLeaf(l)
+        if !node.mayThrow && fallibility.mayThrow(l) { node.mayThrow = true }
+        return node
+    }
+
+    private func typedLeaf(_ l: Leaf) -> FilterNode {
+        switch l.condition {
+        case .compare(.key(let path), let op, .literal(let c), let options):
+            return keyed(l, path) { access, column, answers in comparison(l, op, c, options, access, column, answers) }
+        case .between(.key(let path), .literal(let lo), .literal(let hi)):
+            return keyed(l, path) { access, column, answers in between(l, lo, hi, access, column, answers) }
+        case .inCollection(.key(let path), .list(let items), let options):
+            let literals = items.compactMap { if case .literal(let v) = $0 { return v } else { return nil } }
+            guard literals.count == items.count else { return fallback(l) }
+            return keyed(l, path) { access, column, answers in membership(l, literals, options, access, column, answers) }
+        case .isNull(.key(let path)):
+            return keyed(l, path) { access, column, answers in
+                SlotLeaf(l, access: access, whenValue: l.negated, answers: answers,
+                         selectivity: Estimate.nulls(column, negated: l.negated))
+            }
+        case .string(.key(let path), let op, .literal(.string(let pattern)), let options):
+            return keyed(l, path) { access, column, answers in string(l, op, pattern, options, access, column, answers) }
+        case .arraySize(.key(let path), _):
+            return keyed(l, path) { _, _, _ in nil }
+        case .text(let path, let search):
+            return keyed(l, path) { access, column, answers in
+                guard let strings = column as? StringColumn else { return notApplicable(l, access, column, answers) }
+                let matcher = TextMatcher(search)
+                return StringFunctionLeaf(l, access: access, strings: strings, invert: l.negated, answers: answers, cost: 60,
+                                          selectivity: 0.1, mayThrow: false) { s in matcher.matches(s) }
+            }
+        case .geo(let g):
+            return keyed(l, g.key) { access, column, answers in
+                guard let points = column as? GeoColumn, GeoLeaf.supports(g) else { return notApplicable(l, access, column, answers) }
+                return GeoLeaf(l, access: access, points: points, condition: g, invert: l.negated, answers: answers, selectivity: 0.1)
+            }
+        case .inQuery(let path, let inner):
+            if let error = failedInner[inner] { return ThrowingNode(l, error: error) }
+            guard let access = KeyAccess(path, in: table, store: store) else { return fallback(l) }
+            let answers = SlotAnswers(missing: Self.unknown(l), null: Self.unknown(l))
+            guard let column = access.column else { return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0) }
+            if let pointers = column as? PointerColumn {
+                return PointerSetLeaf(l, access: access, pointers: pointers, rows: nil, inner: inner, invert: l.negated,
+                                      answers: answers, selectivity: 0.1)
+            }
+            return notApplicable(l, access, column, answers) ?? fallback(l)
+        case .select(let path, let inner, let innerKey):
+            if let error = failedInner[inner] { return ThrowingNode(l, error: error) }
+            guard let access = KeyAccess(path, in: table, store: store) else { return fallback(l) }
+            let answers = SlotAnswers(missing: Self.unknown(l), null: Self.unknown(l))
+            guard let column = access.column else { return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0) }
+            guard column.kind != .generic, column.kind != .geoPoint else { return fallback(l) }
+            return SelectLeaf(l, access: access, column: column, inner: inner, innerKey: innerKey, answers: answers)
+        case .relatedTo(let parent, let key):
+            return relatedTo(l, parent, key)
+        default:
+            return fallback(l)
+        }
+    }
+
+    /// Resolves the subject and its answers on missing and null, then builds the typed node;
+    /// the reference when the path or the answers cannot be had.
+    private func keyed(_ l: Leaf, _ path: KeyPath,
+                       _ build: (KeyAccess, Column, SlotAnswers) -> FilterNode?) -> FilterNode {
+        guard let access = KeyAccess(path, in: table, store: store), let answers = answers(l, path) else { return fallback(l) }
+        guard let column = access.column else {
+            // No object has the field: every row reaches nothing.
+            return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: answers.missing ? 1 : 0)
+        }
+        if let arrays = column as? ArrayColumn {
+            return arrayLeaf(l, access, arrays, answers) ?? fallback(l)
+        }
+        guard column.kind != .generic, let node = build(access, column, answers) else { return fallback(l) }
+        return node
+    }
+
+    /// A typed column whose values the test does not apply to (a string test on numbers): the
+    /// test is unknown for every typed value.
+    private func notApplicable(_ l: Leaf, _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
+        guard column.kind != .generic else { return nil }
+        return SlotLeaf(l, access: access, whenValue: Self.unknown(l), answers: answers, selectivity: 0.1)
+    }
+
+    // MARK: - Comparisons
+
+    private func comparison(_ l: Leaf, _ op: ComparisonOperator, _ c: Value, _ options: StringOptions,
+                            _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
+        guard let literal = TypedLiteral.classify(c, column: column, semantics: l.semantics, options: options, store: store)
+        else { return nil }
+        let neg = l.negated
+        let sel = Estimate.comparison(column, op, c)
+        switch (column, literal) {
+        case (let v as Int64Column, .int(let i)):
+            var range = IntRange(op, i)
+            range.invert = range.invert != neg
+            return Int64RangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+        case (let v as Int64Column, .fraction(let d)):
+            var range = IntRange(op, fraction: d)
+            range.invert = range.invert != neg
+            return Int64RangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+        case (let v as DoubleColumn, .double(let d)):
+            var range = DoubleRange(op, d)
+            range.invert = range.invert != neg
+            return DoubleRangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+        case (let v as BoolColumn, .bool(let b)):
+            var range = IntRange(op, b ? 1 : 0)
+            range.invert = range.invert != neg
+            return BoolRangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+        case (let v as StringColumn, .string(let bytes)):
+            let (lower, upper, invert) = Self.stringBounds(op, bytes)
+            return StringRangeLeaf(l, access: access, strings: v, lower: lower, upper: upper, invert: invert != neg,
+                                   options: options, answers: answers, selectivity: sel)
+        case (let v as PointerColumn, .pointerRow(let row)) where op == .eq || op == .ne:
+            return PointerEqualsLeaf(l, access: access, pointers: v, target: row, invert: (op == .ne) != neg, answers: answers)
+        case (_, .incomparable), (_, .pointerRow):
+            // Never equal, never ordered.
+            let raw: Bool? = op == .eq ? false : (op == .ne ? true : nil)
+            let whenValue = raw.map { $0 != neg } ?? Self.unknown(l)
+            return SlotLeaf(l, access: access, whenValue: whenValue, answers: answers, selectivity: whenValue ? 0.9 : 0.01)
+        default:
+            return nil
+        }
+    }
+
+    private static func stringBounds(_ op: ComparisonOperator, _ s: [UInt8]) -> (([UInt8], Bool)?, ([UInt8], Bool)?, Bool) {
+        switch op {
+        case .eq: return ((s, true), (s, true), false)
+        case .ne: return ((s, true), (s, true), true)
+        case .lt: return (nil, (s, false), false)
+        case .le: return (nil, (s, true), false)
+        case .gt: return ((s, false), nil, false)
+        case .ge: return ((s, true), nil, false)
+        }
+    }
+
+    private func between(_ l: Leaf, _ lo: Value, _ hi: Value, _ access: KeyAccess, _ column: Column,
+                         _ answers: SlotAnswers) -> FilterNode? {
+        let s = l.semantics
+        guard let a = TypedLiteral.classify(lo, column: column, semantics: s, options: [], store: store),
+            let b = TypedLiteral.classify(hi, column: column, semantics: s, options: [], store: store)
+        else { return nil }
+        let neg = l.negated
+        let sel = Estimate.between(column, lo, hi)
+        switch (column, a, b) {
+        case (_, .incomparable, _), (_, _, .incomparable), (_, .pointerRow, _), (_, _, .pointerRow):
+            return SlotLeaf(l, access: access, whenValue: Self.unknown(l), answers: answers, selectivity: 0.01)
+        case (let v as Int64Column, _, _):
+            guard let lower = Self.intRange(.ge, a), let upper = Self.intRange(.le, b) else { return nil }
+            var range = lower.intersection(upper)
+            range.invert = neg
+            return Int64RangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+        case (let v as BoolColumn, .bool(let x), .bool(let y)):
+            var range = IntRange(.ge, x ? 1 : 0).intersection(IntRange(.le, y ? 1 : 0))
+            range.invert = neg
+            return BoolRangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+        case (let v as DoubleColumn, .double(let x), .double(let y)):
+            var range = DoubleRange(.ge, x).intersection(DoubleRange(.le, y))
+            range.invert = neg
+            return DoubleRangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+        case (let v as StringColumn, .string(let x), .string(let y)):
+            return StringRangeLeaf(l, access: access, strings: v, lower: (x, true), upper: (y, true), invert: neg,
+                                   options: [], answers: answers, selectivity: sel)
+        default:
+            return nil
+        }
+    }
+
+    private static func intRange(_ op: ComparisonOperator, _ t: TypedLiteral) -> IntRange? {
+        switch t {
+        case .int(let i): return IntRange(op, i)
+        case .fraction(let d): return IntRange(op, fraction: d)
+        default: return nil
+        }
+    }
+
+    // MARK: - IN lists
+
+    private func membership(_ l: Leaf, _ literals: [Value], _ options: StringOptions, _ access: KeyAccess,
+                            _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
+        var typed: [TypedLiteral] = []
+        for v in literals where !v.isNull {
+            guard let t = TypedLiteral.classify(v, column: column, semantics: l.semantics, options: options, store: store)
+            else { return nil }
+            typed.append(t)
+        }
+        let neg = l.negated
+        let sel = Swift.min(1, Double(literals.count) * Estimate.equality(column))
+        switch column {
+        case let v as Int64Column:
+            let members = typed.compactMap { if case .int(let i) = $0 { return i } else { return nil } }
+            return Int64SetLeaf(l, access: access, values: v, members: members, invert: neg, answers: answers, selectivity: sel)
+        case let v as DoubleColumn:
+            let members = typed.compactMap { if case .double(let d) = $0 { return d } else { return nil } }
+            return DoubleSetLeaf(l, access: access, values: v, members: members, invert: neg, answers: answers, selectivity: sel)
+        case let v as StringColumn:
+            let members = typed.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+            return StringSetLeaf(l, access: access, strings: v, members: members, invert: neg, options: options,
+                                 answers: answers, selectivity: sel)
+        case let v as BoolColumn:
+            let bools = Set(typed.compactMap { if case .bool(let b) = $0 { return b } else { return nil } })
+            var range: IntRange
+            switch (bools.contains(false), bools.contains(true)) {
+            case (true, true): range = IntRange(lo: 0, hi: 1, invert: false)
+            case (true, false): range = IntRange(.eq, 0)
+            case (false, true): range = IntRange(.eq, 1)
+            case (false, false): range = .none
+            }
+            range.invert = neg
+            return BoolRangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+        case let v as PointerColumn:
+            let rows = typed.compactMap { if case .pointerRow(let r) = $0 { return r } else { return nil } }
+            let set = RowSet(rows: rows, capacity: store.table(v.targetClass)?.rowCount ?? 0)
+            return PointerSetLeaf(l, access: access, pointers: v, rows: set, inner: nil, invert: neg, answers: answers, selectivity: sel)
+        default:
+            return nil
+        }
+    }
+
+    // MARK: - String tests
+
+    private func string(_ l: Leaf, _ op: StringOperator, _ pattern: String, _ options: StringOptions,
+                        _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
+        guard let strings = column as? StringColumn else { return notApplicable(l, access, column, answers) }
+        let neg = l.negated
+        let folded = Array(StringFolding.fold(pattern, options).utf8)
+        switch op {
+        case .beginsWith:
+            return StringAffixLeaf(l, access: access, strings: strings, kind: .prefix, pattern: folded, invert: neg,
+                                   options: options, answers: answers, selectivity: Estimate.prefix(folded))
+        case .endsWith:
+            return StringAffixLeaf(l, access: access, strings: strings, kind: .suffix, pattern: folded, invert: neg,
+                                   options: options, answers: answers, selectivity: Estimate.prefix(folded))
+        case .contains:
+            return StringAffixLeaf(l, access: access, strings: strings, kind: .substring, pattern: folded, invert: neg,
+                                   options: options, answers: answers, selectivity: 0.2)
+        case .like, .matches:
+            let matcher: StringMatcher
+            do {
+                matcher = try StringMatcher(op, pattern: pattern, options: options, limits: limits)
+            } catch {
+                return ThrowingNode(l, error: error)
+            }
+            let regex: Bool
+            if case .matches = op { regex = true } else { regex = false }
+            return StringFunctionLeaf(l, access: access, strings: strings, invert: neg, answers: answers,
+                                      cost: regex ? 100 : 60, selectivity: 0.25, mayThrow: regex) { (s) throws(Diagnostic) in
+                try matcher.matches(s)
+            }
+        }
+    }
+
+    // MARK: - Relations
+
+    private func relatedTo(_ l: Leaf, _ parent: Pointer, _ key: String) -> FilterNode {
+        guard let record = store.database.resolve(parent), let field = record[key], !field.isNull else {
+            return ConstantNode(Self.unknown(l))
+        }
+        let resolver = KeyPathResolver(database: store.database)
+        let members = resolver.elements(field) ?? [field]
+        let positions = store.database[table.name]?.positionById ?? [:]
+        let rows = members.compactMap { m -> Int? in
+            guard let p = m.objectIdentity, p.className == table.name else { return nil }
+            return positions[p.objectId]
+        }
+        let selectivity = Double(rows.count) / Double(Swift.max(1, table.rowCount))
+        return RowSetLeaf(l, rows: RowSet(rows: rows, capacity: table.rowCount), invert: l.negated,
+                          selectivity: l.negated ? 1 - selectivity : selectivity)
+    }
+}

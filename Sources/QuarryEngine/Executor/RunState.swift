@@ -1,0 +1,121 @@
+import QuarryCore
+
+/// What one `Engine.run` shares between the outer query and its inner queries: the clock
+/// reading, the variables, the deadline, the reference evaluation that fallbacks and result
+/// shaping use, and the inner queries' results.
+final class RunState {
+    let store: ColumnStore
+    let limits: Limits
+    let variables: [String: Value]
+    let nowMillis: Int64
+    let random: @Sendable () -> Double
+    /// Whether nodes time themselves (EXPLAIN ANALYZE).
+    let timing: Bool
+    private let deadline: ContinuousClock.Instant?
+    /// Inner queries already run, by query.
+    var inner: [Query: InnerOutcome] = [:]
+    /// What each query of an analyzed run did.
+    var executions: [Query: ExecutionStats] = [:]
+
+    init(store: ColumnStore, limits: Limits, variables: [String: Value], nowMillis: Int64,
+         random: @escaping @Sendable () -> Double, timing: Bool) {
+        self.store = store
+        self.limits = limits
+        self.variables = variables
+        self.nowMillis = nowMillis
+        self.random = random
+        self.timing = timing
+        if let seconds = limits.deadlineSeconds {
+            let budget = seconds.isNaN ? 0 : Swift.min(Swift.max(seconds, 0), 1e9)
+            deadline = ContinuousClock.now.advanced(by: .seconds(budget))
+        } else {
+            deadline = nil
+        }
+    }
+
+    /// The reference evaluation of this run (same clock, variables and limits), created on
+    /// first use: leaves the fast path does not compile, inner queries inside them, and the
+    /// shaping of result objects go through it.
+    var evaluation: Evaluation {
+        if let e = createdEvaluation { return e }
+        let e = Evaluation(database: store.database, limits: limits, variables: variables, nowMillis: nowMillis, random: random)
+        for (query, outcome) in inner {
+            if case .rows(_, let records) = outcome { e.innerResults[query] = records }
+        }
+        createdEvaluation = e
+        return e
+    }
+    private var createdEvaluation: Evaluation?
+
+    /// Fails with `limit.deadline` once the time budget is spent, and with `query.cancelled`
+    /// when the surrounding task is cancelled. Called once per batch.
+    func checkpoint() throws(Diagnostic) {
+        if let deadline, ContinuousClock.now >= deadline {
+            throw Diagnostic(
+                "limit.deadline",
+                "the query ran out of its time budget of \(limits.deadlineSeconds ?? 0) seconds")
+        }
+        if Task.isCancelled { throw Diagnostic("query.cancelled", "the query was cancelled") }
+    }
+
+    private var innerSets: [Query: RowSet] = [:]
+
+    /// The rows of `targetClass` an inner query yielded, as a set (empty when the inner query
+    /// is on another class, whose objects a pointer into `targetClass` never equals).
+    func innerRowSet(_ query: Query, targetClass: String) -> RowSet? {
+        if let s = innerSets[query] { return s }
+        guard case .rows(let rows, _)? = inner[query] else { return nil }
+        let s = query.className == targetClass
+            ? RowSet(rows: rows, capacity: store.table(targetClass)?.rowCount ?? 0) : RowSet(rows: [], capacity: 0)
+        innerSets[query] = s
+        return s
+    }
+
+    /// Records an inner query's outcome; the reference evaluation sees the same rows.
+    func setInner(_ query: Query, _ outcome: InnerOutcome) {
+        inner[query] = outcome
+        if case .rows(_, let records) = outcome { createdEvaluation?.innerResults[query] = records }
+    }
+}
+
+/// One query's execution in an analyzed run (EXPLAIN ANALYZE).
+final class ExecutionStats {
+    let plan: Plan
+    var total: Duration = .zero
+    var sortTime: Duration = .zero
+    var sorted = false
+    /// Rows that passed the filter (before the page).
+    var matched = 0
+    /// Rows returned (or counted).
+    var returned = 0
+
+    init(plan: Plan) { self.plan = plan }
+}
+
+/// An inner query's result for this run: its rows (row numbers and records, after its order,
+/// skip and limit), or the error it failed with.
+enum InnerOutcome {
+    case rows([Int], [Record])
+    case failed(Diagnostic)
+}
+
+/// One query's execution within a run: its class, the class's records, and the run.
+final class ExecContext {
+    let run: RunState
+    let table: ClassTable
+    let className: String
+    let records: [Record]
+
+    init(run: RunState, table: ClassTable) {
+        self.run = run
+        self.table = table
+        self.className = table.name
+        self.records = run.store.records(table.name)
+    }
+
+    /// The reference's answer for one row.
+    @inline(never)
+    func evaluate(_ predicate: Predicate, row: Int) throws(Diagnostic) -> Bool {
+        try run.evaluation.evaluate(predicate, Scope(record: records[row], className: className))
+    }
+}

@@ -1,0 +1,204 @@
+import QuarryCore
+
+/// `int`/`date` column against a range of Int64 (comparisons, BETWEEN).
+final class Int64RangeLeaf: KeyLeaf {
+    let values: Int64Column
+    let range: IntRange
+
+    init(_ leaf: Leaf, access: KeyAccess, values: Int64Column, range: IntRange, answers: SlotAnswers, selectivity: Double) {
+        self.values = values
+        self.range = range
+        super.init(leaf, access: access, answers: answers, cost: values.kind == .date ? 2 : 0.25, selectivity: selectivity)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let lo = range.lo, hi = range.hi
+        try values.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
+            if range.invert {
+                try drive(&b, ctx) { t in let x = v[t]; return x < lo || x > hi }
+            } else {
+                try drive(&b, ctx) { t in let x = v[t]; return x >= lo && x <= hi }
+            }
+        }
+    }
+}
+
+/// `double` column against a range in the reference's total order.
+final class DoubleRangeLeaf: KeyLeaf {
+    let values: DoubleColumn
+    let range: DoubleRange
+
+    init(_ leaf: Leaf, access: KeyAccess, values: DoubleColumn, range: DoubleRange, answers: SlotAnswers, selectivity: Double) {
+        self.values = values
+        self.range = range
+        super.init(leaf, access: access, answers: answers, cost: 1, selectivity: selectivity)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let range = self.range
+        try values.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
+            try drive(&b, ctx) { t in range.contains(v[t]) }
+        }
+    }
+}
+
+/// `bool` column: false orders before true.
+final class BoolRangeLeaf: KeyLeaf {
+    let values: BoolColumn
+    let range: IntRange
+
+    init(_ leaf: Leaf, access: KeyAccess, values: BoolColumn, range: IntRange, answers: SlotAnswers, selectivity: Double) {
+        self.values = values
+        self.range = range
+        super.init(leaf, access: access, answers: answers, cost: 0.25, selectivity: selectivity)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let range = self.range
+        try values.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
+            try drive(&b, ctx) { t in range.contains(v[t] ? 1 : 0) }
+        }
+    }
+}
+
+/// A pointer column against one object (equality by class and objectId).
+final class PointerEqualsLeaf: KeyLeaf {
+    let pointers: PointerColumn
+    /// The object's row; -1 when the literal names no object of the column's class.
+    let target: Int32
+    let invert: Bool
+
+    init(_ leaf: Leaf, access: KeyAccess, pointers: PointerColumn, target: Int?, invert: Bool, answers: SlotAnswers) {
+        self.pointers = pointers
+        self.target = target.map { Int32($0) } ?? -1
+        self.invert = invert
+        super.init(leaf, access: access, answers: answers, cost: 0.25, selectivity: 0.01)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let target = self.target, invert = self.invert
+        try pointers.rows.withUnsafeBufferPointer { (rows) throws(Diagnostic) in
+            try drive(&b, ctx) { t in (rows[t] == target) != invert }
+        }
+    }
+}
+
+/// Rows whose typed value makes the test come out the same whatever the value (IS NULL on a
+/// value, a comparison between types that never compare): only the slot matters.
+final class SlotLeaf: KeyLeaf {
+    let whenValue: Bool
+
+    init(_ leaf: Leaf, access: KeyAccess, whenValue: Bool, answers: SlotAnswers, selectivity: Double) {
+        self.whenValue = whenValue
+        super.init(leaf, access: access, answers: answers, cost: 0.25, selectivity: selectivity)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let v = whenValue
+        try drive(&b, ctx) { _ in v }
+    }
+}
+
+/// An int or date column against a set of integers (IN lists).
+final class Int64SetLeaf: KeyLeaf {
+    let values: Int64Column
+    let members: [Int64]
+    let set: Set<Int64>
+    let invert: Bool
+
+    init(_ leaf: Leaf, access: KeyAccess, values: Int64Column, members: [Int64], invert: Bool, answers: SlotAnswers, selectivity: Double) {
+        self.values = values
+        self.members = members
+        self.set = Set(members)
+        self.invert = invert
+        super.init(leaf, access: access, answers: answers, cost: members.count <= 8 ? 1 : 5, selectivity: selectivity)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let invert = self.invert
+        try values.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
+            if members.count <= 8 {
+                let m = members
+                try drive(&b, ctx) { t in m.contains(v[t]) != invert }
+            } else {
+                let s = set
+                try drive(&b, ctx) { t in s.contains(v[t]) != invert }
+            }
+        }
+    }
+}
+
+/// A double column against a set of numbers (IN lists); -0.0 equals 0.0 and NaN equals NaN.
+final class DoubleSetLeaf: KeyLeaf {
+    let values: DoubleColumn
+    let set: Set<UInt64>
+    let nan: Bool
+    let invert: Bool
+
+    init(_ leaf: Leaf, access: KeyAccess, values: DoubleColumn, members: [Double], invert: Bool, answers: SlotAnswers, selectivity: Double) {
+        self.values = values
+        self.set = Set(members.filter { !$0.isNaN }.map { ($0 == 0 ? 0.0 : $0).bitPattern })
+        self.nan = members.contains { $0.isNaN }
+        self.invert = invert
+        super.init(leaf, access: access, answers: answers, cost: 5, selectivity: selectivity)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let s = set, nan = self.nan, invert = self.invert
+        try values.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
+            try drive(&b, ctx) { t in
+                let x = v[t]
+                return (x.isNaN ? nan : s.contains((x == 0 ? 0.0 : x).bitPattern)) != invert
+            }
+        }
+    }
+}
+
+/// A pointer column against a set of rows of its target class (IN of pointers, `inQuery`).
+final class PointerSetLeaf: KeyLeaf {
+    let pointers: PointerColumn
+    /// Fixed at compile time; nil when it comes from an inner query at run time.
+    let fixed: RowSet?
+    let inner: Query?
+    let invert: Bool
+
+    init(_ leaf: Leaf, access: KeyAccess, pointers: PointerColumn, rows: RowSet?, inner: Query?, invert: Bool,
+         answers: SlotAnswers, selectivity: Double) {
+        self.pointers = pointers
+        self.fixed = rows
+        self.inner = inner
+        self.invert = invert
+        super.init(leaf, access: access, answers: answers, cost: 2, selectivity: selectivity)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let set: RowSet
+        if let fixed {
+            set = fixed
+        } else if let inner, let s = ctx.run.innerRowSet(inner, targetClass: pointers.targetClass) {
+            set = s
+        } else {
+            set = RowSet(rows: [], capacity: 0)
+        }
+        let invert = self.invert
+        try pointers.rows.withUnsafeBufferPointer { (rows) throws(Diagnostic) in
+            try drive(&b, ctx) { t in set.contains(Int(rows[t])) != invert }
+        }
+    }
+}
+
+/// A set of rows of one class as bits.
+struct RowSet {
+    private let words: [UInt64]
+
+    init(rows: some Sequence<Int>, capacity: Int) {
+        var words = [UInt64](repeating: 0, count: (capacity + 63) >> 6)
+        for r in rows where r >= 0 && r < capacity { words[r >> 6] |= 1 << UInt64(r & 63) }
+        self.words = words
+    }
+
+    @inline(__always) func contains(_ r: Int) -> Bool {
+        let w = r >> 6
+        return r >= 0 && w < words.count && words[w] & (1 << UInt64(r & 63)) != 0
+    }
+}

@@ -1,0 +1,219 @@
+import QuarryCore
+
+/// A string column against a range of strings (comparisons, BETWEEN), after folding.
+final class StringRangeLeaf: KeyLeaf {
+    let strings: StringColumn
+    let lower: (bytes: [UInt8], inclusive: Bool)?
+    let upper: (bytes: [UInt8], inclusive: Bool)?
+    let invert: Bool
+    let folder: ByteFolder
+
+    init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, lower: ([UInt8], Bool)?, upper: ([UInt8], Bool)?,
+         invert: Bool, options: StringOptions, answers: SlotAnswers, selectivity: Double) {
+        self.strings = strings
+        self.lower = lower.map { (bytes: $0.0, inclusive: $0.1) }
+        self.upper = upper.map { (bytes: $0.0, inclusive: $0.1) }
+        self.invert = invert
+        self.folder = ByteFolder(options)
+        super.init(leaf, access: access, answers: answers, cost: options.isEmpty ? 10 : 75, selectivity: selectivity)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let invert = self.invert, folder = self.folder
+        let lo = lower?.bytes ?? [], loIncl = lower?.inclusive ?? true, hasLo = lower != nil
+        let hi = upper?.bytes ?? [], hiIncl = upper?.inclusive ?? true, hasHi = upper != nil
+        let point = hasLo && hasHi && loIncl && hiIncl && lo == hi
+        try lo.withUnsafeBufferPointer { (l) throws(Diagnostic) in
+            try hi.withUnsafeBufferPointer { (h) throws(Diagnostic) in
+                try strings.withBytes { (s) throws(Diagnostic) in
+                    if point {
+                        if folder.options.isEmpty, l.count <= 8 {
+                            let test = ShortWords(s: s, lengths: [l.count], words: [Bytes.word(lo)], invert: invert)
+                            try drive(&b, ctx) { t in test.passes(t) }
+                        } else if folder.options.isEmpty {
+                            try drive(&b, ctx) { t in Bytes.equal(s.span(t), l) != invert }
+                        } else {
+                            let lower = folder.lowercase
+                            try drive(&b, ctx) { t in
+                                let x = s.span(t)
+                                return (Bytes.asciiFoldedEqual(x, l, lowercase: lower) ?? folder.fold(x) { Bytes.equal($0, l) }) != invert
+                            }
+                        }
+                        return
+                    }
+                    try drive(&b, ctx) { t in
+                        folder.fold(s.span(t)) { x in
+                            if hasLo {
+                                let c = Bytes.compare(x, l)
+                                if c < 0 || (c == 0 && !loIncl) { return invert }
+                            }
+                            if hasHi {
+                                let c = Bytes.compare(x, h)
+                                if c > 0 || (c == 0 && !hiIncl) { return invert }
+                            }
+                            return !invert
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A string column against a set of strings (IN lists, inner values), after folding.
+final class StringSetLeaf: KeyLeaf {
+    let strings: StringColumn
+    let set: ByteStringSet
+    let invert: Bool
+    let folder: ByteFolder
+
+    /// Members as words when there are few and all are short (no options).
+    let short: (lengths: [Int], words: [UInt64])?
+
+    init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, members: [[UInt8]], invert: Bool,
+         options: StringOptions, answers: SlotAnswers, selectivity: Double) {
+        self.strings = strings
+        self.set = ByteStringSet(members)
+        short = options.isEmpty && members.count <= 16 && members.allSatisfy({ $0.count <= 8 })
+            ? (members.map(\.count), members.map(Bytes.word)) : nil
+        self.invert = invert
+        self.folder = ByteFolder(options)
+        super.init(leaf, access: access, answers: answers, cost: 10, selectivity: selectivity)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let set = self.set, invert = self.invert, folder = self.folder
+        try strings.withBytes { (s) throws(Diagnostic) in
+            if let short {
+                let test = ShortWords(s: s, lengths: short.lengths, words: short.words, invert: invert)
+                try drive(&b, ctx) { t in test.passes(t) }
+            } else {
+                try drive(&b, ctx) { t in folder.fold(s.span(t)) { set.contains($0) } != invert }
+            }
+        }
+    }
+}
+
+/// Prefix, suffix and substring tests on a string column, after folding.
+final class StringAffixLeaf: KeyLeaf {
+    enum Kind { case prefix, suffix, substring }
+    let strings: StringColumn
+    let kind: Kind
+    let pattern: [UInt8]
+    let invert: Bool
+    let folder: ByteFolder
+
+    init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, kind: Kind, pattern: [UInt8], invert: Bool,
+         options: StringOptions, answers: SlotAnswers, selectivity: Double) {
+        self.strings = strings
+        self.kind = kind
+        self.pattern = pattern
+        self.invert = invert
+        self.folder = ByteFolder(options)
+        let base: Double = kind == .substring ? 50 : 10
+        super.init(leaf, access: access, answers: answers, cost: options.isEmpty ? base : base + 25, selectivity: selectivity)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let invert = self.invert, folder = self.folder, kind = self.kind
+        try pattern.withUnsafeBufferPointer { (p) throws(Diagnostic) in
+            try strings.withBytes { (s) throws(Diagnostic) in
+                switch kind {
+                case .prefix where p.count <= 8:
+                    let test = ShortPrefix(s: s, p: p, n: p.count, word: Bytes.word(pattern),
+                                           high: 0x8080_8080_8080_8080 & Bytes.mask(p.count),
+                                           plain: folder.options.isEmpty, lowercase: folder.lowercase, invert: invert, leaf: self)
+                    try drive(&b, ctx) { t in test.passes(t) }
+                case .prefix where folder.options.isEmpty:
+                    try drive(&b, ctx) { t in Bytes.hasPrefix(s.span(t), p) != invert }
+                case .prefix:
+                    let lower = folder.lowercase
+                    try drive(&b, ctx) { t in
+                        let x = s.span(t)
+                        return (Bytes.asciiFoldedPrefix(x, p, lowercase: lower) ?? folder.fold(x) { Bytes.hasPrefix($0, p) }) != invert
+                    }
+                case .suffix:
+                    try drive(&b, ctx) { t in folder.fold(s.span(t)) { Bytes.hasSuffix($0, p) } != invert }
+                case .substring:
+                    try drive(&b, ctx) { t in folder.fold(s.span(t)) { Bytes.contains($0, p) } != invert }
+                }
+            }
+        }
+    }
+}
+
+/// Equality with one of a few strings of at most eight bytes: the row's length, then its
+/// bytes as one word. (A struct rather than a closure so that the test inlines into the scan.)
+private struct ShortWords {
+    let s: StringSpans
+    let lengths: [Int]
+    let words: [UInt64]
+    let invert: Bool
+
+    @inline(__always)
+    func passes(_ t: Int) -> Bool {
+        let n = s.count(t)
+        guard n <= 8 else { return invert }
+        let w = Bytes.load(s.bytes, s.starts[t], n)
+        for i in 0..<lengths.count where lengths[i] == n && words[i] == w { return !invert }
+        return invert
+    }
+}
+
+/// A prefix of at most eight bytes, tested as one word per row: the row's first bytes,
+/// lowercased when ASCII under [c]; anything else goes to the general test, out of line.
+/// (A struct rather than a closure so that the test inlines into the scan loop.)
+private struct ShortPrefix {
+    let s: StringSpans
+    let p: UnsafeBufferPointer<UInt8>
+    let n: Int
+    let word: UInt64
+    let high: UInt64
+    let plain: Bool
+    let lowercase: Bool
+    let invert: Bool
+    unowned let leaf: StringAffixLeaf
+
+    @inline(__always)
+    func passes(_ t: Int) -> Bool {
+        if s.count(t) >= n {
+            let w = Bytes.load(s.bytes, s.starts[t], n)
+            if plain { return (w == word) != invert }
+            if w & high == 0 { return ((lowercase ? Bytes.lowerWord(w) : w) == word) != invert }
+        } else if plain {
+            return invert
+        }
+        return leaf.foldedPrefix(s.span(t), p) != invert
+    }
+}
+
+extension StringAffixLeaf {
+    /// The prefix test through the folder, for rows the word test cannot decide.
+    @inline(never)
+    func foldedPrefix(_ x: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        Bytes.asciiFoldedPrefix(x, p, lowercase: folder.lowercase) ?? folder.fold(x) { Bytes.hasPrefix($0, p) }
+    }
+}
+
+/// A string column tested through a String (general LIKE, regular expressions, text search):
+/// the reference's own matchers, without the record lookup.
+final class StringFunctionLeaf: KeyLeaf {
+    let strings: StringColumn
+    let test: (String) throws(Diagnostic) -> Bool
+    let invert: Bool
+
+    init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, invert: Bool, answers: SlotAnswers, cost: Double,
+         selectivity: Double, mayThrow: Bool, test: @escaping (String) throws(Diagnostic) -> Bool) {
+        self.strings = strings
+        self.test = test
+        self.invert = invert
+        super.init(leaf, access: access, answers: answers, cost: cost, selectivity: selectivity, mayThrow: mayThrow)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let test = self.test, invert = self.invert
+        try strings.withBytes { (s) throws(Diagnostic) in
+            try driveThrowing(&b, ctx) { (t) throws(Diagnostic) in try test(s.string(t)) != invert }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import QuarryCore
+
+/// Rewrites of one leaf: literal operands to the right, SQL negations into the opposite
+/// operator, LIKE patterns without inner wildcards into prefix / suffix / substring tests, and
+/// leaves that do not depend on the object folded to a constant.
+extension Normalizer {
+    mutating func leaf(_ original: Leaf) -> Predicate {
+        var l = original
+        if case .compare(let a, let op, let b, let options) = l.condition, case .literal = a, case .key = b {
+            // Every semantics treats both sides alike, with the operator mirrored.
+            l.condition = .compare(b, op.swapped, a, options)
+            log("operand-swap", .leaf(original), .leaf(l))
+        }
+        if l.semantics == .sql, l.negated, case .compare(let a, let op, let b, let options) = l.condition {
+            // Under `.sql` a negated comparison holds when some non-null value fails the test
+            // and the values are comparable: exactly the opposite operator.
+            let before = l
+            l.negated = false
+            l.condition = .compare(a, op.opposite, b, options)
+            log("negation-to-operator", .leaf(before), .leaf(l))
+        }
+        if case .string(let e, .like(let syntax), .literal(.string(let pattern)), let options) = l.condition,
+            let (op, literal, rule) = Self.simpleLike(pattern, syntax)
+        {
+            let before = l
+            l.condition = .string(e, op, .literal(.string(literal)), options)
+            log(rule, .leaf(before), .leaf(l))
+        }
+        if l.isObjectIndependent, let b = constantValue(l) {
+            log("constant-fold", .leaf(l), .constant(b))
+            return .constant(b)
+        }
+        return .leaf(l)
+    }
+
+    /// The leaf's value, the same for every object; nil if evaluating it throws.
+    private func constantValue(_ l: Leaf) -> Bool? {
+        let empty = Record(objectId: "", fields: [])
+        return try? folding.evaluate(.leaf(l), Scope(record: empty, className: ""))
+    }
+
+    /// A LIKE pattern whose only wildcards are a leading and/or trailing run of "any": the
+    /// equivalent string operator, the literal text between, and the rule's name. Folding for
+    /// the options applies to the literal the same way in both tests.
+    static func simpleLike(_ pattern: String, _ syntax: LikeSyntax) -> (StringOperator, String, String)? {
+        let tokens = LikePattern(pattern, syntax: syntax, options: []).tokens
+        guard !tokens.contains(.one) else { return nil }
+        let leading = tokens.first == .any, trailing = tokens.count > (leading ? 1 : 0) && tokens.last == .any
+        let inner = tokens.dropFirst(leading ? 1 : 0).dropLast(trailing ? 1 : 0)
+        guard !inner.contains(.any) else { return nil }
+        var literal = String.UnicodeScalarView()
+        for case .scalar(let u) in inner { literal.append(u) }
+        switch (leading, trailing) {
+        case (false, true): return (.beginsWith, String(literal), "like-to-prefix")
+        case (true, false): return (.endsWith, String(literal), "like-to-suffix")
+        case (true, true): return (.contains, String(literal), "like-to-contains")
+        case (false, false): return nil
+        }
+    }
+}
+
+extension ComparisonOperator {
+    /// The operator that holds exactly when this one fails (on comparable values).
+    var opposite: ComparisonOperator {
+        switch self {
+        case .eq: return .ne
+        case .ne: return .eq
+        case .lt: return .ge
+        case .ge: return .lt
+        case .le: return .gt
+        case .gt: return .le
+        }
+    }
+}
+
+extension Leaf {
+    /// Whether the leaf's value is the same for every object and every run: no key, SELF,
+    /// free variable, clock, randomness, database lookup or inner query.
+    var isObjectIndependent: Bool {
+        condition.isObjectIndependent(bound: [])
+    }
+}
+
+extension Condition {
+    func isObjectIndependent(bound: Set<String>) -> Bool {
+        func e(_ x: Expr) -> Bool { x.isObjectIndependent(bound: bound) }
+        switch self {
+        case .compare(let a, _, let b, _), .inCollection(let a, let b, _), .string(let a, _, let b, _),
+            .containsAll(let a, let b), .containedBy(let a, let b):
+            return e(a) && e(b)
+        case .between(let x, let lo, let hi): return e(x) && e(lo) && e(hi)
+        case .isNull(let x), .arraySize(let x, _): return e(x)
+        case .quantified(_, let coll, let v, let p):
+            return e(coll) && p.isObjectIndependent(bound: bound.union([v]))
+        case .geo, .inQuery, .select, .relatedTo, .text: return false
+        }
+    }
+}
+
+extension Predicate {
+    func isObjectIndependent(bound: Set<String>) -> Bool {
+        switch self {
+        case .constant: return true
+        case .and(let ps), .or(let ps): return ps.allSatisfy { $0.isObjectIndependent(bound: bound) }
+        case .not(let p): return p.isObjectIndependent(bound: bound)
+        case .leaf(let l): return l.condition.isObjectIndependent(bound: bound)
+        }
+    }
+}
+
+extension Expr {
+    func isObjectIndependent(bound: Set<String>) -> Bool {
+        switch self {
+        case .literal(let v): return !v.needsDatabase
+        case .key, .evaluatedObject, .member: return false
+        case .variable(let name): return bound.contains(name)
+        case .list(let items): return items.allSatisfy { $0.isObjectIndependent(bound: bound) }
+        case .arithmetic(_, let l, let r): return l.isObjectIndependent(bound: bound) && r.isObjectIndependent(bound: bound)
+        case .negate(let x), .aggregate(_, let x), .cast(let x, _): return x.isObjectIndependent(bound: bound)
+        case .function(let f, let args):
+            switch f {
+            case .now, .random, .randomn, .relativeTime: return false
+            default: return args.allSatisfy { $0.isObjectIndependent(bound: bound) }
+            }
+        case .index(let x, let spec):
+            if case .at(let i) = spec, !i.isObjectIndependent(bound: bound) { return false }
+            return x.isObjectIndependent(bound: bound)
+        case .subquery(let coll, let v, let p):
+            return coll.isObjectIndependent(bound: bound) && p.isObjectIndependent(bound: bound.union([v]))
+        }
+    }
+}
+
+extension Value {
+    /// Pointers and relations are followed into the database (and dangling ones read as null).
+    var needsDatabase: Bool {
+        switch self {
+        case .pointer, .relation: return true
+        case .array(let items): return items.contains(where: \.needsDatabase)
+        case .object(let fields): return fields.values.contains(where: \.needsDatabase)
+        default: return false
+        }
+    }
+}

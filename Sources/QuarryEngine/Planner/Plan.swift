@@ -1,0 +1,88 @@
+import QuarryCore
+
+/// A query compiled for the store as it is: the normalized predicate and the rewrites that
+/// produced it, the inner queries to run first, where rows come from, the filter tree, and
+/// how the result is ordered. Valid until the store changes.
+final class Plan {
+    let query: Query
+    let normalized: Predicate
+    let rewrites: [Rewrite]
+    /// Inner queries, in the order they are materialized (innermost first where nested).
+    let innerQueries: [Query]
+    let source: RowSource
+    let filter: FilterNode
+    /// The source already yields rows in the query's order.
+    let ordered: Bool
+    let storeVersion: UInt64
+
+    init(query: Query, normalized: Predicate, rewrites: [Rewrite], innerQueries: [Query], source: RowSource,
+         filter: FilterNode, ordered: Bool, storeVersion: UInt64) {
+        self.query = query
+        self.normalized = normalized
+        self.rewrites = rewrites
+        self.innerQueries = innerQueries
+        self.source = source
+        self.filter = filter
+        self.ordered = ordered
+        self.storeVersion = storeVersion
+    }
+}
+
+/// Where a plan's candidate rows come from.
+class RowSource {
+    /// For EXPLAIN: `full scan`, `index range on age (ordered)`…
+    let label: String
+    /// Rows it is expected to yield.
+    let estimatedRows: Int
+    final var rowsOut = 0
+    final var elapsed: Duration = .zero
+
+    init(label: String, estimatedRows: Int) {
+        self.label = label
+        self.estimatedRows = estimatedRows
+    }
+
+    /// Whether rows come in row (insertion) order.
+    var inRowOrder: Bool { true }
+
+    /// Feeds the candidate rows in batches; `body` returns false to stop early.
+    func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {}
+}
+
+/// Every row of the class, in order.
+final class FullScan: RowSource {
+    init(rows: Int) { super.init(label: "full scan", estimatedRows: rows) }
+
+    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {
+        let n = ctx.table.rowCount
+        var start = 0
+        while start < n {
+            let end = Swift.min(n, start + Batch.capacity)
+            batch.setRange(start..<end)
+            rowsOut += end - start
+            guard try body(&batch) else { return }
+            start = end
+        }
+    }
+}
+
+/// A fixed list of rows in row order (what indexes found).
+final class RowListSource: RowSource {
+    let rows: [Int32]
+
+    init(label: String, rows: [Int32]) {
+        self.rows = rows
+        super.init(label: label, estimatedRows: rows.count)
+    }
+
+    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {
+        var start = 0
+        while start < rows.count {
+            let end = Swift.min(rows.count, start + Batch.capacity)
+            batch.setRows(rows[start..<end])
+            rowsOut += end - start
+            guard try body(&batch) else { return }
+            start = end
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import QuarryCore
+
+/// Builds plans: normalizes the predicate with what the store knows about the class, lists
+/// the inner queries to run first, compiles the filter and picks where rows come from.
+struct Planner {
+    let store: ColumnStore
+    let limits: Limits
+    /// Shared between plans: evaluates leaves that do not depend on the data.
+    let folding: Evaluation
+
+    func plan(_ query: Query, failedInner: [Query: Diagnostic]) -> Plan? {
+        guard let table = store.table(query.className) else { return nil }
+        let facts = StoreKeyFacts(store: store, table: table)
+        // Rewrites treat inner queries as fallible: they have not run yet.
+        var normalizer = Normalizer(facts: facts, fallibility: Fallibility(facts: facts), limits: limits, folding: folding)
+        let normalized = normalizer.normalize(query.predicate)
+        var fallibility = Fallibility(facts: facts)
+        fallibility.innerSucceeds = { failedInner[$0] == nil }
+        let compiler = FilterCompiler(store: store, table: table, limits: limits, fallibility: fallibility,
+                                      failedInner: failedInner, folding: normalizer.folding)
+        let inner = InnerQueries.collect(normalized)
+        if normalized == .constant(false) {
+            return Plan(query: query, normalized: normalized, rewrites: normalizer.rewrites, innerQueries: inner,
+                        source: EmptySource(), filter: ConstantNode(false), ordered: true, storeVersion: store.version)
+        }
+        let conjuncts: [Predicate]
+        if case .and(let cs) = normalized { conjuncts = cs } else { conjuncts = [normalized] }
+        let nodes = conjuncts.map(compiler.compile)
+        let leading = nodes.firstIndex(where: \.mayThrow) ?? nodes.count
+        let whole = nodes.count == 1 ? nodes[0] : AndNode(FilterCompiler.initialOrder(nodes))
+        let choice = AccessPlanner(store: store, table: table).choose(
+            conjuncts, leading: leading, perRowCost: whole.expectedCost, query: query,
+            filterSelectivity: whole.selectivity, fallible: whole.mayThrow)
+        let residual = nodes.indices.filter { !choice.covered.contains($0) }.map { nodes[$0] }
+        let filter: FilterNode
+        switch residual.count {
+        case 0: filter = ConstantNode(true)
+        case 1: filter = residual[0]
+        default: filter = residual.count == nodes.count ? whole : AndNode(FilterCompiler.initialOrder(residual))
+        }
+        return Plan(query: query, normalized: normalized, rewrites: normalizer.rewrites, innerQueries: inner,
+                    source: choice.source, filter: filter, ordered: choice.ordered, storeVersion: store.version)
+    }
+}
+
+/// The inner queries of a predicate, in the order they appear (also inside quantifiers and
+/// SUBQUERY, whose reference evaluation then finds them already run).
+enum InnerQueries {
+    static func collect(_ p: Predicate) -> [Query] {
+        var out: [Query] = []
+        visit(p, &out)
+        return out
+    }
+
+    /// Rows an inner query contributes: its own limit, capped by its profile, or the profile's
+    /// default (as the reference's `innerLimit`).
+    static func limit(_ query: Query) -> Int? {
+        guard let own = query.limit else { return query.profile.defaultInnerLimit }
+        return query.profile.maxInnerLimit.map { Swift.min(own, $0) } ?? own
+    }
+
+    private static func visit(_ p: Predicate, _ out: inout [Query]) {
+        switch p {
+        case .constant: break
+        case .and(let ps), .or(let ps): for q in ps { visit(q, &out) }
+        case .not(let q): visit(q, &out)
+        case .leaf(let l): visit(l.condition, &out)
+        }
+    }
+
+    private static func visit(_ c: Condition, _ out: inout [Query]) {
+        switch c {
+        case .inQuery(_, let q), .select(_, let q, _):
+            if !out.contains(q) { out.append(q) }
+        case .quantified(_, let e, _, let p):
+            visit(e, &out)
+            visit(p, &out)
+        case .compare(let a, _, let b, _), .inCollection(let a, let b, _), .string(let a, _, let b, _),
+            .containsAll(let a, let b), .containedBy(let a, let b):
+            visit(a, &out)
+            visit(b, &out)
+        case .between(let a, let b, let d):
+            visit(a, &out)
+            visit(b, &out)
+            visit(d, &out)
+        case .isNull(let e), .arraySize(let e, _):
+            visit(e, &out)
+        case .geo, .relatedTo, .text:
+            break
+        }
+    }
+
+    private static func visit(_ e: Expr, _ out: inout [Query]) {
+        switch e {
+        case .subquery(let coll, _, let p):
+            visit(coll, &out)
+            visit(p, &out)
+        case .member(let x, _), .negate(let x), .aggregate(_, let x), .cast(let x, _):
+            visit(x, &out)
+        case .list(let items): for x in items { visit(x, &out) }
+        case .arithmetic(_, let l, let r):
+            visit(l, &out)
+            visit(r, &out)
+        case .function(_, let args): for x in args { visit(x, &out) }
+        case .index(let x, let spec):
+            visit(x, &out)
+            if case .at(let i) = spec { visit(i, &out) }
+        case .literal, .key, .variable, .evaluatedObject: break
+        }
+    }
+}

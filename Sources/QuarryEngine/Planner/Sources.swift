@@ -1,0 +1,115 @@
+import QuarryCore
+
+/// Rows no object can match (a predicate folded to FALSE).
+final class EmptySource: RowSource {
+    init() { super.init(label: "nothing (the predicate is FALSE)", estimatedRows: 0) }
+    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {}
+}
+
+/// An index probed with what inner queries yielded in this run (their objects as pointers,
+/// or the values of their `innerKey`).
+final class InnerProbeSource: RowSource {
+    let probe: Probe
+
+    init(probe: Probe, classRows: Int) {
+        self.probe = probe
+        super.init(label: probe.label, estimatedRows: probe.estimate(classRows))
+    }
+
+    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {
+        let rows = Self.rows(probe, ctx)
+        var start = 0
+        while start < rows.count {
+            let end = Swift.min(rows.count, start + Batch.capacity)
+            batch.setRows(rows[start..<end])
+            rowsOut += end - start
+            guard try body(&batch) else { return }
+            start = end
+        }
+    }
+
+    private static func rows(_ probe: Probe, _ ctx: ExecContext) -> [Int32] {
+        switch probe {
+        case .inner(let index, let q, let innerKey):
+            guard case .rows(_, let records)? = ctx.run.inner[q] else { return [] }
+            let values: [Value]
+            if let innerKey {
+                let e = ctx.run.evaluation
+                values = records.flatMap { e.sqlValues(e.resolver.resolve(innerKey, in: $0)) }
+                    .map { $0.objectIdentity.map(Value.pointer) ?? $0 }
+            } else {
+                values = records.map { .pointer(Pointer(className: q.className, objectId: $0.objectId)) }
+            }
+            return index.rows(equalTo: values)
+        case .union(let probes):
+            return ValueIndex.union(probes.map { rows($0, ctx) }, sortedLists: true)
+        default:
+            return probe.rows()
+        }
+    }
+}
+
+/// Rows in ORDER BY's order by walking an ordered index on the first sort key: null and
+/// missing first (last when descending), equal keys in row order, each group of equal keys
+/// sorted by the remaining sort keys.
+final class IndexOrderSource: RowSource {
+    let index: ValueIndex
+    let descending: Bool
+    let rest: [SortKey]
+
+    init(index: ValueIndex, descending: Bool, rest: [SortKey]) {
+        self.index = index
+        self.descending = descending
+        self.rest = rest
+        super.init(label: "ordered index on \(index.path) walked \(descending ? "descending" : "ascending")",
+                   estimatedRows: index.keys.count + index.nilRows.count)
+    }
+
+    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {
+        var pending: [Int32] = []
+        pending.reserveCapacity(Batch.capacity)
+        var stopped = false
+        func emit(_ group: [Int32], _ batch: inout Batch) throws(Diagnostic) {
+            var rows = group
+            if !rest.isEmpty, rows.count > 1 {
+                let positions = rows.map { Int($0) }
+                rows = RowSorter(rest, rows: positions, ctx: ctx).sorted(positions, first: nil).map { Int32($0) }
+            }
+            for r in rows {
+                pending.append(r)
+                if pending.count == Batch.capacity {
+                    batch.setRows(pending)
+                    rowsOut += pending.count
+                    pending.removeAll(keepingCapacity: true)
+                    if try !body(&batch) { stopped = true; return }
+                }
+            }
+        }
+        if !descending { try emit(index.nilRows, &batch) }
+        let keys = index.keys, rows = index.rows
+        // Groups of equal keys, found as the walk goes (a LIMIT stops it early).
+        if descending {
+            var end = keys.count
+            while end > 0, !stopped {
+                var start = end - 1
+                while start > 0, Value.sortOrder(keys[start - 1], keys[end - 1]) == 0 { start -= 1 }
+                try emit(Array(rows[start..<end]), &batch)
+                end = start
+            }
+        } else {
+            var start = 0
+            while start < keys.count, !stopped {
+                var end = start + 1
+                while end < keys.count, Value.sortOrder(keys[start], keys[end]) == 0 { end += 1 }
+                try emit(Array(rows[start..<end]), &batch)
+                start = end
+            }
+        }
+        if stopped { return }
+        if descending { try emit(index.nilRows, &batch) }
+        if stopped || pending.isEmpty { return }
+        batch.setRows(pending)
+        rowsOut += pending.count
+        _ = try body(&batch)
+    }
+}

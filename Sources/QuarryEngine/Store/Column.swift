@@ -1,0 +1,127 @@
+import QuarryCore
+
+/// One field of one class across all its rows: a slot per row (missing, null, typed value,
+/// other) and, in the subclasses, the typed values. Rows whose value does not fit the column's
+/// type are `other` and are read from the record; so are all values of a `generic` column.
+///
+/// Columns are reference types so that a compiled plan reads them in place; a plan never runs
+/// while the store changes (the engine invalidates its plans on every change). For the same
+/// reason the per-row arrays here and in the subclasses are `@exclusivity(unchecked)`: only
+/// the store writes them, never during a scan, so the runtime's access checks would only cost.
+class Column {
+    let kind: ColumnKind
+    /// One `Slot` raw value per row.
+    @exclusivity(unchecked) final var slots: [UInt8] = []
+    @exclusivity(unchecked) final var statistics = ColumnStatistics()
+
+    init(kind: ColumnKind) { self.kind = kind }
+
+    final var rowCount: Int { slots.count }
+
+    // MARK: - What subclasses provide
+
+    /// Stores `v` typed at `row` if the column's type can hold it.
+    func storeTyped(_ v: Value, at row: Int) -> Bool { false }
+    /// Grows the typed arrays by one placeholder row.
+    func appendPlaceholder() {}
+    /// Removes row `row` from the typed arrays.
+    func removeTyped(at row: Int) {}
+    /// Called when the typed value at `row` is about to be replaced or removed.
+    func forgetTyped(at row: Int) {}
+    /// Called when the `other` value at `row` is about to be replaced or removed.
+    func forgetOther(at row: Int) {}
+
+    // MARK: - Changes
+
+    /// Adds a row at the end; nil means the object has no such field.
+    final func append(_ v: Value?) {
+        appendPlaceholder()
+        slots.append(Slot.missing.rawValue)
+        statistics.count(.missing, +1)
+        if let v { set(slots.count - 1, v) }
+    }
+
+    /// Replaces the value at `row`; nil means the field is now missing.
+    final func set(_ row: Int, _ v: Value?) {
+        let old = forget(row)
+        if old == .value || old == .other { statistics.valuesChanged += 1 }
+        let slot: Slot
+        switch v {
+        case nil: slot = .missing
+        case .null?: slot = .null
+        case let v?: slot = storeTyped(v, at: row) ? .value : .other
+        }
+        slots[row] = slot.rawValue
+        statistics.count(slot, +1)
+        if let v, !v.isNull { statistics.note(v) }
+    }
+
+    private func forget(_ row: Int) -> Slot {
+        let old = Slot(rawValue: slots[row]) ?? .missing
+        if old == .value { forgetTyped(at: row) }
+        if old == .other { forgetOther(at: row) }
+        statistics.count(old, -1)
+        return old
+    }
+
+    /// Removes a row; later rows move up by one.
+    final func remove(_ row: Int) {
+        let old = forget(row)
+        if old == .value || old == .other { statistics.valuesChanged += 1 }
+        removeTyped(at: row)
+        slots.remove(at: row)
+    }
+
+    /// Statistics recomputed from scratch; `value(row)` reads a row's stored value.
+    final func refreshStatistics(_ value: (Int) -> Value?) {
+        var fresh = ColumnStatistics()
+        for row in 0..<slots.count {
+            let slot = Slot(rawValue: slots[row]) ?? .missing
+            fresh.count(slot, +1)
+            if slot == .value || slot == .other, let v = value(row) { fresh.note(v) }
+        }
+        statistics = fresh
+    }
+}
+
+/// Counts and bounds kept for a column as values come and go.
+struct ColumnStatistics {
+    var missing = 0, nulls = 0, typed = 0, others = 0
+    /// Rows holding an array or a relation (existential under `.sql` and `.document`).
+    var multiValued = 0
+    /// Type ranks seen among values and their array elements (only ever widened).
+    var typeBits: UInt16 = 0
+    /// Smallest and largest value by `Value.sortOrder` among values of the column's own type
+    /// and of others; widened on insert, kept on delete, so they are bounds, not exact.
+    var min: Value?
+    var max: Value?
+    var distinct = DistinctSketch()
+    /// Values overwritten or removed since the last refresh: how stale the bounds may be.
+    var valuesChanged = 0
+
+    mutating func count(_ slot: Slot, _ delta: Int) {
+        switch slot {
+        case .missing: missing += delta
+        case .null: nulls += delta
+        case .value: typed += delta
+        case .other: others += delta
+        }
+    }
+
+    /// `Value.sortOrder`, with the common same-type cases first (this runs per stored value).
+    private static func order(_ a: Value, _ b: Value) -> Int {
+        switch (a, b) {
+        case (.int(let x), .int(let y)), (.date(let x), .date(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.double(let x), .double(let y)) where !x.isNaN && !y.isNaN: return x < y ? -1 : (x == y ? 0 : 1)
+        default: return Value.sortOrder(a, b)
+        }
+    }
+
+    mutating func note(_ v: Value) {
+        typeBits |= v.typeBitsWithElements
+        if v.isMultiValued { multiValued += 1 }
+        distinct.add(v)
+        if min.map({ Self.order(v, $0) < 0 }) ?? true { min = v }
+        if max.map({ Self.order(v, $0) > 0 }) ?? true { max = v }
+    }
+}

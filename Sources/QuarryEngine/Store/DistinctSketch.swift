@@ -1,0 +1,70 @@
+import QuarryCore
+import Foundation
+
+/// A HyperLogLog sketch of the distinct values a column has held (256 registers, about 6.5%
+/// standard error). Values are only ever added, so after updates and deletes it over-counts
+/// until the column's statistics are refreshed.
+struct DistinctSketch: Hashable, Sendable {
+    private var registers = [UInt8](repeating: 0, count: DistinctSketch.size)
+    private static let size = 256
+
+    mutating func add(hash: Int) {
+        let h = UInt64(bitPattern: Int64(hash))
+        let index = Int(h >> 56)
+        let rank = UInt8(min((h << 8).leadingZeroBitCount + 1, 57))
+        if rank > registers[index] { registers[index] = rank }
+    }
+
+    /// Adds a value with a hash that is the same in every process (Swift's `Hasher` is
+    /// seeded per process), so that estimates, and the plans built on them, are reproducible.
+    /// Equal values hash alike: numbers by value across int and double.
+    mutating func add(_ value: Value) {
+        add(hash: Int(truncatingIfNeeded: Self.mix(Self.stableHash(value))))
+    }
+
+    private static func stableHash(_ v: Value) -> UInt64 {
+        switch v {
+        case .int(let i): return UInt64(bitPattern: i)
+        case .double(let d):
+            if let i = Int64(exactly: d) { return UInt64(bitPattern: i) }
+            return d.isNaN ? 0x7FF8_0000_0000_0000 : d.bitPattern
+        case .string(let s): return fnv(s.utf8, seed: 1)
+        case .date(let ms): return UInt64(bitPattern: ms) ^ 0x5DA7_E000_0000_0000
+        case .bool(let b): return b ? 0xB001 : 0xB000
+        case .pointer(let p): return fnv(p.objectId.utf8, seed: fnv(p.className.utf8, seed: 2))
+        case .geoPoint(let g): return mix(g.latitude.bitPattern) ^ g.longitude.bitPattern
+        case .array(let items): return items.reduce(0xA77A) { mix($0 ^ stableHash($1)) }
+        case .null: return 0
+        default: return fnv(String(describing: v).utf8, seed: 3)
+        }
+    }
+
+    private static func fnv(_ bytes: some Sequence<UInt8>, seed: UInt64) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    /// SplitMix64's finalizer: spreads the bits so that the register index is uniform.
+    private static func mix(_ x: UInt64) -> UInt64 {
+        var z = x &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    var estimate: Int {
+        let m = Double(Self.size)
+        var sum = 0.0, zeros = 0
+        for r in registers {
+            sum += 1 / Double(UInt64(1) << UInt64(r))
+            if r == 0 { zeros += 1 }
+        }
+        let raw = 0.7182725932495458 * m * m / sum  // alpha for m = 256
+        // Small ranges: linear counting is the better estimator.
+        if raw <= 2.5 * m, zeros > 0 { return Int((m * log(m / Double(zeros))).rounded()) }
+        return Int(raw.rounded())
+    }
+}
+
+

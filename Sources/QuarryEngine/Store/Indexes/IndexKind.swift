@@ -1,0 +1,45 @@
+import QuarryCore
+
+/// The secondary indexes a user can declare on a key path of a class.
+///
+/// Hash and ordered indexes are multi-key: a field holding an array (or a relation) is indexed
+/// under each of its elements, so they serve `tags = 'a'` under `.sql` and `.document`.
+public enum IndexKind: String, Hashable, Codable, Sendable, CaseIterable, CustomStringConvertible {
+    /// Equality and IN lookups.
+    case hash
+    /// Equality, ranges, BETWEEN, case-sensitive prefixes, and ORDER BY without sorting.
+    case ordered
+    /// A latitude/longitude grid for `near`, `withinBox`, `withinPolygon`, `withinCircle` and
+    /// `distance(…) < r`.
+    case geo
+
+    public var description: String { rawValue }
+}
+
+/// What one row contributes to an index at its key: the values reached (array and relation
+/// elements one by one), or nothing.
+struct IndexEntries {
+    var values: [Value] = []
+    /// The row reaches nothing, or null.
+    var isNil = false
+    /// The row reaches an array or a relation.
+    var multiValued = false
+
+    /// The entries of a record, following the reference's key paths exactly.
+    init(_ record: Record, _ path: KeyPath, _ resolver: KeyPathResolver) {
+        guard case .value(let v) = resolver.resolve(path, in: record), !v.isNull else {
+            isNil = true
+            return
+        }
+        if let elements = resolver.elements(v) {
+            multiValued = true
+            for e in elements where !e.isNull && !values.contains(e) { values.append(e) }
+        } else {
+            values = [v]
+        }
+    }
+
+    var typeBits: UInt16 {
+        values.reduce(multiValued ? Value.array([]).typeBit : 0) { $0 | $1.typeBit }
+    }
+}
