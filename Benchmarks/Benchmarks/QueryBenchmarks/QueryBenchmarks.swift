@@ -4,8 +4,8 @@ import Quarry
 import QuarryCLI
 
 // Quarry against SQLite `:memory:` on the same generated rows, in the same run: parsing,
-// parse + plan, and every query of ../../queries/ on Quarry, on SQLite without indexes
-// and on SQLite with the indexes Quarry is given. The benchmark tool runs each benchmark in a
+// parse + plan, and every query of ../../queries/ on Quarry's engine and on SQLite, each
+// without indexes and with the same indexes. The benchmark tool runs each benchmark in a
 // process of its own, so the data is built lazily, by the benchmarks that need it.
 //
 // QUARRY_BENCH_ROWS sets the number of Person rows (default 100,000, so that the whole suite
@@ -15,12 +15,14 @@ let rowCount = ProcessInfo.processInfo.environment["QUARRY_BENCH_ROWS"].flatMap 
 let className = SyntheticData.personClass
 let indexedKeys: [KeyPath] = ["age", "name", "score", "location"]
 
-/// The generated database and its SQLite twins, made on first use in each process.
+/// The generated database, Quarry's engines and the SQLite twins, made on first use in each
+/// process.
 final class Fixture: @unchecked Sendable {
     static let shared = Fixture()
     private let lock = NSLock()
     private var database: Database?
     private var peers: [Bool: SQLitePeer] = [:]
+    private var engines: [Bool: BenchExecutor] = [:]
 
     func data() -> Database {
         lock.lock()
@@ -29,6 +31,16 @@ final class Fixture: @unchecked Sendable {
         let made = SyntheticData(rows: rowCount).database()
         database = made
         return made
+    }
+
+    func engine(indexed: Bool) throws -> BenchExecutor {
+        let db = data()
+        lock.lock()
+        defer { lock.unlock() }
+        if let e = engines[indexed] { return e }
+        let e = try BenchExecutor.engine(db, indexes: indexed ? indexedKeys : [], in: className)
+        engines[indexed] = e
+        return e
     }
 
     func peer(indexed: Bool) throws -> SQLitePeer {
@@ -68,11 +80,17 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("parse: \(typical)", configuration: fast) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try SQLWhere.parse(typical, className: className)) }
     }
-    Benchmark("parse+plan (schema-checked): \(typical)", configuration: fast) { benchmark in
+    Benchmark("parse (schema-checked): \(typical)", configuration: fast) { benchmark in
         let db = Fixture.shared.data()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try compile(typical, schema: db)) }
     } setup: { _ = Fixture.shared.data() }
+    Benchmark("parse+plan (plan cache hit): \(typical)", configuration: fast) { benchmark in
+        let engine = try Fixture.shared.engine(indexed: true)
+        let db = Fixture.shared.data()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try engine.plan?(try compile(typical, schema: db))) }
+    } setup: { _ = try Fixture.shared.engine(indexed: true) }
     Benchmark("SQLite translate+prepare: \(typical)", configuration: fast) { benchmark in
         let peer = try Fixture.shared.peer(indexed: false)
         let query = try compile(typical, schema: Fixture.shared.data())
@@ -84,13 +102,15 @@ let benchmarks: @Sendable () -> Void = {
     // The box query is in both SQL files: a full scan without indexes, a lookup with them.
     let clauses = (queries("scan.sql") + queries("indexed.sql")).filter { seen.insert($0).inserted }
     for (text, json) in clauses.map({ ($0, false) }) + queries("requests.json").map({ ($0, true) }) {
-        Benchmark("Quarry: \(text)", configuration: scan) { benchmark in
-            let db = Fixture.shared.data()
-            let query = try compile(text, json: json, schema: db)
-            let evaluator = ReferenceEvaluator(database: db)
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations { blackHole(try evaluator.run(query)) }
-        } setup: { _ = Fixture.shared.data() }
+        for indexed in [false, true] {
+            Benchmark("Quarry\(indexed ? " indexed" : ""): \(text)", configuration: scan) { benchmark in
+                let engine = try Fixture.shared.engine(indexed: indexed)
+                let query = try compile(text, json: json, schema: Fixture.shared.data())
+                try engine.plan?(query)
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { blackHole(try engine.execute(query)) }
+            } setup: { _ = try Fixture.shared.engine(indexed: indexed) }
+        }
         for indexed in [false, true] {
             Benchmark("SQLite\(indexed ? " indexed" : ""): \(text)", configuration: scan) { benchmark in
                 let peer = try Fixture.shared.peer(indexed: indexed)

@@ -64,13 +64,19 @@ extension BenchCommand {
         let before = Measurement.residentBytes()
         let loadStart = ContinuousClock.now
         let source = try DataSource.load(dataFile, className: className)
+        let database = source.database
+        let keys = try indexKeys(database, source.className)
+        let executor: BenchExecutor
+        do throws(Diagnostics) {
+            executor = try BenchExecutor.engine(database, indexes: keys, in: source.className)
+        } catch {
+            throw .query(error, source: "")
+        }
         let loadSeconds = Measurement.seconds(ContinuousClock.now - loadStart)
         let after = Measurement.residentBytes()
-        let database = source.database
         let totalRows = database.classNames.reduce(0) { $0 + (database[$1]?.records.count ?? 0) }
-        let keys = try indexKeys(database, source.className)
 
-        var notes = ["loading took \(Self.seconds(loadSeconds)) in Quarry"]
+        var notes = ["loading took \(Self.seconds(loadSeconds)) in Quarry (the data file, the engine's store and indexes)"]
         var peer: SQLitePeer?
         if sqlite {
             let sqliteStart = ContinuousClock.now
@@ -91,7 +97,6 @@ extension BenchCommand {
 
         let options = CompileOptions(schema: database, profile: .exact)
         let dialect = self.dialect, className = source.className
-        let executor = BenchExecutor.reference(database)
         let runner = BenchRunner(executor: executor, repeatCount: repeatCount, peer: peer) { text throws(Diagnostics) in
             try dialect.compile(text, className: className, options: options)
         }

@@ -75,7 +75,7 @@ public struct BenchReport: Sendable {
         if sqlite { out += "; SQLite \(String(cString: sqlite3_libversion())) `:memory:`" }
         out += "; indexes: " + (indexes.isEmpty ? "none" : indexes.joined(separator: ", ")) + "\n"
         var memory: [String] = []
-        if let q = quarryBytesPerRow { memory.append("Quarry \(Int(q.rounded())) B (resident-memory growth while loading)") }
+        if let q = quarryBytesPerRow { memory.append("Quarry \(Int(q.rounded())) B (resident-memory growth while loading the data and building the engine)") }
         if let s = sqliteBytesPerRow { memory.append("SQLite \(Int(s.rounded())) B (sqlite3_memory_used, tables and indexes)") }
         if !memory.isEmpty { out += "- memory per object: " + memory.joined(separator: "; ") + "\n" }
         return out
