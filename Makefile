@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean
+.PHONY: demo test deps build release clean bench
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config.
@@ -29,6 +29,24 @@ demo: release
 
 test: deps
 	$(SWIFT) test
+
+# The README's benchmark table: 1,000,000 generated Person objects (Benchmarks/queries for the
+# queries), Quarry against SQLite :memory: on the same rows. The data file is made once.
+BENCH_ROWS ?= 1000000
+BENCH_REPEAT ?= 3
+BENCH_DATA := .build/bench/people-$(BENCH_ROWS).json
+BENCH := $(QUARRY) bench --data $(BENCH_DATA) --class Person --sqlite --repeat $(BENCH_REPEAT)
+
+bench: release
+	@mkdir -p .build/bench
+	@test -f $(BENCH_DATA) || $(SWIFT) run -c release --package-path Benchmarks quarry-bench-data \
+	    --rows $(BENCH_ROWS) --output $(BENCH_DATA)
+	@printf '\n### Full scans (no indexes)\n\n'
+	@$(BENCH) - < Benchmarks/queries/scan.sql
+	@printf '\n### Indexed lookups\n\n'
+	@$(BENCH) --index age --index name --index score --index location - < Benchmarks/queries/indexed.sql
+	@printf '\n### Parse REST requests (no indexes)\n\n'
+	@$(BENCH) --dialect json - < Benchmarks/queries/requests.json
 
 clean:
 	rm -rf .build

@@ -9,6 +9,9 @@ let package = Package(
     products: [
         .library(name: "Quarry", targets: ["Quarry"]),
         .executable(name: "quarry", targets: ["quarry"]),
+        // For the Benchmarks package (its own package, so the main build never builds it):
+        // the data generator and the SQLite peer live in the CLI module.
+        .library(name: "QuarryCLI", targets: ["QuarryCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -1,0 +1,31 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Quarry's benchmarks: a package of its own, so that the main package and CI never build the
+// benchmark harness. Run from this directory:
+//
+//     swift package benchmark                       # the ordo-one/benchmark suite
+//     swift run -c release quarry-bench-data …      # writes the data set `make bench` uses
+let package = Package(
+    name: "QuarryBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "Quarry", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "QueryBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Quarry", package: "Quarry"),
+                .product(name: "QuarryCLI", package: "Quarry"),
+            ],
+            path: "Benchmarks/QueryBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "quarry-bench-data",
+            dependencies: [.product(name: "QuarryCLI", package: "Quarry")],
+            path: "Sources/quarry-bench-data"),
+    ]
+)

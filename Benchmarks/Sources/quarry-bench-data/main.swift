@@ -1,0 +1,38 @@
+// Writes the benchmark data set (SyntheticData) as a data file `quarry --data` reads:
+//
+//     quarry-bench-data [--rows N] [--seed S] --output FILE
+//
+// The file holds {"City": [...], "Person": [...]}, one object a line.
+import Foundation
+import QuarryCLI
+
+var rows = 1_000_000
+var seed: UInt64 = 42
+var output: String?
+var arguments = CommandLine.arguments.dropFirst()
+func usage(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("error: \(problem)\nusage: quarry-bench-data [--rows N] [--seed S] --output FILE\n".utf8))
+    exit(2)
+}
+while let option = arguments.popFirst() {
+    guard let value = arguments.popFirst() else { usage("\(option) needs a value") }
+    switch option {
+    case "--rows":
+        guard let n = Int(value), n >= 0 else { usage("--rows takes a count, not '\(value)'") }
+        rows = n
+    case "--seed":
+        guard let s = UInt64(value) else { usage("--seed takes a non-negative integer, not '\(value)'") }
+        seed = s
+    case "--output": output = value
+    default: usage("unknown option \(option)")
+    }
+}
+guard let output else { usage("--output is required") }
+let data = SyntheticData(rows: rows, seed: seed)
+do {
+    try data.write(toFile: output)
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}
+print("wrote \(data.rows) Person and \(data.cities) City objects to \(output)")

@@ -1,0 +1,171 @@
+import ArgumentParser
+import Foundation
+import Quarry
+
+/// `quarry bench`: how long queries take over a data file, and optionally how long SQLite
+/// takes for the same queries on the same rows (DESIGN §5).
+struct BenchCommand: ConsoleCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Time queries over a data file, optionally against SQLite on the same rows.",
+        discussion: """
+            Loads the data once; then, for each query, reports the parse and plan time (µs, \
+            averaged over many runs), the median execution time over --repeat runs (ms) and \
+            the number of matches. --sqlite loads the same rows and indexes into SQLite \
+            :memory:, runs the same queries there, and adds SQLite's time and the ratio \
+            Quarry/SQLite; a query SQLite cannot answer with Quarry's exact semantics is \
+            reported as not comparable.
+
+            A QUERY of '-' reads queries from standard input, one a line (blank lines and \
+            lines starting with '#' are skipped). The output is a Markdown table, or with \
+            --json: [{"query","plan_us","exec_ms","matches","sqlite_exec_ms","ratio"}].
+            """)
+
+    @Option(name: .customLong("data"), help: ArgumentHelp("The data file.", valueName: "file"))
+    var dataFile: String
+
+    @Option(name: .customLong("class"), help: ArgumentHelp(
+        "The class to query (optional when the data holds one class).", valueName: "name"))
+    var className: String?
+
+    @Option(help: "The query language.")
+    var dialect: Dialect = .sql
+
+    @Option(name: .customLong("index"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
+        "Index this key of the class (repeat for each); SQLite gets the same indexes.", valueName: "key"))
+    var indexes: [String] = []
+
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Runs per query; the median is reported.", valueName: "n"))
+    var repeatCount = 5
+
+    @Flag(help: "Also run every query on SQLite :memory: holding the same rows and indexes.")
+    var sqlite = false
+
+    @Flag(help: "Print the results as JSON (and errors as {\"ok\":false,\"errors\":[…]}).")
+    var json = false
+
+    @Argument(help: ArgumentHelp("Queries to time, or '-' to read them from standard input, one a line.",
+                                 valueName: "query"))
+    var queries: [String]
+
+    var reportsJSON: Bool { json }
+
+    func validate() throws {
+        if repeatCount < 1 { throw ValidationError("--repeat must be 1 or more (got \(repeatCount)).") }
+        for key in indexes where key.isEmpty || key.split(separator: ".", omittingEmptySubsequences: false).contains("") {
+            throw ValidationError("--index '\(key)' is not a key path (names joined by '.').")
+        }
+    }
+}
+
+extension BenchCommand {
+    func execute(_ console: Console) throws(Failure) {
+        let texts = try queryTexts(console)
+        let before = Measurement.residentBytes()
+        let loadStart = ContinuousClock.now
+        let source = try DataSource.load(dataFile, className: className)
+        let database = source.database
+        let keys = try indexKeys(database, source.className)
+        let executor: BenchExecutor
+        do throws(Diagnostics) {
+            executor = try BenchExecutor.engine(database, indexes: keys, in: source.className)
+        } catch {
+            throw .query(error, source: "")
+        }
+        let loadSeconds = Measurement.seconds(ContinuousClock.now - loadStart)
+        let after = Measurement.residentBytes()
+        let totalRows = database.classNames.reduce(0) { $0 + (database[$1]?.records.count ?? 0) }
+
+        var notes = ["loading took \(Self.seconds(loadSeconds)) in Quarry (the data file, the engine's store and indexes)"]
+        var peer: SQLitePeer?
+        if sqlite {
+            let sqliteStart = ContinuousClock.now
+            do throws(SQLiteError) {
+                let p = try SQLitePeer(database: database)
+                for key in keys {
+                    if let reason = try p.createIndex(on: key, in: source.className) {
+                        notes.append("SQLite has no index for --index \(key): \(reason)")
+                    }
+                }
+                peer = p
+            } catch {
+                throw .query(Diagnostics([Diagnostic("sqlite.error", "SQLite could not load the data: \(error.message)")]),
+                             source: "")
+            }
+            notes[0] += ", \(Self.seconds(Measurement.seconds(ContinuousClock.now - sqliteStart))) in SQLite (with its indexes)"
+        }
+
+        let options = CompileOptions(schema: database, profile: .exact)
+        let dialect = self.dialect, className = source.className
+        let runner = BenchRunner(executor: executor, repeatCount: repeatCount, peer: peer) { text throws(Diagnostics) in
+            try dialect.compile(text, className: className, options: options)
+        }
+        var results: [BenchResult] = []
+        for text in texts {
+            do throws(Diagnostics) {
+                results.append(try runner.run(text))
+            } catch {
+                throw .query(error, source: text)
+            }
+        }
+        // Below some thousands of objects, allocator and page granularity swamp the figure.
+        let perRow = { (bytes: Int64) -> Double? in totalRows >= 10_000 ? Double(bytes) / Double(totalRows) : nil }
+        let report = BenchReport(
+            results: results, rows: database[className]?.records.count ?? 0, className: className,
+            executor: executor.name, indexes: keys.map(\.description),
+            quarryBytesPerRow: before.flatMap { b in after.flatMap { a in perRow(Int64(a - b)) } },
+            sqliteBytesPerRow: peer.flatMap { perRow($0.bytesUsed) }, notes: notes)
+        if json {
+            console.output.write(report.json())
+            for r in report.disagreements {
+                console.error.write("warning: SQLite found \(r.sqliteMatches ?? 0) matches for '\(r.query)', Quarry \(r.matches)\n")
+            }
+        } else {
+            console.output.write(report.markdown())
+        }
+    }
+
+    /// The queries, with '-' replaced by the lines of standard input (read once).
+    private func queryTexts(_ console: Console) throws(Failure) -> [String] {
+        var texts: [String] = []
+        var stdinLines: [String]?
+        for q in queries {
+            guard q == "-" else { texts.append(q); continue }
+            if stdinLines == nil { stdinLines = try Self.lines(console) }
+            texts += stdinLines ?? []
+        }
+        guard !texts.isEmpty else { throw .usage("standard input held no query") }
+        return texts
+    }
+
+    /// Standard input's queries: one a line, blank lines and `#` comments skipped.
+    private static func lines(_ console: Console) throws(Failure) -> [String] {
+        let bytes: [UInt8]
+        do { bytes = try console.readInput() } catch { throw .usage("\(error)") }
+        let input = String(decoding: bytes, as: UTF8.self)
+        guard input.utf8.elementsEqual(bytes) else {
+            throw .query(Diagnostics([Diagnostic("input.encoding", "standard input is not valid UTF-8")]), source: "")
+        }
+        return input.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).compactMap { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : String(line)
+        }
+    }
+
+    /// `--index` keys, each naming a field of the class (the first step of a path).
+    private func indexKeys(_ database: Database, _ className: String) throws(Failure) -> [KeyPath] {
+        var keys: [KeyPath] = []
+        for text in indexes {
+            let key = KeyPath(text)
+            guard database.resolveField(key.first, in: className) != nil else {
+                throw .usage("--index \(text): the class \(className) has no field '\(key.first)'")
+            }
+            if !keys.contains(key) { keys.append(key) }
+        }
+        return keys
+    }
+
+    private static func seconds(_ s: Double) -> String {
+        String(Double((s * 10).rounded()) / 10) + " s"
+    }
+}

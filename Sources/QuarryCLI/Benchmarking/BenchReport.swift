@@ -1,0 +1,110 @@
+import CSQLite
+import Foundation
+import Quarry
+
+/// The results of one `quarry bench` run, printed as DESIGN §5's JSON or as a Markdown table
+/// that can go into a README as it is.
+public struct BenchReport: Sendable {
+    public var results: [BenchResult]
+    /// Objects of the benchmarked class (what a full scan visits).
+    public var rows: Int
+    public var className: String
+    /// The Quarry executor measured (`BenchExecutor.name`).
+    public var executor: String
+    public var indexes: [String]
+    /// Resident-memory growth while loading the data, per object of every class.
+    public var quarryBytesPerRow: Double?
+    /// SQLite's allocation for the tables and indexes, per object of every class.
+    public var sqliteBytesPerRow: Double?
+    /// Things the reader should know: indexes SQLite has no equivalent for, and so on.
+    public var notes: [String]
+
+    public init(results: [BenchResult], rows: Int, className: String, executor: String, indexes: [String],
+                quarryBytesPerRow: Double?, sqliteBytesPerRow: Double?, notes: [String]) {
+        self.results = results
+        self.rows = rows
+        self.className = className
+        self.executor = executor
+        self.indexes = indexes
+        self.quarryBytesPerRow = quarryBytesPerRow
+        self.sqliteBytesPerRow = sqliteBytesPerRow
+        self.notes = notes
+    }
+
+    /// `[{"query","plan_us","exec_ms","matches","sqlite_exec_ms","ratio"}]`, one object a
+    /// line; the SQLite fields are null when SQLite did not run the query.
+    public func json() -> String {
+        let lines = results.map { r in
+            "{\"query\":\(Self.quote(r.query)),\"plan_us\":\(Self.number(r.planMicros, 3)),"
+                + "\"exec_ms\":\(Self.number(r.execMillis, 4)),\"matches\":\(r.matches),"
+                + "\"sqlite_exec_ms\":\(r.sqliteExecMillis.map { Self.number($0, 4) } ?? "null"),"
+                + "\"ratio\":\(r.ratio.map { Self.number($0, 4) } ?? "null")}"
+        }
+        return lines.isEmpty ? "[]\n" : "[\n" + lines.joined(separator: ",\n") + "\n]\n"
+    }
+
+    /// A Markdown table with throughput, then the notes and the setting.
+    public func markdown() -> String {
+        let sqlite = results.contains { $0.sqliteExecMillis != nil || $0.sqliteNote != nil }
+        var out = sqlite
+            ? "| query | plan µs | SQLite prepare µs | Quarry ms | SQLite ms | Quarry/SQLite | Quarry rows/s | SQLite rows/s | matches |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+            : "| query | plan µs | Quarry ms | Quarry rows/s | matches |\n|---|--:|--:|--:|--:|\n"
+        var remarks: [String] = []
+        for r in results {
+            var row = [
+                "`" + r.query.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "'") + "`",
+                String(format: "%.1f", r.planMicros),
+            ]
+            if sqlite { row.append(r.sqlitePrepareMicros.map { String(format: "%.1f", $0) } ?? "—") }
+            row.append(Self.millis(r.execMillis))
+            if sqlite {
+                row += [r.sqliteExecMillis.map(Self.millis) ?? "—", r.ratio.map { String(format: "%.2f", $0) } ?? "—"]
+            }
+            row.append(Self.rate(rows, r.execMillis))
+            if sqlite { row.append(r.sqliteExecMillis.map { Self.rate(rows, $0) } ?? "—") }
+            row.append(String(r.matches))
+            out += "| " + row.joined(separator: " | ") + " |\n"
+            if let note = r.sqliteNote { remarks.append("`\(r.query)`: SQLite \(note)") }
+            if let m = r.sqliteMatches, m != r.matches {
+                remarks.append("`\(r.query)`: SQLite found \(m) matches, Quarry \(r.matches): the results differ")
+            }
+        }
+        out += "\n"
+        for line in remarks + notes { out += "- \(line)\n" }
+        out += "- \(rows) \(className) objects; Quarry executor: \(executor)"
+        if sqlite { out += "; SQLite \(String(cString: sqlite3_libversion())) `:memory:`" }
+        out += "; indexes: " + (indexes.isEmpty ? "none" : indexes.joined(separator: ", ")) + "\n"
+        var memory: [String] = []
+        if let q = quarryBytesPerRow { memory.append("Quarry \(Int(q.rounded())) B (resident-memory growth while loading the data and building the engine)") }
+        if let s = sqliteBytesPerRow { memory.append("SQLite \(Int(s.rounded())) B (sqlite3_memory_used, tables and indexes)") }
+        if !memory.isEmpty { out += "- memory per object: " + memory.joined(separator: "; ") + "\n" }
+        return out
+    }
+
+    /// Results whose SQLite match count differs from Quarry's.
+    public var disagreements: [BenchResult] {
+        results.filter { r in r.sqliteMatches.map { $0 != r.matches } ?? false }
+    }
+
+    private static func millis(_ ms: Double) -> String {
+        ms >= 100 ? String(format: "%.0f", ms) : ms >= 1 ? String(format: "%.1f", ms) : String(format: "%.3f", ms)
+    }
+
+    /// Objects per second a full scan would cover in that time.
+    private static func rate(_ rows: Int, _ ms: Double) -> String {
+        guard ms > 0 else { return "—" }
+        let perSecond = Double(rows) / (ms / 1000)
+        if perSecond >= 1e9 { return String(format: "%.1f G", perSecond / 1e9) }
+        if perSecond >= 1e6 { return String(format: "%.1f M", perSecond / 1e6) }
+        if perSecond >= 1e3 { return String(format: "%.1f k", perSecond / 1e3) }
+        return String(format: "%.0f", perSecond)
+    }
+
+    private static func number(_ x: Double, _ places: Int) -> String {
+        guard x.isFinite else { return "null" }
+        return String(format: "%.\(places)f", x)
+    }
+
+    /// A JSON string literal.
+    static func quote(_ s: String) -> String { JSONWriter.string(.string(s)) }
+}

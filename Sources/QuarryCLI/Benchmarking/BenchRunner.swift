@@ -1,0 +1,135 @@
+import Quarry
+
+/// What `quarry bench` measures for one query (DESIGN §5).
+public struct BenchResult: Sendable, Equatable {
+    public var query: String
+    /// Parse and plan, averaged over many calls, in microseconds.
+    public var planMicros: Double
+    /// Median execution time, in milliseconds.
+    public var execMillis: Double
+    public var matches: Int
+    /// Median execution time of the same query on SQLite, in milliseconds (nil: not run).
+    public var sqliteExecMillis: Double?
+    /// `sqlite3_prepare_v2` of the translated query's text, in microseconds.
+    public var sqlitePrepareMicros: Double?
+    public var sqliteMatches: Int?
+    /// Why SQLite did not run the query (not comparable, or an SQLite error).
+    public var sqliteNote: String?
+
+    /// Quarry's time over SQLite's.
+    public var ratio: Double? {
+        guard let s = sqliteExecMillis, s > 0 else { return nil }
+        return execMillis / s
+    }
+}
+
+/// The Quarry executor `bench` measures: a name for reports, its planning step, and how it
+/// runs a compiled query.
+public struct BenchExecutor {
+    public let name: String
+    /// Checks and plans a query ahead of running it (nil: the executor does not plan).
+    public let plan: ((Query) throws(Diagnostics) -> Void)?
+    /// Runs a compiled query.
+    public let execute: (Query) throws(Diagnostics) -> QueryResult
+
+    public init(name: String, plan: ((Query) throws(Diagnostics) -> Void)? = nil,
+                execute: @escaping (Query) throws(Diagnostics) -> QueryResult) {
+        self.name = name
+        self.plan = plan
+        self.execute = execute
+    }
+
+    /// The planned engine, with an index for each key: a geo index on geo-point fields, an
+    /// ordered one (equality, ranges, prefixes, sorting) on the others.
+    public static func engine(_ database: Database, indexes: [KeyPath], in className: String,
+                              limits: Limits = .default) throws(Diagnostics) -> BenchExecutor {
+        let engine = Engine(database: database, limits: limits)
+        do throws(Diagnostic) {
+            for key in indexes {
+                let geo = key.count == 1 && database.fieldType(key.first, in: className) == .geoPoint
+                try engine.createIndex(geo ? .geo : .ordered, on: key, in: className)
+            }
+        } catch {
+            throw Diagnostics([error])
+        }
+        return BenchExecutor(name: "Engine (column store, planner, compiled plans)", plan: { query throws(Diagnostics) in
+            do throws(Diagnostic) { _ = try engine.prepare(query) } catch { throw Diagnostics([error]) }
+        }, execute: { query throws(Diagnostics) in
+            do throws(Diagnostic) { return try engine.run(query) } catch { throw Diagnostics([error]) }
+        })
+    }
+
+    /// The reference evaluator: no planning step and no index.
+    public static func reference(_ database: Database, limits: Limits = .default) -> BenchExecutor {
+        let evaluator = ReferenceEvaluator(database: database, limits: limits)
+        return BenchExecutor(name: "ReferenceEvaluator (row by row, no indexes)") { query throws(Diagnostics) in
+            do throws(Diagnostic) { return try evaluator.run(query) } catch { throw Diagnostics([error]) }
+        }
+    }
+}
+
+/// Runs the measurements of `quarry bench` over data already loaded: for each query, parse
+/// and plan time, the median execution time over `repeatCount` runs and the number of
+/// matches, and the same on the SQLite peer when there is one.
+public struct BenchRunner {
+    let executor: BenchExecutor
+    let compile: (String) throws(Diagnostics) -> Query
+    let peer: SQLitePeer?
+    let repeatCount: Int
+
+    /// - Parameters:
+    ///   - compile: the front-end: query text to a `Query` on the benchmarked class.
+    ///   - peer: SQLite holding the same rows and indexes, or nil to measure Quarry alone.
+    public init(executor: BenchExecutor, repeatCount: Int, peer: SQLitePeer?,
+                compile: @escaping (String) throws(Diagnostics) -> Query) {
+        self.executor = executor
+        self.compile = compile
+        self.peer = peer
+        self.repeatCount = max(1, repeatCount)
+    }
+
+    /// Plan time is the front-end's compile time averaged over many calls, plus the
+    /// executor's first planning of the query, timed once: later ones would be plan-cache hits.
+    public func run(_ text: String) throws(Diagnostics) -> BenchResult {
+        let query = try compile(text)
+        var planSeconds = Measurement.averageSeconds { _ = try? compile(text) }
+        if let plan = executor.plan {
+            let start = ContinuousClock.now
+            try plan(query)
+            planSeconds += Measurement.seconds(ContinuousClock.now - start)
+        }
+        // A query that cannot run fails on the first timed run, with its diagnostic.
+        let (execSeconds, matches) = try Measurement.median(runs: repeatCount) { () throws(Diagnostics) -> Int in
+            switch try executor.execute(query) {
+            case .count(let n): return n
+            case .records(let records): return records.count
+            }
+        }
+        var result = BenchResult(query: text, planMicros: planSeconds * 1e6, execMillis: execSeconds * 1e3,
+                                 matches: matches)
+        if let peer { measureSQLite(peer, query, &result) }
+        return result
+    }
+
+    private func measureSQLite(_ peer: SQLitePeer, _ query: Query, _ result: inout BenchResult) {
+        do throws(SQLitePeerError) {
+            let prepared = try peer.prepare(query)
+            // SQLite's own cost for the text it is given, as sqlite3_prepare_v2 would be timed.
+            result.sqlitePrepareMicros = Measurement.averageSeconds { _ = try? peer.connection.prepare(prepared.sql) } * 1e6
+            let (seconds, matches) = try Measurement.median(runs: repeatCount) { () throws(SQLitePeerError) -> Int in
+                try matchCount(prepared)
+            }
+            result.sqliteExecMillis = seconds * 1e3
+            result.sqliteMatches = matches
+        } catch {
+            switch error {
+            case .notComparable(let reason): result.sqliteNote = "not comparable: \(reason.reason)"
+            case .sqlite(let e): result.sqliteNote = e.description
+            }
+        }
+    }
+
+    private func matchCount(_ prepared: SQLitePreparedQuery) throws(SQLitePeerError) -> Int {
+        do throws(SQLiteError) { return try prepared.matchCount() } catch { throw .sqlite(error) }
+    }
+}

@@ -1,0 +1,118 @@
+import Quarry
+
+extension SQLiteTranslator {
+    /// BEGINSWITH, ENDSWITH, CONTAINS and LIKE become GLOB (case-sensitive, like Quarry's
+    /// scalar matching) or, case-insensitively over ASCII text, LIKE with `\` as the escape;
+    /// MATCHES and `$regex` call `quarry_regexp`, which is PCRE2 as in Quarry.
+    mutating func string(_ e: Expr, _ op: StringOperator, _ patternExpr: Expr, _ options: StringOptions,
+                         _ rule: Rule, _ row: Row) throws(SQLiteNotComparable) -> String {
+        guard case .key(let path) = e, case .literal(let patternValue) = patternExpr else {
+            throw SQLiteNotComparable("string tests are translated for a field and a literal pattern only")
+        }
+        guard case .string(let pattern) = patternValue else { return rule.withoutOperand ? "1" : "0" }
+        switch try operand(path, row) {
+        case .geo: return rule.withoutOperand ? "1" : "0"
+        case .scalar(let sql, let kind):
+            return scalarLeaf(sql, try matcher(sql, kind, op, pattern, options), nullPasses: false, rule)
+        case .array(let sql, let element):
+            return arrayLeaf(sql, try matcher("value", element, op, pattern, options), rule)
+        }
+    }
+
+    private mutating func matcher(_ x: String, _ kind: SQLiteColumnKind?, _ op: StringOperator, _ pattern: String,
+                                  _ options: StringOptions) throws(SQLiteNotComparable) -> SQLiteOutcome {
+        guard case .text? = kind else { return .unknown }
+        if case .matches(var regex) = op {
+            if options.contains(.diacriticInsensitive) {
+                throw SQLiteNotComparable("diacritic-insensitive regular expressions are not translated")
+            }
+            if options.contains(.caseInsensitive) { regex.flags.insert(.caseInsensitive) }
+            let flags = regex.flags.letters + (regex.wholeString ? "w" : "")
+            return .sql("quarry_regexp(\(parameter(.text(pattern))), \(parameter(.text(flags))), \(x))", fails: nil)
+        }
+        let tokens: [LikeToken]
+        switch op {
+        case .beginsWith: tokens = LikeToken.literal(pattern) + [.any]
+        case .endsWith: tokens = [.any] + LikeToken.literal(pattern)
+        case .contains: tokens = [.any] + LikeToken.literal(pattern) + [.any]
+        case .like(let syntax): tokens = LikeToken.parse(pattern, syntax)
+        case .matches: return .unknown
+        }
+        if options.contains(.caseInsensitive) {
+            _ = try collation(options, kind, [.string(pattern)])
+            return .sql("\(x) LIKE \(parameter(.text(LikeToken.like(tokens)))) ESCAPE '\\'", fails: nil)
+        }
+        if options.contains(.diacriticInsensitive) { _ = try collation(options, kind, [.string(pattern)]) }
+        return .sql("\(x) GLOB \(parameter(.text(LikeToken.glob(tokens))))", fails: nil)
+    }
+}
+
+/// A LIKE pattern as Quarry reads it (see the engine's `LikePattern`): `%`/`*` any run,
+/// `_`/`?` one Unicode scalar, an escape makes the next scalar literal, and an escape at the
+/// very end stands for itself.
+enum LikeToken: Equatable {
+    case scalar(Unicode.Scalar)
+    case one
+    case any
+
+    static func literal(_ s: String) -> [LikeToken] { s.unicodeScalars.map(LikeToken.scalar) }
+
+    static func parse(_ pattern: String, _ syntax: LikeSyntax) -> [LikeToken] {
+        let scalars = Array(pattern.unicodeScalars)
+        let escape: [Unicode.Scalar], anyRun: Unicode.Scalar, oneChar: Unicode.Scalar
+        switch syntax {
+        case .sql(let e): (escape, anyRun, oneChar) = (e.map { Array($0.unicodeScalars) } ?? [], "%", "_")
+        case .glob: (escape, anyRun, oneChar) = (["\\"], "*", "?")
+        }
+        var tokens: [LikeToken] = []
+        var i = 0
+        while i < scalars.count {
+            if !escape.isEmpty, scalars[i...].starts(with: escape) {
+                let next = i + escape.count
+                if next < scalars.count {
+                    tokens.append(.scalar(scalars[next]))
+                    i = next + 1
+                } else {
+                    tokens.append(contentsOf: escape.map(LikeToken.scalar))
+                    i = next
+                }
+                continue
+            }
+            let u = scalars[i]
+            tokens.append(u == anyRun ? .any : u == oneChar ? .one : .scalar(u))
+            i += 1
+        }
+        return tokens
+    }
+
+    /// SQLite GLOB: `*`, `?`, and `[c]` for a literal `*`, `?` or `[`.
+    static func glob(_ tokens: [LikeToken]) -> String {
+        var out = String.UnicodeScalarView()
+        for t in tokens {
+            switch t {
+            case .any: out.append("*")
+            case .one: out.append("?")
+            case .scalar(let u) where u == "*" || u == "?" || u == "[":
+                out.append(contentsOf: "[\(u)]".unicodeScalars)
+            case .scalar(let u): out.append(u)
+            }
+        }
+        return String(out)
+    }
+
+    /// SQLite LIKE with `ESCAPE '\'`.
+    static func like(_ tokens: [LikeToken]) -> String {
+        var out = String.UnicodeScalarView()
+        for t in tokens {
+            switch t {
+            case .any: out.append("%")
+            case .one: out.append("_")
+            case .scalar(let u) where u == "%" || u == "_" || u == "\\":
+                out.append("\\")
+                out.append(u)
+            case .scalar(let u): out.append(u)
+            }
+        }
+        return String(out)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Quarry
+import Testing
+
+@testable import QuarryCLI
+
+/// `quarry bench` end to end, in-process: output shapes and match counts, never timings.
+@Suite struct BenchCommandTests {
+    static let data = SyntheticData(rows: 400, seed: 3)
+    static let file: String = {
+        let path = NSTemporaryDirectory() + "quarry-bench-\(UUID().uuidString).json"
+        try! data.write(toFile: path)
+        return path
+    }()
+
+    static func matches(_ text: String, dialect: Dialect = .sql) throws -> Int {
+        let db = data.database()
+        let query = try dialect.compile(text, className: "Person", options: CompileOptions(schema: db))
+        switch try ReferenceEvaluator(database: db).run(query) {
+        case .count(let n): return n
+        case .records(let r): return r.count
+        }
+    }
+
+    static func objects(_ json: String) throws -> [JSONObject] {
+        guard case .array(let items) = try JSONParser().parse(json) else { return [] }
+        return items.compactMap { if case .object(let o) = $0 { return o } else { return nil } }
+    }
+
+    @Test func jsonReportsEachQueryWithTheContractsKeys() throws {
+        let queries = ["age > 50", "name LIKE 'J%' AND score < 50", "city.population > 1000000"]
+        let out = quarry(["bench", "--data", Self.file, "--class", "Person", "--repeat", "2", "--json"] + queries)
+        #expect(out.status == 0, "\(out.err)")
+        let objects = try Self.objects(out.out)
+        #expect(objects.count == queries.count)
+        for (o, text) in zip(objects, queries) {
+            #expect(o.keys == ["query", "plan_us", "exec_ms", "matches", "sqlite_exec_ms", "ratio"])
+            #expect(o["query"]?.stringValue == text)
+            #expect(o["sqlite_exec_ms"]?.isNull == true && o["ratio"]?.isNull == true)
+            if case .int(let n)? = o["matches"] { #expect(Int(n) == (try Self.matches(text))) } else { Issue.record("matches") }
+            for key in ["plan_us", "exec_ms"] {
+                if case .double(let d)? = o[key] { #expect(d >= 0) } else { Issue.record("\(key) is not a number") }
+            }
+        }
+    }
+
+    @Test func sqliteAddsItsTimeAndTheRatio() throws {
+        let out = quarry(["bench", "--data", Self.file, "--class", "Person", "--sqlite", "--index", "age",
+                          "--index", "location", "--json", "age = 42", "tags = 'a1'"])
+        #expect(out.status == 0, "\(out.err)")
+        for o in try Self.objects(out.out) {
+            if case .double(let d)? = o["sqlite_exec_ms"] { #expect(d >= 0) } else { Issue.record("sqlite_exec_ms") }
+            if case .double? = o["ratio"] {} else { Issue.record("ratio") }
+        }
+        #expect(out.err.isEmpty)
+    }
+
+    @Test func queriesComeFromStandardInputOneALine() throws {
+        let out = quarry(["bench", "--data", Self.file, "--class", "Person", "--repeat", "1", "--json", "-"],
+                         stdin: "# a comment\nage < 10\n\nscore >= 90\n")
+        #expect(out.status == 0, "\(out.err)")
+        #expect(try Self.objects(out.out).map { $0["query"]?.stringValue } == ["age < 10", "score >= 90"])
+    }
+
+    @Test func standardInputWithoutAQueryIsAUsageError() {
+        let out = quarry(["bench", "--data", Self.file, "--class", "Person", "-"], stdin: "# only a comment\n\n")
+        #expect(out.status == 2)
+        #expect(out.err.contains("standard input held no query"))
+    }
+
+    @Test func theTableNamesWhatSQLiteCannotCompare() throws {
+        let out = quarry(["bench", "--data", Self.file, "--class", "Person", "--dialect", "predicate", "--sqlite",
+                          "--repeat", "1", "ANY tags == 'a1'", "age > 30"])
+        #expect(out.status == 0, "\(out.err)")
+        let lines = out.out.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("| query | plan µs | SQLite prepare µs | Quarry ms | SQLite ms |") == true)
+        #expect(lines.contains { $0.hasPrefix("| `ANY tags == 'a1'` |") && $0.contains("| — |") })
+        #expect(out.out.contains("SQLite not comparable: ANY/ALL/NONE quantifiers"))
+        #expect(out.out.contains("400 Person objects"))
+        #expect(!out.out.contains("memory per object"))  // too few objects to measure
+    }
+
+    @Test func anInvalidQueryFailsWithItsDiagnostic() {
+        let out = quarry(["bench", "--data", Self.file, "--class", "Person", "age > 5", "age > AND"])
+        #expect(out.status == 1)
+        #expect(out.err.contains("error[syntax.unexpected-token]"))
+        #expect(out.out.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["--repeat", "0", "age > 1"], "--repeat must be 1 or more"),
+        (["--index", "nothing", "age > 1"], "has no field 'nothing'"),
+        (["--index", "a..b", "age > 1"], "is not a key path"),
+        ([String](), "Missing expected argument '<query> ...'"),
+    ])
+    func usageErrorsExitTwo(_ extra: [String], _ message: String) {
+        let out = quarry(["bench", "--data", Self.file, "--class", "Person"] + extra)
+        #expect(out.status == 2)
+        #expect(out.err.contains(message), "\(out.err)")
+    }
+
+    @Test func anUnreadableDataFileExitsThree() {
+        let out = quarry(["bench", "--data", "/nonexistent/data.json", "age > 1"])
+        #expect(out.status == 3)
+    }
+}
