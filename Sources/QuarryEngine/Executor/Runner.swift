@@ -9,6 +9,20 @@ enum Runner {
         case rows([Int])
     }
 
+    /// The error the reference meets first: a batch runs each filter over all its rows before
+    /// the next, so when several rows fail it may report another row's error. Rows are redone
+    /// one by one, in order, until one fails.
+    private static func firstFailure(_ filter: FilterNode, _ batch: Batch, _ ctx: ExecContext) -> Diagnostic? {
+        var one = Batch()
+        var failure: Diagnostic? = nil
+        batch.forEach { r in
+            guard failure == nil else { return }
+            one.setRows(CollectionOfOne(Int32(r)))
+            do throws(Diagnostic) { try filter.run(&one, ctx) } catch { failure = error }
+        }
+        return failure
+    }
+
     static func execute(_ plan: Plan, _ ctx: ExecContext, skip: Int, limit: Int?,
                         stats: ExecutionStats? = nil) throws(Diagnostic) -> Output {
         let q = plan.query
@@ -18,10 +32,17 @@ enum Runner {
         var matched: [Int] = []
         var count = 0
         var batch = Batch()
+        let fallible = plan.filter.mayThrow
+        var saved = Batch()
         if stopEarly != 0 {
             try plan.source.produce(ctx, &batch) { (b) throws(Diagnostic) -> Bool in
                 try ctx.run.checkpoint()
-                try plan.filter.run(&b, ctx)
+                if fallible { saved.assign(b) }
+                do throws(Diagnostic) {
+                    try plan.filter.run(&b, ctx)
+                } catch {
+                    throw firstFailure(plan.filter, saved, ctx) ?? error
+                }
                 if q.count {
                     count += b.count
                     return true

@@ -56,6 +56,28 @@ import Testing
         #expect(Self.outcome(engine, Query(className: "R", predicate: Self.costly)) == .failure("limit.regex"))
     }
 
+    /// Two parts that fail on different rows: the error is the one of the first failing row,
+    /// as the reference meets it going row by row.
+    @Test func theFirstFailingRowDecidesTheError() throws {
+        var records: [Record] = []
+        for i in 0..<300 {
+            var fields: [(String, Value)] = [("s", .string(i >= 100 && i % 50 == 0 ? String(repeating: "a", count: 40) + "!" : "b"))]
+            if i == 50 { fields.append(("when", .date(0))) }
+            records.append(Record(objectId: "r\(i)", fields: fields))
+        }
+        let db = database(("R", records))
+        let engine = Engine(database: db, limits: Self.tight)
+        let badDate = Predicate.leaf(.compare(.key("when"), .gt, .literal("not a date"), []), .sql)
+        for p in [Predicate.or([Self.costly, badDate]), .or([badDate, Self.costly]), .and([.not(badDate), Self.costly])] {
+            let q = Query(className: "R", predicate: p)
+            let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in
+                try ReferenceEvaluator(database: db, limits: Self.tight).run(q)
+            }
+            #expect(Self.outcome(engine, q) == expected, "\(PredicateText.render(p))")
+        }
+        #expect(Self.outcome(engine, Query(className: "R", predicate: .or([Self.costly, badDate]))) == .failure("date.unparseable"))
+    }
+
     @Test func anInvalidRegexFailsOnlyWhenReached() throws {
         let bad = Predicate.leaf(.string(.key("s"), .matches(RegexOptions(wholeString: false)), .literal("("), []), .sql)
         let engine = Engine(database: Self.rows)
