@@ -19,19 +19,6 @@ struct LikePattern: Sendable {
     /// that is not a wildcard is simply literal.
     init(_ pattern: String, syntax: LikeSyntax, options: StringOptions) {
         self.options = options
-        let scalars = Array(pattern.unicodeScalars)
-        let escape: [Unicode.Scalar]
-        let anyRun: Unicode.Scalar, oneChar: Unicode.Scalar
-        switch syntax {
-        case .sql(let e):
-            escape = e.map { Array($0.unicodeScalars) } ?? []
-            anyRun = "%"
-            oneChar = "_"
-        case .glob:
-            escape = ["\\"]
-            anyRun = "*"
-            oneChar = "?"
-        }
         var tokens: [Token] = []
         var literal = String.UnicodeScalarView()
         func flushLiteral() {
@@ -39,30 +26,17 @@ struct LikePattern: Sendable {
             for u in StringFolding.fold(String(literal), options).unicodeScalars { tokens.append(.scalar(u)) }
             literal.removeAll()
         }
-        var i = 0
-        while i < scalars.count {
-            if !escape.isEmpty, scalars[i...].starts(with: escape) {
-                let next = i + escape.count
-                if next < scalars.count {
-                    literal.append(scalars[next])
-                    i = next + 1
-                } else {
-                    literal.append(contentsOf: escape)
-                    i = next
-                }
-                continue
-            }
-            let u = scalars[i]
-            if u == anyRun {
+        // Core reads the pattern (wildcards, escapes); literal runs are folded here as a whole.
+        for token in LikeText.tokens(pattern, syntax) {
+            switch token {
+            case .literal(let u): literal.append(u)
+            case .any:
                 flushLiteral()
                 if tokens.last != .any { tokens.append(.any) }
-            } else if u == oneChar {
+            case .one:
                 flushLiteral()
                 tokens.append(.one)
-            } else {
-                literal.append(u)
             }
-            i += 1
         }
         flushLiteral()
         self.tokens = tokens

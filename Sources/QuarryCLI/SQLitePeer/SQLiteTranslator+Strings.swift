@@ -47,7 +47,7 @@ extension SQLiteTranslator {
     }
 }
 
-/// A LIKE pattern as Quarry reads it (see the engine's `LikePattern`): `%`/`*` any run,
+/// A LIKE pattern as Quarry reads it (Core's `LikeText`): `%`/`*` any run,
 /// `_`/`?` one Unicode scalar, an escape makes the next scalar literal, and an escape at the
 /// very end stands for itself.
 enum LikeToken: Equatable {
@@ -57,32 +57,15 @@ enum LikeToken: Equatable {
 
     static func literal(_ s: String) -> [LikeToken] { s.unicodeScalars.map(LikeToken.scalar) }
 
+    /// Read by Core's `LikeText`, exactly as the evaluator reads it.
     static func parse(_ pattern: String, _ syntax: LikeSyntax) -> [LikeToken] {
-        let scalars = Array(pattern.unicodeScalars)
-        let escape: [Unicode.Scalar], anyRun: Unicode.Scalar, oneChar: Unicode.Scalar
-        switch syntax {
-        case .sql(let e): (escape, anyRun, oneChar) = (e.map { Array($0.unicodeScalars) } ?? [], "%", "_")
-        case .glob: (escape, anyRun, oneChar) = (["\\"], "*", "?")
-        }
-        var tokens: [LikeToken] = []
-        var i = 0
-        while i < scalars.count {
-            if !escape.isEmpty, scalars[i...].starts(with: escape) {
-                let next = i + escape.count
-                if next < scalars.count {
-                    tokens.append(.scalar(scalars[next]))
-                    i = next + 1
-                } else {
-                    tokens.append(contentsOf: escape.map(LikeToken.scalar))
-                    i = next
-                }
-                continue
+        LikeText.tokens(pattern, syntax).map {
+            switch $0 {
+            case .literal(let u): return .scalar(u)
+            case .one: return .one
+            case .any: return .any
             }
-            let u = scalars[i]
-            tokens.append(u == anyRun ? .any : u == oneChar ? .one : .scalar(u))
-            i += 1
         }
-        return tokens
     }
 
     /// SQLite GLOB: `*`, `?`, and `[c]` for a literal `*`, `?` or `[`.
