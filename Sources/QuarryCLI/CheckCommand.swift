@@ -27,14 +27,7 @@ struct CheckCommand: ConsoleCommand {
     @Option(help: "Compatibility profile whose rules the query must follow.")
     var profile: Profile = .exact
 
-    @Option(name: .customLong("data"), help: ArgumentHelp(
-        "A data file whose classes and fields the query is checked against.", valueName: "file"))
-    var dataFile: String?
-
-    @Option(name: .customLong("class"), help: ArgumentHelp(
-        "The class the query is evaluated on (optional when the data holds one class).",
-        valueName: "name"))
-    var className: String?
+    @OptionGroup var data: SchemaOptions
 
     @OptionGroup var bindings: BindingOptions
 
@@ -50,9 +43,9 @@ extension CheckCommand {
     func execute(_ console: Console) throws(Failure) {
         try bindings.requireDialect(dialect)
         let text = try query.read(from: console)
-        let source = try dataFile.map { path throws(Failure) in try DataSource.load(path, className: className) }
+        let source = try data.load()
         let compiled = try Compilation.compile(
-            text, dialect: dialect, className: source?.className ?? className ?? "",
+            text, dialect: dialect, className: data.className(in: source),
             schema: source?.database, profile: profile, bindings: bindings)
         // The canonical form is a courtesy: a query the dialect reads, it also writes.
         let canonical = try? dialect.print(compiled, schema: source?.database)

@@ -45,3 +45,36 @@ struct BindingOptions: ParsableArguments {
         valueName: "name=json"))
     var variables: [String] = []
 }
+
+/// `--data FILE [--class NAME]` for the commands that run queries against data (run, explain,
+/// bench).
+struct DataOptions: ParsableArguments {
+    @Option(name: .customLong("data"), help: ArgumentHelp("The data file.", valueName: "file"))
+    var file: String
+
+    @Option(name: .customLong("class"), help: ArgumentHelp(
+        "The class to query (optional when the data holds one class).", valueName: "name"))
+    var className: String?
+
+    func load() throws(Failure) -> DataSource { try DataSource.load(file, className: className) }
+}
+
+/// Optional `--data FILE [--class NAME]` for the commands that only compile (check, translate):
+/// with data, class names, field names and types are checked too.
+struct SchemaOptions: ParsableArguments {
+    @Option(name: .customLong("data"), help: ArgumentHelp(
+        "A data file whose classes and fields the query is checked against.", valueName: "file"))
+    var file: String?
+
+    @Option(name: .customLong("class"), help: ArgumentHelp(
+        "The class the query is evaluated on (optional when the data holds one class).",
+        valueName: "name"))
+    var className: String?
+
+    func load() throws(Failure) -> DataSource? {
+        try file.map { path throws(Failure) in try DataSource.load(path, className: className) }
+    }
+
+    /// The class to compile under: the data's, else `--class`, else none (a syntax check).
+    func className(in source: DataSource?) -> String { source?.className ?? className ?? "" }
+}

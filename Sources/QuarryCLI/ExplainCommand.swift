@@ -18,12 +18,7 @@ struct ExplainCommand: ConsoleCommand {
               quarry explain --data data.json --class Contact --index age --analyze "age = 42"
             """)
 
-    @Option(name: .customLong("data"), help: ArgumentHelp("The data file.", valueName: "file"))
-    var dataFile: String
-
-    @Option(name: .customLong("class"), help: ArgumentHelp(
-        "The class to query (optional when the data holds one class).", valueName: "name"))
-    var className: String?
+    @OptionGroup var data: DataOptions
 
     @Option(help: "The query language.")
     var dialect: Dialect = .sql
@@ -50,7 +45,7 @@ extension ExplainCommand {
     func execute(_ console: Console) throws(Failure) {
         try bindings.requireDialect(dialect)
         let text = try query.read(from: console)
-        let source = try DataSource.load(dataFile, className: className)
+        let source = try data.load()
         let compiled = try Compilation.compile(
             text, dialect: dialect, className: source.className, schema: source.database,
             profile: profile, bindings: bindings)

@@ -30,14 +30,7 @@ struct TranslateCommand: ConsoleCommand {
     @Option(help: "The language to write.")
     var to: Dialect
 
-    @Option(name: .customLong("data"), help: ArgumentHelp(
-        "A data file whose classes and fields the query is checked against.", valueName: "file"))
-    var dataFile: String?
-
-    @Option(name: .customLong("class"), help: ArgumentHelp(
-        "The class the query is evaluated on (optional when the data holds one class).",
-        valueName: "name"))
-    var className: String?
+    @OptionGroup var data: SchemaOptions
 
     @OptionGroup var bindings: BindingOptions
 
@@ -53,9 +46,9 @@ extension TranslateCommand {
     func execute(_ console: Console) throws(Failure) {
         try bindings.requireDialect(from)
         let text = try query.read(from: console)
-        let source = try dataFile.map { path throws(Failure) in try DataSource.load(path, className: className) }
+        let source = try data.load()
         let compiled = try Compilation.compile(
-            text, dialect: from, className: source?.className ?? className ?? "",
+            text, dialect: from, className: data.className(in: source),
             schema: source?.database, profile: .exact, bindings: bindings)
         do throws(Diagnostics) {
             let converted = try SemanticsConversion.convert(compiled, to: to.semantics, schema: source?.database)

@@ -21,12 +21,7 @@ struct BenchCommand: ConsoleCommand {
             --json: [{"query","plan_us","exec_ms","matches","sqlite_exec_ms","ratio"}].
             """)
 
-    @Option(name: .customLong("data"), help: ArgumentHelp("The data file.", valueName: "file"))
-    var dataFile: String
-
-    @Option(name: .customLong("class"), help: ArgumentHelp(
-        "The class to query (optional when the data holds one class).", valueName: "name"))
-    var className: String?
+    @OptionGroup var data: DataOptions
 
     @Option(help: "The query language.")
     var dialect: Dialect = .sql
@@ -63,7 +58,7 @@ extension BenchCommand {
         let texts = try queryTexts(console)
         let before = Measurement.residentBytes()
         let loadStart = ContinuousClock.now
-        let source = try DataSource.load(dataFile, className: className)
+        let source = try data.load()
         let database = source.database
         let keys = try indexKeys(database, source.className)
         let executor: BenchExecutor
