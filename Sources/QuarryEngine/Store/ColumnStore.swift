@@ -80,11 +80,19 @@ final class ColumnStore {
                 continue
             }
             if let new {
-                registry.rowChanged(row, old: old, new: new, resolver)
+                registry.rowChanged(row, replaced: old != nil) { path, isOld in
+                    IndexEntries(isOld ? old ?? new : new, path, resolver)
+                }
             } else if let old {
-                registry.rowRemoved(row, old: old, resolver)
+                registry.rowRemoved(row) { IndexEntries(old, $0, resolver) }
             }
         }
+    }
+
+    /// What each row of a class reaches at a path, for building an index.
+    private func indexEntries(_ className: String, _ path: KeyPath) -> (rowCount: Int, (Int) -> IndexEntries) {
+        let records = records(className), resolver = KeyPathResolver(database: database)
+        return (records.count, { IndexEntries(records[$0], path, resolver) })
     }
 
     // MARK: - Indexes
@@ -93,17 +101,17 @@ final class ColumnStore {
     func createIndex(_ kind: IndexKind, on path: KeyPath, in className: String) {
         let registry = indexes[className] ?? IndexRegistry()
         indexes[className] = registry
-        let resolver = KeyPathResolver(database: database)
+        let (rowCount, entries) = indexEntries(className, path)
         switch kind {
         case .geo:
             guard !registry.geo.contains(where: { $0.path == path }) else { return }
             let index = GeoIndex(path: path, className: className)
-            index.rebuild(records(className), resolver)
+            index.rebuild(rowCount: rowCount, entries)
             registry.add(index)
         case .hash, .ordered:
             guard !registry.values.contains(where: { $0.kind == kind && $0.path == path }) else { return }
             let index = ValueIndex(kind: kind, path: path, className: className)
-            index.rebuild(records(className), resolver)
+            index.rebuild(rowCount: rowCount, entries)
             registry.add(index)
         }
         version &+= 1
@@ -120,14 +128,20 @@ final class ColumnStore {
     func valueIndexes(_ className: String, _ path: KeyPath) -> [ValueIndex] {
         guard let registry = indexes[className] else { return [] }
         let found = registry.values.filter { $0.path == path }
-        for index in found where index.isStale { index.rebuild(records(className), KeyPathResolver(database: database)) }
+        for index in found where index.isStale {
+            let (rowCount, entries) = indexEntries(className, path)
+            index.rebuild(rowCount: rowCount, entries)
+        }
         return found
     }
 
     /// The geo index of a class on a path, rebuilt first if stale.
     func geoIndex(_ className: String, _ path: KeyPath) -> GeoIndex? {
         guard let index = indexes[className]?.geo.first(where: { $0.path == path }) else { return nil }
-        if index.isStale { index.rebuild(records(className), KeyPathResolver(database: database)) }
+        if index.isStale {
+            let (rowCount, entries) = indexEntries(className, path)
+            index.rebuild(rowCount: rowCount, entries)
+        }
         return index
     }
 
