@@ -86,6 +86,22 @@ final class ColumnStore {
             } else if let old {
                 registry.rowRemoved(row) { IndexEntries(old, $0, resolver) }
             }
+            if old != nil { exactBounds(className, registry) }
+        }
+    }
+
+    /// A column's bounds only widen as values come and go; after a replacement or a delete,
+    /// an ordered index on the field (one value per row, none from other classes) holds the
+    /// exact ones at its ends.
+    private func exactBounds(_ className: String, _ registry: IndexRegistry) {
+        guard let table = tables[className] else { return }
+        for index in registry.values where index.kind == .ordered && index.path.count == 1 && !index.isStale
+            && !index.multiValued && !index.dependsOnOtherClasses
+        {
+            guard let column = table.column(index.path.first) else { continue }
+            let bounds = index.bounds
+            column.statistics.min = bounds?.min
+            column.statistics.max = bounds?.max
         }
     }
 

@@ -170,6 +170,11 @@ final class ValueIndex {
         return entries(from: (v, true), to: (v, true)).count
     }
 
+    /// The smallest and largest value indexed (ordered form); nil when there is none.
+    var bounds: (min: Value, max: Value)? {
+        entries.count == 0 ? nil : (entries.key(at: 0), entries.key(at: entries.count - 1))
+    }
+
     /// The ordered entries' keys and rows by position, for walks in key order.
     var keys: EntryKeys { EntryKeys(entries: entries) }
     var rows: EntryRows { EntryRows(entries: entries) }
