@@ -28,9 +28,12 @@ final class ColumnStore {
     func insert(_ record: Record, into className: String) {
         version &+= 1
         let existing = database[className]?.positionById[record.objectId]
-        let old = existing.map { database[className]!.records[$0] }
+        let before = indexesBeforeChange(className, record.objectId, ownRow: existing)
         database.insert(record, into: className)
-        defer { indexesAfterChange(className, row: existing ?? (tables[className]?.rowCount ?? 1) - 1, old: old, new: record) }
+        defer {
+            let row = existing ?? (tables[className]?.rowCount ?? 1) - 1
+            indexesAfterChange(className, before, existing == nil ? .inserted(row: row) : .replaced(row: row))
+        }
         let table = tables[className] ?? {
             let t = ClassTable(name: className)
             tables[className] = t
@@ -60,11 +63,11 @@ final class ColumnStore {
     /// costs a pass over the class's columns and over the pointer columns that target it.
     @discardableResult
     func remove(_ objectId: String, from className: String) -> Bool {
-        guard let table = tables[className], let old = database[className]?.record(objectId),
-            let row = database.remove(objectId, from: className)
-        else { return false }
+        guard let table = tables[className], let row = database[className]?.positionById[objectId] else { return false }
+        let before = indexesBeforeChange(className, objectId, ownRow: row)
+        database.remove(objectId, from: className)
         version &+= 1
-        defer { indexesAfterChange(className, row: row, old: old, new: nil) }
+        defer { indexesAfterChange(className, before, .removed(row: row)) }
         table.objectIds.remove(row)
         for column in table.columns.values { column.remove(row) }
         for column in pointerColumns(targeting: className) { column.targetRemoved(at: row) }
@@ -72,22 +75,29 @@ final class ColumnStore {
         return true
     }
 
-    private func indexesAfterChange(_ className: String, row: Int, old: Record?, new: Record?) {
-        let resolver = KeyPathResolver(database: database)
+    /// Each registry's entries for the rows an object's change touches, read before it.
+    private func indexesBeforeChange(_ className: String, _ objectId: String, ownRow: Int?) -> [String: [IndexRegistry.Before]] {
+        let object = ObjectKey(className: className, objectId: objectId)
+        var out: [String: [IndexRegistry.Before]] = [:]
         for (name, registry) in indexes {
-            guard name == className else {
-                registry.otherClassChanged()
-                continue
-            }
-            if let new {
-                registry.rowChanged(row, replaced: old != nil) { path, isOld in
-                    IndexEntries(isOld ? old ?? new : new, path, resolver)
-                }
-            } else if let old {
-                registry.rowRemoved(row) { IndexEntries(old, $0, resolver) }
-            }
-            if old != nil { exactBounds(className, registry) }
+            out[name] = registry.before(object, ownRow: name == className ? ownRow : nil, rowEntries(name))
         }
+        return out
+    }
+
+    private func indexesAfterChange(_ className: String, _ before: [String: [IndexRegistry.Before]],
+                                    _ change: IndexRegistry.Change) {
+        for (name, registry) in indexes {
+            registry.after(before[name] ?? [], name == className ? change : nil, rowEntries(name))
+        }
+        if case .inserted = change { return }
+        if let registry = indexes[className] { exactBounds(className, registry) }
+    }
+
+    /// What a row of a class reaches at a path, read from the current data.
+    private func rowEntries(_ className: String) -> (KeyPath, Int) -> IndexEntries {
+        let records = records(className), resolver = KeyPathResolver(database: database)
+        return { IndexEntries(records[$1], $0, resolver) }
     }
 
     /// A column's bounds only widen as values come and go; after a replacement or a delete,
@@ -95,8 +105,7 @@ final class ColumnStore {
     /// exact ones at its ends.
     private func exactBounds(_ className: String, _ registry: IndexRegistry) {
         guard let table = tables[className] else { return }
-        for index in registry.values where index.kind == .ordered && index.path.count == 1 && !index.isStale
-            && !index.multiValued && !index.dependsOnOtherClasses
+        for index in registry.values where index.kind == .ordered && index.path.count == 1 && !index.multiValued && !index.dependsOnOtherClasses
         {
             guard let column = table.column(index.path.first) else { continue }
             let bounds = index.bounds
@@ -105,19 +114,14 @@ final class ColumnStore {
         }
     }
 
-    /// What each row of a class reaches at a path, for building an index.
-    private func indexEntries(_ className: String, _ path: KeyPath) -> (rowCount: Int, (Int) -> IndexEntries) {
-        let records = records(className), resolver = KeyPathResolver(database: database)
-        return (records.count, { IndexEntries(records[$0], path, resolver) })
-    }
-
     // MARK: - Indexes
 
     /// Declares an index (a no-op when the same one exists) and builds it.
     func createIndex(_ kind: IndexKind, on path: KeyPath, in className: String) {
         let registry = indexes[className] ?? IndexRegistry()
         indexes[className] = registry
-        let (rowCount, entries) = indexEntries(className, path)
+        let rowCount = records(className).count, read = rowEntries(className)
+        let entries = { (row: Int) in read(path, row) }
         switch kind {
         case .geo:
             guard !registry.geo.contains(where: { $0.path == path }) else { return }
@@ -140,25 +144,14 @@ final class ColumnStore {
         return true
     }
 
-    /// The value indexes of a class on a path, rebuilt first if stale.
+    /// The value indexes of a class on a path.
     func valueIndexes(_ className: String, _ path: KeyPath) -> [ValueIndex] {
-        guard let registry = indexes[className] else { return [] }
-        let found = registry.values.filter { $0.path == path }
-        for index in found where index.isStale {
-            let (rowCount, entries) = indexEntries(className, path)
-            index.rebuild(rowCount: rowCount, entries)
-        }
-        return found
+        indexes[className]?.values.filter { $0.path == path } ?? []
     }
 
-    /// The geo index of a class on a path, rebuilt first if stale.
+    /// The geo index of a class on a path.
     func geoIndex(_ className: String, _ path: KeyPath) -> GeoIndex? {
-        guard let index = indexes[className]?.geo.first(where: { $0.path == path }) else { return nil }
-        if index.isStale {
-            let (rowCount, entries) = indexEntries(className, path)
-            index.rebuild(rowCount: rowCount, entries)
-        }
-        return index
+        indexes[className]?.geo.first { $0.path == path }
     }
 
     /// Statistics recomputed from the records (bounds and distinct counts only widen as data

@@ -179,4 +179,29 @@ import Testing
         grid.renumber(after: 4)
         #expect(grid.onlySinglePoints)
     }
+
+    /// The objects a path reaches, dangling pointers included: the rows to index again when
+    /// one of them changes.
+    @Test func objectsReachedAlongAPath() {
+        let db = database(
+            ("A", [record("a1", ["b": pointer("B", "b1")]),
+                   record("a2", ["bs": .relation(className: "B", objectIds: ["b1", "b9"])])]),
+            ("B", [record("b1", ["c": pointer("C", "c1"), "name": "x"])]))
+        let a = db["A"]!.records
+        #expect(IndexEntries.objectsReached(a[0], "b.c.name", db.resolve) == [
+            ObjectKey(className: "B", objectId: "b1"), ObjectKey(className: "C", objectId: "c1"),
+        ])
+        #expect(IndexEntries.objectsReached(a[1], "bs.name", db.resolve) == [
+            ObjectKey(className: "B", objectId: "b1"), ObjectKey(className: "B", objectId: "b9"),
+        ])
+        #expect(IndexEntries.objectsReached(a[1], "bs", db.resolve).count == 2)
+        #expect(IndexEntries.objectsReached(a[0], "nothing.name", db.resolve) == [])
+        var rows = DependentRows()
+        rows.add(3, [ObjectKey(className: "B", objectId: "b1")])
+        rows.add(1, [ObjectKey(className: "B", objectId: "b1"), ObjectKey(className: "C", objectId: "c1")])
+        rows.renumber(after: 2)
+        #expect(rows.rows(reaching: ObjectKey(className: "B", objectId: "b1")) == [1, 2])
+        rows.remove(1, [ObjectKey(className: "C", objectId: "c1")])
+        #expect(rows.rows(reaching: ObjectKey(className: "C", objectId: "c1")) == [])
+    }
 }

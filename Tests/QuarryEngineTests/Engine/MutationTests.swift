@@ -12,12 +12,17 @@ import Testing
         var random = RandomData(seed: seed)
         var db = random.database(items: 30, others: 6)
         let engine = Engine(database: db, now: { 0 }, random: { 0.5 })
-        for key in ["i", "d", "s", "dt", "tags", "ptr", "ptr.name", "objectId"] as [KeyPath] {
+        // Paths through pointers (one and two steps, relations, back into Item) and pointer
+        // values: their rows change when the objects they reach do.
+        for key in ["i", "d", "s", "dt", "tags", "ptr", "ptr.name", "objectId", "rel", "rel.name", "ptr.owner.s", "ptr.n"] as [KeyPath] {
             try engine.createIndex(random.chance(50) ? .hash : .ordered, on: key, in: "Item")
         }
         try engine.createIndex(.geo, on: "g", in: "Item")
         try engine.createIndex(.geo, on: "m", in: "Item")
+        try engine.createIndex(.geo, on: "ptr.owner.g", in: "Item")
         try engine.createIndex(.hash, on: "name", in: "Other")
+        try engine.createIndex(.ordered, on: "owner.s", in: "Other")
+        try engine.createIndex(.hash, on: "owner", in: "Other")
         var next = 1000
         for step in 0..<120 {
             switch random.int(5) {
@@ -36,7 +41,9 @@ import Testing
                 // Pointer targets come and go: dangling pointers appear and resolve.
                 let id = "o\(random.int(8))"
                 if random.chance(50) {
-                    let record = Record(objectId: id, fields: [("name", .string(random.pick(RandomData.strings))), ("n", .int(Int64(random.int(5))))])
+                    var fields: [(String, Value)] = [("name", .string(random.pick(RandomData.strings))), ("n", .int(Int64(random.int(5))))]
+                    if random.chance(60) { fields.append(("owner", .pointer(Pointer(className: "Item", objectId: "i\(random.int(40))")))) }
+                    let record = Record(objectId: id, fields: fields)
                     db.insert(record, into: "Other")
                     engine.insert(record, into: "Other")
                 } else {

@@ -5,8 +5,9 @@ import QuarryCore
 /// keyed by its cell (then its coordinates), entries are kept sorted (`SortedEntries`), and a
 /// box's rows are found by walking, for each row of cells it touches, the run of its cells,
 /// keeping the points inside the box. Inserts, replacements and deletes update the entries in
-/// place; the cell size is chosen again (a rebuild from the entries) only when the number of
-/// points has changed several-fold since it was chosen.
+/// place (also for paths through pointers: the rows that reached a changed object); the cell
+/// size is chosen again (a rebuild from the entries) only when the number of points has
+/// changed several-fold since it was chosen.
 final class GeoIndex {
     let path: KeyPath
     let className: String
@@ -18,16 +19,13 @@ final class GeoIndex {
     /// Rows whose key reaches something other than nothing, null or one geo point (arrays,
     /// objects, numbers…): while there are any, coordinate ranges cannot use the grid.
     private(set) var irregularRows = 0
-    private(set) var isStale = false
-    let dependsOnOtherClasses: Bool
+    /// Rows by the objects their points depend on (paths through pointers).
+    private(set) var dependents = DependentRows()
 
     init(path: KeyPath, className: String) {
         self.path = path
         self.className = className
-        dependsOnOtherClasses = path.components.count > 1
     }
-
-    func markStale() { isStale = true }
 
     /// Every row's key reaches nothing, null or a single geo point.
     var onlySinglePoints: Bool { irregularRows == 0 }
@@ -49,13 +47,14 @@ final class GeoIndex {
     func rebuild(rowCount: Int, _ entriesOf: (Int) -> IndexEntries) {
         var found: [(GeoPoint, Int32)] = []
         irregularRows = 0
+        dependents = DependentRows()
         for row in 0..<rowCount {
             let e = entriesOf(row)
             if Self.isIrregular(e) { irregularRows += 1 }
+            if !e.reached.isEmpty { dependents.add(Int32(row), e.reached) }
             for p in Self.points(e) { found.append((p, Int32(row))) }
         }
         layOut(found)
-        isStale = false
     }
 
     /// Chooses the cell size for the points and files them: about 8 points per cell over the
@@ -89,6 +88,7 @@ final class GeoIndex {
 
     func add(_ row: Int, _ e: IndexEntries) {
         if Self.isIrregular(e) { irregularRows += 1 }
+        if !e.reached.isEmpty { dependents.add(Int32(row), e.reached) }
         for p in Self.points(e) { entries.insert(GeoEntry(p, cell(of: p)), Int32(row)) }
         // Cells sized for far fewer points than there are now would hold too many each.
         if entries.count > 4 * pointsAtLayout + 64 { layOut(allPoints()) }
@@ -96,12 +96,16 @@ final class GeoIndex {
 
     func remove(_ row: Int, _ e: IndexEntries) {
         if Self.isIrregular(e) { irregularRows -= 1 }
+        if !e.reached.isEmpty { dependents.remove(Int32(row), e.reached) }
         for p in Self.points(e) { entries.remove(GeoEntry(p, cell(of: p)), Int32(row)) }
         if pointsAtLayout > 64, entries.count * 4 < pointsAtLayout { layOut(allPoints()) }
     }
 
     /// Row `removed` is gone: later rows move up by one.
-    func renumber(after removed: Int) { entries.renumber(after: Int32(removed)) }
+    func renumber(after removed: Int) {
+        entries.renumber(after: Int32(removed))
+        dependents.renumber(after: Int32(removed))
+    }
 
     // MARK: - Cells
 

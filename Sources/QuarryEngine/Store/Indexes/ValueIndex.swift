@@ -26,10 +26,10 @@ final class ValueIndex {
     private(set) var typeBits: UInt16 = 0
     /// Some row held an array or a relation (only widened).
     private(set) var multiValued = false
-    /// Whether entries depend on other classes (pointer steps, pointer values): then any change
-    /// anywhere makes the index stale, and it is rebuilt before its next use.
+    /// Whether entries depend on other rows (pointer steps, pointer values; only widened).
     private(set) var dependsOnOtherClasses: Bool
-    private(set) var isStale = false
+    /// Rows by the objects their entries depend on.
+    private(set) var dependents = DependentRows()
 
     init(kind: IndexKind, path: KeyPath, className: String) {
         self.kind = kind
@@ -37,8 +37,6 @@ final class ValueIndex {
         self.className = className
         dependsOnOtherClasses = path.components.count > 1
     }
-
-    func markStale() { isStale = true }
 
     /// Builds from every row's entries (`entries(row)` for rows `0..<rowCount`).
     func rebuild(rowCount: Int, _ entriesOf: (Int) -> IndexEntries) {
@@ -49,10 +47,12 @@ final class ValueIndex {
         typeBits = 0
         multiValued = false
         dependsOnOtherClasses = path.components.count > 1
+        dependents = DependentRows()
         var pairs: [(Value, Int32)] = []
         for row in 0..<rowCount {
             let e = entriesOf(row)
             note(e)
+            if !e.reached.isEmpty { dependents.add(Int32(row), e.reached) }
             if e.isNil { nilRows.append(Int32(row)) }
             for v in e.values {
                 if kind == .hash { appendPosting(v, Int32(row)) } else { pairs.append((v, Int32(row))) }
@@ -67,7 +67,6 @@ final class ValueIndex {
         } else {
             entries = SortedEntries()
         }
-        isStale = false
     }
 
     private func note(_ e: IndexEntries) {
@@ -83,6 +82,7 @@ final class ValueIndex {
     func add(_ row: Int, _ e: IndexEntries) {
         note(e)
         let r = Int32(row)
+        if !e.reached.isEmpty { dependents.add(r, e.reached) }
         if e.isNil { Self.insertSorted(&nilRows, r) }
         for v in e.values {
             if kind == .hash {
@@ -95,6 +95,7 @@ final class ValueIndex {
 
     func remove(_ row: Int, _ e: IndexEntries) {
         let r = Int32(row)
+        if !e.reached.isEmpty { dependents.remove(r, e.reached) }
         if e.isNil { Self.removeSorted(&nilRows, r) }
         for v in e.values {
             if kind == .hash {
@@ -114,6 +115,7 @@ final class ValueIndex {
     func renumber(after removed: Int) {
         let r = Int32(removed)
         SortedEntries<Value>.shift(&nilRows, after: r)
+        dependents.renumber(after: r)
         if kind == .hash {
             for slot in postingLists.indices { SortedEntries<Value>.shift(&postingLists[slot], after: r) }
         } else {
