@@ -23,7 +23,7 @@ struct DependentRows {
     mutating func add(_ row: Int32, _ keys: [ObjectKey]) {
         for key in keys {
             if let slot = slots[key] {
-                insertSorted(&lists[slot], row)
+                lists[slot].insertRow(row)
             } else if let slot = freeSlots.popLast() {
                 lists[slot] = [row]
                 slots[key] = slot
@@ -37,9 +37,7 @@ struct DependentRows {
     mutating func remove(_ row: Int32, _ keys: [ObjectKey]) {
         for key in keys {
             guard let slot = slots[key] else { continue }
-            var lo = 0, hi = lists[slot].count
-            while lo < hi { let mid = (lo + hi) / 2; if lists[slot][mid] < row { lo = mid + 1 } else { hi = mid } }
-            if lo < lists[slot].count, lists[slot][lo] == row { lists[slot].remove(at: lo) }
+            lists[slot].removeRow(row)
             if lists[slot].isEmpty {
                 slots[key] = nil
                 freeSlots.append(slot)
@@ -48,14 +46,7 @@ struct DependentRows {
     }
 
     mutating func renumber(after removed: Int32) {
-        for slot in lists.indices { SortedEntries<Value>.shift(&lists[slot], after: removed) }
-    }
-
-    private func insertSorted(_ list: inout [Int32], _ r: Int32) {
-        if list.last.map({ $0 < r }) ?? true { list.append(r); return }
-        var lo = 0, hi = list.count
-        while lo < hi { let mid = (lo + hi) / 2; if list[mid] < r { lo = mid + 1 } else { hi = mid } }
-        if lo == list.count || list[lo] != r { list.insert(r, at: lo) }
+        for slot in lists.indices { lists[slot].closeGap(after: removed) }
     }
 }
 

@@ -178,14 +178,7 @@ struct SortedEntries<Key: EntryKey> {
 
     /// Row `removed` is gone and every later row moved up by one.
     mutating func renumber(after removed: Int32) {
-        for c in chunks.indices { Self.shift(&chunks[c].rows, after: removed) }
-    }
-
-    /// Decrements every row above `removed`, without branches (one vectorizable pass).
-    static func shift(_ rows: inout [Int32], after removed: Int32) {
-        rows.withUnsafeMutableBufferPointer { buffer in
-            for i in buffer.indices { buffer[i] &-= buffer[i] > removed ? 1 : 0 }
-        }
+        for c in chunks.indices { chunks[c].rows.closeGap(after: removed) }
     }
 
     private mutating func shiftStarts(after c: Int, by delta: Int) {

@@ -83,10 +83,10 @@ final class ValueIndex {
         note(e)
         let r = Int32(row)
         if !e.reached.isEmpty { dependents.add(r, e.reached) }
-        if e.isNil { Self.insertSorted(&nilRows, r) }
+        if e.isNil { nilRows.insertRow(r) }
         for v in e.values {
             if kind == .hash {
-                if let slot = postingSlots[v] { Self.insertSorted(&postingLists[slot], r) } else { appendPosting(v, r) }
+                if let slot = postingSlots[v] { postingLists[slot].insertRow(r) } else { appendPosting(v, r) }
             } else {
                 entries.insert(v, r)
             }
@@ -96,11 +96,11 @@ final class ValueIndex {
     func remove(_ row: Int, _ e: IndexEntries) {
         let r = Int32(row)
         if !e.reached.isEmpty { dependents.remove(r, e.reached) }
-        if e.isNil { Self.removeSorted(&nilRows, r) }
+        if e.isNil { nilRows.removeRow(r) }
         for v in e.values {
             if kind == .hash {
                 guard let slot = postingSlots[v] else { continue }
-                Self.removeSorted(&postingLists[slot], r)
+                postingLists[slot].removeRow(r)
                 if postingLists[slot].isEmpty {
                     postingSlots[v] = nil
                     freeSlots.append(slot)
@@ -114,10 +114,10 @@ final class ValueIndex {
     /// Row `removed` is gone: later rows move up by one (one pass over flat row arrays).
     func renumber(after removed: Int) {
         let r = Int32(removed)
-        SortedEntries<Value>.shift(&nilRows, after: r)
+        nilRows.closeGap(after: r)
         dependents.renumber(after: r)
         if kind == .hash {
-            for slot in postingLists.indices { SortedEntries<Value>.shift(&postingLists[slot], after: r) }
+            for slot in postingLists.indices { postingLists[slot].closeGap(after: r) }
         } else {
             entries.renumber(after: r)
         }
@@ -134,20 +134,6 @@ final class ValueIndex {
             postingSlots[v] = postingLists.count
             postingLists.append([r])
         }
-    }
-
-    private static func insertSorted(_ list: inout [Int32], _ r: Int32) {
-        // Rows arrive mostly in order (appends): check the end first.
-        if list.last.map({ $0 < r }) ?? true { list.append(r); return }
-        var lo = 0, hi = list.count
-        while lo < hi { let mid = (lo + hi) / 2; if list[mid] < r { lo = mid + 1 } else { hi = mid } }
-        if lo == list.count || list[lo] != r { list.insert(r, at: lo) }
-    }
-
-    private static func removeSorted(_ list: inout [Int32], _ r: Int32) {
-        var lo = 0, hi = list.count
-        while lo < hi { let mid = (lo + hi) / 2; if list[mid] < r { lo = mid + 1 } else { hi = mid } }
-        if lo < list.count, list[lo] == r { list.remove(at: lo) }
     }
 
     // MARK: - Lookups
