@@ -56,19 +56,20 @@ struct BenchCommand: ConsoleCommand {
 extension BenchCommand {
     func execute(_ console: Console) throws(Failure) {
         let texts = try queryTexts(console)
-        let before = Measurement.residentBytes()
         let loadStart = ContinuousClock.now
         let source = try data.load()
         let database = source.database
         let keys = try indexKeys(database, source.className)
-        let executor: BenchExecutor
-        do throws(Diagnostics) {
-            executor = try BenchExecutor.engine(database, indexes: keys, in: source.className)
-        } catch {
-            throw .query(error, source: "")
+        // The database stays alive across both heap readings: the growth is the engine's own.
+        let (engineBytes, built) = try Measurement.heapGrowth { () throws(Failure) -> BenchExecutor in
+            do throws(Diagnostics) {
+                return try BenchExecutor.engine(database, indexes: keys, in: source.className)
+            } catch {
+                throw .query(error, source: "")
+            }
         }
+        let executor = built
         let loadSeconds = Measurement.seconds(ContinuousClock.now - loadStart)
-        let after = Measurement.residentBytes()
         let totalRows = database.classNames.reduce(0) { $0 + (database[$1]?.records.count ?? 0) }
 
         var notes = ["loading took \(Self.seconds(loadSeconds)) in Quarry (the data file, the engine's store and indexes)"]
@@ -108,7 +109,7 @@ extension BenchCommand {
         let report = BenchReport(
             results: results, rows: database[className]?.records.count ?? 0, className: className,
             executor: executor.name, indexes: keys.map(\.description),
-            quarryBytesPerRow: before.flatMap { b in after.flatMap { a in perRow(Int64(a - b)) } },
+            quarryBytesPerRow: engineBytes.flatMap { perRow(Int64($0)) },
             sqliteBytesPerRow: peer.flatMap { perRow($0.bytesUsed) }, notes: notes)
         if json {
             console.output.write(report.json())

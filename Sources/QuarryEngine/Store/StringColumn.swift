@@ -24,6 +24,10 @@ final class StringColumn: Column {
         if garbage > 1 << 16, garbage > bytes.count / 2 { compact() }
     }
 
+    override func reserveTyped(_ n: Int) {
+        starts.reserveCapacity(starts.count + n)
+        lengths.reserveCapacity(lengths.count + n)
+    }
     override func appendPlaceholder() {
         starts.append(bytes.count)
         lengths.append(0)
@@ -37,6 +41,9 @@ final class StringColumn: Column {
         garbage += Int(lengths[row])
         lengths[row] = 0
     }
+
+    override func typedValue(at row: Int) -> Value { .string(string(at: row)) }
+    override var typedBytes: Int { bytes.capacity + starts.capacity * 8 + lengths.capacity * 4 }
 
     func string(at row: Int) -> String {
         let start = starts[row], count = Int(lengths[row])
