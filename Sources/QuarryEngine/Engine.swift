@@ -31,6 +31,13 @@ public final class Engine {
     /// columns: a copy, as costly as the data is large (for checks and export, not queries).
     public var database: Database { store.snapshot() }
 
+    /// Heap bytes the columns of a class hold, field by field in first-seen order (`objectId`
+    /// includes the objectId → row lookup; indexes are not included); nil when there is no
+    /// such class.
+    public func columnBytes(of className: String) -> [(field: String, bytes: Int)]? {
+        store.table(className)?.bytesByField.map { (field: $0.0, bytes: $0.1) }
+    }
+
     /// The storage the planner consults (classes, indexes, statistics).
     public var storage: any Storage { store }
 

@@ -72,7 +72,12 @@ extension BenchCommand {
         let loadSeconds = Measurement.seconds(ContinuousClock.now - loadStart)
         let totalRows = database.classNames.reduce(0) { $0 + (database[$1]?.records.count ?? 0) }
 
-        var notes = ["loading took \(Self.seconds(loadSeconds)) in Quarry (the data file, the engine's store and indexes)"]
+        var notes: [String] = []
+        if let columns = executor.columnBytes, let rows = database[source.className]?.records.count, rows >= 10_000 {
+            let perRow = columns.map { "\($0.field) \(String(format: "%.1f", Double($0.bytes) / Double(rows)))" }
+            notes.append("Quarry's columns of \(source.className), bytes per object: " + perRow.joined(separator: ", "))
+        }
+        notes.insert("loading took \(Self.seconds(loadSeconds)) in Quarry (the data file, the engine's store and indexes)", at: 0)
         var peer: SQLitePeer?
         if sqlite {
             let sqliteStart = ContinuousClock.now

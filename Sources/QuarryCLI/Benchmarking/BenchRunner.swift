@@ -27,6 +27,8 @@ public struct BenchResult: Sendable, Equatable {
 /// compiled query, and what the timed run does.
 public struct BenchExecutor {
     public let name: String
+    /// Heap bytes of the executor's storage by field of the benchmarked class (nil: not known).
+    public let columnBytes: [(field: String, bytes: Int)]?
     /// Checks and plans a query ahead of running it (nil: the executor does not plan).
     public let plan: ((Query) throws(Diagnostics) -> Void)?
     /// Runs a compiled query, every result record built.
@@ -35,10 +37,12 @@ public struct BenchExecutor {
     /// peer's timed loop reads each row's objectId; returns the number of matches.
     public let timedRun: (Query) throws(Diagnostics) -> Int
 
-    public init(name: String, plan: ((Query) throws(Diagnostics) -> Void)? = nil,
+    public init(name: String, columnBytes: [(field: String, bytes: Int)]? = nil,
+                plan: ((Query) throws(Diagnostics) -> Void)? = nil,
                 execute: @escaping (Query) throws(Diagnostics) -> QueryResult,
                 timedRun: @escaping (Query) throws(Diagnostics) -> Int) {
         self.name = name
+        self.columnBytes = columnBytes
         self.plan = plan
         self.execute = execute
         self.timedRun = timedRun
@@ -65,7 +69,8 @@ public struct BenchExecutor {
         } catch {
             throw Diagnostics([error])
         }
-        return BenchExecutor(name: "Engine (column store, planner, compiled plans)", plan: { query throws(Diagnostics) in
+        return BenchExecutor(name: "Engine (column store, planner, compiled plans)",
+                             columnBytes: engine.columnBytes(of: className), plan: { query throws(Diagnostics) in
             do throws(Diagnostic) { _ = try engine.prepare(query) } catch { throw Diagnostics([error]) }
         }, execute: { query throws(Diagnostics) in
             do throws(Diagnostic) { return try engine.run(query) } catch { throw Diagnostics([error]) }
