@@ -32,6 +32,14 @@ final class ArrayColumn: Column {
         starts.reserveCapacity(starts.count + n)
         counts.reserveCapacity(counts.count + n)
     }
+    override func settle() {
+        elements.settle()
+        super.settle()
+    }
+    override func trimTyped() {
+        starts.trimCapacity()
+        counts.trimCapacity()
+    }
     override func appendPlaceholder() {
         starts.append(Int32(elements.rowCount))
         counts.append(0)

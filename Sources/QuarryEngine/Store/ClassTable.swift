@@ -11,7 +11,8 @@ final class ClassTable {
     private(set) var fieldNames: [String] = []
     /// Rows whose fields were written in another order than `fieldNames`, with their own.
     private var fieldOrders: [Int: [String]] = [:]
-    private var lookup = RowLookup()
+    /// objectId → row, keyed by the objectIds' bytes in their arena.
+    private var lookup = SpanTable()
 
     init(name: String) { self.name = name }
 
@@ -28,7 +29,12 @@ final class ClassTable {
     }
 
     /// The row of the object with this objectId.
-    func row(of objectId: String) -> Int? { lookup.row(of: objectId, in: objectIds) }
+    func row(of objectId: String) -> Int? {
+        var id = objectId
+        return id.withUTF8 { key in
+            objectIds.withBytes { s in lookup.find(key) { s.span(Int($0)) } }
+        }.map(Int.init)
+    }
 
     // MARK: - Rows
 
@@ -36,17 +42,19 @@ final class ClassTable {
     func appendRow(_ objectId: String) -> Int {
         let row = rowCount
         objectIds.append(.string(objectId))
-        lookup.insert(row: row, in: objectIds)
+        objectIds.withBytes { s in lookup.insert(Int32(row)) { s.span(Int($0)) } }
         for column in columns.values { column.append(nil) }
         return row
     }
 
     /// Room for `rows` more rows in the objectId lookup.
-    func reserve(_ rows: Int) { lookup.reserve(rowCount + rows, in: objectIds) }
+    func reserve(_ rows: Int) {
+        objectIds.withBytes { s in lookup.reserve(rowCount + rows) { s.span(Int($0)) } }
+    }
 
     /// Removes a row; later rows move up by one.
     func removeRow(_ row: Int) {
-        lookup.remove(row: row, in: objectIds)
+        objectIds.withBytes { s in lookup.remove(Int32(row)) { s.span(Int($0)) } }
         objectIds.remove(row)
         for column in columns.values { column.remove(row) }
         if fieldOrders.keys.contains(where: { $0 >= row }) {

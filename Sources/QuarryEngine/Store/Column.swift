@@ -29,6 +29,8 @@ class Column {
     func typedValue(at row: Int) -> Value { .null }
     /// Room in the typed arrays for `n` more rows.
     func reserveTyped(_ n: Int) {}
+    /// Gives back the typed arrays' spare capacity.
+    func trimTyped() {}
     /// Grows the typed arrays by one placeholder row.
     func appendPlaceholder() {}
     /// Removes row `row` from the typed arrays.
@@ -39,6 +41,13 @@ class Column {
     func forgetOther(at row: Int) {}
     /// Heap bytes of the typed storage (capacity, not count).
     var typedBytes: Int { 0 }
+
+    /// Called once a column is loaded: settles on its compact form (dictionary encoding where
+    /// it pays) and gives back spare capacity.
+    func settle() {
+        slots.trimCapacity()
+        trimTyped()
+    }
 
     // MARK: - Reading
 

@@ -173,8 +173,11 @@ final class ColumnStore {
             let s = column.statistics, e = (column as? ArrayColumn)?.elements.statistics
             if column.kind != .generic, s.others * 8 > s.typed || (e.map { $0.others * 8 > $0.typed } ?? false) {
                 rebuild(field, in: table)
+            } else {
+                column.settle()
             }
         }
+        table.objectIds.settle()
         for (row, record) in records.enumerated() { table.noteFieldOrder(record.fieldOrder, row: row) }
     }
 
@@ -254,6 +257,7 @@ final class ColumnStore {
         let column = makeColumn(ColumnKind.best(for: values.lazy.compactMap { $0 }))
         column.reserve(values.count)
         for v in values { column.append(v) }
+        column.settle()
         table.setColumn(column, for: field)
     }
 

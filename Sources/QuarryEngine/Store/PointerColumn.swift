@@ -46,6 +46,7 @@ final class PointerColumn: Column {
         .pointer(Pointer(className: targetClass, objectId: targets.objectId(Int(rows[row]))))
     }
     override func reserveTyped(_ n: Int) { rows.reserveCapacity(rows.count + n) }
+    override func trimTyped() { rows.trimCapacity() }
     override func appendPlaceholder() { rows.append(Self.none) }
     override func removeTyped(at row: Int) { rows.remove(at: row) }
     override func forgetTyped(at row: Int) { rows[row] = Self.none }

@@ -66,6 +66,11 @@ final class PointerListColumn: Column {
         starts.reserveCapacity(starts.count + n)
         counts.reserveCapacity(counts.count + n)
     }
+    override func trimTyped() {
+        starts.trimCapacity()
+        counts.trimCapacity()
+        targets.trimCapacity()
+    }
     override func appendPlaceholder() {
         starts.append(Int32(targets.count))
         counts.append(0)

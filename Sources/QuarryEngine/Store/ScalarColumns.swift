@@ -14,6 +14,7 @@ final class Int64Column: Column {
         }
     }
     override func typedValue(at row: Int) -> Value { kind == .date ? .date(values[row]) : .int(values[row]) }
+    override func trimTyped() { values.trimCapacity() }
     override func reserveTyped(_ n: Int) { values.reserveCapacity(values.count + n) }
     override func appendPlaceholder() { values.append(0) }
     override func removeTyped(at row: Int) { values.remove(at: row) }
@@ -48,6 +49,7 @@ final class DoubleColumn: Column {
     override func typedValue(at row: Int) -> Value {
         storedInts[row] ? .int(Int64(values[row])) : .double(values[row])
     }
+    override func trimTyped() { values.trimCapacity() }
     override func reserveTyped(_ n: Int) { values.reserveCapacity(values.count + n) }
     override func appendPlaceholder() { values.append(0) }
     override func removeTyped(at row: Int) {
@@ -66,6 +68,7 @@ final class BoolColumn: Column {
         return true
     }
     override func typedValue(at row: Int) -> Value { .bool(values[row]) }
+    override func trimTyped() { values.trimCapacity() }
     override func reserveTyped(_ n: Int) { values.reserveCapacity(values.count + n) }
     override func appendPlaceholder() { values.append(false) }
     override func removeTyped(at row: Int) { values.remove(at: row) }
@@ -84,6 +87,10 @@ final class GeoColumn: Column {
         return true
     }
     override func typedValue(at row: Int) -> Value { .geoPoint(point(row)) }
+    override func trimTyped() {
+        latitudes.trimCapacity()
+        longitudes.trimCapacity()
+    }
     override func reserveTyped(_ n: Int) {
         latitudes.reserveCapacity(latitudes.count + n)
         longitudes.reserveCapacity(longitudes.count + n)

@@ -153,6 +153,45 @@ import Testing
         }
     }
 
+    /// Strings of few distinct values are dictionary encoded once loaded (strings and array
+    /// elements); new strings join the dictionary, and queries agree with the reference.
+    @Test func dictionaryEncodedStringsStayExactAndQueryable() throws {
+        let words = ["Ann", "Bob", "é", "e\u{301}", "", "Zed", "ann"]
+        var db = database(("T", (0..<300).map { i in
+            record("t\(i)", ["w": .string(words[i % words.count]), "tags": .array([.string(words[i % 3]), .string(words[i % 5])]),
+                             "u": .string("unique-\(i)")])
+        }))
+        let engine = Engine(database: db)
+        let table = try #require(engine.store.table("T"))
+        #expect((table.column("w") as? StringColumn)?.coded == true)
+        #expect(((table.column("tags") as? ArrayColumn)?.elements as? StringColumn)?.coded == true)
+        #expect((table.column("u") as? StringColumn)?.coded == false)
+        #expect(table.objectIds.coded == false)
+        let changes: [(String, Value?)] = [("t3", .string("new")), ("t500", .string("newer")), ("t7", nil), ("t8", .int(4)),
+                                           ("t501", .string("Bob"))]
+        for (id, value) in changes {
+            if let value {
+                let r = record(id, ["w": value, "tags": .array([value])])
+                db.insert(r, into: "T")
+                engine.insert(r, into: "T")
+            } else {
+                _ = db.remove(id, from: "T")
+                #expect(engine.delete(id, from: "T"))
+            }
+        }
+        Self.expectSame(engine, db)
+        let reference = ReferenceEvaluator(database: db)
+        for q in [
+            Query(className: "T", predicate: compare("w", .eq, "Bob", .sql)),
+            Query(className: "T", predicate: compare("w", .eq, "new", .sql)),
+            Query(className: "T", predicate: .leaf(.string(.key("w"), .beginsWith, .literal("A"), [.caseInsensitive]), .predicate)),
+            Query(className: "T", predicate: compare("tags", .eq, "newer", .document)),
+            Query(className: "T", predicate: compare("w", .gt, "B", .sql), order: [.key("w", .ascending)]),
+        ] {
+            #expect(try engine.run(q) == reference.run(q))
+        }
+    }
+
     @Test func objectIdLookupFollowsInsertsAndDeletes() {
         var table = ClassTable(name: "T")
         let ids = (0..<300).map { "id-\($0 * 7919 % 1000)" }
