@@ -1,82 +1,95 @@
 import QuarryCore
 
-/// The in-memory store: the database (the records, which results and fallbacks read) and, per
-/// class, a typed column per field. Every change goes through the store so that the two stay
-/// in step, with pointer columns re-resolved when their target class changes.
+/// The in-memory store: per class, a typed column per field, and nothing else. The columns
+/// are the only copy of the data: records are built from them when results, fallbacks or
+/// inner queries read objects. Every change goes through the store so that pointer columns
+/// are re-resolved when their target class changes.
 final class ColumnStore {
-    private(set) var database: Database
     private(set) var tables: [String: ClassTable] = [:]
+    /// Class names in the order they were first seen.
+    private(set) var classNames: [String] = []
     /// Declared indexes, by class.
     private(set) var indexes: [String: IndexRegistry] = [:]
     /// Bumped on every change; plans built for an older version are stale.
     private(set) var version: UInt64 = 0
 
+    /// Copies a database into columns (the store keeps no reference to it).
     init(database: Database) {
-        self.database = database
-        for name in database.classNames { tables[name] = ClassTable(name: name) }
-        for name in database.classNames { build(name) }
+        // Every class's objectIds first, so that pointers resolve whatever the class order.
+        for name in database.classNames {
+            let table = self.table(creating: name)
+            let records = database[name]?.records ?? []
+            table.reserve(records.count)
+            table.objectIds.reserve(records.count)
+            for record in records { _ = table.appendRow(record.objectId) }
+        }
+        for name in database.classNames {
+            if let data = database[name], let table = tables[name] { build(data, into: table) }
+        }
     }
 
     func table(_ className: String) -> ClassTable? { tables[className] }
 
-    /// The records of a class, in row order.
-    func records(_ className: String) -> [Record] { database[className]?.records ?? [] }
+    private func table(creating className: String) -> ClassTable {
+        if let t = tables[className] { return t }
+        let t = ClassTable(name: className)
+        tables[className] = t
+        classNames.append(className)
+        return t
+    }
+
+    /// The data as a `Database` of records (a copy built from the columns).
+    func snapshot() -> Database {
+        Database(classNames.compactMap { name in
+            tables[name].map { t in ClassData(name: name, records: (0..<t.rowCount).map(t.record)) }
+        })
+    }
 
     // MARK: - Changes
 
     /// Adds an object, or replaces the one with the same objectId (keeping its row).
     func insert(_ record: Record, into className: String) {
         version &+= 1
-        let existing = database[className]?.positionById[record.objectId]
+        let table = table(creating: className)
+        let existing = table.row(of: record.objectId)
         let before = indexesBeforeChange(className, record.objectId, ownRow: existing)
-        database.insert(record, into: className)
-        defer {
-            let row = existing ?? (tables[className]?.rowCount ?? 1) - 1
-            indexesAfterChange(className, before, existing == nil ? .inserted(row: row) : .replaced(row: row))
-        }
-        let table = tables[className] ?? {
-            let t = ClassTable(name: className)
-            tables[className] = t
-            return t
-        }()
         if let row = existing {
             for (field, column) in table.columns where record.fields[field] == nil { column.set(row, nil) }
             for field in record.fieldOrder { set(field, record.fields[field], row: row, in: table) }
+            table.noteFieldOrder(record.fieldOrder, row: row)
+            indexesAfterChange(className, before, .replaced(row: row))
             return
         }
-        let row = table.rowCount
-        table.objectIds.append(.string(record.objectId))
-        for column in table.columns.values { column.append(nil) }
+        let row = table.appendRow(record.objectId)
         for field in record.fieldOrder { set(field, record.fields[field], row: row, in: table) }
+        table.noteFieldOrder(record.fieldOrder, row: row)
         for column in pointerColumns(targeting: className) {
-            column.resolveDangling(objectId: record.objectId, targetRow: row) { pointer(column, $0) }
+            column.resolveDangling(objectId: record.objectId, targetRow: row)
         }
-        for (list, field, owner) in pointerLists(targeting: className) {
-            let records = database[owner]?.records ?? []
-            list.resolveDangling(objectId: record.objectId, targetRow: row) { r in
-                records[r].fields[field].flatMap(list.listedIds)
-            }
+        for list in pointerLists(targeting: className) {
+            list.resolveDangling(objectId: record.objectId, targetRow: row)
         }
+        indexesAfterChange(className, before, .inserted(row: row))
     }
 
     /// Removes an object; returns whether it existed. Rows after it move up by one, so this
     /// costs a pass over the class's columns and over the pointer columns that target it.
     @discardableResult
     func remove(_ objectId: String, from className: String) -> Bool {
-        guard let table = tables[className], let row = database[className]?.positionById[objectId] else { return false }
-        let before = indexesBeforeChange(className, objectId, ownRow: row)
-        database.remove(objectId, from: className)
+        guard let table = tables[className], let row = table.row(of: objectId) else { return false }
         version &+= 1
-        defer { indexesAfterChange(className, before, .removed(row: row)) }
-        table.objectIds.remove(row)
-        for column in table.columns.values { column.remove(row) }
-        for column in pointerColumns(targeting: className) { column.targetRemoved(at: row) }
-        for (list, _, _) in pointerLists(targeting: className) { list.targetRemoved(at: row) }
+        let before = indexesBeforeChange(className, objectId, ownRow: row)
+        // Before the row goes: pointer lists read the objectIds of the rows they list.
+        for column in pointerColumns(targeting: className) { column.targetRemoved(at: row, objectId: objectId) }
+        for list in pointerLists(targeting: className) { list.targetRemoved(at: row) }
+        table.removeRow(row)
+        indexesAfterChange(className, before, .removed(row: row))
         return true
     }
 
     /// Each registry's entries for the rows an object's change touches, read before it.
     private func indexesBeforeChange(_ className: String, _ objectId: String, ownRow: Int?) -> [String: [IndexRegistry.Before]] {
+        guard !indexes.isEmpty else { return [:] }
         let object = ObjectKey(className: className, objectId: objectId)
         var out: [String: [IndexRegistry.Before]] = [:]
         for (name, registry) in indexes {
@@ -94,23 +107,25 @@ final class ColumnStore {
         if let registry = indexes[className] { exactBounds(className, registry) }
     }
 
-    /// What a row of a class reaches at a path, read from the current data.
-    private func rowEntries(_ className: String) -> (KeyPath, Int) -> IndexEntries {
-        let records = records(className), resolver = KeyPathResolver(database: database)
-        return { IndexEntries(records[$1], $0, resolver) }
-    }
-
     /// A column's bounds only widen as values come and go; after a replacement or a delete,
     /// an ordered index on the field (one value per row, none from other classes) holds the
     /// exact ones at its ends.
     private func exactBounds(_ className: String, _ registry: IndexRegistry) {
         guard let table = tables[className] else { return }
-        for index in registry.values where index.kind == .ordered && index.path.count == 1 && !index.multiValued && !index.dependsOnOtherClasses
-        {
+        for index in registry.values where index.kind == .ordered && index.path.count == 1 && !index.multiValued && !index.dependsOnOtherClasses {
             guard let column = table.column(index.path.first) else { continue }
             let bounds = index.bounds
             column.statistics.min = bounds?.min
             column.statistics.max = bounds?.max
+        }
+    }
+
+    /// What a row of a class reaches at a path, read from the current columns (only the field
+    /// the path starts at; later steps go through the store).
+    private func rowEntries(_ className: String) -> (KeyPath, Int) -> IndexEntries {
+        let table = tables[className], resolver = KeyPathResolver(source: self)
+        return { path, row in
+            IndexEntries(table?.record(row, only: path.first) ?? Record(objectId: "", fields: []), path, resolver)
         }
     }
 
@@ -120,7 +135,7 @@ final class ColumnStore {
     func createIndex(_ kind: IndexKind, on path: KeyPath, in className: String) {
         let registry = indexes[className] ?? IndexRegistry()
         indexes[className] = registry
-        let rowCount = records(className).count, read = rowEntries(className)
+        let rowCount = tables[className]?.rowCount ?? 0, read = rowEntries(className)
         let entries = { (row: Int) in read(path, row) }
         switch kind {
         case .geo:
@@ -154,31 +169,31 @@ final class ColumnStore {
         indexes[className]?.geo.first { $0.path == path }
     }
 
-    /// Statistics recomputed from the records (bounds and distinct counts only widen as data
+    /// Statistics recomputed from the columns (bounds and distinct counts only widen as data
     /// changes; this makes them exact again).
     func refreshStatistics(_ className: String) {
         guard let table = tables[className] else { return }
-        let records = records(className)
-        for (field, column) in table.columns { column.refreshStatistics { records[$0][field] } }
+        for column in table.columns.values { column.refreshStatistics() }
     }
 
     // MARK: - Building
 
-    private func build(_ className: String) {
-        guard let table = tables[className], let data = database[className] else { return }
+    private func build(_ data: ClassData, into table: ClassTable) {
         let records = data.records
-        table.objectIds.slots.reserveCapacity(records.count)
-        for record in records { table.objectIds.append(.string(record.objectId)) }
         for field in data.fieldNames {
             let column = makeColumn(initialKind(field, data))
-            column.slots.reserveCapacity(records.count)
+            column.reserve(records.count)
             for record in records { column.append(record.fields[field]) }
             table.setColumn(column, for: field)
             let s = column.statistics, e = (column as? ArrayColumn)?.elements.statistics
             if column.kind != .generic, s.others * 8 > s.typed || (e.map { $0.others * 8 > $0.typed } ?? false) {
                 rebuild(field, in: table)
+            } else {
+                column.settle()
             }
         }
+        table.objectIds.settle()
+        for (row, record) in records.enumerated() { table.noteFieldOrder(record.fieldOrder, row: row) }
     }
 
     /// A column kind for a field without a pass over every value when the class's field
@@ -217,16 +232,17 @@ final class ColumnStore {
         case .bool: return BoolColumn(kind: kind)
         case .geoPoint: return GeoColumn(kind: kind)
         case .pointer(let target):
-            return PointerColumn(targetClass: target) { [unowned self] id in
-                self.database[target]?.positionById[id]
-            }
+            return PointerColumn(targetClass: target, targets: targets(in: target))
         case .array(let element): return ArrayColumn(elements: makeColumn(element))
         case .pointerList(let target):
-            return PointerListColumn(targetClass: target) { [unowned self] id in
-                self.database[target]?.positionById[id]
-            }
+            return PointerListColumn(targetClass: target, targets: targets(in: target))
         case .generic: return Column(kind: .generic)
         }
+    }
+
+    private func targets(in className: String) -> PointerTargets {
+        PointerTargets(row: { [unowned self] id in self.tables[className]?.row(of: id) },
+                       objectId: { [unowned self] row in self.tables[className]?.objectIds.string(at: row) ?? "" })
     }
 
     /// Stores a field's value; a new field gets a column typed by its first value, and a
@@ -251,9 +267,12 @@ final class ColumnStore {
     }
 
     private func rebuild(_ field: String, in table: ClassTable) {
-        let records = records(table.name)
-        let column = makeColumn(ColumnKind.best(for: records.lazy.compactMap { $0.fields[field] }))
-        for record in records { column.append(record.fields[field]) }
+        guard let old = table.columns[field] else { return }
+        let values = (0..<table.rowCount).map { old.value(at: $0) }
+        let column = makeColumn(ColumnKind.best(for: values.lazy.compactMap { $0 }))
+        column.reserve(values.count)
+        for v in values { column.append(v) }
+        column.settle()
         table.setColumn(column, for: field)
     }
 
@@ -261,22 +280,29 @@ final class ColumnStore {
         tables.values.flatMap { $0.columns.values.compactMap { ($0 as? PointerColumn).flatMap { $0.targetClass == className ? $0 : nil } } }
     }
 
-    /// Pointer-list columns into a class, with their field and the class that holds them.
-    private func pointerLists(targeting className: String) -> [(PointerListColumn, String, String)] {
-        tables.values.flatMap { table in
-            table.columns.compactMap { field, column in
-                (column as? PointerListColumn).flatMap { $0.targetClass == className ? ($0, field, table.name) : nil }
-            }
-        }
+    private func pointerLists(targeting className: String) -> [PointerListColumn] {
+        tables.values.flatMap { $0.columns.values.compactMap { ($0 as? PointerListColumn).flatMap { $0.targetClass == className ? $0 : nil } } }
+    }
+}
+
+extension ColumnStore: RecordSource {
+    func hasClass(_ className: String) -> Bool { tables[className] != nil }
+
+    func resolve(_ p: Pointer) -> Record? {
+        guard let table = tables[p.className], let row = table.row(of: p.objectId) else { return nil }
+        return table.record(row)
     }
 
-    /// The pointer a pointer column's row holds, read from its record.
-    private func pointer(_ column: PointerColumn, _ row: Int) -> Pointer? {
-        for table in tables.values {
-            guard let (field, _) = table.columns.first(where: { $0.value === column }) else { continue }
-            guard case .pointer(let p)? = database[table.name]?.records[row].fields[field] else { return nil }
-            return p
-        }
-        return nil
+    func field(_ name: String, of p: Pointer) -> Value? {
+        guard let table = tables[p.className], let row = table.row(of: p.objectId) else { return nil }
+        return table.column(name)?.value(at: row)
+    }
+
+    func contains(_ p: Pointer) -> Bool { tables[p.className]?.row(of: p.objectId) != nil }
+
+    func objectCount(in className: String) -> Int { tables[className]?.rowCount ?? 0 }
+
+    func record(at position: Int, in className: String) -> Record {
+        tables[className]?.record(position) ?? Record(objectId: "", fields: [])
     }
 }

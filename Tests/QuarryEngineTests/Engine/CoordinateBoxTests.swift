@@ -15,35 +15,43 @@ import Testing
         between("home.latitude", 30.5, 31), between("home.longitude", -97.5, -96.5),
     ])
 
+    /// 400 people on a 20 × 20 grid: latitudes 30.0…31.9, longitudes -97.0…-98.9.
+    static let grid: Database = database(("Person", (0..<400).map { i in
+        record("p\(i)", ["home": .geoPoint(GeoPoint(latitude: 30 + Double(i % 20) / 10, longitude: -97 - Double(i / 20) / 10))])
+    }))
+
     @Test func explainShowsTheBox() throws {
-        let engine = ExplainTests.engine([(.geo, "home")])
-        let report = try engine.explain(Query(className: "Person", predicate: Self.latLon))
+        let engine = Engine(database: Self.grid)
+        try engine.createIndex(.geo, on: "home", in: "Person")
+        let q = Query(className: "Person", predicate: Self.latLon)
         // The filter's lines belong to the leaf compiler; the box is the access path.
-        let lines = report.description.split(separator: "\n").map(String.init)
-        #expect(lines.first == "query: Person where home.latitude BETWEEN 30.5 AND 31 [sql] AND home.longitude BETWEEN -97.5 AND -96.5 [sql] (profile exact)  (est. 2 rows)")
-        #expect(lines.dropFirst().first == "├─ access: geo index on home box latitude [30.5, 31.0] longitude [-97.5, -96.5]  (est. 6 rows)")
+        let lines = try engine.explain(q).description.split(separator: "\n").map(String.init)
+        #expect(lines.dropFirst().first == "├─ access: geo index on home box latitude [30.5, 31.0] longitude [-97.5, -96.5]  (est. 36 rows)")
         #expect(lines.filter { $0.hasPrefix("│  ") }.count == 2)
         #expect(lines.last == "└─ page: skip 0, no limit")
+        #expect(try engine.run(q).objectIds == ReferenceEvaluator(database: Self.grid).run(q).objectIds)
+        #expect(try engine.run(q).objectIds.count == 36)
         // A single coordinate, one side open.
-        let band = try engine.explain(Query(className: "Person", predicate: .leaf(.compare(.key("home.latitude"), .gt, .literal(31.5), []), .sql)))
-        #expect(band.description.split(separator: "\n").dropFirst().first == "├─ access: geo index on home box latitude [31.5, …]  (est. 5 rows)")
-        #expect(try engine.run(Query(className: "Person", predicate: Self.latLon)).objectIds == ["p5", "p6", "p7", "p8", "p9", "p10"])
+        let band = try engine.explain(Query(className: "Person", predicate: .leaf(.compare(.key("home.latitude"), .gt, .literal(31.7), []), .sql)))
+        #expect(band.description.split(separator: "\n").dropFirst().first == "├─ access: geo index on home box latitude [31.7, …]  (est. 60 rows)")
     }
 
     /// Without a geo index on the key, or when some row holds more than one point there, the
     /// box is not a candidate.
     @Test func noBoxWithoutASinglePointPerRow() throws {
-        let plain = ExplainTests.engine()
-        #expect(try !plain.explain(Query(className: "Person", predicate: Self.latLon)).description.contains("box"))
-        var records = ExplainTests.people["Person"]!.records
-        records[3] = Record(objectId: "p3", fields: [("home", .array([.geoPoint(GeoPoint(latitude: 30.6, longitude: 0)),
-                                                                     .geoPoint(GeoPoint(latitude: 0, longitude: -97))]))])
+        let q = Query(className: "Person", predicate: Self.latLon)
+        #expect(try !Engine(database: Self.grid).explain(q).description.contains("box"))
+        var records = Self.grid["Person"]!.records
+        records[3] = Record(objectId: "p3", fields: [("home", .array([.geoPoint(GeoPoint(latitude: 30.6, longitude: -98.5)),
+                                                                     .geoPoint(GeoPoint(latitude: 30, longitude: -97.2))]))])
         let engine = Engine(database: database(("Person", records)))
         try engine.createIndex(.geo, on: "home", in: "Person")
-        let q = Query(className: "Person", predicate: Self.latLon)
         #expect(try !engine.explain(q).description.contains("box"))
         // One point meets the latitude range, the other the longitude range.
         #expect(try engine.run(q).objectIds.contains("p3"))
+        // Once the row holds one point again, the box is back.
+        engine.insert(record("p3", ["home": .geoPoint(GeoPoint(latitude: 30, longitude: -97.1))]), into: "Person")
+        #expect(try engine.explain(q).description.contains("box"))
     }
 
     /// Coordinate ranges of every form, with other conjuncts, on data with missing, null,

@@ -104,7 +104,7 @@ import Testing
 
     static func entries(_ v: Value?) -> IndexEntries {
         IndexEntries(v.map { Record(objectId: "r", fields: [("x", $0)]) } ?? Record(objectId: "r", fields: []), "x",
-                     KeyPathResolver(database: Database()))
+                     KeyPathResolver(source: Database()))
     }
 
     static func point(_ lat: Double, _ lon: Double) -> Value { .geoPoint(GeoPoint(latitude: lat, longitude: lon)) }
@@ -188,14 +188,14 @@ import Testing
                    record("a2", ["bs": .relation(className: "B", objectIds: ["b1", "b9"])])]),
             ("B", [record("b1", ["c": pointer("C", "c1"), "name": "x"])]))
         let a = db["A"]!.records
-        #expect(IndexEntries.objectsReached(a[0], "b.c.name", db.resolve) == [
+        #expect(IndexEntries.objectsReached(a[0], "b.c.name", { db.field($1, of: $0) }) == [
             ObjectKey(className: "B", objectId: "b1"), ObjectKey(className: "C", objectId: "c1"),
         ])
-        #expect(IndexEntries.objectsReached(a[1], "bs.name", db.resolve) == [
+        #expect(IndexEntries.objectsReached(a[1], "bs.name", { db.field($1, of: $0) }) == [
             ObjectKey(className: "B", objectId: "b1"), ObjectKey(className: "B", objectId: "b9"),
         ])
-        #expect(IndexEntries.objectsReached(a[1], "bs", db.resolve).count == 2)
-        #expect(IndexEntries.objectsReached(a[0], "nothing.name", db.resolve) == [])
+        #expect(IndexEntries.objectsReached(a[1], "bs", { db.field($1, of: $0) }).count == 2)
+        #expect(IndexEntries.objectsReached(a[0], "nothing.name", { db.field($1, of: $0) }) == [])
         var rows = DependentRows()
         rows.add(3, [ObjectKey(className: "B", objectId: "b1")])
         rows.add(1, [ObjectKey(className: "B", objectId: "b1"), ObjectKey(className: "C", objectId: "c1")])

@@ -54,7 +54,7 @@ extension IndexEntries {
     /// The objects a record's path passes through or ends at: every pointer (also in arrays,
     /// relations and embedded objects) met along the way, followed where it resolves. A
     /// dangling pointer is listed too: the object it names may come later.
-    static func objectsReached(_ record: Record, _ path: KeyPath, _ resolve: (Pointer) -> Record?) -> [ObjectKey] {
+    static func objectsReached(_ record: Record, _ path: KeyPath, _ resolve: (Pointer, String) -> Value?) -> [ObjectKey] {
         guard let first = record[path.first] else { return [] }
         var out: [ObjectKey] = []
         var current = [first]
@@ -67,12 +67,12 @@ extension IndexEntries {
         return out
     }
 
-    private static func step(_ v: Value, _ name: String, _ resolve: (Pointer) -> Record?, _ next: inout [Value],
+    private static func step(_ v: Value, _ name: String, _ resolve: (Pointer, String) -> Value?, _ next: inout [Value],
                              _ out: inout [ObjectKey]) {
         switch v {
         case .pointer(let p):
             out.append(ObjectKey(className: p.className, objectId: p.objectId))
-            if let field = resolve(p)?[name] { next.append(field) }
+            if let field = resolve(p, name) { next.append(field) }
         case .relation(let className, let ids):
             for id in ids { step(.pointer(Pointer(className: className, objectId: id)), name, resolve, &next, &out) }
         case .array(let items):

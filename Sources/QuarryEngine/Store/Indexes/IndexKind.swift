@@ -31,7 +31,7 @@ struct IndexEntries {
     /// The entries of a record, following the reference's key paths exactly.
     init(_ record: Record, _ path: KeyPath, _ resolver: KeyPathResolver) {
         if path.components.count > 1 || record[path.first].map(Self.mayHoldPointers) == true {
-            reached = Self.objectsReached(record, path, resolver.database.resolve)
+            reached = Self.objectsReached(record, path) { resolver.source.field($1, of: $0) }
         }
         guard case .value(let v) = resolver.resolve(path, in: record), !v.isNull else {
             isNil = true
