@@ -134,6 +134,15 @@ final class StringAffixLeaf: KeyLeaf {
                     }
                 case .suffix:
                     try drive(&b, ctx) { t in folder.fold(s.span(t)) { Bytes.hasSuffix($0, p) } != invert }
+                case .substring where folder.options.isEmpty:
+                    try drive(&b, ctx) { t in Bytes.contains(s.span(t), p) != invert }
+                case .substring where Bytes.isASCII(p):
+                    // ASCII rows are decided on their own bytes; only others are folded.
+                    let lower = folder.lowercase
+                    try drive(&b, ctx) { t in
+                        let x = s.span(t)
+                        return (Bytes.asciiFoldedContains(x, p, lowercase: lower) ?? folder.fold(x) { Bytes.contains($0, p) }) != invert
+                    }
                 case .substring:
                     try drive(&b, ctx) { t in folder.fold(s.span(t)) { Bytes.contains($0, p) } != invert }
                 }

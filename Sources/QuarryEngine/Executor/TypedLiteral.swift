@@ -58,7 +58,10 @@ enum TypedLiteral {
         case (.int, .string), (.int, .bool), (.double, .string), (.double, .bool), (.date, .bool),
             (.string, .int), (.string, .double), (.string, .bool), (.bool, .int), (.bool, .double),
             (.bool, .string), (.bool, .date), (.pointer, .int), (.pointer, .double), (.pointer, .bool),
-            (.pointer, .date):
+            (.pointer, .date), (.int, .pointer), (.double, .pointer), (.date, .pointer), (.bool, .pointer),
+            (.geoPoint, .int), (.geoPoint, .double), (.geoPoint, .string), (.geoPoint, .date), (.geoPoint, .bool),
+            (.geoPoint, .pointer), (.int, .geoPoint), (.double, .geoPoint), (.string, .geoPoint), (.date, .geoPoint),
+            (.bool, .geoPoint):
             return .incomparable
         default:
             return nil
