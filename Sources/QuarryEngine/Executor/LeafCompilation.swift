@@ -112,6 +112,12 @@ extension FilterCompiler {
     /// the reference when the path or the answers cannot be had.
     private func keyed(_ l: Leaf, _ path: KeyPath,
                        _ build: (KeyAccess, Column, SlotAnswers) -> FilterNode?) -> FilterNode {
+        if KeyAccess(path, in: table, store: store) == nil, let access = KeyAccess.throughList(path, in: table, store: store),
+            var answers = answers(l, path), let list = access.list, let column = access.column
+        {
+            answers.null = answers.missing
+            return listLeaf(l, access, list, column, answers) ?? fallback(l)
+        }
         guard let access = KeyAccess(path, in: table, store: store), var answers = answers(l, path) else { return fallback(l) }
         // Null at a geo point reaches nothing at its latitude or longitude.
         if access.nullIsMissing { answers.null = answers.missing }

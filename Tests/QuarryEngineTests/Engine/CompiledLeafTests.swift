@@ -35,6 +35,10 @@ import Testing
             if !random.chance(15) {
                 fields.append(("ptr", .pointer(Pointer(className: "Other", objectId: "o\(random.int(7))"))))  // o6 dangles
             }
+            if !random.chance(20) {
+                // Lists of pointers, some dangling (o6), some empty.
+                fields.append(("rel", .array((0..<random.int(4)).map { _ in .pointer(Pointer(className: "Other", objectId: "o\(random.int(7))")) })))
+            }
             items.append(Record(objectId: "i\(n)", fields: fields))
         }
         // A few values of another type in typed columns: the reference decides those rows.
@@ -42,7 +46,7 @@ import Testing
         var others: [Record] = []
         for n in 0..<6 {
             others.append(Record(objectId: "o\(n)", fields: [("loc", .geoPoint(GeoPoint(latitude: Double(n * 10), longitude: Double(n * 30)))),
-                                                               ("name", .string(random.pick(strings)))]))
+                                                               ("name", .string(random.pick(strings))), ("n", .int(Int64(n)))]))
         }
         return Database([ClassData(name: "Item", records: items), ClassData(name: "Other", records: others)])
     }
@@ -54,7 +58,8 @@ import Testing
         "loc.latitude BETWEEN 3 AND 3.5 AND loc.longitude BETWEEN -97.2 AND -96.7", "loc.latitude > 5",
         "loc.longitude < -100 OR loc.longitude > 100", "NOT (loc.latitude < 10)", "loc.latitude IS NULL",
         "loc.latitude IN (10, 0)", "ptr.loc.latitude >= 20", "ptr.loc.longitude = 30", "loc.latitude IS NOT NULL",
-        "tags = 'a'", "nums > 2",
+        "tags = 'a'", "nums > 2", "rel.name = 'Jan'", "rel.name LIKE '%an%'", "rel.n > 2", "rel.n BETWEEN 1 AND 3",
+        "rel.objectId IN ('o1', 'o2')", "NOT (rel.name = 'an')", "rel.name <> 'an'",
     ]
 
     static let predicate = [
@@ -66,7 +71,8 @@ import Testing
         "SOME tags CONTAINS[cd] 'e'", "ANY nums > 1", "ALL nums >= 1", "NONE nums IN {1, 2}", "ANY reals == 0",
         "ALL reals > 0.5", "ANY tags == nil", "ALL tags != nil", "ANY s == 'Jan'", "ALL s BEGINSWITH 'J'",
         "loc.latitude > 5", "loc.latitude BETWEEN {0, 20}", "loc.longitude == nil", "ptr.loc.latitude < 25",
-        "NOT (ANY tags == 'a')", "ANY tags LIKE 'a*'",
+        "NOT (ANY tags == 'a')", "ANY tags LIKE 'a*'", "rel.name == 'Jan'", "rel.n > 2", "rel.name == nil",
+        "rel.name != nil",
     ]
 
     static let json = [
