@@ -12,6 +12,8 @@ extension FilterCompiler {
     }
 
     private func typedLeaf(_ l: Leaf) -> FilterNode {
+        let variables = l.operandVariables
+        if !variables.isEmpty { return BoundLeaf(l, names: variables, compiler: self, mayThrow: fallibility.mayThrow(l)) }
         switch l.condition {
         case .compare(.key(let path), let op, .literal(let c), let options):
             return keyed(l, path) { access, column, answers in

@@ -125,6 +125,29 @@ import Testing
         }
     }
 
+    /// `$variables` are bound into typed leaves per run: the same plan answers for each set
+    /// of values as the reference does, and compiles no fallback for scalar values.
+    @Test func variablesBindIntoTypedLeaves() throws {
+        let db = Self.database(seed: 4)
+        let engine = Engine(database: db, now: { 0 }, random: { 0.5 })
+        let texts = ["s == $v", "s CONTAINS[c] $v", "s BEGINSWITH $v", "loc.latitude > $n", "nums CONTAINS $n",
+                     "s IN {$v, 'Jan'}", "loc.latitude BETWEEN {$n, 50}", "$n < loc.longitude"]
+        let bindings: [[String: Value]] = [["v": .string("Jan"), "n": .int(5)], ["v": .string("an"), "n": .double(-40.5)],
+                                           ["v": .int(3), "n": .string("x")], ["v": .null, "n": .null],
+                                           ["v": .array([.string("a")]), "n": .array([.int(1)])]]
+        for text in texts {
+            var q = Query(className: "Item", predicate: try PredicateFormat.parse(text, className: "Item"))
+            q.limit = 1000
+            for variables in bindings {
+                let reference = ReferenceEvaluator(database: db, variables: variables, now: { 0 }, random: { 0.5 })
+                let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in try reference.run(q) }
+                let actual = EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(q, variables: variables) }
+                #expect(actual == expected, "\(text) with \(variables)")
+            }
+            #expect(FallbackListingTests.fallbacks(try engine.plan(q).filter).isEmpty, "\(text)")
+        }
+    }
+
     /// None of these queries leaves a leaf to the reference evaluator.
     @Test(arguments: Dialect.allCases)
     func compilesWithoutFallback(dialect: Dialect) throws {
