@@ -83,8 +83,18 @@ extension FilterCompiler {
             return notApplicable(l, access, column, answers) ?? fallback(l)
         case .select(let path, let inner, let innerKey):
             if let error = failedInner[inner] { return ThrowingNode(l, error: error) }
-            guard let access = KeyAccess(path, in: table, store: store) else { return fallback(l) }
             let answers = SlotAnswers(missing: Self.unknown(l), null: Self.unknown(l))
+            if innerKey.components == ["objectId"], path.components.count >= 2, path.components.last == "objectId",
+                let pointerAccess = KeyAccess(KeyPath(Array(path.components.dropLast())), in: table, store: store),
+                let pointers = pointerAccess.column as? PointerColumn, pointers.targetClass == inner.className
+            {
+                // `ptr.objectId IN (Inner[…].objectId)`: objectIds are unique within a class, so
+                // this is the pointer's row among the inner query's rows (a null pointer reaches
+                // no objectId, as a missing one).
+                return PointerSetLeaf(l, access: pointerAccess, pointers: pointers, rows: nil, inner: inner, invert: l.negated,
+                                      answers: answers, selectivity: 0.1)
+            }
+            guard let access = KeyAccess(path, in: table, store: store) else { return fallback(l) }
             guard let column = access.column else { return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0) }
             guard column.kind != .generic, column.kind != .geoPoint else { return fallback(l) }
             return SelectLeaf(l, access: access, column: column, inner: inner, innerKey: innerKey, answers: answers)

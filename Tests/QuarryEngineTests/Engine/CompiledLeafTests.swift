@@ -60,6 +60,8 @@ import Testing
         "loc.latitude IN (10, 0)", "ptr.loc.latitude >= 20", "ptr.loc.longitude = 30", "loc.latitude IS NOT NULL",
         "tags = 'a'", "nums > 2", "rel.name = 'Jan'", "rel.name LIKE '%an%'", "rel.n > 2", "rel.n BETWEEN 1 AND 3",
         "rel.objectId IN ('o1', 'o2')", "NOT (rel.name = 'an')", "rel.name <> 'an'",
+        "ptr.objectId IN (Other[n > 2].objectId)", "NOT (ptr.objectId IN (Other[name LIKE '%a%'].objectId))",
+        "Within(loc, 'POLYGON((-97.2 3, -96.7 3, -96.7 3.5, -97.2 3.5, -97.2 3))') = TRUE",
     ]
 
     static let predicate = [
@@ -85,6 +87,7 @@ import Testing
         #"{"s": {"$all": ["a"]}}"#, #"{"tags": {"$all": ["a", "b"]}, "nums": {"$gte": 1}}"#,
         #"{"loc": {"$within": {"$box": [{"__type": "GeoPoint", "latitude": 0, "longitude": 170}, {"__type": "GeoPoint", "latitude": 20, "longitude": 180}]}}}"#,
         #"{"loc": {"$geoWithin": {"$polygon": [{"__type": "GeoPoint", "latitude": 0, "longitude": 0}, {"__type": "GeoPoint", "latitude": 20, "longitude": 0}, {"__type": "GeoPoint", "latitude": 20, "longitude": 40}]}}}"#,
+        #"{"loc": {"$geoWithin": {"$polygon": [{"__type": "GeoPoint", "latitude": 0, "longitude": 170}, {"__type": "GeoPoint", "latitude": 20, "longitude": -170}, {"__type": "GeoPoint", "latitude": 20, "longitude": 179.9}]}}}"#,
     ]
 
     enum Dialect: CaseIterable { case sql, predicate, json }
