@@ -150,7 +150,7 @@ extension FilterCompiler {
                 // A list is a value, never nil.
                 return SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: 0.5)
             default:
-                return fallback(l)
+                return pointerListLeaf(l, access, lists, answers) ?? fallback(l)
             }
         }
         guard column.kind != .generic, let node = build(access, column, answers) else { return fallback(l) }

@@ -87,6 +87,10 @@ import Testing
         #"{"s": {"$all": ["a"]}}"#, #"{"tags": {"$all": ["a", "b"]}, "nums": {"$gte": 1}}"#,
         #"{"loc": {"$within": {"$box": [{"__type": "GeoPoint", "latitude": 0, "longitude": 170}, {"__type": "GeoPoint", "latitude": 20, "longitude": 180}]}}}"#,
         #"{"loc": {"$geoWithin": {"$polygon": [{"__type": "GeoPoint", "latitude": 0, "longitude": 0}, {"__type": "GeoPoint", "latitude": 20, "longitude": 0}, {"__type": "GeoPoint", "latitude": 20, "longitude": 40}]}}}"#,
+        #"{"rel": {"__type": "Pointer", "className": "Other", "objectId": "o1"}}"#, #"{"rel": "o2"}"#,
+        #"{"rel": {"$ne": {"__type": "Pointer", "className": "Other", "objectId": "o1"}}}"#,
+        #"{"rel": {"$in": [{"__type": "Pointer", "className": "Other", "objectId": "o3"}, "o4", null]}}"#,
+        #"{"rel": {"$nin": ["o4", 5]}}"#, #"{"rel": {"$gt": 5}}"#, #"{"rel": {"$regex": "o"}}"#,
         #"{"loc": {"$geoWithin": {"$polygon": [{"__type": "GeoPoint", "latitude": 0, "longitude": 170}, {"__type": "GeoPoint", "latitude": 20, "longitude": -170}, {"__type": "GeoPoint", "latitude": 20, "longitude": 179.9}]}}}"#,
     ]
 
