@@ -114,7 +114,7 @@ final class ArrayElementsLeaf: KeyLeaf {
                             try c.withBytes { (s) throws(Diagnostic) in
                                 if l.count <= 8 {
                                     let n = l.count, word = Bytes.word(literal)
-                                    try any(&b) { e in (s.count(e) == n && Bytes.load(s.bytes, s.starts[e], n) == word) != invert }
+                                    try any(&b) { e in (s.count(e) == n && Bytes.load(s.bytes, s.start(e), n) == word) != invert }
                                 } else {
                                     try any(&b) { e in Bytes.equal(s.span(e), l) != invert }
                                 }

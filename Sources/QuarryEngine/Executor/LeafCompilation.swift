@@ -345,15 +345,14 @@ extension FilterCompiler {
     // MARK: - Relations
 
     private func relatedTo(_ l: Leaf, _ parent: Pointer, _ key: String) -> FilterNode {
-        guard let record = store.database.resolve(parent), let field = record[key], !field.isNull else {
+        guard let field = store.field(key, of: parent), !field.isNull else {
             return ConstantNode(Self.unknown(l))
         }
-        let resolver = KeyPathResolver(database: store.database)
+        let resolver = KeyPathResolver(source: store)
         let members = resolver.elements(field) ?? [field]
-        let positions = store.database[table.name]?.positionById ?? [:]
         let rows = members.compactMap { m -> Int? in
             guard let p = m.objectIdentity, p.className == table.name else { return nil }
-            return positions[p.objectId]
+            return table.row(of: p.objectId)
         }
         let selectivity = Double(rows.count) / Double(Swift.max(1, table.rowCount))
         return RowSetLeaf(l, rows: RowSet(rows: rows, capacity: table.rowCount), invert: l.negated,

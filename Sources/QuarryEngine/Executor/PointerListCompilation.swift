@@ -51,10 +51,10 @@ extension FilterCompiler {
     /// The row of the object a literal names in a class: a pointer into it, or under `.document`
     /// a plain objectId.
     private func row(of v: Value, in className: String, semantics: LeafSemantics) -> Int? {
-        let positions = store.database[className]?.positionById
+        let table = store.table(className)
         switch v {
-        case .pointer(let p) where p.className == className: return positions?[p.objectId]
-        case .string(let id) where semantics == .document: return positions?[id]
+        case .pointer(let p) where p.className == className: return table?.row(of: p.objectId)
+        case .string(let id) where semantics == .document: return table?.row(of: id)
         default: return nil
         }
     }

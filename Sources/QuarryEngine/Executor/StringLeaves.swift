@@ -163,7 +163,7 @@ private struct ShortWords {
     func passes(_ t: Int) -> Bool {
         let n = s.count(t)
         guard n <= 8 else { return invert }
-        let w = Bytes.load(s.bytes, s.starts[t], n)
+        let w = Bytes.load(s.bytes, s.start(t), n)
         for i in 0..<lengths.count where lengths[i] == n && words[i] == w { return !invert }
         return invert
     }
@@ -186,7 +186,7 @@ private struct ShortPrefix {
     @inline(__always)
     func passes(_ t: Int) -> Bool {
         if s.count(t) >= n {
-            let w = Bytes.load(s.bytes, s.starts[t], n)
+            let w = Bytes.load(s.bytes, s.start(t), n)
             if plain { return (w == word) != invert }
             if w & high == 0 { return ((lowercase ? Bytes.lowerWord(w) : w) == word) != invert }
         } else if plain {
