@@ -44,7 +44,7 @@ extension FilterCompiler {
             }
         case .inQuery(let path, let inner):
             if let error = failedInner[inner] { return ThrowingNode(l, error: error) }
-            guard let access = KeyAccess(path, in: table, store: store) else { return fallback(l) }
+            guard let access = access(path) else { return fallback(l) }
             let answers = SlotAnswers(missing: Self.unknown(l), null: Self.unknown(l))
             guard let column = access.column else { return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0) }
             if let pointers = column as? PointerColumn {
@@ -57,7 +57,7 @@ extension FilterCompiler {
             return notApplicable(l, access, column, answers) ?? fallback(l)
         case .select(let path, let inner, let innerKey):
             if let error = failedInner[inner] { return ThrowingNode(l, error: error) }
-            guard let access = KeyAccess(path, in: table, store: store) else { return fallback(l) }
+            guard let access = access(path) else { return fallback(l) }
             let answers = SlotAnswers(missing: Self.unknown(l), null: Self.unknown(l))
             guard let column = access.column else { return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0) }
             guard column.kind != .generic, column.kind != .geoPoint else { return fallback(l) }
@@ -73,7 +73,7 @@ extension FilterCompiler {
     /// the reference when the path or the answers cannot be had.
     private func keyed(_ l: Leaf, _ path: KeyPath,
                        _ build: (KeyAccess, Column, SlotAnswers) -> FilterNode?) -> FilterNode {
-        guard let access = KeyAccess(path, in: table, store: store), let answers = answers(l, path) else { return fallback(l) }
+        guard let access = access(path), let answers = answers(l, path) else { return fallback(l) }
         guard let column = access.column else {
             // No object has the field: every row reaches nothing.
             return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: answers.missing ? 1 : 0)

@@ -74,9 +74,10 @@ extension Normalizer {
         default:
             return nil
         }
-        guard l.semantics == .predicate || facts.isSingleValued(path) else { return nil }
-        let classes = Set(literals.map { RangeLiteralClass($0, l.semantics) })
-        guard classes.count == 1, let cls = classes.first, let cls else { return nil }
+        guard let cls = RangeLiteralClass(literals[0], l.semantics),
+            literals.allSatisfy({ RangeLiteralClass($0, l.semantics) == cls }),
+            l.semantics == .predicate || facts.isSingleValued(path)
+        else { return nil }
         return RangeGroupKey(path: path, semantics: l.semantics, literalClass: cls)
     }
 
