@@ -138,6 +138,13 @@ public final class Engine {
         return p
     }
 
+    /// Drops every cached plan and what planning memoizes, so that the next planning of any
+    /// query is a first one (`quarry bench` times first planning this way).
+    @_spi(Benchmarking) public func forgetPlans() {
+        plans.removeAll()
+        planner.memo.forget()
+    }
+
     private func validate(_ query: Query, _ variables: Set<String>) throws(Diagnostic) {
         var validator = QueryValidator(database: store.database, limits: limits, variables: variables)
         try validator.check(query)

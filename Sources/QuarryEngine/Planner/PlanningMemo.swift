@@ -17,6 +17,10 @@ final class PlanningMemo {
     func sync(_ store: ColumnStore) {
         guard store.version != version else { return }
         version = store.version
+        forget()
+    }
+
+    func forget() {
         accesses.removeAll()
         reachable.removeAll()
         singleValued.removeAll()
