@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        // The C library's malloc.h (heap statistics for `quarry bench`); nothing to link.
+        .systemLibrary(name: "CMalloc"),
         .target(name: "QuarryCore"),
         .target(name: "QuarrySQL", dependencies: ["QuarryCore"]),
         .target(name: "QuarryPredicate", dependencies: ["QuarryCore"]),
@@ -34,7 +36,7 @@ let package = Package(
         .target(
             name: "QuarryCLI",
             dependencies: [
-                "Quarry", "CSQLite",
+                "Quarry", "CSQLite", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "quarry", dependencies: ["QuarryCLI"]),

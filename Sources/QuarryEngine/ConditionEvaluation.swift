@@ -333,7 +333,7 @@ extension Evaluation {
     /// The members of `parent.key` (a relation, an array of pointers or one pointer); nil if
     /// the parent object or the field does not exist.
     private func relation(_ parent: Pointer, _ key: String) -> [Value]? {
-        guard let record = database.resolve(parent), let field = record[key], !field.isNull else { return nil }
+        guard let record = source.resolve(parent), let field = record[key], !field.isNull else { return nil }
         return resolver.elements(field) ?? [field]
     }
 }

@@ -1,7 +1,8 @@
 import QuarryCore
 
-/// The query engine: a typed column store built from a `Database`, secondary indexes, a
-/// planner and compiled execution. It returns exactly what `ReferenceEvaluator` returns (the
+/// The query engine: a typed column store built from a `Database` (the columns are the
+/// engine's only copy of the data; it keeps no reference to the database), secondary indexes,
+/// a planner and compiled execution. It returns exactly what `ReferenceEvaluator` returns (the
 /// same objects in the same order, the same errors) and is the path embedders should use.
 ///
 /// Keep the data current through `insert` and `delete`; every change invalidates the cached
@@ -28,8 +29,16 @@ public final class Engine {
         self.randomSource = random
     }
 
-    /// The data, as the engine holds it now.
-    public var database: Database { store.database }
+    /// The data as the engine holds it now, as a `Database` of records built from the
+    /// columns: a copy, as costly as the data is large (for checks and export, not queries).
+    public var database: Database { store.snapshot() }
+
+    /// Heap bytes the columns of a class hold, field by field in first-seen order (`objectId`
+    /// includes the objectId → row lookup; indexes are not included); nil when there is no
+    /// such class.
+    public func columnBytes(of className: String) -> [(field: String, bytes: Int)]? {
+        store.table(className)?.bytesByField.map { (field: $0.0, bytes: $0.1) }
+    }
 
     /// The storage the planner consults (classes, indexes, statistics).
     public var storage: any Storage { store }
@@ -83,27 +92,35 @@ public final class Engine {
 
     // MARK: - Queries
 
-    /// Runs a query: the same result as `ReferenceEvaluator.run`.
+    /// Runs a query: the same result as `ReferenceEvaluator.run`, every record built.
     public func run(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> QueryResult {
+        switch try runLazily(query, variables: variables) {
+        case .count(let n): return .count(n)
+        case .rows(let rows): return .records(Array(rows))
+        }
+    }
+
+    /// Runs a query and returns its rows without building their records: objectIds read
+    /// straight from the store, records built (and shaped by includes and keys) as they are
+    /// read. The same answer as `run`.
+    public func runLazily(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> LazyQueryResult {
         // The query is checked when it is planned (once per shape and set of variable names).
         let run = RunState(store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource, timing: false)
         return try result(query, run)
     }
 
-    func result(_ query: Query, _ run: RunState) throws(Diagnostic) -> QueryResult {
+    func result(_ query: Query, _ run: RunState) throws(Diagnostic) -> LazyQueryResult {
         var limit = query.limit ?? query.profile.defaultLimit
         if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
         switch try execute(query, run, skip: query.skip ?? 0, limit: limit) {
         case .count(let n):
             return .count(n)
         case .rows(let rows):
-            let records = store.records(query.className)
+            guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
             // Nothing to embed or project: the stored objects are the answer as they are.
-            if query.includes.isEmpty, query.keys == nil, query.excludeKeys.isEmpty {
-                return .records(rows.map { records[$0] })
-            }
-            let e = run.evaluation
-            return .records(rows.map { e.shape(records[$0], query) })
+            let shaping = query.includes.isEmpty && query.keys == nil && query.excludeKeys.isEmpty
+                ? nil : ResultSet.Shaping(query: query, evaluation: run.evaluation)
+            return .rows(ResultSet(store: store, table: table, rows: rows, shaping: shaping))
         }
     }
 
@@ -146,7 +163,7 @@ public final class Engine {
     }
 
     private func validate(_ query: Query, _ variables: Set<String>) throws(Diagnostic) {
-        var validator = QueryValidator(database: store.database, limits: limits, variables: variables)
+        var validator = QueryValidator(source: store, limits: limits, variables: variables)
         try validator.check(query)
     }
 
@@ -215,8 +232,8 @@ public final class Engine {
                     "the inner query on \(query.className) yields \(rows.count) rows, more than the "
                         + "limit of \(limits.maxInnerRows); give it a limit or a narrower condition")
             }
-            let records = store.records(query.className)
-            run.setInner(query, .rows(rows, rows.map { records[$0] }))
+            guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
+            run.setInner(query, .rows(rows, rows.map(table.record)))
         } catch {
             run.setInner(query, .failed(error))
         }

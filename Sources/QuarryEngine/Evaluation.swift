@@ -12,7 +12,7 @@ struct Scope {
 /// and what is prepared once per query (string matchers, folded literals, inner-query results).
 /// Not shared between calls, so it needs no locking.
 final class Evaluation {
-    let database: Database
+    let source: any RecordSource
     let limits: Limits
     let variables: [String: Value]
     /// `now()` and `$relativeTime` read this one instant, so every row sees the same time.
@@ -48,14 +48,14 @@ final class Evaluation {
     /// Rows between two looks at the clock.
     private static let clockInterval = 256
 
-    init(database: Database, limits: Limits, variables: [String: Value], nowMillis: Int64,
+    init(source: any RecordSource, limits: Limits, variables: [String: Value], nowMillis: Int64,
          random: @escaping @Sendable () -> Double) {
-        self.database = database
+        self.source = source
         self.limits = limits
         self.variables = variables
         self.nowMillis = nowMillis
         self.random = random
-        self.resolver = KeyPathResolver(database: database)
+        self.resolver = KeyPathResolver(source: source)
         if let seconds = limits.deadlineSeconds {
             // NaN and negative budgets are already spent; absurdly large ones are "a long time".
             let budget = seconds.isNaN ? 0 : Swift.min(Swift.max(seconds, 0), 1e9)

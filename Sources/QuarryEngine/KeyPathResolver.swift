@@ -21,11 +21,11 @@ enum Operand: Equatable {
 }
 
 /// Follows key paths through objects, pointers, arrays and relations (IR-SEMANTICS "Key
-/// paths"). A pointer is followed into the pointed-to record of the database; an array or a
+/// paths"). A pointer is followed into the pointed-to record of the source; an array or a
 /// relation maps the rest of the step over its elements, flattening one level per crossing;
 /// a pointer whose record does not exist (dangling) is null.
 struct KeyPathResolver {
-    let database: Database
+    let source: any RecordSource
 
     /// The value at `path`, starting at a stored object.
     func resolve(_ path: KeyPath, in record: Record) -> Operand {
@@ -47,8 +47,7 @@ struct KeyPathResolver {
     private func step(_ value: Value, _ name: String) -> Operand {
         switch value {
         case .pointer(let p):
-            guard let record = database.resolve(p), let v = record[name] else { return .missing }
-            return .value(v)
+            return source.field(name, of: p).map(Operand.value) ?? .missing
         case .object(let fields):
             return fields[name].map(Operand.value) ?? .missing
         case .geoPoint(let g):
@@ -80,7 +79,7 @@ struct KeyPathResolver {
     /// A reached value with dangling pointers (also as array elements) turned into null.
     func live(_ value: Value) -> Value {
         switch value {
-        case .pointer(let p): return database.resolve(p) == nil ? .null : value
+        case .pointer(let p): return source.contains(p) ? value : .null
         case .array(let items):
             guard items.contains(where: { if case .pointer = $0 { return true } else { return false } }) else {
                 return value

@@ -31,7 +31,7 @@ extension Evaluation {
     private func including(_ rest: ArraySlice<String>, in value: Value) -> Value {
         switch value {
         case .pointer(let p):
-            guard let target = database.resolve(p), case .object(var fields) = Value.embedded(target, className: p.className)
+            guard let target = source.resolve(p), case .object(var fields) = Value.embedded(target, className: p.className)
             else { return value }
             include(rest, in: &fields)
             return .object(fields)

@@ -14,10 +14,11 @@ extension Evaluation {
 
     /// The objects of the query's class that satisfy its predicate, in insertion order.
     func filter(_ query: Query) throws(Diagnostic) -> [Record] {
-        guard let data = database[query.className] else { throw QueryValidator.unknownClass(query.className) }
+        guard source.hasClass(query.className) else { throw QueryValidator.unknownClass(query.className) }
         var matched: [Record] = []
-        for record in data.records {
+        for position in 0..<source.objectCount(in: query.className) {
             try visitRow()
+            let record = source.record(at: position, in: query.className)
             if try evaluate(query.predicate, Scope(record: record, className: query.className)) {
                 matched.append(record)
             }

@@ -4,14 +4,14 @@ import QuarryCore
 /// happen to reach the faulty part: classes exist, every `$variable` is bound, functions get
 /// their number of arguments, and nesting and inner queries stay within the limits.
 struct QueryValidator {
-    let database: Database
+    let source: any RecordSource
     let limits: Limits
     /// The caller's variables; quantifiers and SUBQUERY bind more below them.
     let variables: Set<String>
     private var subqueries = 0
 
-    init(database: Database, limits: Limits, variables: Set<String>) {
-        self.database = database
+    init(source: any RecordSource, limits: Limits, variables: Set<String>) {
+        self.source = source
         self.limits = limits
         self.variables = variables
     }
@@ -25,7 +25,7 @@ struct QueryValidator {
     private var maxDepth: Int { limits.maxNestingDepth * 2 + 8 }
 
     mutating func check(_ query: Query, subqueryDepth: Int = 0) throws(Diagnostic) {
-        guard database.hasClass(query.className) else { throw Self.unknownClass(query.className) }
+        guard source.hasClass(query.className) else { throw Self.unknownClass(query.className) }
         if let skip = query.skip, skip < 0 {
             throw Diagnostic("query.invalid-skip", "skip must be 0 or more, not \(skip)")
         }

@@ -36,7 +36,7 @@ public struct ReferenceEvaluator: Sendable {
 
     /// Runs a query: filter, order, count or page, then includes and projection.
     public func run(_ query: Query) throws(Diagnostic) -> QueryResult {
-        var validator = QueryValidator(database: database, limits: limits, variables: Set(variables.keys))
+        var validator = QueryValidator(source: database, limits: limits, variables: Set(variables.keys))
         try validator.check(query)
         return try evaluation().run(query)
     }
@@ -44,7 +44,7 @@ public struct ReferenceEvaluator: Sendable {
     /// Whether one object satisfies a predicate (live queries, conditional saves). The object
     /// need not be stored; its pointers resolve against the database, and so do inner queries.
     public func matches(_ record: Record, className: String, predicate: QuarryCore.Predicate) throws(Diagnostic) -> Bool {
-        var validator = QueryValidator(database: database, limits: limits, variables: Set(variables.keys))
+        var validator = QueryValidator(source: database, limits: limits, variables: Set(variables.keys))
         try validator.check(predicate, bound: [], depth: 0, subqueryDepth: 0)
         return try evaluation().evaluate(predicate, Scope(record: record, className: className))
     }
@@ -55,6 +55,6 @@ public struct ReferenceEvaluator: Sendable {
     }
 
     private func evaluation() -> Evaluation {
-        Evaluation(database: database, limits: limits, variables: variables, nowMillis: now(), random: random)
+        Evaluation(source: database, limits: limits, variables: variables, nowMillis: now(), random: random)
     }
 }

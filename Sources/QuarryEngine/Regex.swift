@@ -60,7 +60,7 @@ public final class CompiledRegex: @unchecked Sendable {
     /// Throws `limit.regex` when the match or depth budget runs out: a pattern that backtracks
     /// catastrophically is an error, never a silent "no match".
     public func matches(_ subject: String) throws(Diagnostic) -> Bool {
-        guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else {
+        guard let data = pcre2_match_data_create_8(1, nil) else {
             throw Diagnostic("regex.match-failed", "could not allocate PCRE2 match data")
         }
         defer { pcre2_match_data_free_8(data) }
@@ -68,6 +68,34 @@ public final class CompiledRegex: @unchecked Sendable {
             // Swift strings are always valid UTF-8, so PCRE2's own check would be redundant.
             pcre2_match_8(code, bytes, count, 0, PCRE2_NO_UTF_CHECK, data, matchContext)
         }
+        return try outcome(rc)
+    }
+
+    /// Match data for `matches(_:_:)`, reused from one subject to the next by one scan (never
+    /// shared between threads).
+    func makeMatchData() throws(Diagnostic) -> RegexMatchData {
+        guard let data = pcre2_match_data_create_8(1, nil) else {
+            throw Diagnostic("regex.match-failed", "could not allocate PCRE2 match data")
+        }
+        return RegexMatchData(data)
+    }
+
+    /// `matches` on UTF-8 bytes already known to be valid (a stored string's), without making a
+    /// String: the same budgets and errors.
+    func matches(_ subject: UnsafeBufferPointer<UInt8>, _ data: RegexMatchData) throws(Diagnostic) -> Bool {
+        let rc: Int32
+        if let base = subject.baseAddress {
+            rc = pcre2_match_8(code, base, subject.count, 0, PCRE2_NO_UTF_CHECK, data.pointer, matchContext)
+        } else {
+            // PCRE2 refuses a null subject even when it is empty.
+            var empty: UInt8 = 0
+            rc = pcre2_match_8(code, &empty, 0, 0, PCRE2_NO_UTF_CHECK, data.pointer, matchContext)
+        }
+        return try outcome(rc)
+    }
+
+    /// A match's return code as a result: budgets exceeded are `limit.regex`.
+    private func outcome(_ rc: Int32) throws(Diagnostic) -> Bool {
         if rc >= 0 { return true }
         switch rc {
         case PCRE2_ERROR_NOMATCH:
@@ -98,4 +126,11 @@ public final class CompiledRegex: @unchecked Sendable {
         guard n > 0 else { return "PCRE2 error \(code)" }
         return String(decoding: buffer[0..<Int(n)], as: UTF8.self)
     }
+}
+
+/// PCRE2 match data owned by one scan (see `CompiledRegex.makeMatchData`).
+final class RegexMatchData {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { pcre2_match_data_free_8(pointer) }
 }

@@ -25,12 +25,19 @@ struct StringMatcher: Sendable {
         case .endsWith: test = .suffix(Array(StringFolding.fold(pattern, options).utf8))
         case .contains: test = .substring(Array(StringFolding.fold(pattern, options).utf8))
         case .like(let syntax): test = .like(LikePattern(pattern, syntax: syntax, options: options))
-        case .matches(var regexOptions):
-            // `[c]` is PCRE2's own caseless matching; `[d]` strips marks from both sides.
-            if options.contains(.caseInsensitive) { regexOptions.flags.insert(.caseInsensitive) }
-            let source = options.contains(.diacriticInsensitive) ? StringFolding.stripDiacritics(pattern) : pattern
-            test = .regex(try CompiledRegex(source, options: regexOptions, limits: limits))
+        case .matches(let regexOptions):
+            test = .regex(try Self.regex(pattern, regexOptions, options, limits))
         }
+    }
+
+    /// The compiled regular expression of a `matches` test: `[c]` is PCRE2's own caseless
+    /// matching; `[d]` strips marks from both sides (here the pattern, the subject when matched).
+    static func regex(_ pattern: String, _ regexOptions: RegexOptions, _ options: StringOptions,
+                      _ limits: Limits) throws(Diagnostic) -> CompiledRegex {
+        var regexOptions = regexOptions
+        if options.contains(.caseInsensitive) { regexOptions.flags.insert(.caseInsensitive) }
+        let source = options.contains(.diacriticInsensitive) ? StringFolding.stripDiacritics(pattern) : pattern
+        return try CompiledRegex(source, options: regexOptions, limits: limits)
     }
 
     func matches(_ subject: String) throws(Diagnostic) -> Bool {

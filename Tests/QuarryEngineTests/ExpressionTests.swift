@@ -18,7 +18,7 @@ import Testing
 
     /// The value `e` evaluates to on the order (through a fixed clock and random source).
     private func value(_ e: Expr) throws -> Operand {
-        let evaluation = Evaluation(database: Self.db, limits: .default, variables: ["x": 10],
+        let evaluation = Evaluation(source: Self.db, limits: .default, variables: ["x": 10],
                                     nowMillis: 1_000_000, random: { 0.75 })
         return try evaluation.evaluate(e, Scope(record: Self.order, className: "Order"))
     }

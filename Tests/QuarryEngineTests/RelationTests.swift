@@ -11,7 +11,7 @@ private func inverted(_ parent: String, _ relation: String, objectId: String) ->
 }
 
 @Suite struct KeyPathTests {
-    let resolver = KeyPathResolver(database: Datasets.relations)
+    let resolver = KeyPathResolver(source: Datasets.relations)
 
     private func phoneBook(_ id: String) throws -> Record {
         try #require(Datasets.relations["PhoneBook"]?.record(id))
@@ -37,13 +37,13 @@ private func inverted(_ parent: String, _ relation: String, objectId: String) ->
         let db = database(("Shelf", [record("s", ["books": [
             .object(["tags": ["a", "b"]]), .object(["tags": ["c"]]), .object(["title": "untagged"]),
         ]])]))
-        let r = KeyPathResolver(database: db)
+        let r = KeyPathResolver(source: db)
         #expect(r.resolve("books.tags", in: db["Shelf"]!.records[0]) == .value(["a", "b", "c"]))
     }
 
     @Test func danglingPointersAreNull() {
         let db = database(("A", [record("x", ["p": pointer("A", "gone"), "ps": [pointer("A", "gone"), pointer("A", "x")]])]))
-        let r = KeyPathResolver(database: db)
+        let r = KeyPathResolver(source: db)
         let x = db["A"]!.records[0]
         #expect(r.resolve("p", in: x) == .value(.null))
         #expect(r.resolve("p.name", in: x) == .missing)
@@ -58,7 +58,7 @@ private func inverted(_ parent: String, _ relation: String, objectId: String) ->
     @Test func relationValuesAreCollectionsOfPointers() {
         let db = database(("Book", [record("b", ["authors": .relation(className: "Author", objectIds: ["a1", "zz"])])]),
                           ("Author", [record("a1", ["name": "Ann"])]))
-        let r = KeyPathResolver(database: db)
+        let r = KeyPathResolver(source: db)
         #expect(r.resolve("authors.name", in: db["Book"]!.records[0]) == .value(["Ann"]))
         #expect(r.collection(.value(.relation(className: "Author", objectIds: ["a1", "zz"])))
             == [pointer("Author", "a1"), .null])

@@ -57,22 +57,28 @@ struct BenchCommand: ConsoleCommand {
 extension BenchCommand {
     func execute(_ console: Console) throws(Failure) {
         let texts = try queryTexts(console)
-        let before = Measurement.residentBytes()
         let loadStart = ContinuousClock.now
         let source = try data.load()
         let database = source.database
         let keys = try indexKeys(database, source.className)
-        let executor: BenchExecutor
-        do throws(Diagnostics) {
-            executor = try BenchExecutor.engine(database, indexes: keys, in: source.className)
-        } catch {
-            throw .query(error, source: "")
+        // The database stays alive across both heap readings: the growth is the engine's own.
+        let (engineBytes, built) = try Measurement.heapGrowth { () throws(Failure) -> BenchExecutor in
+            do throws(Diagnostics) {
+                return try BenchExecutor.engine(database, indexes: keys, in: source.className)
+            } catch {
+                throw .query(error, source: "")
+            }
         }
+        let executor = built
         let loadSeconds = Measurement.seconds(ContinuousClock.now - loadStart)
-        let after = Measurement.residentBytes()
         let totalRows = database.classNames.reduce(0) { $0 + (database[$1]?.records.count ?? 0) }
 
-        var notes = ["loading took \(Self.seconds(loadSeconds)) in Quarry (the data file, the engine's store and indexes)"]
+        var notes: [String] = []
+        if let columns = executor.columnBytes, let rows = database[source.className]?.records.count, rows >= 10_000 {
+            let perRow = columns.map { "\($0.field) \(String(format: "%.1f", Double($0.bytes) / Double(rows)))" }
+            notes.append("Quarry's columns of \(source.className), bytes per object: " + perRow.joined(separator: ", "))
+        }
+        notes.insert("loading took \(Self.seconds(loadSeconds)) in Quarry (the data file, the engine's store and indexes)", at: 0)
         var peer: SQLitePeer?
         if sqlite {
             let sqliteStart = ContinuousClock.now
@@ -109,7 +115,7 @@ extension BenchCommand {
         let report = BenchReport(
             results: results, rows: database[className]?.records.count ?? 0, className: className,
             executor: executor.name, indexes: keys.map(\.description),
-            quarryBytesPerRow: before.flatMap { b in after.flatMap { a in perRow(Int64(a - b)) } },
+            quarryBytesPerRow: engineBytes.flatMap { perRow(Int64($0)) },
             sqliteBytesPerRow: peer.flatMap { perRow($0.bytesUsed) }, notes: notes)
         if json {
             console.output.write(report.json())

@@ -12,7 +12,7 @@ public struct BenchReport: Sendable {
     /// The Quarry executor measured (`BenchExecutor.name`).
     public var executor: String
     public var indexes: [String]
-    /// Resident-memory growth while loading the data, per object of every class.
+    /// Heap bytes the engine holds (its columns and indexes), per object of every class.
     public var quarryBytesPerRow: Double?
     /// SQLite's allocation for the tables and indexes, per object of every class.
     public var sqliteBytesPerRow: Double?
@@ -83,7 +83,9 @@ public struct BenchReport: Sendable {
         if sqlite { out += "; SQLite \(String(cString: sqlite3_libversion())) `:memory:`" }
         out += "; indexes: " + (indexes.isEmpty ? "none" : indexes.joined(separator: ", ")) + "\n"
         var memory: [String] = []
-        if let q = quarryBytesPerRow { memory.append("Quarry \(Int(q.rounded())) B (resident-memory growth while loading the data and building the engine)") }
+        if let q = quarryBytesPerRow {
+            memory.append("Quarry \(Int(q.rounded())) B (heap in use, glibc mallinfo2, after minus before building the engine and its indexes from the loaded data)")
+        }
         if let s = sqliteBytesPerRow { memory.append("SQLite \(Int(s.rounded())) B (sqlite3_memory_used, tables and indexes)") }
         if !memory.isEmpty { out += "- memory per object: " + memory.joined(separator: "; ") + "\n" }
         return out

@@ -28,23 +28,40 @@ public struct BenchResult: Sendable, Equatable {
     }
 }
 
-/// The Quarry executor `bench` measures: a name for reports, its planning step, and how it
-/// runs a compiled query.
+/// The Quarry executor `bench` measures: a name for reports, its planning step, how it runs a
+/// compiled query, and what the timed run does.
 public struct BenchExecutor {
     public let name: String
+    /// Heap bytes of the executor's storage by field of the benchmarked class (nil: not known).
+    public let columnBytes: [(field: String, bytes: Int)]?
     /// Checks and plans a query ahead of running it (nil: the executor does not plan).
     public let plan: ((Query) throws(Diagnostics) -> Void)?
     /// Drops the cached plans, so that the next planning is a first one.
     public let forgetPlans: (() -> Void)?
-    /// Runs a compiled query.
+    /// Runs a compiled query, every result record built.
     public let execute: (Query) throws(Diagnostics) -> QueryResult
+    /// What `bench` times: runs a query and reads its objectIds in result order, as the SQLite
+    /// peer's timed loop reads each row's objectId; returns the number of matches.
+    public let timedRun: (Query) throws(Diagnostics) -> Int
 
-    public init(name: String, plan: ((Query) throws(Diagnostics) -> Void)? = nil, forgetPlans: (() -> Void)? = nil,
-                execute: @escaping (Query) throws(Diagnostics) -> QueryResult) {
+    public init(name: String, columnBytes: [(field: String, bytes: Int)]? = nil,
+                plan: ((Query) throws(Diagnostics) -> Void)? = nil, forgetPlans: (() -> Void)? = nil,
+                execute: @escaping (Query) throws(Diagnostics) -> QueryResult,
+                timedRun: @escaping (Query) throws(Diagnostics) -> Int) {
         self.name = name
+        self.columnBytes = columnBytes
         self.plan = plan
         self.forgetPlans = forgetPlans
         self.execute = execute
+        self.timedRun = timedRun
+    }
+
+    /// Reads `count` objectIds (their bytes are summed, so that the reads are not optimized
+    /// away); returns `count`.
+    static func readIds(_ count: Int, _ objectId: (Int) -> String) -> Int {
+        var bytes = 0
+        for i in 0..<count { bytes &+= objectId(i).utf8.count }
+        return bytes >= 0 ? count : 0
     }
 
     /// The planned engine, with an index for each key: a geo index on geo-point fields, an
@@ -60,19 +77,36 @@ public struct BenchExecutor {
         } catch {
             throw Diagnostics([error])
         }
-        return BenchExecutor(name: "Engine (column store, planner, compiled plans)", plan: { query throws(Diagnostics) in
+        return BenchExecutor(name: "Engine (column store, planner, compiled plans)",
+                             columnBytes: engine.columnBytes(of: className), plan: { query throws(Diagnostics) in
             do throws(Diagnostic) { _ = try engine.prepare(query) } catch { throw Diagnostics([error]) }
         }, forgetPlans: engine.forgetPlans, execute: { query throws(Diagnostics) in
             do throws(Diagnostic) { return try engine.run(query) } catch { throw Diagnostics([error]) }
+        }, timedRun: { query throws(Diagnostics) in
+            // The lazy result: row numbers, objectIds read from the store, no records built.
+            do throws(Diagnostic) {
+                switch try engine.runLazily(query) {
+                case .count(let n): return n
+                case .rows(let rows): return readIds(rows.count, rows.objectId(at:))
+                }
+            } catch {
+                throw Diagnostics([error])
+            }
         })
     }
 
     /// The reference evaluator: no planning step and no index.
     public static func reference(_ database: Database, limits: Limits = .default) -> BenchExecutor {
         let evaluator = ReferenceEvaluator(database: database, limits: limits)
-        return BenchExecutor(name: "ReferenceEvaluator (row by row, no indexes)") { query throws(Diagnostics) in
+        let execute = { (query: Query) throws(Diagnostics) -> QueryResult in
             do throws(Diagnostic) { return try evaluator.run(query) } catch { throw Diagnostics([error]) }
         }
+        return BenchExecutor(name: "ReferenceEvaluator (row by row, no indexes)", execute: execute, timedRun: { query throws(Diagnostics) in
+            switch try execute(query) {
+            case .count(let n): return n
+            case .records(let records): return readIds(records.count) { records[$0].objectId }
+            }
+        })
     }
 }
 
@@ -122,10 +156,7 @@ public struct BenchRunner {
         }
         // A query that cannot run fails on the first timed run, with its diagnostic.
         let (execSeconds, matches) = try Measurement.median(runs: repeatCount) { () throws(Diagnostics) -> Int in
-            switch try executor.execute(query) {
-            case .count(let n): return n
-            case .records(let records): return records.count
-            }
+            try executor.timedRun(query)
         }
         var result = BenchResult(query: text, planMicros: planSeconds * 1e6, rebindMicros: rebindSeconds.map { $0 * 1e6 },
                                  execMillis: execSeconds * 1e3, matches: matches)

@@ -1,3 +1,4 @@
+import CMalloc
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -48,12 +49,27 @@ enum Measurement {
         return Double(c.seconds) + Double(c.attoseconds) * 1e-18
     }
 
-    /// The process's resident memory in bytes, from `/proc/self/statm`; nil where that file
-    /// does not exist.
-    static func residentBytes() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-        let fields = text.split(separator: " ")
-        guard fields.count >= 2, let pages = Int(fields[1]) else { return nil }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    /// Heap bytes in use: glibc's `mallinfo2()`, bytes in allocated chunks (`uordblks`, every
+    /// arena) plus those in mmapped chunks (`hblkhd`). Comparable with `sqlite3_memory_used`:
+    /// what is allocated and not freed, without the allocator's free lists or untouched pages.
+    /// Nil where the C library has no `mallinfo2`.
+    static func heapBytesInUse() -> Int? {
+        #if canImport(Glibc)
+        let info = mallinfo2()
+        return Int(info.uordblks + info.hblkhd)
+        #else
+        return nil
+        #endif
+    }
+
+    /// The heap bytes `build` leaves allocated (in use after minus in use before), with what it
+    /// built; nil bytes where the C library cannot tell. Whatever is alive before stays alive
+    /// in both readings, so the difference is what the result holds (and anything else it
+    /// allocated and did not free).
+    static func heapGrowth<T, E: Error>(_ build: () throws(E) -> T) throws(E) -> (bytes: Int?, result: T) {
+        let before = heapBytesInUse()
+        let result = try build()
+        let after = heapBytesInUse()
+        return (before.flatMap { b in after.map { $0 - b } }, result)
     }
 }

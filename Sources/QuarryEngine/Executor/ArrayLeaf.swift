@@ -15,6 +15,7 @@ final class ArrayElementsLeaf: KeyLeaf {
         case stringEqual([UInt8], invert: Bool)
         case stringSet(ByteStringSet, folder: ByteFolder)
         case affix(StringAffixLeaf.Kind, [UInt8], folder: ByteFolder)
+        case like(ByteLikePattern, folder: ByteFolder)
         /// The same answer for every non-null element (types that never compare: equality is
         /// false, inequality true, order unknown = nil, which no element passes).
         case constant(Bool?)
@@ -100,7 +101,7 @@ final class ArrayElementsLeaf: KeyLeaf {
                             try c.withBytes { (s) throws(Diagnostic) in
                                 if l.count <= 8 {
                                     let n = l.count, word = Bytes.word(literal)
-                                    try any(&b) { e in (s.count(e) == n && Bytes.load(s.bytes, s.starts[e], n) == word) != invert }
+                                    try any(&b) { e in (s.count(e) == n && Bytes.load(s.bytes, s.start(e), n) == word) != invert }
                                 } else {
                                     try any(&b) { e in Bytes.equal(s.span(e), l) != invert }
                                 }
@@ -124,6 +125,9 @@ final class ArrayElementsLeaf: KeyLeaf {
                                 }
                             }
                         }
+                    case .like(let pattern, let folder):
+                        guard let c = elements as? StringColumn else { return }
+                        try c.withBytes { (s) throws(Diagnostic) in try any(&b) { e in folder.fold(s.span(e)) { pattern.matches($0) } } }
                     case .constant(let raw):
                         try any(&b) { _ in raw ?? en }
                     }

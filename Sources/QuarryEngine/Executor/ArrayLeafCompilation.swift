@@ -11,19 +11,31 @@ extension FilterCompiler {
         case .isNull:
             if l.semantics == .sql { return ArrayEmptyLeaf(l, access: access, arrays: arrays, answers: answers) }
             return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: neg ? 0.9 : 0.1)
+        case .containsAll(_, let list), .containedBy(_, let list):
+            guard arrays.elements.statistics.others == 0, let members = Self.literalList(list) else { return nil }
+            var mode = ArrayListLeaf.Mode.containsAll
+            if case .containedBy = l.condition { mode = .containedBy }
+            return ArrayListLeaf(l, access: access, arrays: arrays, mode: mode, list: members, answers: answers)
+        case .quantified(let q, _, let variable, let p):
+            return quantified(l, q, variable, p, access, elements: arrays.elements, arrays: arrays, answers)
         default:
             break
         }
+        if l.semantics == .sql, case .compare(_, _, .literal(.null), _) = l.condition {
+            // Nothing compares with null under SQL.
+            return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0)
+        }
         if l.semantics == .predicate {
-            // One value, an array, against scalars: only `!=` holds.
+            // One value, an array, against scalars (and nil): only `!=` holds.
             switch l.condition {
-            case .compare(_, let op, .literal(let c), _) where c.isScalarLiteral:
+            case .compare(_, let op, .literal(let c), _) where c.isScalarLiteral || c.isNull:
                 let raw: Bool? = op == .eq ? false : (op == .ne ? true : nil)
                 let whenValue = raw.map { $0 != neg } ?? neg
                 return SlotLeaf(l, access: access, whenValue: whenValue, answers: answers, selectivity: whenValue ? 0.9 : 0.01)
             case .inCollection(_, .list(let items), _) where items.allSatisfy({ if case .literal(let v) = $0 { return v.isScalarLiteral } else { return false } }):
                 return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: neg ? 0.9 : 0.01)
-            case .string:
+            case .string, .between(_, .literal, .literal):
+                // A string test on an array, or an array between two values: false.
                 return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: neg ? 0.9 : 0.01)
             default:
                 return nil
@@ -43,7 +55,7 @@ extension FilterCompiler {
     }
 
     /// The per-element test of a leaf, typed by the element column.
-    private func elementTest(_ l: Leaf, _ elements: Column) -> ArrayElementsLeaf.Test? {
+    func elementTest(_ l: Leaf, _ elements: Column) -> ArrayElementsLeaf.Test? {
         let s = l.semantics
         switch l.condition {
         case .compare(_, let op, .literal(let c), let options):
@@ -66,6 +78,26 @@ extension FilterCompiler {
                 }
             case (_, .incomparable):
                 return .constant(op == .eq ? false : (op == .ne ? true : nil))
+            default:
+                return nil
+            }
+        case .between(_, .literal(let lo), .literal(let hi)):
+            guard !lo.isNull, !hi.isNull,
+                let a = TypedLiteral.classify(lo, column: elements, semantics: s, options: [], store: store),
+                let b = TypedLiteral.classify(hi, column: elements, semantics: s, options: [], store: store)
+            else { return nil }
+            switch (elements, a, b) {
+            case (_, .incomparable, _), (_, _, .incomparable), (_, .pointerRow, _), (_, _, .pointerRow):
+                return .constant(nil)
+            case (is Int64Column, _, _):
+                guard let lower = Self.intRange(.ge, a), let upper = Self.intRange(.le, b) else { return nil }
+                return .ints(lower.intersection(upper))
+            case (is DoubleColumn, .double(let x), .double(let y)):
+                return .doubles(DoubleRange(.ge, x).intersection(DoubleRange(.le, y)))
+            case (is BoolColumn, .bool(let x), .bool(let y)):
+                return .bools(IntRange(.ge, x ? 1 : 0).intersection(IntRange(.le, y ? 1 : 0)))
+            case (is StringColumn, .string(let x), .string(let y)):
+                return .strings(lower: (x, true), upper: (y, true), invert: false, folder: ByteFolder([]))
             default:
                 return nil
             }
@@ -101,11 +133,68 @@ extension FilterCompiler {
             case .beginsWith: return .affix(.prefix, folded, folder: ByteFolder(options))
             case .endsWith: return .affix(.suffix, folded, folder: ByteFolder(options))
             case .contains: return .affix(.substring, folded, folder: ByteFolder(options))
-            default: return nil
+            case .like(let syntax):
+                return .like(ByteLikePattern(LikePattern(pattern, syntax: syntax, options: options)), folder: ByteFolder(options))
+            case .matches: return nil
             }
         default:
             return nil
         }
+    }
+}
+
+extension FilterCompiler {
+    /// The members of a list operand written as literals (an IN-style list or an array literal).
+    static func literalList(_ e: Expr) -> [Value]? {
+        switch e {
+        case .list(let items):
+            var out: [Value] = []
+            for case .literal(let v) in items { out.append(v) }
+            return out.count == items.count ? out : nil
+        case .literal(.array(let items)):
+            return items
+        default:
+            return nil
+        }
+    }
+
+    /// A quantifier whose predicate is one simple test of the element (the variable against
+    /// literals): typed over `elements`, each row's slice of it (`arrays`), or the row's own
+    /// value as a collection of one (no `arrays`).
+    func quantified(_ l: Leaf, _ q: Quantifier, _ variable: String, _ p: Predicate, _ access: KeyAccess,
+                    elements: Column, arrays: ArrayColumn?, _ answers: SlotAnswers) -> FilterNode? {
+        // Element values of other types would need the reference per element; a row's own
+        // value of another type goes to it through the node's slots.
+        guard elements.kind != .generic, arrays == nil || elements.statistics.others == 0, case .leaf(var inner) = p else {
+            return nil
+        }
+        let element = Expr.variable(variable)
+        if case .compare(.literal(let c), let op, element, let o) = inner.condition {
+            inner.condition = .compare(element, op.swapped, .literal(c), o)
+        }
+        func scope(_ v: Value) -> Scope {
+            Scope(record: Record(objectId: "", fields: []), className: table.name, locals: [variable: v])
+        }
+        var test: ArrayElementsLeaf.Test? = nil
+        var whenTyped = false
+        switch inner.condition {
+        case .isNull(element), .compare(element, _, .literal(.null), _):
+            // The same answer for every typed element: the reference's for one of them.
+            guard let v = Self.representative(elements.kind), let answer = try? folding.evaluate(p, scope(v)) else { return nil }
+            whenTyped = answer
+        case .inCollection(.literal(.string(let needle)), element, let options):
+            // `'ab' IN $x`: a substring test on string elements.
+            guard elements is StringColumn else { return nil }
+            test = .affix(.substring, Array(StringFolding.fold(needle, options).utf8), folder: ByteFolder(options))
+        case .compare(element, _, .literal, _), .inCollection(element, .list, _), .string(element, _, .literal, _):
+            guard let t = elementTest(inner, elements) else { return nil }
+            test = t
+        default:
+            return nil
+        }
+        guard let whenNull = try? folding.evaluate(p, scope(.null)) else { return nil }
+        return QuantifiedLeaf(l, access: access, elements: elements, arrays: arrays, quantifier: q, test: test,
+                              whenTypedElement: whenTyped, inner: inner, whenNullElement: whenNull, answers: answers)
     }
 }
 

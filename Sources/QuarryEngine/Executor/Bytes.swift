@@ -102,6 +102,43 @@ enum Bytes {
         return same
     }
 
+    /// Whether the folded `s` contains the (folded, ASCII) `p`, decided from the bytes of `s`:
+    /// a window of ASCII bytes that matches stays a match after folding (folding never changes
+    /// an ASCII scalar's neighbours), and an all-ASCII `s` folds byte for byte. Nil when `s` has
+    /// non-ASCII bytes and no ASCII match: folding might join or create one.
+    @inline(__always)
+    static func asciiFoldedContains(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, lowercase: Bool) -> Bool? {
+        let n = s.count, m = p.count
+        guard m > 0 else { return true }
+        let first = p[0]
+        // The first byte in either case (only letters have two).
+        let other = lowercase && first &- 0x61 < 26 ? first ^ 0x20 : first
+        var high: UInt8 = 0
+        var i = 0
+        if n >= m {
+            let last = n - m
+            while i <= last {
+                let c = s[i]
+                high |= c
+                if c == first || c == other {
+                    var j = 1
+                    while j < m {
+                        let d = s[i + j]
+                        if (lowercase ? Self.lower(d) : d) != p[j] { break }
+                        j += 1
+                    }
+                    if j == m { return true }
+                }
+                i += 1
+            }
+        }
+        while i < n {
+            high |= s[i]
+            i += 1
+        }
+        return high < 0x80 ? false : nil
+    }
+
     @inline(__always)
     static func hasSuffix(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>) -> Bool {
         guard s.count >= p.count else { return false }

@@ -63,6 +63,28 @@ struct FilterCompiler {
         return SlotAnswers(missing: m, null: n)
     }
 
+    /// The reference's answer for a row whose key holds `value`: for leaves whose answer is
+    /// the same for every typed value of a column (a comparison with null, between types that
+    /// never compare), `value` stands for them all. Nil when the reference throws.
+    func answer(_ l: Leaf, _ path: KeyPath, holding value: Value) -> Bool? {
+        guard let synthetic = l.replacingSubject(path, with: Self.operand) else { return nil }
+        let record = Record(objectId: "", fields: [("__quarry_operand", value)])
+        return try? folding.evaluate(.leaf(synthetic), Scope(record: record, className: table.name))
+    }
+
+    /// A value of a scalar column's type, to stand for every typed value in `answer(_:_:holding:)`.
+    static func representative(_ kind: ColumnKind) -> Value? {
+        switch kind {
+        case .int: return .int(0)
+        case .double: return .double(0)
+        case .string: return .string("")
+        case .date: return .date(0)
+        case .bool: return .bool(false)
+        case .geoPoint: return .geoPoint(GeoPoint(latitude: 0, longitude: 0))
+        default: return nil
+        }
+    }
+
     private static let operand = KeyPath(["__quarry_operand"])
     private static let missingOperand = Record(objectId: "", fields: [])
     private static let nullOperand = Record(objectId: "", fields: [("__quarry_operand", .null)])

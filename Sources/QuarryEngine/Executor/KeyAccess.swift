@@ -11,14 +11,27 @@ struct KeyAccess {
 
     /// Nil when a step on the way is not a pointer column (an array of pointers, an embedded
     /// object, mixed values): such paths go through the reference evaluator.
+    /// Whether null in the column reaches nothing (a geo point's latitude or longitude: the
+    /// column holds the points).
+    let nullIsMissing: Bool
+
     init?(_ path: KeyPath, in table: ClassTable, store: ColumnStore) {
         var hops: [PointerColumn] = []
         var current: ClassTable? = table
-        for name in path.components.dropLast() {
+        let components = path.components
+        let last = components.last ?? ""
+        for (i, name) in components.dropLast().enumerated() {
             guard let t = current else { break }
             guard let column = t.column(name) else {
                 current = nil
                 break
+            }
+            if i == components.count - 2, let points = column as? GeoColumn, let view = points.component(last) {
+                self.path = path
+                self.hops = hops
+                self.column = view
+                nullIsMissing = true
+                return
             }
             guard let pointers = column as? PointerColumn, pointers.statistics.multiValued == 0 else { return nil }
             hops.append(pointers)
@@ -26,7 +39,8 @@ struct KeyAccess {
         }
         self.path = path
         self.hops = hops
-        self.column = current?.column(path.components.last ?? "")
+        self.column = current?.column(last)
+        nullIsMissing = false
     }
 
     /// Where each row of the batch ends: its row in the final class, `KeyAccess.missing` when

@@ -14,9 +14,31 @@ extension FilterCompiler {
     private func typedLeaf(_ l: Leaf) -> FilterNode {
         switch l.condition {
         case .compare(.key(let path), let op, .literal(let c), let options):
-            return keyed(l, path) { access, column, answers in comparison(l, op, c, options, access, column, answers) }
+            return keyed(l, path) { access, column, answers in
+                if c.isNull { return independent(l, path, access, column, answers) }
+                return comparison(l, op, c, options, access, column, answers)
+            }
         case .between(.key(let path), .literal(let lo), .literal(let hi)):
-            return keyed(l, path) { access, column, answers in between(l, lo, hi, access, column, answers) }
+            return keyed(l, path) { access, column, answers in
+                if lo.isNull || hi.isNull { return independent(l, path, access, column, answers) }
+                return between(l, lo, hi, access, column, answers)
+            }
+        case .inCollection(.literal(.string(let needle)), .key(let path), let options):
+            // NSPredicate `'ab' IN s` (CONTAINS): a substring test when the key holds a string.
+            return keyed(l, path) { access, column, answers in
+                guard let strings = column as? StringColumn else { return nil }
+                return StringAffixLeaf(l, access: access, strings: strings, kind: .substring,
+                                       pattern: Array(StringFolding.fold(needle, options).utf8), invert: l.negated,
+                                       options: options, answers: answers, selectivity: 0.2)
+            }
+        case .string(.key, .matches(let regexOptions), .literal(.string(let pattern)), let options):
+            // An invalid pattern fails on every row that reaches the leaf, whatever it holds.
+            do {
+                _ = try StringMatcher.regex(pattern, regexOptions, options, limits)
+            } catch {
+                return ThrowingNode(l, error: error)
+            }
+            return stringLeaf(l)
         case .inCollection(.key(let path), .list(let items), let options):
             let literals = items.compactMap { if case .literal(let v) = $0 { return v } else { return nil } }
             guard literals.count == items.count else { return fallback(l) }
@@ -26,10 +48,12 @@ extension FilterCompiler {
                 SlotLeaf(l, access: access, whenValue: l.negated, answers: answers,
                          selectivity: Estimate.nulls(column, negated: l.negated))
             }
-        case .string(.key(let path), let op, .literal(.string(let pattern)), let options):
-            return keyed(l, path) { access, column, answers in string(l, op, pattern, options, access, column, answers) }
-        case .arraySize(.key(let path), _):
-            return keyed(l, path) { _, _, _ in nil }
+        case .string:
+            return stringLeaf(l)
+        case .arraySize(.key(let path), _), .containsAll(.key(let path), _), .containedBy(.key(let path), _),
+            .quantified(_, .key(let path), _, _):
+            // Array columns are handled in `keyed`; a typed scalar is never an array.
+            return keyed(l, path) { access, column, answers in wholeArrayOnScalar(l, access, column, answers) }
         case .text(let path, let search):
             return keyed(l, path) { access, column, answers in
                 guard let strings = column as? StringColumn else { return notApplicable(l, access, column, answers) }
@@ -69,11 +93,28 @@ extension FilterCompiler {
         }
     }
 
+    private func stringLeaf(_ l: Leaf) -> FilterNode {
+        guard case .string(.key(let path), let op, .literal(.string(let pattern)), let options) = l.condition else {
+            return fallback(l)
+        }
+        return keyed(l, path) { access, column, answers in string(l, op, pattern, options, access, column, answers) }
+    }
+
+    /// A leaf whose answer is the same for every typed value of a scalar column (a comparison
+    /// with null): the reference's answer for one value stands for all.
+    private func independent(_ l: Leaf, _ path: KeyPath, _ access: KeyAccess, _ column: Column,
+                             _ answers: SlotAnswers) -> FilterNode? {
+        guard let v = Self.representative(column.kind), let whenValue = answer(l, path, holding: v) else { return nil }
+        return SlotLeaf(l, access: access, whenValue: whenValue, answers: answers, selectivity: whenValue ? 0.9 : 0.01)
+    }
+
     /// Resolves the subject and its answers on missing and null, then builds the typed node;
     /// the reference when the path or the answers cannot be had.
     private func keyed(_ l: Leaf, _ path: KeyPath,
                        _ build: (KeyAccess, Column, SlotAnswers) -> FilterNode?) -> FilterNode {
-        guard let access = access(path), let answers = answers(l, path) else { return fallback(l) }
+        guard let access = access(path), var answers = answers(l, path) else { return fallback(l) }
+        // Null at a geo point reaches nothing at its latitude or longitude.
+        if access.nullIsMissing { answers.null = answers.missing }
         guard let column = access.column else {
             // No object has the field: every row reaches nothing.
             return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: answers.missing ? 1 : 0)
@@ -96,6 +137,16 @@ extension FilterCompiler {
         }
         guard column.kind != .generic, let node = build(access, column, answers) else { return fallback(l) }
         return node
+    }
+
+    /// Whole-array tests and quantifiers on a typed column that holds no arrays: a value is
+    /// not an array (containsAll, containedBy and arraySize are unknown), and a quantifier sees
+    /// it as a collection of one.
+    private func wholeArrayOnScalar(_ l: Leaf, _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
+        if case .quantified(let q, _, let variable, let p) = l.condition {
+            return quantified(l, q, variable, p, access, elements: column, arrays: nil, answers)
+        }
+        return notApplicable(l, access, column, answers)
     }
 
     /// A typed column whose values the test does not apply to (a string test on numbers): the
@@ -189,7 +240,7 @@ extension FilterCompiler {
         }
     }
 
-    private static func intRange(_ op: ComparisonOperator, _ t: TypedLiteral) -> IntRange? {
+    static func intRange(_ op: ComparisonOperator, _ t: TypedLiteral) -> IntRange? {
         switch t {
         case .int(let i): return IntRange(op, i)
         case .fraction(let d): return IntRange(op, fraction: d)
@@ -257,34 +308,33 @@ extension FilterCompiler {
         case .contains:
             return StringAffixLeaf(l, access: access, strings: strings, kind: .substring, pattern: folded, invert: neg,
                                    options: options, answers: answers, selectivity: 0.2)
-        case .like, .matches:
-            let matcher: StringMatcher
+        case .like(let syntax):
+            return StringLikeLeaf(l, access: access, strings: strings, pattern: LikePattern(pattern, syntax: syntax, options: options),
+                                  invert: neg, answers: answers)
+        case .matches(let regexOptions):
+            let regex: CompiledRegex, data: RegexMatchData
             do {
-                matcher = try StringMatcher(op, pattern: pattern, options: options, limits: limits)
+                regex = try StringMatcher.regex(pattern, regexOptions, options, limits)
+                data = try regex.makeMatchData()
             } catch {
                 return ThrowingNode(l, error: error)
             }
-            let regex: Bool
-            if case .matches = op { regex = true } else { regex = false }
-            return StringFunctionLeaf(l, access: access, strings: strings, invert: neg, answers: answers,
-                                      cost: regex ? 100 : 60, selectivity: 0.25, mayThrow: regex) { (s) throws(Diagnostic) in
-                try matcher.matches(s)
-            }
+            return StringRegexLeaf(l, access: access, strings: strings, regex: regex, data: data,
+                                   stripsDiacritics: options.contains(.diacriticInsensitive), invert: neg, answers: answers)
         }
     }
 
     // MARK: - Relations
 
     private func relatedTo(_ l: Leaf, _ parent: Pointer, _ key: String) -> FilterNode {
-        guard let record = store.database.resolve(parent), let field = record[key], !field.isNull else {
+        guard let field = store.field(key, of: parent), !field.isNull else {
             return ConstantNode(Self.unknown(l))
         }
-        let resolver = KeyPathResolver(database: store.database)
+        let resolver = KeyPathResolver(source: store)
         let members = resolver.elements(field) ?? [field]
-        let positions = store.database[table.name]?.positionById ?? [:]
         let rows = members.compactMap { m -> Int? in
             guard let p = m.objectIdentity, p.className == table.name else { return nil }
-            return positions[p.objectId]
+            return table.row(of: p.objectId)
         }
         let selectivity = Double(rows.count) / Double(Swift.max(1, table.rowCount))
         return RowSetLeaf(l, rows: RowSet(rows: rows, capacity: table.rowCount), invert: l.negated,

@@ -38,7 +38,7 @@ final class RunState {
     /// shaping of result objects go through it.
     var evaluation: Evaluation {
         if let e = createdEvaluation { return e }
-        let e = Evaluation(database: store.database, limits: limits, variables: variables, nowMillis: nowMillis, random: random)
+        let e = Evaluation(source: store, limits: limits, variables: variables, nowMillis: nowMillis, random: random)
         for (query, outcome) in inner {
             if case .rows(_, let records) = outcome { e.innerResults[query] = records }
         }
@@ -99,23 +99,21 @@ enum InnerOutcome {
     case failed(Diagnostic)
 }
 
-/// One query's execution within a run: its class, the class's records, and the run.
+/// One query's execution within a run: its class and the run.
 final class ExecContext {
     let run: RunState
     let table: ClassTable
     let className: String
-    let records: [Record]
 
     init(run: RunState, table: ClassTable) {
         self.run = run
         self.table = table
         self.className = table.name
-        self.records = run.store.records(table.name)
     }
 
-    /// The reference's answer for one row.
+    /// The reference's answer for one row (its record built from the columns).
     @inline(never)
     func evaluate(_ predicate: Predicate, row: Int) throws(Diagnostic) -> Bool {
-        try run.evaluation.evaluate(predicate, Scope(record: records[row], className: className))
+        try run.evaluation.evaluate(predicate, Scope(record: table.record(row), className: className))
     }
 }

@@ -134,6 +134,15 @@ final class StringAffixLeaf: KeyLeaf {
                     }
                 case .suffix:
                     try drive(&b, ctx) { t in folder.fold(s.span(t)) { Bytes.hasSuffix($0, p) } != invert }
+                case .substring where folder.options.isEmpty:
+                    try drive(&b, ctx) { t in Bytes.contains(s.span(t), p) != invert }
+                case .substring where Bytes.isASCII(p):
+                    // ASCII rows are decided on their own bytes; only others are folded.
+                    let lower = folder.lowercase
+                    try drive(&b, ctx) { t in
+                        let x = s.span(t)
+                        return (Bytes.asciiFoldedContains(x, p, lowercase: lower) ?? folder.fold(x) { Bytes.contains($0, p) }) != invert
+                    }
                 case .substring:
                     try drive(&b, ctx) { t in folder.fold(s.span(t)) { Bytes.contains($0, p) } != invert }
                 }
@@ -154,7 +163,7 @@ private struct ShortWords {
     func passes(_ t: Int) -> Bool {
         let n = s.count(t)
         guard n <= 8 else { return invert }
-        let w = Bytes.load(s.bytes, s.starts[t], n)
+        let w = Bytes.load(s.bytes, s.start(t), n)
         for i in 0..<lengths.count where lengths[i] == n && words[i] == w { return !invert }
         return invert
     }
@@ -177,7 +186,7 @@ private struct ShortPrefix {
     @inline(__always)
     func passes(_ t: Int) -> Bool {
         if s.count(t) >= n {
-            let w = Bytes.load(s.bytes, s.starts[t], n)
+            let w = Bytes.load(s.bytes, s.start(t), n)
             if plain { return (w == word) != invert }
             if w & high == 0 { return ((lowercase ? Bytes.lowerWord(w) : w) == word) != invert }
         } else if plain {

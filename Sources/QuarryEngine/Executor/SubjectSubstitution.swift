@@ -14,14 +14,31 @@ extension Leaf {
             guard let e = swap(e) else { return nil }
             l.condition = .between(e, lower: lo, upper: hi)
         case .inCollection(let e, let c, let o):
-            guard let e = swap(e) else { return nil }
-            l.condition = .inCollection(e, c, o)
+            if let e = swap(e) {
+                l.condition = .inCollection(e, c, o)
+            } else if let c = swap(c) {
+                l.condition = .inCollection(e, c, o)
+            } else {
+                return nil
+            }
         case .isNull(let e):
             guard let e = swap(e) else { return nil }
             l.condition = .isNull(e)
         case .string(let e, let op, let pattern, let o):
             guard let e = swap(e) else { return nil }
             l.condition = .string(e, op, pattern, o)
+        case .containsAll(let e, let list):
+            guard let e = swap(e) else { return nil }
+            l.condition = .containsAll(e, list)
+        case .containedBy(let e, let list):
+            guard let e = swap(e) else { return nil }
+            l.condition = .containedBy(e, list)
+        case .arraySize(let e, let n):
+            guard let e = swap(e) else { return nil }
+            l.condition = .arraySize(e, n)
+        case .quantified(let q, let e, let variable, let p):
+            guard let e = swap(e) else { return nil }
+            l.condition = .quantified(q, e, variable: variable, p)
         case .text(let k, let s):
             guard k == path else { return nil }
             l.condition = .text(replacement, s)

@@ -51,14 +51,17 @@ enum TypedLiteral {
         case (.bool, .bool(let b)):
             return .bool(b)
         case (.pointer(let target), .pointer(let p)):
-            return .pointerRow(p.className == target ? store.database[target]?.positionById[p.objectId] : nil)
+            return .pointerRow(p.className == target ? store.table(target)?.row(of: p.objectId) : nil)
         case (.pointer(let target), .string(let id)):
             // Parse / Mongo: a plain objectId equals a pointer to that object.
-            return semantics == .document ? .pointerRow(store.database[target]?.positionById[id]) : .incomparable
+            return semantics == .document ? .pointerRow(store.table(target)?.row(of: id)) : .incomparable
         case (.int, .string), (.int, .bool), (.double, .string), (.double, .bool), (.date, .bool),
             (.string, .int), (.string, .double), (.string, .bool), (.bool, .int), (.bool, .double),
             (.bool, .string), (.bool, .date), (.pointer, .int), (.pointer, .double), (.pointer, .bool),
-            (.pointer, .date):
+            (.pointer, .date), (.int, .pointer), (.double, .pointer), (.date, .pointer), (.bool, .pointer),
+            (.geoPoint, .int), (.geoPoint, .double), (.geoPoint, .string), (.geoPoint, .date), (.geoPoint, .bool),
+            (.geoPoint, .pointer), (.int, .geoPoint), (.double, .geoPoint), (.string, .geoPoint), (.date, .geoPoint),
+            (.bool, .geoPoint):
             return .incomparable
         default:
             return nil

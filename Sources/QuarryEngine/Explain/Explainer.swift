@@ -8,7 +8,7 @@ extension Engine {
     public func explain(_ query: Query, variables: [String: Value] = [:], analyze: Bool = false) throws(Diagnostic)
         -> ExplainReport
     {
-        var validator = QueryValidator(database: store.database, limits: limits, variables: Set(variables.keys))
+        var validator = QueryValidator(source: store, limits: limits, variables: Set(variables.keys))
         try validator.check(query)
         guard analyze else { return ExplainReport(root: try node(query, run: nil), analyzed: false) }
         let run = RunState(store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
@@ -19,7 +19,7 @@ extension Engine {
         root.time = ContinuousClock.now - start
         switch result {
         case .count(let n): root.actualRows = n
-        case .records(let r): root.actualRows = r.count
+        case .rows(let r): root.actualRows = r.count
         }
         return ExplainReport(root: root, analyzed: true)
     }

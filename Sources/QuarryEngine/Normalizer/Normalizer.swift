@@ -26,7 +26,7 @@ struct Normalizer {
     }
 
     static func folding(_ limits: Limits) -> Evaluation {
-        Evaluation(database: Database(), limits: limits, variables: [:], nowMillis: 0, random: { 0 })
+        Evaluation(source: Database(), limits: limits, variables: [:], nowMillis: 0, random: { 0 })
     }
 
     /// Records a rewrite (rendered only if EXPLAIN asks).

@@ -22,6 +22,24 @@ final class ArrayColumn: Column {
         return true
     }
 
+    override func typedValue(at row: Int) -> Value {
+        let start = Int(starts[row])
+        return .array((start..<start + Int(counts[row])).map { elements.value(at: $0) ?? .null })
+    }
+    override var typedBytes: Int { (starts.capacity + counts.capacity) * 4 + elements.heapBytes }
+
+    override func reserveTyped(_ n: Int) {
+        starts.reserveCapacity(starts.count + n)
+        counts.reserveCapacity(counts.count + n)
+    }
+    override func settle() {
+        elements.settle()
+        super.settle()
+    }
+    override func trimTyped() {
+        starts.trimCapacity()
+        counts.trimCapacity()
+    }
     override func appendPlaceholder() {
         starts.append(Int32(elements.rowCount))
         counts.append(0)

@@ -1,12 +1,18 @@
 import QuarryCore
 
-/// The columns of one class. Row `i` is the `i`-th record of the class in the database, so
-/// rows are in insertion order.
+/// The columns of one class, the only copy of its objects. Rows are in insertion order; a
+/// row's record is built from the columns when it is read.
 final class ClassTable {
     let name: String
     /// Every row's objectId, as a string column (the `objectId` key).
     let objectIds = StringColumn(kind: .string)
     private(set) var columns: [String: Column] = [:]
+    /// Field names in first-seen order: the order records are built in.
+    private(set) var fieldNames: [String] = []
+    /// Rows whose fields were written in another order than `fieldNames`, with their own.
+    private var fieldOrders: [Int: [String]] = [:]
+    /// objectId → row, keyed by the objectIds' bytes in their arena.
+    private var lookup = SpanTable()
 
     init(name: String) { self.name = name }
 
@@ -17,5 +23,82 @@ final class ClassTable {
         field == "objectId" ? objectIds : columns[field]
     }
 
-    func setColumn(_ column: Column, for field: String) { columns[field] = column }
+    /// Adds a field's column (after the others) or replaces it.
+    func setColumn(_ column: Column, for field: String) {
+        if columns.updateValue(column, forKey: field) == nil { fieldNames.append(field) }
+    }
+
+    /// The row of the object with this objectId.
+    func row(of objectId: String) -> Int? {
+        var id = objectId
+        return id.withUTF8 { key in
+            objectIds.withBytes { s in lookup.find(key) { s.span(Int($0)) } }
+        }.map(Int.init)
+    }
+
+    // MARK: - Rows
+
+    /// Adds a row for a new objectId, with every field missing.
+    func appendRow(_ objectId: String) -> Int {
+        let row = rowCount
+        objectIds.append(.string(objectId))
+        objectIds.withBytes { s in lookup.insert(Int32(row)) { s.span(Int($0)) } }
+        for column in columns.values { column.append(nil) }
+        return row
+    }
+
+    /// Room for `rows` more rows in the objectId lookup.
+    func reserve(_ rows: Int) {
+        objectIds.withBytes { s in lookup.reserve(rowCount + rows) { s.span(Int($0)) } }
+    }
+
+    /// Removes a row; later rows move up by one.
+    func removeRow(_ row: Int) {
+        objectIds.withBytes { s in lookup.remove(Int32(row)) { s.span(Int($0)) } }
+        objectIds.remove(row)
+        for column in columns.values { column.remove(row) }
+        if fieldOrders.keys.contains(where: { $0 >= row }) {
+            fieldOrders = Dictionary(uniqueKeysWithValues: fieldOrders.compactMap { r, order in
+                r == row ? nil : (r > row ? r - 1 : r, order)
+            })
+        }
+    }
+
+    /// Notes the order a row's fields were written in (after its columns are set), so that
+    /// its record reads back in that order.
+    func noteFieldOrder(_ order: [String], row: Int) {
+        // In order when `order` is a subsequence of `fieldNames` (a walk, no hashing: this
+        // runs for every object loaded).
+        var j = 0
+        for name in order {
+            while j < fieldNames.count, fieldNames[j] != name { j += 1 }
+            if j == fieldNames.count {
+                fieldOrders[row] = order
+                return
+            }
+            j += 1
+        }
+        if !fieldOrders.isEmpty { fieldOrders[row] = nil }
+    }
+
+    /// The object at a row, as a record.
+    func record(_ row: Int) -> Record {
+        var fields: [(String, Value)] = []
+        for name in fieldOrders[row] ?? fieldNames {
+            if let v = columns[name]?.value(at: row) { fields.append((name, v)) }
+        }
+        return Record(objectId: objectIds.string(at: row), fields: fields)
+    }
+
+    /// The object at a row with only one of its fields (what an index over a path starting at
+    /// that field reads).
+    func record(_ row: Int, only field: String) -> Record {
+        let v = field == "objectId" ? nil : columns[field]?.value(at: row)
+        return Record(objectId: objectIds.string(at: row), fields: v.map { [(field, $0)] } ?? [])
+    }
+
+    /// Heap bytes of the table's columns and lookup, by field (`objectId` includes the lookup).
+    var bytesByField: [(String, Int)] {
+        [("objectId", objectIds.heapBytes + lookup.bytes)] + fieldNames.map { ($0, columns[$0]?.heapBytes ?? 0) }
+    }
 }

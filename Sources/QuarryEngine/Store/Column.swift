@@ -2,7 +2,8 @@ import QuarryCore
 
 /// One field of one class across all its rows: a slot per row (missing, null, typed value,
 /// other) and, in the subclasses, the typed values. Rows whose value does not fit the column's
-/// type are `other` and are read from the record; so are all values of a `generic` column.
+/// type are `other` and keep their `Value` in `others`; so do all values of a `generic`
+/// column. The column is the only copy of the data: `value(at:)` gives a row's value back.
 ///
 /// Columns are reference types so that a compiled plan reads them in place; a plan never runs
 /// while the store changes (the engine invalidates its plans on every change). For the same
@@ -13,6 +14,8 @@ class Column {
     /// One `Slot` raw value per row.
     @exclusivity(unchecked) final var slots: [UInt8] = []
     @exclusivity(unchecked) final var statistics = ColumnStatistics()
+    /// The values of `other` rows, by row: few in a typed column, every value in a generic one.
+    private(set) final var others: [Int: Value] = [:]
 
     init(kind: ColumnKind) { self.kind = kind }
 
@@ -22,6 +25,12 @@ class Column {
 
     /// Stores `v` typed at `row` if the column's type can hold it.
     func storeTyped(_ v: Value, at row: Int) -> Bool { false }
+    /// The value stored typed at `row` (its slot is `value`), exactly as it was stored.
+    func typedValue(at row: Int) -> Value { .null }
+    /// Room in the typed arrays for `n` more rows.
+    func reserveTyped(_ n: Int) {}
+    /// Gives back the typed arrays' spare capacity.
+    func trimTyped() {}
     /// Grows the typed arrays by one placeholder row.
     func appendPlaceholder() {}
     /// Removes row `row` from the typed arrays.
@@ -30,8 +39,39 @@ class Column {
     func forgetTyped(at row: Int) {}
     /// Called when the `other` value at `row` is about to be replaced or removed.
     func forgetOther(at row: Int) {}
+    /// Heap bytes of the typed storage (capacity, not count).
+    var typedBytes: Int { 0 }
+
+    /// Called once a column is loaded: settles on its compact form (dictionary encoding where
+    /// it pays) and gives back spare capacity.
+    func settle() {
+        slots.trimCapacity()
+        trimTyped()
+    }
+
+    // MARK: - Reading
+
+    /// The value of a row; nil when the object has no such field.
+    final func value(at row: Int) -> Value? {
+        switch slots[row] {
+        case Slot.missing.rawValue: return nil
+        case Slot.null.rawValue: return .null
+        case Slot.value.rawValue: return typedValue(at: row)
+        default: return others[row]
+        }
+    }
+
+    /// Heap bytes the column holds: slots, typed storage, and a rough figure for `other`
+    /// values (a dictionary entry each; the values' own heap storage is not counted).
+    final var heapBytes: Int { slots.capacity + typedBytes + others.capacity * 48 }
 
     // MARK: - Changes
+
+    /// Room for `n` more rows, so that loading a class allocates each array once, at its size.
+    final func reserve(_ n: Int) {
+        slots.reserveCapacity(slots.count + n)
+        reserveTyped(n)
+    }
 
     /// Adds a row at the end; nil means the object has no such field.
     final func append(_ v: Value?) {
@@ -50,6 +90,7 @@ class Column {
         case .null?: slot = .null
         case let v?: slot = storeTyped(v, at: row) ? .value : .other
         }
+        if slot == .other, let v { others[row] = v }
         slots[row] = slot.rawValue
         statistics.count(slot, +1)
         if let v, !v.isNull { statistics.note(v) }
@@ -59,7 +100,10 @@ class Column {
     private func forget(_ row: Int) {
         let old = Slot(rawValue: slots[row]) ?? .missing
         if old == .value { forgetTyped(at: row) }
-        if old == .other { forgetOther(at: row) }
+        if old == .other {
+            forgetOther(at: row)
+            others[row] = nil
+        }
         statistics.count(old, -1)
     }
 
@@ -68,15 +112,27 @@ class Column {
         forget(row)
         removeTyped(at: row)
         slots.remove(at: row)
+        if others.keys.contains(where: { $0 > row }) {
+            others = Dictionary(uniqueKeysWithValues: others.map { ($0.key > row ? $0.key - 1 : $0.key, $0.value) })
+        }
     }
 
-    /// Statistics recomputed from scratch; `value(row)` reads a row's stored value.
-    final func refreshStatistics(_ value: (Int) -> Value?) {
+    /// Replaces the kept value of an `other` row (a pointer column's dangling pointer whose
+    /// target came back is `value` again; one whose target left becomes `other`).
+    final func setSlot(_ row: Int, _ slot: Slot, keeping value: Value?) {
+        statistics.count(Slot(rawValue: slots[row]) ?? .missing, -1)
+        slots[row] = slot.rawValue
+        statistics.count(slot, +1)
+        others[row] = slot == .other ? value : nil
+    }
+
+    /// Statistics recomputed from scratch.
+    final func refreshStatistics() {
         var fresh = ColumnStatistics()
         for row in 0..<slots.count {
             let slot = Slot(rawValue: slots[row]) ?? .missing
             fresh.count(slot, +1)
-            if slot == .value || slot == .other, let v = value(row) { fresh.note(v) }
+            if slot == .value || slot == .other, let v = value(at: row) { fresh.note(v) }
         }
         statistics = fresh
     }

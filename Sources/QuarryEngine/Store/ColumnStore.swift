@@ -1,79 +1,93 @@
 import QuarryCore
 
-/// The in-memory store: the database (the records, which results and fallbacks read) and, per
-/// class, a typed column per field. Every change goes through the store so that the two stay
-/// in step, with pointer columns re-resolved when their target class changes.
+/// The in-memory store: per class, a typed column per field, and nothing else. The columns
+/// are the only copy of the data: records are built from them when results, fallbacks or
+/// inner queries read objects. Every change goes through the store so that pointer columns
+/// are re-resolved when their target class changes.
 final class ColumnStore {
-    private(set) var database: Database
     private(set) var tables: [String: ClassTable] = [:]
+    /// Class names in the order they were first seen.
+    private(set) var classNames: [String] = []
     /// Declared indexes, by class.
     private(set) var indexes: [String: IndexRegistry] = [:]
     /// Bumped on every change; plans built for an older version are stale.
     private(set) var version: UInt64 = 0
 
+    /// Copies a database into columns (the store keeps no reference to it).
     init(database: Database) {
-        self.database = database
-        for name in database.classNames { tables[name] = ClassTable(name: name) }
-        for name in database.classNames { build(name) }
+        // Every class's objectIds first, so that pointers resolve whatever the class order.
+        for name in database.classNames {
+            let table = self.table(creating: name)
+            let records = database[name]?.records ?? []
+            table.reserve(records.count)
+            table.objectIds.reserve(records.count)
+            for record in records { _ = table.appendRow(record.objectId) }
+        }
+        for name in database.classNames {
+            if let data = database[name], let table = tables[name] { build(data, into: table) }
+        }
     }
 
     func table(_ className: String) -> ClassTable? { tables[className] }
 
-    /// The records of a class, in row order.
-    func records(_ className: String) -> [Record] { database[className]?.records ?? [] }
+    private func table(creating className: String) -> ClassTable {
+        if let t = tables[className] { return t }
+        let t = ClassTable(name: className)
+        tables[className] = t
+        classNames.append(className)
+        return t
+    }
+
+    /// The data as a `Database` of records (a copy built from the columns).
+    func snapshot() -> Database {
+        Database(classNames.compactMap { name in
+            tables[name].map { t in ClassData(name: name, records: (0..<t.rowCount).map(t.record)) }
+        })
+    }
 
     // MARK: - Changes
 
     /// Adds an object, or replaces the one with the same objectId (keeping its row).
     func insert(_ record: Record, into className: String) {
         version &+= 1
-        let existing = database[className]?.positionById[record.objectId]
-        let old = existing.map { database[className]!.records[$0] }
-        database.insert(record, into: className)
-        defer { indexesAfterChange(className, row: existing ?? (tables[className]?.rowCount ?? 1) - 1, old: old, new: record) }
-        let table = tables[className] ?? {
-            let t = ClassTable(name: className)
-            tables[className] = t
-            return t
-        }()
-        if let row = existing {
+        let table = table(creating: className)
+        if let row = table.row(of: record.objectId) {
+            let old = indexes[className] == nil ? nil : table.record(row)
             for (field, column) in table.columns where record.fields[field] == nil { column.set(row, nil) }
             for field in record.fieldOrder { set(field, record.fields[field], row: row, in: table) }
+            table.noteFieldOrder(record.fieldOrder, row: row)
+            indexesAfterChange(className, row: row, old: old, new: record)
             return
         }
-        let row = table.rowCount
-        table.objectIds.append(.string(record.objectId))
-        for column in table.columns.values { column.append(nil) }
+        let row = table.appendRow(record.objectId)
         for field in record.fieldOrder { set(field, record.fields[field], row: row, in: table) }
+        table.noteFieldOrder(record.fieldOrder, row: row)
         for column in pointerColumns(targeting: className) {
-            column.resolveDangling(objectId: record.objectId, targetRow: row) { pointer(column, $0) }
+            column.resolveDangling(objectId: record.objectId, targetRow: row)
         }
-        for (list, field, owner) in pointerLists(targeting: className) {
-            let records = database[owner]?.records ?? []
-            list.resolveDangling(objectId: record.objectId, targetRow: row) { r in
-                records[r].fields[field].flatMap(list.listedIds)
-            }
+        for list in pointerLists(targeting: className) {
+            list.resolveDangling(objectId: record.objectId, targetRow: row)
         }
+        indexesAfterChange(className, row: row, old: nil, new: record)
     }
 
     /// Removes an object; returns whether it existed. Rows after it move up by one, so this
     /// costs a pass over the class's columns and over the pointer columns that target it.
     @discardableResult
     func remove(_ objectId: String, from className: String) -> Bool {
-        guard let table = tables[className], let old = database[className]?.record(objectId),
-            let row = database.remove(objectId, from: className)
-        else { return false }
+        guard let table = tables[className], let row = table.row(of: objectId) else { return false }
         version &+= 1
-        defer { indexesAfterChange(className, row: row, old: old, new: nil) }
-        table.objectIds.remove(row)
-        for column in table.columns.values { column.remove(row) }
-        for column in pointerColumns(targeting: className) { column.targetRemoved(at: row) }
-        for (list, _, _) in pointerLists(targeting: className) { list.targetRemoved(at: row) }
+        let old = indexes[className] == nil ? nil : table.record(row)
+        // Before the row goes: pointer lists read the objectIds of the rows they list.
+        for column in pointerColumns(targeting: className) { column.targetRemoved(at: row, objectId: objectId) }
+        for list in pointerLists(targeting: className) { list.targetRemoved(at: row) }
+        table.removeRow(row)
+        indexesAfterChange(className, row: row, old: old, new: nil)
         return true
     }
 
     private func indexesAfterChange(_ className: String, row: Int, old: Record?, new: Record?) {
-        let resolver = KeyPathResolver(database: database)
+        let resolver = KeyPathResolver(source: self)
         for (name, registry) in indexes {
             guard name == className else {
                 registry.otherClassChanged()
@@ -93,17 +107,17 @@ final class ColumnStore {
     func createIndex(_ kind: IndexKind, on path: KeyPath, in className: String) {
         let registry = indexes[className] ?? IndexRegistry()
         indexes[className] = registry
-        let resolver = KeyPathResolver(database: database)
+        let resolver = KeyPathResolver(source: self)
         switch kind {
         case .geo:
             guard !registry.geo.contains(where: { $0.path == path }) else { return }
             let index = GeoIndex(path: path, className: className)
-            index.rebuild(records(className), resolver)
+            index.rebuild(records(className, for: path), resolver)
             registry.add(index)
         case .hash, .ordered:
             guard !registry.values.contains(where: { $0.kind == kind && $0.path == path }) else { return }
             let index = ValueIndex(kind: kind, path: path, className: className)
-            index.rebuild(records(className), resolver)
+            index.rebuild(records(className, for: path), resolver)
             registry.add(index)
         }
         version &+= 1
@@ -120,42 +134,51 @@ final class ColumnStore {
     func valueIndexes(_ className: String, _ path: KeyPath) -> [ValueIndex] {
         guard let registry = indexes[className] else { return [] }
         let found = registry.values.filter { $0.path == path }
-        for index in found where index.isStale { index.rebuild(records(className), KeyPathResolver(database: database)) }
+        for index in found where index.isStale { index.rebuild(records(className, for: path), KeyPathResolver(source: self)) }
         return found
     }
 
     /// The geo index of a class on a path, rebuilt first if stale.
     func geoIndex(_ className: String, _ path: KeyPath) -> GeoIndex? {
         guard let index = indexes[className]?.geo.first(where: { $0.path == path }) else { return nil }
-        if index.isStale { index.rebuild(records(className), KeyPathResolver(database: database)) }
+        if index.isStale { index.rebuild(records(className, for: path), KeyPathResolver(source: self)) }
         return index
     }
 
-    /// Statistics recomputed from the records (bounds and distinct counts only widen as data
+    /// The rows of a class as records holding only the field a key path starts at: all that
+    /// resolving the path reads (later steps go through the store), built one at a time.
+    private func records(_ className: String, for path: KeyPath) -> LazyMapSequence<Range<Int>, Record> {
+        let table = tables[className]
+        return (0..<(table?.rowCount ?? 0)).lazy.map { row in
+            table?.record(row, only: path.first) ?? Record(objectId: "", fields: [])
+        }
+    }
+
+    /// Statistics recomputed from the columns (bounds and distinct counts only widen as data
     /// changes; this makes them exact again).
     func refreshStatistics(_ className: String) {
         guard let table = tables[className] else { return }
-        let records = records(className)
-        for (field, column) in table.columns { column.refreshStatistics { records[$0][field] } }
+        for column in table.columns.values { column.refreshStatistics() }
     }
 
     // MARK: - Building
 
-    private func build(_ className: String) {
-        guard let table = tables[className], let data = database[className] else { return }
+    private func build(_ data: ClassData, into table: ClassTable) {
         let records = data.records
-        table.objectIds.slots.reserveCapacity(records.count)
-        for record in records { table.objectIds.append(.string(record.objectId)) }
         for field in data.fieldNames {
             let column = makeColumn(initialKind(field, data))
-            column.slots.reserveCapacity(records.count)
+            column.reserve(records.count)
             for record in records { column.append(record.fields[field]) }
             table.setColumn(column, for: field)
             let s = column.statistics, e = (column as? ArrayColumn)?.elements.statistics
             if column.kind != .generic, s.others * 8 > s.typed || (e.map { $0.others * 8 > $0.typed } ?? false) {
                 rebuild(field, in: table)
+            } else {
+                column.settle()
             }
         }
+        table.objectIds.settle()
+        for (row, record) in records.enumerated() { table.noteFieldOrder(record.fieldOrder, row: row) }
     }
 
     /// A column kind for a field without a pass over every value when the class's field
@@ -194,16 +217,17 @@ final class ColumnStore {
         case .bool: return BoolColumn(kind: kind)
         case .geoPoint: return GeoColumn(kind: kind)
         case .pointer(let target):
-            return PointerColumn(targetClass: target) { [unowned self] id in
-                self.database[target]?.positionById[id]
-            }
+            return PointerColumn(targetClass: target, targets: targets(in: target))
         case .array(let element): return ArrayColumn(elements: makeColumn(element))
         case .pointerList(let target):
-            return PointerListColumn(targetClass: target) { [unowned self] id in
-                self.database[target]?.positionById[id]
-            }
+            return PointerListColumn(targetClass: target, targets: targets(in: target))
         case .generic: return Column(kind: .generic)
         }
+    }
+
+    private func targets(in className: String) -> PointerTargets {
+        PointerTargets(row: { [unowned self] id in self.tables[className]?.row(of: id) },
+                       objectId: { [unowned self] row in self.tables[className]?.objectIds.string(at: row) ?? "" })
     }
 
     /// Stores a field's value; a new field gets a column typed by its first value, and a
@@ -228,9 +252,12 @@ final class ColumnStore {
     }
 
     private func rebuild(_ field: String, in table: ClassTable) {
-        let records = records(table.name)
-        let column = makeColumn(ColumnKind.best(for: records.lazy.compactMap { $0.fields[field] }))
-        for record in records { column.append(record.fields[field]) }
+        guard let old = table.columns[field] else { return }
+        let values = (0..<table.rowCount).map { old.value(at: $0) }
+        let column = makeColumn(ColumnKind.best(for: values.lazy.compactMap { $0 }))
+        column.reserve(values.count)
+        for v in values { column.append(v) }
+        column.settle()
         table.setColumn(column, for: field)
     }
 
@@ -238,22 +265,29 @@ final class ColumnStore {
         tables.values.flatMap { $0.columns.values.compactMap { ($0 as? PointerColumn).flatMap { $0.targetClass == className ? $0 : nil } } }
     }
 
-    /// Pointer-list columns into a class, with their field and the class that holds them.
-    private func pointerLists(targeting className: String) -> [(PointerListColumn, String, String)] {
-        tables.values.flatMap { table in
-            table.columns.compactMap { field, column in
-                (column as? PointerListColumn).flatMap { $0.targetClass == className ? ($0, field, table.name) : nil }
-            }
-        }
+    private func pointerLists(targeting className: String) -> [PointerListColumn] {
+        tables.values.flatMap { $0.columns.values.compactMap { ($0 as? PointerListColumn).flatMap { $0.targetClass == className ? $0 : nil } } }
+    }
+}
+
+extension ColumnStore: RecordSource {
+    func hasClass(_ className: String) -> Bool { tables[className] != nil }
+
+    func resolve(_ p: Pointer) -> Record? {
+        guard let table = tables[p.className], let row = table.row(of: p.objectId) else { return nil }
+        return table.record(row)
     }
 
-    /// The pointer a pointer column's row holds, read from its record.
-    private func pointer(_ column: PointerColumn, _ row: Int) -> Pointer? {
-        for table in tables.values {
-            guard let (field, _) = table.columns.first(where: { $0.value === column }) else { continue }
-            guard case .pointer(let p)? = database[table.name]?.records[row].fields[field] else { return nil }
-            return p
-        }
-        return nil
+    func field(_ name: String, of p: Pointer) -> Value? {
+        guard let table = tables[p.className], let row = table.row(of: p.objectId) else { return nil }
+        return table.column(name)?.value(at: row)
+    }
+
+    func contains(_ p: Pointer) -> Bool { tables[p.className]?.row(of: p.objectId) != nil }
+
+    func objectCount(in className: String) -> Int { tables[className]?.rowCount ?? 0 }
+
+    func record(at position: Int, in className: String) -> Record {
+        tables[className]?.record(position) ?? Record(objectId: "", fields: [])
     }
 }

@@ -4,25 +4,25 @@ import QuarryCore
 /// such as `address.city` follows an array index rather than an objectId lookup.
 ///
 /// `rows` holds the target row; `none` for rows without a pointer (missing or null);
-/// `dangling` for a pointer whose object does not exist (slot `other`: it behaves as null, and
-/// a path through it reaches nothing); `foreign` for any other value (slot `other`: a pointer
-/// into another class, an array…, which only the reference path follows). The store
-/// re-resolves rows when the target class changes.
+/// `dangling` for a pointer whose object does not exist (slot `other`, the pointer kept as its
+/// value: it behaves as null, and a path through it reaches nothing); `foreign` for any other
+/// value (slot `other`: a pointer into another class, an array…, which only the reference path
+/// follows). The store re-resolves rows when the target class changes.
 final class PointerColumn: Column {
     let targetClass: String
     @exclusivity(unchecked) var rows: [Int32] = []
     private(set) var danglingCount = 0
     /// Rows holding something other than a pointer into the target class.
     private(set) var foreignCount = 0
-    private let locate: (String) -> Int?
+    private let targets: PointerTargets
 
     static let none: Int32 = -1
     static let dangling: Int32 = -2
     static let foreign: Int32 = -3
 
-    init(targetClass: String, locate: @escaping (String) -> Int?) {
+    init(targetClass: String, targets: PointerTargets) {
         self.targetClass = targetClass
-        self.locate = locate
+        self.targets = targets
         super.init(kind: .pointer(to: targetClass))
     }
 
@@ -32,19 +32,25 @@ final class PointerColumn: Column {
             foreignCount += 1
             return false
         }
-        if let target = locate(p.objectId) {
+        if let target = targets.row(p.objectId) {
             rows[row] = Int32(target)
             return true
         }
-        // Dangling: null for every rule, but remembered so that a later insert can resolve it.
+        // Dangling: null for every rule, but kept so that a later insert can resolve it.
         rows[row] = Self.dangling
         danglingCount += 1
         return false
     }
 
+    override func typedValue(at row: Int) -> Value {
+        .pointer(Pointer(className: targetClass, objectId: targets.objectId(Int(rows[row]))))
+    }
+    override func reserveTyped(_ n: Int) { rows.reserveCapacity(rows.count + n) }
+    override func trimTyped() { rows.trimCapacity() }
     override func appendPlaceholder() { rows.append(Self.none) }
     override func removeTyped(at row: Int) { rows.remove(at: row) }
     override func forgetTyped(at row: Int) { rows[row] = Self.none }
+    override var typedBytes: Int { rows.capacity * 4 }
 
     override func forgetOther(at row: Int) {
         if rows[row] == Self.dangling { danglingCount -= 1 }
@@ -53,31 +59,27 @@ final class PointerColumn: Column {
     }
 
     /// The target class gained an object at `targetRow`: rows whose dangling pointer names it
-    /// now resolve. `objectId(row)` reads the pointer a row holds.
-    func resolveDangling(objectId: String, targetRow: Int, pointerAt: (Int) -> Pointer?) {
+    /// now resolve.
+    func resolveDangling(objectId: String, targetRow: Int) {
         guard danglingCount > 0 else { return }
         for row in rows.indices where rows[row] == Self.dangling {
-            guard pointerAt(row)?.objectId == objectId else { continue }
+            guard case .pointer(let p)? = value(at: row), p.objectId == objectId else { continue }
             rows[row] = Int32(targetRow)
             danglingCount -= 1
-            statistics.count(Slot(rawValue: slots[row]) ?? .other, -1)
-            slots[row] = Slot.value.rawValue
-            statistics.count(.value, +1)
+            setSlot(row, .value, keeping: nil)
         }
     }
 
-    /// The target class lost the object at `targetRow`: pointers to it dangle, later rows
-    /// move up by one.
-    func targetRemoved(at targetRow: Int) {
+    /// The target class lost the object at `targetRow` (whose objectId was `objectId`):
+    /// pointers to it dangle, later rows move up by one.
+    func targetRemoved(at targetRow: Int, objectId: String) {
         let removed = Int32(targetRow)
         for row in rows.indices {
             let r = rows[row]
             if r == removed {
                 rows[row] = Self.dangling
                 danglingCount += 1
-                statistics.count(.value, -1)
-                slots[row] = Slot.other.rawValue
-                statistics.count(.other, +1)
+                setSlot(row, .other, keeping: .pointer(Pointer(className: targetClass, objectId: objectId)))
             } else if r > removed {
                 rows[row] = r - 1
             }

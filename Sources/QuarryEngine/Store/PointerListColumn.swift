@@ -10,11 +10,17 @@ final class PointerListColumn: Column {
     @exclusivity(unchecked) var counts: [Int32] = []
     @exclusivity(unchecked) var targets: [Int32] = []
     private(set) var garbage = 0
-    private let locate: (String) -> Int?
+    private let lookup: PointerTargets
+    /// Rows holding a Relation rather than an array of pointers.
+    private var relations = RowBits()
+    /// Rows listing a pointer whose object does not exist, with their value as stored: the
+    /// objectIds of the dangling entries are needed to give the value back and to resolve
+    /// them when the object arrives.
+    private var withDangling: [Int: Value] = [:]
 
-    init(targetClass: String, locate: @escaping (String) -> Int?) {
+    init(targetClass: String, targets: PointerTargets) {
         self.targetClass = targetClass
-        self.locate = locate
+        self.lookup = targets
         super.init(kind: .pointerList(to: targetClass))
     }
 
@@ -37,10 +43,34 @@ final class PointerListColumn: Column {
         guard let ids = ids(v) else { return false }
         starts[row] = Int32(targets.count)
         counts[row] = Int32(ids.count)
-        for id in ids { targets.append(locate(id).map { Int32($0) } ?? PointerColumn.dangling) }
+        var dangles = false
+        for id in ids {
+            let target = lookup.row(id).map { Int32($0) } ?? PointerColumn.dangling
+            dangles = dangles || target == PointerColumn.dangling
+            targets.append(target)
+        }
+        if case .relation = v { relations[row] = true }
+        if dangles { withDangling[row] = v }
         return true
     }
 
+    override func typedValue(at row: Int) -> Value {
+        if let v = withDangling[row] { return v }
+        let start = Int(starts[row])
+        let ids = targets[start..<start + Int(counts[row])].map { lookup.objectId(Int($0)) }
+        if relations[row] { return .relation(className: targetClass, objectIds: ids) }
+        return .array(ids.map { .pointer(Pointer(className: targetClass, objectId: $0)) })
+    }
+
+    override func reserveTyped(_ n: Int) {
+        starts.reserveCapacity(starts.count + n)
+        counts.reserveCapacity(counts.count + n)
+    }
+    override func trimTyped() {
+        starts.trimCapacity()
+        counts.trimCapacity()
+        targets.trimCapacity()
+    }
     override func appendPlaceholder() {
         starts.append(Int32(targets.count))
         counts.append(0)
@@ -49,37 +79,46 @@ final class PointerListColumn: Column {
         garbage += Int(counts[row])
         starts.remove(at: row)
         counts.remove(at: row)
+        relations.remove(at: row)
+        if withDangling.keys.contains(where: { $0 >= row }) {
+            withDangling = Dictionary(uniqueKeysWithValues: withDangling.compactMap { r, v in
+                r == row ? nil : (r > row ? r - 1 : r, v)
+            })
+        }
     }
     override func forgetTyped(at row: Int) {
         garbage += Int(counts[row])
         counts[row] = 0
+        relations[row] = false
+        withDangling[row] = nil
     }
+    override var typedBytes: Int { (starts.capacity + counts.capacity + targets.capacity) * 4 + relations.bytes }
 
     var wasteful: Bool { garbage > 4096 && garbage > targets.count / 2 }
 
     /// The target class gained an object at `targetRow`: entries naming it resolve.
-    /// `idsAt(row)` reads the objectIds a row's value lists.
-    func resolveDangling(objectId: String, targetRow: Int, idsAt: (Int) -> [String]?) {
-        for row in 0..<rowCount where slots[row] == Slot.value.rawValue {
-            let start = Int(starts[row]), n = Int(counts[row])
-            guard (start..<start + n).contains(where: { targets[$0] == PointerColumn.dangling }),
-                let ids = idsAt(row), ids.count == n
-            else { continue }
-            for i in 0..<n where targets[start + i] == PointerColumn.dangling && ids[i] == objectId {
-                targets[start + i] = Int32(targetRow)
+    func resolveDangling(objectId: String, targetRow: Int) {
+        for (row, value) in withDangling {
+            guard let ids = ids(value) else { continue }
+            let start = Int(starts[row])
+            var dangles = false
+            for (i, id) in ids.enumerated() where targets[start + i] == PointerColumn.dangling {
+                if id == objectId { targets[start + i] = Int32(targetRow) } else { dangles = true }
             }
+            if !dangles { withDangling[row] = nil }
         }
     }
 
-    /// The target class lost the object at `targetRow`: entries naming it dangle, later rows
-    /// move up by one.
+    /// The target class is about to lose the object at `targetRow` (still readable): entries
+    /// naming it dangle, later rows move up by one.
     func targetRemoved(at targetRow: Int) {
         let removed = Int32(targetRow)
+        for row in 0..<rowCount where slots[row] == Slot.value.rawValue && withDangling[row] == nil {
+            let start = Int(starts[row])
+            if targets[start..<start + Int(counts[row])].contains(removed) { withDangling[row] = typedValue(at: row) }
+        }
         for i in targets.indices {
             if targets[i] == removed { targets[i] = PointerColumn.dangling } else if targets[i] > removed { targets[i] -= 1 }
         }
     }
-
-    /// For `ids(_:)` from the store.
-    func listedIds(_ v: Value) -> [String]? { ids(v) }
 }

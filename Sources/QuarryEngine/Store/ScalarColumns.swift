@@ -13,13 +13,19 @@ final class Int64Column: Column {
             return false
         }
     }
+    override func typedValue(at row: Int) -> Value { kind == .date ? .date(values[row]) : .int(values[row]) }
+    override func trimTyped() { values.trimCapacity() }
+    override func reserveTyped(_ n: Int) { values.reserveCapacity(values.count + n) }
     override func appendPlaceholder() { values.append(0) }
     override func removeTyped(at row: Int) { values.remove(at: row) }
+    override var typedBytes: Int { values.capacity * 8 }
 }
 
-/// Numbers stored as doubles: doubles, and ints that a double holds exactly.
+/// Numbers stored as doubles: doubles, and ints that a double holds exactly (marked, so that
+/// they read back as ints).
 final class DoubleColumn: Column {
     @exclusivity(unchecked) var values: [Double] = []
+    private var storedInts = RowBits()
 
     /// Whether `Double(i)` is exactly `i` (so comparisons stay exact).
     static func holdsExactly(_ i: Int64) -> Bool {
@@ -30,16 +36,27 @@ final class DoubleColumn: Column {
         switch v {
         case .double(let d):
             values[row] = d
+            storedInts[row] = false
             return true
         case .int(let i) where Self.holdsExactly(i):
             values[row] = Double(i)
+            storedInts[row] = true
             return true
         default:
             return false
         }
     }
+    override func typedValue(at row: Int) -> Value {
+        storedInts[row] ? .int(Int64(values[row])) : .double(values[row])
+    }
+    override func trimTyped() { values.trimCapacity() }
+    override func reserveTyped(_ n: Int) { values.reserveCapacity(values.count + n) }
     override func appendPlaceholder() { values.append(0) }
-    override func removeTyped(at row: Int) { values.remove(at: row) }
+    override func removeTyped(at row: Int) {
+        values.remove(at: row)
+        storedInts.remove(at: row)
+    }
+    override var typedBytes: Int { values.capacity * 8 + storedInts.bytes }
 }
 
 final class BoolColumn: Column {
@@ -50,8 +67,12 @@ final class BoolColumn: Column {
         values[row] = b
         return true
     }
+    override func typedValue(at row: Int) -> Value { .bool(values[row]) }
+    override func trimTyped() { values.trimCapacity() }
+    override func reserveTyped(_ n: Int) { values.reserveCapacity(values.count + n) }
     override func appendPlaceholder() { values.append(false) }
     override func removeTyped(at row: Int) { values.remove(at: row) }
+    override var typedBytes: Int { values.capacity }
 }
 
 /// Geo points as two arrays of degrees.
@@ -65,6 +86,15 @@ final class GeoColumn: Column {
         longitudes[row] = p.longitude
         return true
     }
+    override func typedValue(at row: Int) -> Value { .geoPoint(point(row)) }
+    override func trimTyped() {
+        latitudes.trimCapacity()
+        longitudes.trimCapacity()
+    }
+    override func reserveTyped(_ n: Int) {
+        latitudes.reserveCapacity(latitudes.count + n)
+        longitudes.reserveCapacity(longitudes.count + n)
+    }
     override func appendPlaceholder() {
         latitudes.append(0)
         longitudes.append(0)
@@ -73,5 +103,6 @@ final class GeoColumn: Column {
         latitudes.remove(at: row)
         longitudes.remove(at: row)
     }
+    override var typedBytes: Int { (latitudes.capacity + longitudes.capacity) * 8 }
     func point(_ row: Int) -> GeoPoint { GeoPoint(latitude: latitudes[row], longitude: longitudes[row]) }
 }

@@ -8,7 +8,7 @@ enum Slot: UInt8 {
     case null = 1
     /// The field holds a value of the column's type, stored in the typed array.
     case value = 2
-    /// The field holds a value the column cannot store typed; read it from the record.
+    /// The field holds a value the column cannot store typed; the column keeps it as a `Value`.
     case other = 3
 }
 

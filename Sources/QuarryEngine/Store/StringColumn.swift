@@ -2,67 +2,211 @@ import QuarryCore
 
 /// Strings as UTF-8 bytes in one arena, so that comparisons are byte comparisons (UTF-8 byte
 /// order is Unicode scalar order) over contiguous memory, with no String per row.
+///
+/// Entries are spans of the arena (32-bit offsets and lengths). A plain column has one entry
+/// per row. A dictionary-encoded one (`coded`, chosen after loading when it takes fewer bytes:
+/// names, tags, countries) has one entry per distinct string and a 32-bit code per row.
 final class StringColumn: Column {
-    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
-    @exclusivity(unchecked) private(set) var starts: [Int] = []
-    @exclusivity(unchecked) private(set) var lengths: [Int32] = []
-    /// Bytes of replaced strings still in the arena.
+    @exclusivity(unchecked) private var arena: [UInt8] = []
+    @exclusivity(unchecked) private var starts: [UInt32] = []
+    @exclusivity(unchecked) private var lengths: [UInt32] = []
+    /// Each row's entry when `coded`.
+    @exclusivity(unchecked) private var codes: [UInt32] = []
+    private(set) var coded = false
+    /// Entries by their bytes (`coded` only).
+    private var dictionary = SpanTable()
+    /// Bytes of replaced strings still in the arena (plain only: a dictionary keeps its entries).
     private var garbage = 0
 
     override func storeTyped(_ v: Value, at row: Int) -> Bool {
         guard case .string(let s) = v else { return false }
-        put(s, at: row)
+        return put(s, at: row)
+    }
+
+    /// Writes the string for a row (used directly for the objectId column); false when the
+    /// arena cannot grow past 4 GiB (the value is then kept as an `other` value).
+    @discardableResult
+    func put(_ s: String, at row: Int) -> Bool {
+        var s = s
+        if coded {
+            guard let code = s.withUTF8({ entry(for: $0) }) else { return false }
+            codes[row] = code
+            return true
+        }
+        let n = s.utf8.count
+        guard arena.count + n <= Int(UInt32.max) else { return false }
+        garbage += Int(lengths[row])
+        starts[row] = UInt32(arena.count)
+        lengths[row] = UInt32(n)
+        arena.append(contentsOf: s.utf8)
+        if garbage > 1 << 16, garbage > arena.count / 2 { compact() }
         return true
     }
 
-    /// Writes the string for a row (used directly for the objectId column).
-    func put(_ s: String, at row: Int) {
-        garbage += Int(lengths[row])
-        starts[row] = bytes.count
-        lengths[row] = Int32(s.utf8.count)
-        bytes.append(contentsOf: s.utf8)
-        if garbage > 1 << 16, garbage > bytes.count / 2 { compact() }
+    /// The dictionary code of a string, added when new; nil when the arena is full.
+    private func entry(for bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        let found = arena.withUnsafeBufferPointer { a in
+            starts.withUnsafeBufferPointer { s in
+                lengths.withUnsafeBufferPointer { l in
+                    dictionary.find(bytes) { Self.span(a, s, l, Int($0)) }
+                }
+            }
+        }
+        if let found { return UInt32(found) }
+        guard arena.count + bytes.count <= Int(UInt32.max), starts.count < Int(Int32.max) else { return nil }
+        let code = starts.count
+        starts.append(UInt32(arena.count))
+        lengths.append(UInt32(bytes.count))
+        arena.append(contentsOf: bytes)
+        insertEntry(code)
+        return UInt32(code)
     }
 
+    private func insertEntry(_ code: Int) {
+        arena.withUnsafeBufferPointer { a in
+            starts.withUnsafeBufferPointer { s in
+                lengths.withUnsafeBufferPointer { l in
+                    dictionary.insert(Int32(code)) { Self.span(a, s, l, Int($0)) }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func span(_ a: UnsafeBufferPointer<UInt8>, _ s: UnsafeBufferPointer<UInt32>,
+                             _ l: UnsafeBufferPointer<UInt32>, _ e: Int) -> UnsafeBufferPointer<UInt8> {
+        let start = Int(s[e])
+        return UnsafeBufferPointer(rebasing: a[start..<start + Int(l[e])])
+    }
+
+    override func typedValue(at row: Int) -> Value { .string(string(at: row)) }
+    override var typedBytes: Int {
+        arena.capacity + (starts.capacity + lengths.capacity + codes.capacity) * 4 + dictionary.bytes
+    }
+
+    override func reserveTyped(_ n: Int) {
+        if coded {
+            codes.reserveCapacity(codes.count + n)
+        } else {
+            starts.reserveCapacity(starts.count + n)
+            lengths.reserveCapacity(lengths.count + n)
+        }
+    }
     override func appendPlaceholder() {
-        starts.append(bytes.count)
-        lengths.append(0)
+        // A coded placeholder names entry 0, which exists (a column is coded only once it
+        // holds a string), so that every row's span is readable.
+        if coded {
+            codes.append(0)
+        } else {
+            starts.append(UInt32(arena.count))
+            lengths.append(0)
+        }
     }
     override func removeTyped(at row: Int) {
-        garbage += Int(lengths[row])
-        starts.remove(at: row)
-        lengths.remove(at: row)
+        if coded {
+            codes.remove(at: row)
+        } else {
+            garbage += Int(lengths[row])
+            starts.remove(at: row)
+            lengths.remove(at: row)
+        }
     }
     override func forgetTyped(at row: Int) {
+        guard !coded else { return }
         garbage += Int(lengths[row])
         lengths[row] = 0
     }
-
-    func string(at row: Int) -> String {
-        let start = starts[row], count = Int(lengths[row])
-        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<start + count]), as: UTF8.self) }
+    override func settle() {
+        encodeIfSmaller()
+        super.settle()
     }
+    override func trimTyped() {
+        arena.trimCapacity()
+        starts.trimCapacity()
+        lengths.trimCapacity()
+        codes.trimCapacity()
+    }
+
+    func string(at row: Int) -> String { withBytes { $0.string(row) } }
 
     /// Rewrites the arena without the bytes of replaced strings.
     private func compact() {
         var fresh: [UInt8] = []
-        fresh.reserveCapacity(bytes.count - garbage)
+        fresh.reserveCapacity(arena.count - garbage)
         for row in starts.indices {
-            let start = starts[row], count = Int(lengths[row])
-            starts[row] = fresh.count
-            fresh.append(contentsOf: bytes[start..<start + count])
+            let start = Int(starts[row]), count = Int(lengths[row])
+            starts[row] = UInt32(fresh.count)
+            fresh.append(contentsOf: arena[start..<start + count])
         }
-        bytes = fresh
+        arena = fresh
         garbage = 0
+    }
+
+    /// Switches to dictionary encoding when it takes fewer bytes than one span per row (few
+    /// distinct strings). Called once a column is loaded; later strings join the dictionary.
+    func encodeIfSmaller() {
+        guard !coded, rowCount >= 64 else { return }
+        var distinct = SpanTable()
+        var firstRows: [Int32] = []
+        var rowCodes = [UInt32](repeating: 0, count: rowCount)
+        var distinctBytes = 0
+        withBytes { s in
+            for row in 0..<rowCount where slots[row] == Slot.value.rawValue {
+                let span = s.span(row)
+                if let code = distinct.find(span, { s.span(Int(firstRows[Int($0)])) }) {
+                    rowCodes[row] = UInt32(code)
+                } else {
+                    rowCodes[row] = UInt32(firstRows.count)
+                    firstRows.append(Int32(row))
+                    distinctBytes += span.count
+                    distinct.insert(Int32(firstRows.count - 1)) { s.span(Int(firstRows[Int($0)])) }
+                }
+            }
+        }
+        let plain = arena.count + 8 * rowCount
+        let dictionaryBytes = distinctBytes + firstRows.count * (8 + 6) + 4 * rowCount
+        guard !firstRows.isEmpty, dictionaryBytes < plain else { return }
+        var freshArena: [UInt8] = [], freshStarts: [UInt32] = [], freshLengths: [UInt32] = []
+        freshArena.reserveCapacity(distinctBytes)
+        freshStarts.reserveCapacity(firstRows.count)
+        freshLengths.reserveCapacity(firstRows.count)
+        withBytes { s in
+            for row in firstRows {
+                let span = s.span(Int(row))
+                freshStarts.append(UInt32(freshArena.count))
+                freshLengths.append(UInt32(span.count))
+                freshArena.append(contentsOf: span)
+            }
+        }
+        arena = freshArena
+        starts = freshStarts
+        lengths = freshLengths
+        codes = rowCodes
+        coded = true
+        garbage = 0
+        dictionary = SpanTable()
+        arena.withUnsafeBufferPointer { a in
+            starts.withUnsafeBufferPointer { st in
+                lengths.withUnsafeBufferPointer { l in
+                    dictionary.reserve(st.count) { Self.span(a, st, l, Int($0)) }
+                    for code in 0..<st.count { dictionary.insert(Int32(code)) { Self.span(a, st, l, Int($0)) } }
+                }
+            }
+        }
     }
 
     /// The arena and spans for a scan; valid only inside `body`.
     func withBytes<R, E: Error>(_ body: (StringSpans) throws(E) -> R) throws(E) -> R {
-        let result: Result<R, E> = bytes.withUnsafeBufferPointer { b in
+        let result: Result<R, E> = arena.withUnsafeBufferPointer { b in
             starts.withUnsafeBufferPointer { s in
                 lengths.withUnsafeBufferPointer { l in
-                    do throws(E) { return .success(try body(StringSpans(bytes: b, starts: s, lengths: l))) }
-                    catch { return .failure(error) }
+                    codes.withUnsafeBufferPointer { c in
+                        do throws(E) {
+                            return .success(try body(StringSpans(bytes: b, starts: s, lengths: l, codes: c, coded: coded)))
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
                 }
             }
         }
@@ -70,18 +214,37 @@ final class StringColumn: Column {
     }
 }
 
-/// Read access to a string column's bytes during a scan.
+/// Read access to a string column's bytes during a scan, by row.
 struct StringSpans {
     let bytes: UnsafeBufferPointer<UInt8>
-    let starts: UnsafeBufferPointer<Int>
-    let lengths: UnsafeBufferPointer<Int32>
+    fileprivate let starts: UnsafeBufferPointer<UInt32>
+    fileprivate let lengths: UnsafeBufferPointer<UInt32>
+    fileprivate let codes: UnsafeBufferPointer<UInt32>
+    fileprivate let coded: Bool
+
+    /// The row's entry (its dictionary code, or the row itself).
+    @inline(__always) private func entry(_ row: Int) -> Int { coded ? Int(codes[row]) : row }
 
     @inline(__always) func span(_ row: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[starts[row]..<starts[row] + Int(lengths[row])])
+        let e = entry(row), start = Int(starts[e])
+        return UnsafeBufferPointer(rebasing: bytes[start..<start + Int(lengths[e])])
     }
-    @inline(__always) func count(_ row: Int) -> Int { Int(lengths[row]) }
+    @inline(__always) func count(_ row: Int) -> Int { Int(lengths[entry(row)]) }
+    /// Where the row's bytes start in `bytes`.
+    @inline(__always) func start(_ row: Int) -> Int { Int(starts[entry(row)]) }
     @inline(__always) func base(_ row: Int) -> UnsafePointer<UInt8>? {
-        bytes.baseAddress.map { $0 + starts[row] }
+        bytes.baseAddress.map { $0 + start(row) }
     }
     func string(_ row: Int) -> String { String(decoding: span(row), as: UTF8.self) }
+}
+
+extension Array {
+    /// Gives back unused capacity (a loaded column's arrays grew by doubling).
+    mutating func trimCapacity() {
+        guard capacity > count + count / 32 + 16 else { return }
+        var fresh: [Element] = []
+        fresh.reserveCapacity(count)
+        fresh.append(contentsOf: self)
+        self = fresh
+    }
 }

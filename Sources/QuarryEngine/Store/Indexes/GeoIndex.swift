@@ -28,7 +28,7 @@ final class GeoIndex {
         e.values.compactMap { if case .geoPoint(let p) = $0 { return p } else { return nil } }
     }
 
-    func rebuild(_ records: [Record], _ resolver: KeyPathResolver) {
+    func rebuild(_ records: some Sequence<Record>, _ resolver: KeyPathResolver) {
         var found: [(GeoPoint, Int32)] = []
         var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
         for (row, record) in records.enumerated() {

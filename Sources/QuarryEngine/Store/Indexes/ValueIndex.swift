@@ -36,7 +36,7 @@ final class ValueIndex {
     func markStale() { isStale = true }
 
     /// Builds from all records of the class.
-    func rebuild(_ records: [Record], _ resolver: KeyPathResolver) {
+    func rebuild(_ records: some Sequence<Record>, _ resolver: KeyPathResolver) {
         postings = [:]
         keys = []
         rows = []

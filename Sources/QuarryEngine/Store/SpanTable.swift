@@ -1,0 +1,93 @@
+/// A hash set of numbered byte strings that stores only the numbers: an open-addressing table
+/// (linear probing) of Int32s whose keys are spans of an arena the caller owns and hands in
+/// as `key(n)`. It maps objectIds to rows (the objectId arena) and strings to their dictionary
+/// codes, at a few bytes per entry rather than a `String` key and a hash-table entry each.
+struct SpanTable {
+    private var slots: [Int32] = []
+    private(set) var count = 0
+    private static let empty: Int32 = -1
+
+    /// The number whose key is `bytes`.
+    func find(_ bytes: UnsafeBufferPointer<UInt8>, _ key: (Int32) -> UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard count > 0 else { return nil }
+        var i = home(Self.hash(bytes))
+        while true {
+            let n = slots[i]
+            if n == Self.empty { return nil }
+            if Bytes.equal(key(n), bytes) { return n }
+            i = i + 1 == slots.count ? 0 : i + 1
+        }
+    }
+
+    /// Files `n` (its key is in the arena and not yet filed).
+    mutating func insert(_ n: Int32, _ key: (Int32) -> UnsafeBufferPointer<UInt8>) {
+        if (count + 1) * 4 > slots.count * 3 { resize(Swift.max(16, (count + 1) * 2), key) }
+        place(n, key)
+        count += 1
+    }
+
+    /// Room for `total` entries at about three quarters full, so that a bulk load grows the
+    /// table once.
+    mutating func reserve(_ total: Int, _ key: (Int32) -> UnsafeBufferPointer<UInt8>) {
+        if total * 4 > slots.count * 3 { resize(total * 4 / 3 + 1, key) }
+    }
+
+    /// Unfiles `n` (while its key is still readable); numbers above it move down by one, as
+    /// rows do when one is removed.
+    mutating func remove(_ n: Int32, _ key: (Int32) -> UnsafeBufferPointer<UInt8>) {
+        guard count > 0 else { return }
+        var at = home(Self.hash(key(n)))
+        while slots[at] != n {
+            if slots[at] == Self.empty { return }
+            at = at + 1 == slots.count ? 0 : at + 1
+        }
+        slots[at] = Self.empty
+        count -= 1
+        // Backward-shift deletion: later entries of the probe run move into the hole unless
+        // their home lies cyclically after the hole, up to where they sit.
+        var hole = at, j = at
+        while true {
+            j = j + 1 == slots.count ? 0 : j + 1
+            let m = slots[j]
+            if m == Self.empty { break }
+            let h = home(Self.hash(key(m)))
+            let stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j)
+            if !stays {
+                slots[hole] = m
+                slots[j] = Self.empty
+                hole = j
+            }
+        }
+        for i in slots.indices where slots[i] > n { slots[i] -= 1 }
+    }
+
+    /// Heap bytes held.
+    var bytes: Int { slots.capacity * 4 }
+
+    private mutating func place(_ n: Int32, _ key: (Int32) -> UnsafeBufferPointer<UInt8>) {
+        var i = home(Self.hash(key(n)))
+        while slots[i] != Self.empty { i = i + 1 == slots.count ? 0 : i + 1 }
+        slots[i] = n
+    }
+
+    private mutating func resize(_ capacity: Int, _ key: (Int32) -> UnsafeBufferPointer<UInt8>) {
+        let old = slots
+        slots = [Int32](repeating: Self.empty, count: capacity)
+        for n in old where n != Self.empty { place(n, key) }
+    }
+
+    /// The slot a hash starts probing at: the high half of hash × capacity, so that any
+    /// capacity works (no power of two needed).
+    @inline(__always) private func home(_ hash: UInt64) -> Int {
+        Int(hash.multipliedFullWidth(by: UInt64(slots.count)).high)
+    }
+
+    /// FNV-1a, then SplitMix64's finalizer so that the high bits are uniform.
+    @inline(__always) static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        h = (h ^ (h >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        h = (h ^ (h >> 27)) &* 0x94D0_49BB_1331_11EB
+        return h ^ (h >> 31)
+    }
+}

@@ -1,0 +1,71 @@
+import QuarryCore
+import Testing
+
+@testable import QuarryEngine
+
+/// `Engine.runLazily`: the rows of `Engine.run` without building records until they are read.
+@Suite struct ResultSetTests {
+    static let db = database(
+        ("City", [record("c1", ["name": "Oslo", "pop": 700]), record("c2", ["name": "Lima", "pop": 9000])]),
+        ("Person", [
+            record("p1", ["name": "Ann", "age": 31, "city": pointer("City", "c2")]),
+            record("p2", ["name": "Bob", "age": 52, "city": pointer("City", "c1")]),
+            record("p3", ["age": 67, "city": pointer("City", "gone")]),
+            record("p4", ["name": "Dan", "age": 12]),
+        ]))
+
+    static func rows(_ result: LazyQueryResult) -> ResultSet? {
+        if case .rows(let r) = result { return r }
+        return nil
+    }
+
+    @Test(arguments: [
+        Query(className: "Person", predicate: compare("age", .gt, 30, .sql)),
+        Query(className: "Person", predicate: compare("age", .gt, 30, .sql), order: [.key("name", .descending)], skip: 1),
+        Query(className: "Person", predicate: .constant(true), keys: ["name"], includes: ["city"]),
+        Query(className: "Person", predicate: .constant(true), excludeKeys: ["age"], includes: ["city"]),
+        Query(className: "Person", predicate: compare("city.pop", .gt, 1000, .sql)),
+        Query(className: "Person", predicate: compare("age", .gt, 100, .sql)),
+    ])
+    func readsWhatRunReturns(_ query: Query) throws {
+        let engine = Engine(database: Self.db)
+        let expected = try ReferenceEvaluator(database: Self.db).run(query)
+        let lazy = try #require(Self.rows(try engine.runLazily(query)))
+        #expect(lazy.count == expected.records.count)
+        #expect(lazy.objectIds == expected.objectIds)
+        #expect(Array(lazy) == expected.records)
+        #expect(lazy.indices.map { lazy.objectId(at: $0) } == expected.objectIds)
+        #expect(try engine.run(query) == expected)
+    }
+
+    @Test func countsAreCounts() throws {
+        let engine = Engine(database: Self.db)
+        var query = Query(className: "Person", predicate: compare("age", .gt, 30, .sql))
+        query.count = true
+        guard case .count(let n) = try engine.runLazily(query) else {
+            Issue.record("not a count")
+            return
+        }
+        #expect(n == 3)
+    }
+
+    @Test func errorsAreTheReferences() {
+        let engine = Engine(database: Self.db)
+        #expect(errorCode { _ = try engine.runLazily(Query(className: "Nope", predicate: .constant(true))) }
+            == "query.unknown-class")
+        #expect(errorCode { _ = try engine.runLazily(Query(className: "Person", predicate: .constant(true), skip: -1)) }
+            == "query.invalid-skip")
+    }
+
+    /// A result set made after a change reads the changed data.
+    @Test func aResultSetReadsTheDataOfItsRun() throws {
+        let engine = Engine(database: Self.db)
+        let query = Query(className: "Person", predicate: compare("age", .gt, 30, .sql))
+        engine.insert(record("p5", ["name": "Eve", "age": 44]), into: "Person")
+        #expect(engine.delete("p1", from: "Person"))
+        let lazy = try #require(Self.rows(try engine.runLazily(query)))
+        #expect(lazy.objectIds == ["p2", "p3", "p5"])
+        #expect(lazy.map(\.fields) == [Self.db["Person"]!.records[1].fields, Self.db["Person"]!.records[2].fields,
+                                         ["name": "Eve", "age": 44]])
+    }
+}
