@@ -51,7 +51,7 @@ struct FilterCompiler {
     /// What the leaf answers for a row whose key reaches nothing, and one where it reaches
     /// null: the reference's own answer on a synthetic object.
     func answers(_ l: Leaf, _ path: KeyPath) -> SlotAnswers? {
-        memo.answers(l, table.name) { evaluatedAnswers(l, path) }
+        memo.answers(l, subject: path, table.name) { evaluatedAnswers(l, path) }
     }
 
     private func evaluatedAnswers(_ l: Leaf, _ path: KeyPath) -> SlotAnswers? {

@@ -58,9 +58,9 @@ final class PlanningMemo {
     /// without reading the literal (nulls stay in the shape). LIKE and regular expressions
     /// compile their pattern first, and an invalid one throws for every object: those are
     /// asked every time.
-    func answers(_ l: Leaf, _ className: String, _ compute: () -> SlotAnswers?) -> SlotAnswers? {
+    func answers(_ l: Leaf, subject: KeyPath, _ className: String, _ compute: () -> SlotAnswers?) -> SlotAnswers? {
         guard Self.literalFree(l.condition), let skeleton = PlanShape.skeleton(of: l) else { return compute() }
-        let key = AnswerKey(className: className, leaf: skeleton)
+        let key = AnswerKey(className: className, subject: subject, leaf: skeleton)
         if let known = answers[key] { return known }
         let found = compute()
         answers[key] = found
@@ -82,6 +82,7 @@ final class PlanningMemo {
 
     private struct AnswerKey: Hashable {
         let className: String
+        let subject: KeyPath
         let leaf: Leaf
     }
 }
