@@ -9,6 +9,7 @@ enum CoordinateBox {
     static func find(_ conjuncts: [Predicate], leading: Int, store: ColumnStore, className: String)
         -> [(index: GeoIndex, box: LatLonBox, first: Int)]
     {
+        guard store.indexes[className]?.geo.isEmpty == false else { return [] }
         var found: [KeyPath: (box: LatLonBox, first: Int)] = [:]
         var order: [KeyPath] = []
         for i in 0..<leading {

@@ -26,14 +26,14 @@ import Testing
         let q = Query(className: "Person", predicate: Self.latLon)
         // The filter's lines belong to the leaf compiler; the box is the access path.
         let lines = try engine.explain(q).description.split(separator: "\n").map(String.init)
-        #expect(lines.dropFirst().first == "├─ access: geo index on home box latitude [30.5, 31.0] longitude [-97.5, -96.5]  (est. 36 rows)")
+        #expect(lines.dropFirst().first == "├─ access: geo index on home box latitude [30.5, 31.0] longitude [-97.5, -96.5]  (est. 48 rows)")
         #expect(lines.filter { $0.hasPrefix("│  ") }.count == 2)
         #expect(lines.last == "└─ page: skip 0, no limit")
         #expect(try engine.run(q).objectIds == ReferenceEvaluator(database: Self.grid).run(q).objectIds)
         #expect(try engine.run(q).objectIds.count == 36)
         // A single coordinate, one side open.
         let band = try engine.explain(Query(className: "Person", predicate: .leaf(.compare(.key("home.latitude"), .gt, .literal(31.7), []), .sql)))
-        #expect(band.description.split(separator: "\n").dropFirst().first == "├─ access: geo index on home box latitude [31.7, …]  (est. 60 rows)")
+        #expect(band.description.split(separator: "\n").dropFirst().first == "├─ access: geo index on home box latitude [31.7, …]  (est. 100 rows)")
     }
 
     /// Without a geo index on the key, or when some row holds more than one point there, the
