@@ -146,7 +146,8 @@ struct ColumnStatistics {
     /// Type ranks seen among values and their array elements (only ever widened).
     var typeBits: UInt16 = 0
     /// Smallest and largest value by `Value.sortOrder` among values of the column's own type
-    /// and of others; widened on insert, kept on delete, so they are bounds, not exact.
+    /// and of others; widened on insert, kept on delete, so they are bounds, not exact (unless
+    /// an ordered index on the field sets them, as `ColumnStore` does after each change).
     var min: Value?
     var max: Value?
     var distinct = DistinctSketch()
