@@ -233,7 +233,7 @@ public final class Engine {
                         + "limit of \(limits.maxInnerRows); give it a limit or a narrower condition")
             }
             guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
-            run.setInner(query, .rows(rows, rows.map(table.record)))
+            run.setInner(query, .rows(rows, .rows(table, rows)))
         } catch {
             run.setInner(query, .failed(error))
         }
