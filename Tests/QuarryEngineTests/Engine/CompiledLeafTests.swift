@@ -164,6 +164,30 @@ import Testing
         }
     }
 
+    /// A dictionary-encoded column answers each distinct string once; a regex over its budget
+    /// still fails (never remembered as "no match"), on the reference's first failing row, and
+    /// rows before it still pass or fail as the reference says.
+    @Test func codedColumnsAnswerPerEntryAndFailAsTheReference() throws {
+        let long = String(repeating: "a", count: 28) + "!"
+        let values = ["Jan", "an", long, "Jan", long, "x"]
+        let records = (0..<600).map { Record(objectId: "r\($0)", fields: [("s", .string(values[$0 % values.count]))]) }
+        let db = Database([ClassData(name: "Item", records: records)])
+        let limits = Limits(regexMatchLimit: 5_000)
+        let engine = Engine(database: db, limits: limits, now: { 0 }, random: { 0.5 })
+        #expect((engine.store.table("Item")?.column("s") as? StringColumn)?.coded == true)
+        let reference = ReferenceEvaluator(database: db, limits: limits, now: { 0 }, random: { 0.5 })
+        for text in [#"{"s": {"$regex": "^J.n"}}"#, #"{"s": {"$regex": "(a+)+$"}}"#, #"{"s": {"$regex": "AN", "$options": "i"}}"#,
+                     #"{"$or": [{"s": "x"}, {"s": {"$regex": "(a+)+$"}}]}"#] {
+            var q = try ParseWhere.decode(text, className: "Item")
+            q.limit = 1000
+            let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in try reference.run(q) }
+            let actual = EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(q) }
+            #expect(actual == expected, "\(text)")
+        }
+        let failing = try ParseWhere.decode(#"{"s": {"$regex": "(a+)+$"}}"#, className: "Item")
+        #expect(EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(failing) } == .failure("limit.regex"))
+    }
+
     /// None of these queries leaves a leaf to the reference evaluator.
     @Test(arguments: Dialect.allCases)
     func compilesWithoutFallback(dialect: Dialect) throws {
