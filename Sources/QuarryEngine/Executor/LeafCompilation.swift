@@ -77,7 +77,7 @@ extension FilterCompiler {
             }
         case .inQuery(let path, let inner):
             if let error = failedInner[inner] { return ThrowingNode(l, error: error) }
-            guard let access = KeyAccess(path, in: table, store: store) else { return fallback(l) }
+            guard let access = access(path) else { return fallback(l) }
             let answers = SlotAnswers(missing: Self.unknown(l), null: Self.unknown(l))
             guard let column = access.column else { return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0) }
             if let pointers = column as? PointerColumn {
@@ -101,7 +101,7 @@ extension FilterCompiler {
                 return PointerSetLeaf(l, access: pointerAccess, pointers: pointers, rows: nil, inner: inner, invert: l.negated,
                                       answers: answers, selectivity: 0.1)
             }
-            guard let access = KeyAccess(path, in: table, store: store) else { return fallback(l) }
+            guard let access = access(path) else { return fallback(l) }
             guard let column = access.column else { return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0) }
             guard column.kind != .generic, column.kind != .geoPoint else { return fallback(l) }
             return SelectLeaf(l, access: access, column: column, inner: inner, innerKey: innerKey, answers: answers)
@@ -138,13 +138,13 @@ extension FilterCompiler {
     /// the reference when the path or the answers cannot be had.
     private func keyed(_ l: Leaf, _ path: KeyPath,
                        _ build: (KeyAccess, Column, SlotAnswers) -> FilterNode?) -> FilterNode {
-        if KeyAccess(path, in: table, store: store) == nil, let access = KeyAccess.throughList(path, in: table, store: store),
+        if access(path) == nil, let access = KeyAccess.throughList(path, in: table, store: store),
             var answers = answers(l, path), let list = access.list, let column = access.column
         {
             answers.null = answers.missing
             return listLeaf(l, access, list, column, answers) ?? fallback(l)
         }
-        guard let access = KeyAccess(path, in: table, store: store), var answers = answers(l, path) else { return fallback(l) }
+        guard let access = access(path), var answers = answers(l, path) else { return fallback(l) }
         // Null at a geo point reaches nothing at its latitude or longitude.
         if access.nullIsMissing { answers.null = answers.missing }
         guard let column = access.column else {
