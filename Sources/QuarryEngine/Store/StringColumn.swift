@@ -223,7 +223,11 @@ struct StringSpans {
     fileprivate let coded: Bool
 
     /// The row's entry (its dictionary code, or the row itself).
-    @inline(__always) private func entry(_ row: Int) -> Int { coded ? Int(codes[row]) : row }
+    @inline(__always) func entry(_ row: Int) -> Int { coded ? Int(codes[row]) : row }
+    /// Whether rows share entries (a dictionary-encoded column).
+    var isCoded: Bool { coded }
+    /// How many entries there are (distinct strings when coded).
+    var entryCount: Int { starts.count }
 
     @inline(__always) func span(_ row: Int) -> UnsafeBufferPointer<UInt8> {
         let e = entry(row), start = Int(starts[e])
