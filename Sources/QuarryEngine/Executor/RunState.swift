@@ -111,9 +111,19 @@ final class ExecContext {
         self.className = table.name
     }
 
-    /// The reference's answer for one row (its record built from the columns).
+    /// The reference's answer for one row, on a record built from the columns with the fields
+    /// the predicate reads (all of them for SELF).
     @inline(never)
     func evaluate(_ predicate: Predicate, row: Int) throws(Diagnostic) -> Bool {
-        try run.evaluation.evaluate(predicate, Scope(record: table.record(row), className: className))
+        if predicate != lastPredicate {
+            lastPredicate = predicate
+            lastFields = FieldsRead.of(predicate).map { Array($0) }
+        }
+        let record = lastFields.map { table.record(row, only: $0) } ?? table.record(row)
+        return try run.evaluation.evaluate(predicate, Scope(record: record, className: className))
     }
+    /// The fields of the last predicate evaluated (fallback nodes ask for one predicate over
+    /// many rows in a row).
+    private var lastPredicate: Predicate?
+    private var lastFields: [String]?
 }

@@ -97,6 +97,16 @@ final class ClassTable {
         return Record(objectId: objectIds.string(at: row), fields: v.map { [(field, $0)] } ?? [])
     }
 
+    /// The object at a row with only some of its fields (in no particular order: for
+    /// evaluation, not output).
+    func record(_ row: Int, only fields: [String]) -> Record {
+        var values: [(String, Value)] = []
+        for name in fields where name != "objectId" {
+            if let v = columns[name]?.value(at: row) { values.append((name, v)) }
+        }
+        return Record(objectId: objectIds.string(at: row), fields: values)
+    }
+
     /// Heap bytes of the table's columns and lookup, by field (`objectId` includes the lookup).
     var bytesByField: [(String, Int)] {
         [("objectId", objectIds.heapBytes + lookup.bytes)] + fieldNames.map { ($0, columns[$0]?.heapBytes ?? 0) }

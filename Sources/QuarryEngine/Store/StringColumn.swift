@@ -5,13 +5,14 @@ import QuarryCore
 ///
 /// Entries are spans of the arena (32-bit offsets and lengths). A plain column has one entry
 /// per row. A dictionary-encoded one (`coded`, chosen after loading when it takes fewer bytes:
-/// names, tags, countries) has one entry per distinct string and a 32-bit code per row.
+/// names, tags, countries) has one entry per distinct string and a code per row, 1, 2 or 4
+/// bytes wide as the dictionary's size needs.
 final class StringColumn: Column {
     @exclusivity(unchecked) private var arena: [UInt8] = []
     @exclusivity(unchecked) private var starts: [UInt32] = []
     @exclusivity(unchecked) private var lengths: [UInt32] = []
     /// Each row's entry when `coded`.
-    @exclusivity(unchecked) private var codes: [UInt32] = []
+    @exclusivity(unchecked) private var codes = PackedCodes()
     private(set) var coded = false
     /// Entries by their bytes (`coded` only).
     private var dictionary = SpanTable()
@@ -81,12 +82,12 @@ final class StringColumn: Column {
 
     override func typedValue(at row: Int) -> Value { .string(string(at: row)) }
     override var typedBytes: Int {
-        arena.capacity + (starts.capacity + lengths.capacity + codes.capacity) * 4 + dictionary.bytes
+        arena.capacity + (starts.capacity + lengths.capacity) * 4 + codes.bytes + dictionary.bytes
     }
 
     override func reserveTyped(_ n: Int) {
         if coded {
-            codes.reserveCapacity(codes.count + n)
+            codes.reserve(n)
         } else {
             starts.reserveCapacity(starts.count + n)
             lengths.reserveCapacity(lengths.count + n)
@@ -124,7 +125,7 @@ final class StringColumn: Column {
         arena.trimCapacity()
         starts.trimCapacity()
         lengths.trimCapacity()
-        codes.trimCapacity()
+        codes.trim()
     }
 
     func string(at row: Int) -> String { withBytes { $0.string(row) } }
@@ -181,7 +182,7 @@ final class StringColumn: Column {
         arena = freshArena
         starts = freshStarts
         lengths = freshLengths
-        codes = rowCodes
+        codes = PackedCodes(rowCodes)
         coded = true
         garbage = 0
         dictionary = SpanTable()
@@ -200,7 +201,7 @@ final class StringColumn: Column {
         let result: Result<R, E> = arena.withUnsafeBufferPointer { b in
             starts.withUnsafeBufferPointer { s in
                 lengths.withUnsafeBufferPointer { l in
-                    codes.withUnsafeBufferPointer { c in
+                    codes.withReader { c in
                         do throws(E) {
                             return .success(try body(StringSpans(bytes: b, starts: s, lengths: l, codes: c, coded: coded)))
                         } catch {
@@ -219,7 +220,7 @@ struct StringSpans {
     let bytes: UnsafeBufferPointer<UInt8>
     fileprivate let starts: UnsafeBufferPointer<UInt32>
     fileprivate let lengths: UnsafeBufferPointer<UInt32>
-    fileprivate let codes: UnsafeBufferPointer<UInt32>
+    fileprivate let codes: CodeReader
     fileprivate let coded: Bool
 
     /// The row's entry (its dictionary code, or the row itself).

@@ -162,13 +162,17 @@ import Testing
                              "u": .string("unique-\(i)")])
         }))
         let engine = Engine(database: db)
+        try engine.createIndex(.ordered, on: "w", in: "T")
+        try engine.createIndex(.hash, on: "tags", in: "T")
         let table = try #require(engine.store.table("T"))
         #expect((table.column("w") as? StringColumn)?.coded == true)
         #expect(((table.column("tags") as? ArrayColumn)?.elements as? StringColumn)?.coded == true)
         #expect((table.column("u") as? StringColumn)?.coded == false)
         #expect(table.objectIds.coded == false)
+        // Enough new strings to widen the codes past a byte.
+        let many: [(String, Value?)] = (0..<300).map { ("t\(1000 + $0)", .string("w\($0)")) }
         let changes: [(String, Value?)] = [("t3", .string("new")), ("t500", .string("newer")), ("t7", nil), ("t8", .int(4)),
-                                           ("t501", .string("Bob"))]
+                                           ("t501", .string("Bob"))] + many + [("t1005", nil), ("t2", .string("w299"))]
         for (id, value) in changes {
             if let value {
                 let r = record(id, ["w": value, "tags": .array([value])])
@@ -208,6 +212,19 @@ import Testing
         for id in Set(ids).subtracting(remaining) { #expect(table.row(of: id) == nil) }
         table = ClassTable(name: "U")
         #expect(table.row(of: "x") == nil)
+    }
+
+    @Test func packedCodesWidenAndShift() {
+        var codes = PackedCodes([3, 0, 200])
+        #expect(codes.width == 1)
+        codes.append(70_000)
+        #expect(codes.width == 4 && (0..<4).map { codes[$0] } == [3, 0, 200, 70_000])
+        codes.remove(at: 1)
+        codes[0] = 9
+        #expect((0..<codes.count).map { codes[$0] } == [9, 200, 70_000])
+        var narrow = PackedCodes()
+        for c in [1, 255, 256, 65_535] as [UInt32] { narrow.append(c) }
+        #expect(narrow.width == 2 && narrow.withReader { r in (0..<4).map { r[$0] } } == [1, 255, 256, 65_535])
     }
 
     @Test func rowBitsShiftOnRemoval() {
