@@ -158,7 +158,7 @@ public final class Engine {
     /// Drops every cached plan and what planning memoizes, so that the next planning of any
     /// query is a first one (`quarry bench` times first planning this way).
     @_spi(Benchmarking) public func forgetPlans() {
-        plans.removeAll()
+        plans.removeAll(keepingCapacity: true)
         planner.memo.forget()
     }
 
