@@ -158,7 +158,7 @@ public final class Engine {
     /// Drops every cached plan and what planning memoizes, so that the next planning of any
     /// query is a first one (`quarry bench` times first planning this way).
     @_spi(Benchmarking) public func forgetPlans() {
-        plans.removeAll()
+        plans.removeAll(keepingCapacity: true)
         planner.memo.forget()
     }
 
@@ -233,7 +233,7 @@ public final class Engine {
                         + "limit of \(limits.maxInnerRows); give it a limit or a narrower condition")
             }
             guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
-            run.setInner(query, .rows(rows, rows.map(table.record)))
+            run.setInner(query, .rows(rows, .rows(table, rows)))
         } catch {
             run.setInner(query, .failed(error))
         }

@@ -16,6 +16,8 @@ final class ArrayElementsLeaf: KeyLeaf {
         case stringSet(ByteStringSet, folder: ByteFolder)
         case affix(StringAffixLeaf.Kind, [UInt8], folder: ByteFolder)
         case like(ByteLikePattern, folder: ByteFolder)
+        /// Text search on a string element.
+        case text(TextMatcher)
         /// The same answer for every non-null element (types that never compare: equality is
         /// false, inequality true, order unknown = nil, which no element passes).
         case constant(Bool?)
@@ -141,6 +143,9 @@ final class ArrayElementsLeaf: KeyLeaf {
                     case .like(let pattern, let folder):
                         guard let c = elements as? StringColumn else { return }
                         try c.withBytes { (s) throws(Diagnostic) in try any(&b) { e in folder.fold(s.span(e)) { pattern.matches($0) } } }
+                    case .text(let matcher):
+                        guard let c = elements as? StringColumn else { return }
+                        try c.withBytes { (s) throws(Diagnostic) in try any(&b) { e in matcher.matches(s.string(e)) } }
                     case .constant(let raw):
                         try any(&b) { _ in raw ?? en }
                     }

@@ -15,7 +15,7 @@ extension FilterCompiler {
             guard arrays.elements.statistics.others == 0, let members = Self.literalList(list) else { return nil }
             var mode = ArrayListLeaf.Mode.containsAll
             if case .containedBy = l.condition { mode = .containedBy }
-            return ArrayListLeaf(l, access: access, arrays: arrays, mode: mode, list: members, answers: answers)
+            return ArrayListLeaf(l, access: access, elements: ElementSource(arrays), mode: mode, list: members, answers: answers)
         case .quantified(let q, _, let variable, let p):
             return quantified(l, q, variable, p, access, elements: arrays.elements, arrays: arrays, answers)
         default:
@@ -52,9 +52,9 @@ extension FilterCompiler {
                 let raw: Bool? = op == .eq ? false : (op == .ne ? true : nil)
                 let whenValue = raw.map { $0 != neg } ?? neg
                 return SlotLeaf(l, access: access, whenValue: whenValue, answers: answers, selectivity: whenValue ? 0.9 : 0.01)
-            case .inCollection(_, .list(let items), _) where items.allSatisfy({ if case .literal(let v) = $0 { return v.isScalarLiteral } else { return false } }):
+            case .inCollection(_, .list(let items), _) where items.allSatisfy({ $0.literalValue.map { $0.isScalarLiteral || $0.isNull } ?? false }):
                 return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: neg ? 0.9 : 0.01)
-            case .string, .between(_, .literal, .literal):
+            case .string, .between(_, .literal, .literal), .text:
                 // A string test on an array, or an array between two values: false.
                 return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: neg ? 0.9 : 0.01)
             default:
@@ -62,6 +62,12 @@ extension FilterCompiler {
             }
         }
         guard source.elements.statistics.others == 0 else { return nil }
+        if l.semantics == .document, case .compare(_, let op, .literal(.null), _) = l.condition, source.targets == nil {
+            // Parse's equality with null: some element is null (the array itself is not).
+            guard op == .eq || op == .ne else { return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: 0.5) }
+            return ArrayListLeaf(l, access: access, elements: source, mode: .containsAll, list: [.null], invertResult: op == .ne,
+                                 answers: answers)
+        }
         // Parse's `$ne` on an array: no element (nor the array) equals the value.
         if l.semantics == .document, case .compare(let a, .ne, let b, let o) = l.condition {
             var equality = l
@@ -101,9 +107,14 @@ extension FilterCompiler {
             default:
                 return nil
             }
+        case .text(_, let search):
+            return elements is StringColumn ? .text(TextMatcher(search)) : .constant(nil)
         case .between(_, .literal(let lo), .literal(let hi)):
-            guard !lo.isNull, !hi.isNull,
-                let a = TypedLiteral.classify(lo, column: elements, semantics: s, options: [], store: store),
+            if [lo, hi].contains(where: { if case .pointer = $0 { return true } else { return $0.isNull } }) {
+                // Nothing orders with null or a pointer.
+                return .constant(nil)
+            }
+            guard let a = TypedLiteral.classify(lo, column: elements, semantics: s, options: [], store: store),
                 let b = TypedLiteral.classify(hi, column: elements, semantics: s, options: [], store: store)
             else { return nil }
             switch (elements, a, b) {

@@ -18,18 +18,20 @@ final class ArrayListLeaf: KeyLeaf {
         case never
     }
 
-    let arrays: ArrayColumn
+    let arrays: ElementSource
     let mode: Mode
     let members: [Member]
     let invert: Bool
 
     /// Nil when the list is too long for one word of bits (64 members).
-    init?(_ leaf: Leaf, access: KeyAccess, arrays: ArrayColumn, mode: Mode, list: [Value], answers: SlotAnswers) {
-        guard list.count <= 64 else { return nil }
+    /// - Parameter invertResult: Parse's `$ne: null` (no null element) as `containsAll([null])`.
+    init?(_ leaf: Leaf, access: KeyAccess, elements arrays: ElementSource, mode: Mode, list: [Value], invertResult: Bool = false,
+          answers: SlotAnswers) {
+        guard list.count <= 64, arrays.targets == nil else { return nil }
         self.arrays = arrays
         self.mode = mode
         self.members = list.map { Self.member($0, arrays.elements.kind) }
-        self.invert = leaf.negated
+        self.invert = leaf.negated != invertResult
         super.init(leaf, access: access, answers: answers, cost: 5 + Double(list.count), selectivity: 0.1)
     }
 

@@ -67,9 +67,20 @@ struct FilterCompiler {
     /// the same for every typed value of a column (a comparison with null, between types that
     /// never compare), `value` stands for them all. Nil when the reference throws.
     func answer(_ l: Leaf, _ path: KeyPath, holding value: Value) -> Bool? {
+        guard case .success(let b) = outcome(l, path, holding: value) else { return nil }
+        return b
+    }
+
+    /// `answer(_:_:holding:)` with the reference's error when it fails; nil when the leaf's
+    /// subject cannot be replaced.
+    func outcome(_ l: Leaf, _ path: KeyPath, holding value: Value) -> Result<Bool, Diagnostic>? {
         guard let synthetic = l.replacingSubject(path, with: Self.operand) else { return nil }
         let record = Record(objectId: "", fields: [("__quarry_operand", value)])
-        return try? folding.evaluate(.leaf(synthetic), Scope(record: record, className: table.name))
+        do throws(Diagnostic) {
+            return .success(try folding.evaluate(.leaf(synthetic), Scope(record: record, className: table.name)))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// A value of a scalar column's type, to stand for every typed value in `answer(_:_:holding:)`.

@@ -23,6 +23,13 @@ extension FilterCompiler {
         case .between(.key(let path), .literal(let lo), .literal(let hi)):
             return keyed(l, path) { access, column, answers in
                 if lo.isNull || hi.isNull { return independent(l, path, access, column, answers) }
+                if case .pointer = lo, l.semantics == .document {
+                    // Nothing orders with a pointer.
+                    return SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: 0.01)
+                }
+                if case .pointer = hi, l.semantics == .document {
+                    return SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: 0.01)
+                }
                 return between(l, lo, hi, access, column, answers)
             }
         case .inCollection(.literal(.string(let needle)), .key(let path), let options):
@@ -120,6 +127,13 @@ extension FilterCompiler {
         return SlotLeaf(l, access: access, whenValue: whenValue, answers: answers, selectivity: whenValue ? 0.9 : 0.01)
     }
 
+    /// A leaf the reference fails on for every typed value (SQL reading a literal that is no
+    /// date against a date column): the reference's error, on the first such row.
+    private func failing(_ l: Leaf, _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
+        guard let v = Self.representative(column.kind), case .failure(let error) = outcome(l, access.path, holding: v) else { return nil }
+        return FailingLeaf(l, access: access, error: error, answers: answers)
+    }
+
     /// Resolves the subject and its answers on missing and null, then builds the typed node;
     /// the reference when the path or the answers cannot be had.
     private func keyed(_ l: Leaf, _ path: KeyPath,
@@ -178,10 +192,37 @@ extension FilterCompiler {
 
     private func comparison(_ l: Leaf, _ op: ComparisonOperator, _ c: Value, _ options: StringOptions,
                             _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
-        guard let literal = TypedLiteral.classify(c, column: column, semantics: l.semantics, options: options, store: store)
-        else { return nil }
         let neg = l.negated
         let sel = Estimate.comparison(column, op, c)
+        if let v = column as? DoubleColumn, case .int(let i) = c, !DoubleColumn.holdsExactly(i) {
+            var range = DoubleRange(op, integer: i)
+            range.invert = range.invert != neg
+            return DoubleRangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+        }
+        if l.semantics == .sql, column.kind == .date, case .string(let s) = c, BackendlessDate.parse(s) == nil {
+            return failing(l, access, column, answers)
+        }
+        if let strings = column as? StringColumn {
+            switch (l.semantics, c) {
+            case (.sql, .date(let ms)):
+                // SQL reads each stored string as a date; one that is none leaves the test unknown.
+                return StringFunctionLeaf(l, access: access, strings: strings, invert: false, answers: answers, cost: 80,
+                                          selectivity: sel, mayThrow: false) { s in
+                    guard let x = BackendlessDate.parse(s) else { return false }
+                    return op.accepts(x < ms ? -1 : (x == ms ? 0 : 1)) != neg
+                }
+            case (.document, .pointer(let p)):
+                // Parse: a stored objectId equals the pointer, exactly; no order between them.
+                guard op == .eq || op == .ne else { return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: 0.01) }
+                let id = Array(p.objectId.utf8)
+                return StringRangeLeaf(l, access: access, strings: strings, lower: (id, true), upper: (id, true),
+                                       invert: (op == .ne) != neg, options: [], answers: answers, selectivity: sel)
+            default:
+                break
+            }
+        }
+        guard let literal = TypedLiteral.classify(c, column: column, semantics: l.semantics, options: options, store: store)
+        else { return nil }
         switch (column, literal) {
         case (let v as Int64Column, .int(let i)):
             var range = IntRange(op, i)
@@ -205,7 +246,10 @@ extension FilterCompiler {
                                    options: options, answers: answers, selectivity: sel)
         case (let v as PointerColumn, .pointerRow(let row)) where op == .eq || op == .ne:
             return PointerEqualsLeaf(l, access: access, pointers: v, target: row, invert: (op == .ne) != neg, answers: answers)
-        case (_, .incomparable), (_, .pointerRow):
+        case (let v as GeoColumn, .point(let p)) where op == .eq || op == .ne:
+            return GeoEqualsLeaf(l, access: access, points: v, members: [p], invert: (op == .ne) != neg, answers: answers,
+                                 selectivity: sel)
+        case (_, .incomparable), (_, .pointerRow), (_, .point):
             // Never equal, never ordered.
             let raw: Bool? = op == .eq ? false : (op == .ne ? true : nil)
             let whenValue = raw.map { $0 != neg } ?? Self.unknown(l)
@@ -229,13 +273,18 @@ extension FilterCompiler {
     private func between(_ l: Leaf, _ lo: Value, _ hi: Value, _ access: KeyAccess, _ column: Column,
                          _ answers: SlotAnswers) -> FilterNode? {
         let s = l.semantics
+        if s == .sql, column.kind == .date,
+            [lo, hi].contains(where: { if case .string(let x) = $0 { return BackendlessDate.parse(x) == nil } else { return false } })
+        {
+            return failing(l, access, column, answers)
+        }
         guard let a = TypedLiteral.classify(lo, column: column, semantics: s, options: [], store: store),
             let b = TypedLiteral.classify(hi, column: column, semantics: s, options: [], store: store)
         else { return nil }
         let neg = l.negated
         let sel = Estimate.between(column, lo, hi)
         switch (column, a, b) {
-        case (_, .incomparable, _), (_, _, .incomparable), (_, .pointerRow, _), (_, _, .pointerRow):
+        case (_, .incomparable, _), (_, _, .incomparable), (_, .pointerRow, _), (_, _, .pointerRow), (_, .point, _), (_, _, .point):
             return SlotLeaf(l, access: access, whenValue: Self.unknown(l), answers: answers, selectivity: 0.01)
         case (let v as Int64Column, _, _):
             guard let lower = Self.intRange(.ge, a), let upper = Self.intRange(.le, b) else { return nil }
@@ -272,9 +321,20 @@ extension FilterCompiler {
                             _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
         var typed: [TypedLiteral] = []
         for v in literals where !v.isNull {
-            guard let t = TypedLiteral.classify(v, column: column, semantics: l.semantics, options: options, store: store)
-            else { return nil }
-            typed.append(t)
+            switch (column, v) {
+            case (is DoubleColumn, .int(let i)) where Double(exactly: i) == nil:
+                // No double equals it.
+                continue
+            case (is StringColumn, .pointer(let p)) where l.semantics == .document:
+                // Parse: a stored objectId equals the pointer, exactly (options do not apply).
+                guard options.isEmpty else { return nil }
+                typed.append(.string(Array(p.objectId.utf8)))
+                continue
+            default:
+                guard let t = TypedLiteral.classify(v, column: column, semantics: l.semantics, options: options, store: store)
+                else { return nil }
+                typed.append(t)
+            }
         }
         let neg = l.negated
         let sel = Swift.min(1, Double(literals.count) * Estimate.equality(column))
@@ -300,6 +360,9 @@ extension FilterCompiler {
             }
             range.invert = neg
             return BoolRangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+        case let v as GeoColumn:
+            let points = typed.compactMap { if case .point(let p) = $0 { return p } else { return nil } }
+            return GeoEqualsLeaf(l, access: access, points: v, members: points, invert: neg, answers: answers, selectivity: sel)
         case let v as PointerColumn:
             let rows = typed.compactMap { if case .pointerRow(let r) = $0 { return r } else { return nil } }
             let set = RowSet(rows: rows, capacity: store.table(v.targetClass)?.rowCount ?? 0)

@@ -75,6 +75,7 @@ final class StringLikeLeaf: KeyLeaf {
     let pattern: ByteLikePattern
     let invert: Bool
     let folder: ByteFolder
+    private let memo = EntryMemo()
 
     init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, pattern: LikePattern, invert: Bool,
          answers: SlotAnswers) {
@@ -86,9 +87,9 @@ final class StringLikeLeaf: KeyLeaf {
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
-        let pattern = self.pattern, invert = self.invert, folder = self.folder
+        let pattern = self.pattern, invert = self.invert, folder = self.folder, memo = self.memo
         try strings.withBytes { (s) throws(Diagnostic) in
-            try drive(&b, ctx) { t in folder.fold(s.span(t)) { pattern.matches($0) } != invert }
+            try drive(&b, ctx) { t in memo.answer(s, t) { x in folder.fold(x) { pattern.matches($0) } } != invert }
         }
     }
 }

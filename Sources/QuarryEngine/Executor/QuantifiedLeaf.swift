@@ -147,6 +147,8 @@ extension ArrayElementsLeaf.Test {
             }
         case (.like(let pattern, let folder), let c as StringColumn):
             try c.withBytes { (s) throws(Diagnostic) in try body { e in folder.fold(s.span(e)) { pattern.matches($0) } } }
+        case (.text(let matcher), let c as StringColumn):
+            try c.withBytes { (s) throws(Diagnostic) in try body { e in matcher.matches(s.string(e)) } }
         case (.constant(let raw), _):
             try body { _ in raw }
         default:

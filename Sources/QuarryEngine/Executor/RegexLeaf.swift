@@ -10,6 +10,7 @@ final class StringRegexLeaf: KeyLeaf {
     let data: RegexMatchData
     let stripsDiacritics: Bool
     let invert: Bool
+    private let memo = EntryMemo()
 
     init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, regex: CompiledRegex, data: RegexMatchData,
          stripsDiacritics: Bool, invert: Bool, answers: SlotAnswers) {
@@ -22,14 +23,15 @@ final class StringRegexLeaf: KeyLeaf {
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
-        let regex = self.regex, data = self.data, invert = self.invert, strips = stripsDiacritics
+        let regex = self.regex, data = self.data, invert = self.invert, strips = stripsDiacritics, memo = self.memo
         try strings.withBytes { (s) throws(Diagnostic) in
             try driveThrowing(&b, ctx) { (t) throws(Diagnostic) in
-                let x = s.span(t)
-                if strips, !Bytes.isASCII(x) {
-                    return try regex.matches(StringFolding.stripDiacritics(String(decoding: x, as: UTF8.self))) != invert
-                }
-                return try regex.matches(x, data) != invert
+                try memo.answer(s, t) { (x) throws(Diagnostic) in
+                    if strips, !Bytes.isASCII(x) {
+                        return try regex.matches(StringFolding.stripDiacritics(String(decoding: x, as: UTF8.self)))
+                    }
+                    return try regex.matches(x, data)
+                } != invert
             }
         }
     }

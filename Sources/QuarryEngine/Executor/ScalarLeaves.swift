@@ -202,3 +202,46 @@ struct RowSet {
         return r >= 0 && w < words.count && words[w] & (1 << UInt64(r & 63)) != 0
     }
 }
+
+/// A geo point column against a few points (equality, IN lists): equal coordinates.
+final class GeoEqualsLeaf: KeyLeaf {
+    let points: GeoColumn
+    let members: [GeoPoint]
+    let invert: Bool
+
+    init(_ leaf: Leaf, access: KeyAccess, points: GeoColumn, members: [GeoPoint], invert: Bool, answers: SlotAnswers,
+         selectivity: Double) {
+        self.points = points
+        self.members = members
+        self.invert = invert
+        super.init(leaf, access: access, answers: answers, cost: 2, selectivity: selectivity)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let members = self.members, invert = self.invert
+        try points.latitudes.withUnsafeBufferPointer { (lat) throws(Diagnostic) in
+            try points.longitudes.withUnsafeBufferPointer { (lon) throws(Diagnostic) in
+                try drive(&b, ctx) { t in
+                    let y = lat[t], x = lon[t]
+                    return members.contains { $0.latitude == y && $0.longitude == x } != invert
+                }
+            }
+        }
+    }
+}
+
+/// A leaf the reference fails on for every typed value: rows holding one throw its error, in
+/// row order; missing and null rows get their answers.
+final class FailingLeaf: KeyLeaf {
+    let error: Diagnostic
+
+    init(_ leaf: Leaf, access: KeyAccess, error: Diagnostic, answers: SlotAnswers) {
+        self.error = error
+        super.init(leaf, access: access, answers: answers, cost: 0.25, selectivity: 0, mayThrow: true)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let error = self.error
+        try driveThrowing(&b, ctx) { (_) throws(Diagnostic) -> Bool in throw error }
+    }
+}

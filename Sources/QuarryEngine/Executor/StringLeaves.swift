@@ -102,6 +102,7 @@ final class StringAffixLeaf: KeyLeaf {
     let pattern: [UInt8]
     let invert: Bool
     let folder: ByteFolder
+    private let memo = EntryMemo()
 
     init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, kind: Kind, pattern: [UInt8], invert: Bool,
          options: StringOptions, answers: SlotAnswers, selectivity: Double) {
@@ -115,7 +116,7 @@ final class StringAffixLeaf: KeyLeaf {
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
-        let invert = self.invert, folder = self.folder, kind = self.kind
+        let invert = self.invert, folder = self.folder, kind = self.kind, memo = self.memo
         try pattern.withUnsafeBufferPointer { (p) throws(Diagnostic) in
             try strings.withBytes { (s) throws(Diagnostic) in
                 switch kind {
@@ -133,18 +134,19 @@ final class StringAffixLeaf: KeyLeaf {
                         return (Bytes.asciiFoldedPrefix(x, p, lowercase: lower) ?? folder.fold(x) { Bytes.hasPrefix($0, p) }) != invert
                     }
                 case .suffix:
-                    try drive(&b, ctx) { t in folder.fold(s.span(t)) { Bytes.hasSuffix($0, p) } != invert }
+                    try drive(&b, ctx) { t in memo.answer(s, t) { x in folder.fold(x) { Bytes.hasSuffix($0, p) } } != invert }
                 case .substring where folder.options.isEmpty:
-                    try drive(&b, ctx) { t in Bytes.contains(s.span(t), p) != invert }
+                    try drive(&b, ctx) { t in memo.answer(s, t) { Bytes.contains($0, p) } != invert }
                 case .substring where Bytes.isASCII(p):
                     // ASCII rows are decided on their own bytes; only others are folded.
                     let lower = folder.lowercase
                     try drive(&b, ctx) { t in
-                        let x = s.span(t)
-                        return (Bytes.asciiFoldedContains(x, p, lowercase: lower) ?? folder.fold(x) { Bytes.contains($0, p) }) != invert
+                        memo.answer(s, t) { x in
+                            Bytes.asciiFoldedContains(x, p, lowercase: lower) ?? folder.fold(x) { Bytes.contains($0, p) }
+                        } != invert
                     }
                 case .substring:
-                    try drive(&b, ctx) { t in folder.fold(s.span(t)) { Bytes.contains($0, p) } != invert }
+                    try drive(&b, ctx) { t in memo.answer(s, t) { x in folder.fold(x) { Bytes.contains($0, p) } } != invert }
                 }
             }
         }
@@ -210,6 +212,7 @@ final class StringFunctionLeaf: KeyLeaf {
     let strings: StringColumn
     let test: (String) throws(Diagnostic) -> Bool
     let invert: Bool
+    private let memo = EntryMemo()
 
     init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, invert: Bool, answers: SlotAnswers, cost: Double,
          selectivity: Double, mayThrow: Bool, test: @escaping (String) throws(Diagnostic) -> Bool) {
@@ -220,9 +223,11 @@ final class StringFunctionLeaf: KeyLeaf {
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
-        let test = self.test, invert = self.invert
+        let test = self.test, invert = self.invert, memo = self.memo
         try strings.withBytes { (s) throws(Diagnostic) in
-            try driveThrowing(&b, ctx) { (t) throws(Diagnostic) in try test(s.string(t)) != invert }
+            try driveThrowing(&b, ctx) { (t) throws(Diagnostic) in
+                try memo.answer(s, t) { (x) throws(Diagnostic) in try test(String(decoding: x, as: UTF8.self)) } != invert
+            }
         }
     }
 }

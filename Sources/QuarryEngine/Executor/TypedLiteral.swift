@@ -16,6 +16,8 @@ enum TypedLiteral {
     case bool(Bool)
     /// For pointer columns: the row of the object the literal names (nil: none in the class).
     case pointerRow(Int?)
+    /// For geo point columns: equal by coordinates, never ordered.
+    case point(GeoPoint)
     /// Values of the two types are never equal and never ordered.
     case incomparable
 
@@ -50,6 +52,11 @@ enum TypedLiteral {
             return sql ? nil : .incomparable
         case (.bool, .bool(let b)):
             return .bool(b)
+        case (.geoPoint, .geoPoint(let p)):
+            return .point(p)
+        case (.string, .pointer):
+            // Parse equates a plain objectId with a pointer; elsewhere a string never equals one.
+            return semantics == .document ? nil : .incomparable
         case (.pointer(let target), .pointer(let p)):
             return .pointerRow(p.className == target ? store.table(target)?.row(of: p.objectId) : nil)
         case (.pointer(let target), .string(let id)):
@@ -181,6 +188,25 @@ struct DoubleRange {
                 : DoubleRange(lo: -.infinity, hi: c.nextDown, nan: true, invert: false)
         case .gt:
             self = c == .infinity ? .empty : DoubleRange(lo: c.nextUp, hi: .infinity, nan: false, invert: false)
+        }
+    }
+
+    /// `x op i` for an integer a double may not hold exactly: compared exactly (as the
+    /// reference does), through the nearest double.
+    init(_ op: ComparisonOperator, integer i: Int64) {
+        let d = Double(i)
+        // Where the nearest double lies from i (it is an integer, maybe 2^63).
+        let above = d >= 9.223372036854775808e18 || Int64(d) > i
+        let exact = !above && Int64(d) == i
+        if exact {
+            self.init(op, d)
+            return
+        }
+        switch op {
+        case .eq: self.init(lo: .infinity, hi: -.infinity, nan: false, invert: false)
+        case .ne: self.init(lo: .infinity, hi: -.infinity, nan: false, invert: true)
+        case .lt, .le: self.init(above ? .lt : .le, d)
+        case .gt, .ge: self.init(above ? .ge : .gt, d)
         }
     }
 

@@ -24,10 +24,9 @@ final class StringColumn: Column {
         return put(s, at: row)
     }
 
-    /// Writes the string for a row (used directly for the objectId column); false when the
-    /// arena cannot grow past 4 GiB (the value is then kept as an `other` value).
-    @discardableResult
-    func put(_ s: String, at row: Int) -> Bool {
+    /// Writes the string for a row; false when the arena cannot grow past 4 GiB (the value is
+    /// then kept as an `other` value).
+    private func put(_ s: String, at row: Int) -> Bool {
         var s = s
         if coded {
             guard let code = s.withUTF8({ entry(for: $0) }) else { return false }
@@ -224,7 +223,11 @@ struct StringSpans {
     fileprivate let coded: Bool
 
     /// The row's entry (its dictionary code, or the row itself).
-    @inline(__always) private func entry(_ row: Int) -> Int { coded ? Int(codes[row]) : row }
+    @inline(__always) func entry(_ row: Int) -> Int { coded ? Int(codes[row]) : row }
+    /// Whether rows share entries (a dictionary-encoded column).
+    var isCoded: Bool { coded }
+    /// How many entries there are (distinct strings when coded).
+    var entryCount: Int { starts.count }
 
     @inline(__always) func span(_ row: Int) -> UnsafeBufferPointer<UInt8> {
         let e = entry(row), start = Int(starts[e])

@@ -31,7 +31,8 @@ import Testing
             maybe("loc", .geoPoint(random.pick([GeoPoint(latitude: 3.2, longitude: -96.9), GeoPoint(latitude: -33.9, longitude: 151.2),
                                                 GeoPoint(latitude: 10, longitude: 179.9), GeoPoint(latitude: 10, longitude: -179.9),
                                                 GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: 89.9, longitude: 10)])))
-            if random.chance(5) { fields.append(("odd", .string("not a point"))) }
+            maybe("when", .date(random.pick([0, 1_427_068_800_000, 1_700_000_000_000])))
+            maybe("x", .double(random.pick([9.007199254740992e15, 9.007199254740994e15, -1, .nan, 9.223372036854775807e18])))
             if !random.chance(15) {
                 fields.append(("ptr", .pointer(Pointer(className: "Other", objectId: "o\(random.int(7))"))))  // o6 dangles
             }
@@ -60,6 +61,9 @@ import Testing
         "loc.latitude IN (10, 0)", "ptr.loc.latitude >= 20", "ptr.loc.longitude = 30", "loc.latitude IS NOT NULL",
         "tags = 'a'", "nums > 2", "rel.name = 'Jan'", "rel.name LIKE '%an%'", "rel.n > 2", "rel.n BETWEEN 1 AND 3",
         "rel.objectId IN ('o1', 'o2')", "NOT (rel.name = 'an')", "rel.name <> 'an'",
+        "when > 'not a date'", "when BETWEEN '2015-03-23' AND 'later'", "NOT (when < 'soon')",
+        "x < 9007199254740993", "x > 9007199254740993", "x = 9007199254740993", "x <> 9223372036854775807",
+        "x >= -9223372036854775808",
         "ptr.objectId IN (Other[n > 2].objectId)", "NOT (ptr.objectId IN (Other[name LIKE '%a%'].objectId))",
         "Within(loc, 'POLYGON((-97.2 3, -96.7 3, -96.7 3.5, -97.2 3.5, -97.2 3))') = TRUE",
     ]
@@ -88,6 +92,11 @@ import Testing
         #"{"loc": {"$within": {"$box": [{"__type": "GeoPoint", "latitude": 0, "longitude": 170}, {"__type": "GeoPoint", "latitude": 20, "longitude": 180}]}}}"#,
         #"{"loc": {"$geoWithin": {"$polygon": [{"__type": "GeoPoint", "latitude": 0, "longitude": 0}, {"__type": "GeoPoint", "latitude": 20, "longitude": 0}, {"__type": "GeoPoint", "latitude": 20, "longitude": 40}]}}}"#,
         #"{"rel": {"__type": "Pointer", "className": "Other", "objectId": "o1"}}"#, #"{"rel": "o2"}"#,
+        #"{"tags": null}"#, #"{"tags": {"$ne": null}}"#, #"{"tags": {"$text": {"$search": {"$term": "a"}}}}"#,
+        #"{"s": {"$text": {"$search": {"$term": "jan"}}}}"#,
+        #"{"loc": {"__type": "GeoPoint", "latitude": 10, "longitude": 179.9}}"#,
+        #"{"loc": {"$in": [{"__type": "GeoPoint", "latitude": 0, "longitude": 0}, 5, null]}}"#,
+        #"{"loc": {"$ne": {"__type": "GeoPoint", "latitude": 0, "longitude": 0}}}"#,
         #"{"rel": {"$ne": {"__type": "Pointer", "className": "Other", "objectId": "o1"}}}"#,
         #"{"rel": {"$in": [{"__type": "Pointer", "className": "Other", "objectId": "o3"}, "o4", null]}}"#,
         #"{"rel": {"$nin": ["o4", 5]}}"#, #"{"rel": {"$gt": 5}}"#, #"{"rel": {"$regex": "o"}}"#,
@@ -153,6 +162,30 @@ import Testing
             }
             #expect(FallbackListingTests.fallbacks(try engine.plan(q, variables: ["v", "n"]).filter).isEmpty, "\(text)")
         }
+    }
+
+    /// A dictionary-encoded column answers each distinct string once; a regex over its budget
+    /// still fails (never remembered as "no match"), on the reference's first failing row, and
+    /// rows before it still pass or fail as the reference says.
+    @Test func codedColumnsAnswerPerEntryAndFailAsTheReference() throws {
+        let long = String(repeating: "a", count: 28) + "!"
+        let values = ["Jan", "an", long, "Jan", long, "x"]
+        let records = (0..<600).map { Record(objectId: "r\($0)", fields: [("s", .string(values[$0 % values.count]))]) }
+        let db = Database([ClassData(name: "Item", records: records)])
+        let limits = Limits(regexMatchLimit: 5_000)
+        let engine = Engine(database: db, limits: limits, now: { 0 }, random: { 0.5 })
+        #expect((engine.store.table("Item")?.column("s") as? StringColumn)?.coded == true)
+        let reference = ReferenceEvaluator(database: db, limits: limits, now: { 0 }, random: { 0.5 })
+        for text in [#"{"s": {"$regex": "^J.n"}}"#, #"{"s": {"$regex": "(a+)+$"}}"#, #"{"s": {"$regex": "AN", "$options": "i"}}"#,
+                     #"{"$or": [{"s": "x"}, {"s": {"$regex": "(a+)+$"}}]}"#] {
+            var q = try ParseWhere.decode(text, className: "Item")
+            q.limit = 1000
+            let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in try reference.run(q) }
+            let actual = EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(q) }
+            #expect(actual == expected, "\(text)")
+        }
+        let failing = try ParseWhere.decode(#"{"s": {"$regex": "(a+)+$"}}"#, className: "Item")
+        #expect(EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(failing) } == .failure("limit.regex"))
     }
 
     /// None of these queries leaves a leaf to the reference evaluator.

@@ -1,0 +1,37 @@
+import QuarryCore
+
+/// A string test's answers per dictionary entry of a coded column, computed the first time a
+/// row with that entry is tested: a column of names or tags holds few distinct strings, so an
+/// expensive test (LIKE, regex, folded substring, text search) runs once per distinct string.
+/// Entries keep their bytes for the column's life, so answers stay valid for the node's.
+final class EntryMemo {
+    /// Per entry: 0 not yet tested, 1 false, 2 true.
+    private var answers: [UInt8] = []
+
+    @inline(__always)
+    func answer(_ s: StringSpans, _ row: Int, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        guard s.isCoded else { return test(s.span(row)) }
+        let e = s.entry(row)
+        if e >= answers.count { answers += [UInt8](repeating: 0, count: s.entryCount - answers.count) }
+        let known = answers[e]
+        if known != 0 { return known == 2 }
+        let r = test(s.span(row))
+        answers[e] = r ? 2 : 1
+        return r
+    }
+
+    /// `answer` for tests that may fail (regex budgets): failures are not remembered, so each
+    /// row that reaches the entry fails as in the reference.
+    @inline(__always)
+    func answer(_ s: StringSpans, _ row: Int,
+                _ test: (UnsafeBufferPointer<UInt8>) throws(Diagnostic) -> Bool) throws(Diagnostic) -> Bool {
+        guard s.isCoded else { return try test(s.span(row)) }
+        let e = s.entry(row)
+        if e >= answers.count { answers += [UInt8](repeating: 0, count: s.entryCount - answers.count) }
+        let known = answers[e]
+        if known != 0 { return known == 2 }
+        let r = try test(s.span(row))
+        answers[e] = r ? 2 : 1
+        return r
+    }
+}
