@@ -12,7 +12,9 @@ public final class Engine {
     public let limits: Limits
     let nowMillis: @Sendable () -> Int64
     let randomSource: @Sendable () -> Double
-    private var plans: [PlanKey: Plan] = [:]
+    private var plans: [PlanShape: CachedPlan] = [:]
+    /// How plans were had: for tests, which check that the cache is used where it should be.
+    private(set) var planCounts = PlanCounts()
     private lazy var planner = Planner(store: store, limits: limits, folding: Normalizer.folding(limits))
 
     /// - Parameters:
@@ -102,8 +104,7 @@ public final class Engine {
     /// straight from the store, records built (and shaped by includes and keys) as they are
     /// read. The same answer as `run`.
     public func runLazily(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> LazyQueryResult {
-        var validator = QueryValidator(source: store, limits: limits, variables: Set(variables.keys))
-        try validator.check(query)
+        // The query is checked when it is planned (once per shape and set of variable names).
         let run = RunState(store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource, timing: false)
         return try result(query, run)
     }
@@ -123,37 +124,78 @@ public final class Engine {
         }
     }
 
-    /// The plan for a query, cached until the data changes.
-    func plan(_ query: Query) throws(Diagnostic) -> Plan {
-        let key = PlanKey(query)
-        if let p = plans[key], p.storeVersion == store.version { return p }
-        guard let p = planner.plan(query, failedInner: [:]) else {
-            throw QueryValidator.unknownClass(query.className)
+    /// The plan for a query, checked by `QueryValidator` with the caller's variable names and
+    /// cached by shape until the data changes. The same query again reuses its plan; the same
+    /// shape with other literals is planned again from its literals (rewrites, node literals
+    /// and index estimates all depend on them) without being checked again.
+    func plan(_ query: Query, variables: Set<String> = []) throws(Diagnostic) -> Plan {
+        guard let (shape, literals) = PlanShape.of(query) else {
+            try validate(query, variables)
+            return try build(query)
         }
-        guard CacheSafety.isCacheable(query) else { return p }
+        if let cached = plans[shape], cached.plan.storeVersion == store.version {
+            if cached.variables != variables {
+                try validate(query, variables)
+                cached.variables = variables
+            }
+            if PlanShape.sameLiterals(cached.literals, literals) {
+                planCounts.reused += 1
+                return cached.plan
+            }
+            cached.plan = try build(query)
+            cached.literals = literals
+            planCounts.rebound += 1
+            return cached.plan
+        }
+        try validate(query, variables)
+        let p = try build(query)
         if plans.count >= Self.planCacheCapacity { plans.removeAll() }
-        plans[key] = p
+        plans[shape] = CachedPlan(plan: p, literals: literals, variables: variables)
+        planCounts.built += 1
+        return p
+    }
+
+    /// Drops every cached plan and what planning memoizes, so that the next planning of any
+    /// query is a first one (`quarry bench` times first planning this way).
+    @_spi(Benchmarking) public func forgetPlans() {
+        plans.removeAll()
+        planner.memo.forget()
+    }
+
+    private func validate(_ query: Query, _ variables: Set<String>) throws(Diagnostic) {
+        var validator = QueryValidator(source: store, limits: limits, variables: variables)
+        try validator.check(query)
+    }
+
+    private func build(_ query: Query) throws(Diagnostic) -> Plan {
+        guard let p = planner.plan(query, failedInner: [:]) else { throw QueryValidator.unknownClass(query.className) }
         return p
     }
 
     private static let planCacheCapacity = 256
 
-    /// A query with its hash computed once (a lookup and an insert would each hash the whole
-    /// predicate tree otherwise).
-    private struct PlanKey: Hashable {
-        let query: Query
-        let hash: Int
-        init(_ query: Query) {
-            self.query = query
-            hash = query.hashValue
+    /// The plan last built for a shape, with the literals and variable names it was built for.
+    private final class CachedPlan {
+        var plan: Plan
+        var literals: [Value]
+        var variables: Set<String>
+        init(plan: Plan, literals: [Value], variables: Set<String>) {
+            self.plan = plan
+            self.literals = literals
+            self.variables = variables
         }
-        func hash(into h: inout Hasher) { h.combine(hash) }
-        static func == (a: PlanKey, b: PlanKey) -> Bool { a.hash == b.hash && a.query == b.query }
+    }
+
+    /// Plans built for a shape not in the cache, reused as they were, and rebuilt for new literals.
+    struct PlanCounts: Equatable {
+        var built = 0
+        var reused = 0
+        var rebound = 0
     }
 
     /// Inner queries first (their errors kept for the leaves that reach them), then the plan.
     func execute(_ query: Query, _ run: RunState, skip: Int, limit: Int?) throws(Diagnostic) -> Runner.Output {
-        var plan = try plan(query)
+        var plan = try plan(query, variables: Set(run.variables.keys))
         var failed: [Query: Diagnostic] = [:]
         for inner in plan.innerQueries {
             materialize(inner, run)

@@ -4,9 +4,7 @@ extension Engine {
     /// Checks a query and plans it now, so that running it later does only the work of the
     /// run (the plan stays cached until the data or the indexes change).
     public func prepare(_ query: Query, variables: Set<String> = []) throws(Diagnostic) -> PreparedQuery {
-        var validator = QueryValidator(source: store, limits: limits, variables: variables)
-        try validator.check(query)
-        _ = try plan(query)
+        _ = try plan(query, variables: variables)
         return PreparedQuery(engine: self, query: query)
     }
 }

@@ -10,8 +10,9 @@ struct BenchCommand: ConsoleCommand {
         abstract: "Time queries over a data file, optionally against SQLite on the same rows.",
         discussion: """
             Loads the data once; then, for each query, reports the parse and plan time (µs, \
-            averaged over many runs), the median execution time over --repeat runs (ms) and \
-            the number of matches. --sqlite loads the same rows and indexes into SQLite \
+            averaged over many runs, each planning the query's shape for the first time), the \
+            parse and plan time of the same shape with other literals once its plan is cached, \
+            the median execution time over --repeat runs (ms) and the number of matches. --sqlite loads the same rows and indexes into SQLite \
             :memory:, runs the same queries there, and adds SQLite's time and the ratio \
             Quarry/SQLite; a query SQLite cannot answer with Quarry's exact semantics is \
             reported as not comparable.

@@ -46,15 +46,23 @@ public struct BenchReport: Sendable {
     /// A Markdown table with throughput, then the notes and the setting.
     public func markdown() -> String {
         let sqlite = results.contains { $0.sqliteExecMillis != nil || $0.sqliteNote != nil }
-        var out = sqlite
-            ? "| query | plan µs | SQLite prepare µs | Quarry ms | SQLite ms | Quarry/SQLite | Quarry rows/s | SQLite rows/s | matches |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n"
-            : "| query | plan µs | Quarry ms | Quarry rows/s | matches |\n|---|--:|--:|--:|--:|\n"
+        let rebind = results.contains { $0.rebindMicros != nil }
+        var header = ["query", "plan µs"]
+        if rebind { header.append("new literals µs") }
+        if sqlite { header.append("SQLite prepare µs") }
+        header.append("Quarry ms")
+        if sqlite { header += ["SQLite ms", "Quarry/SQLite"] }
+        header.append("Quarry rows/s")
+        if sqlite { header.append("SQLite rows/s") }
+        header.append("matches")
+        var out = "| " + header.joined(separator: " | ") + " |\n|---" + String(repeating: "|--:", count: header.count - 1) + "|\n"
         var remarks: [String] = []
         for r in results {
             var row = [
                 "`" + r.query.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "'") + "`",
                 String(format: "%.1f", r.planMicros),
             ]
+            if rebind { row.append(r.rebindMicros.map { String(format: "%.1f", $0) } ?? "—") }
             if sqlite { row.append(r.sqlitePrepareMicros.map { String(format: "%.1f", $0) } ?? "—") }
             row.append(Self.millis(r.execMillis))
             if sqlite {

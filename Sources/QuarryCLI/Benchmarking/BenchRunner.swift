@@ -1,10 +1,15 @@
 import Quarry
+@_spi(Benchmarking) import QuarryEngine
 
 /// What `quarry bench` measures for one query (DESIGN §5).
 public struct BenchResult: Sendable, Equatable {
     public var query: String
-    /// Parse and plan, averaged over many calls, in microseconds.
+    /// Parse and the first planning of the query's shape (no plan cached), averaged over many
+    /// calls, in microseconds.
     public var planMicros: Double
+    /// Parse and planning of the same shape with other literals once its plan is cached, in
+    /// microseconds (nil: the executor does not plan).
+    public var rebindMicros: Double?
     /// Median execution time, in milliseconds.
     public var execMillis: Double
     public var matches: Int
@@ -31,6 +36,8 @@ public struct BenchExecutor {
     public let columnBytes: [(field: String, bytes: Int)]?
     /// Checks and plans a query ahead of running it (nil: the executor does not plan).
     public let plan: ((Query) throws(Diagnostics) -> Void)?
+    /// Drops the cached plans, so that the next planning is a first one.
+    public let forgetPlans: (() -> Void)?
     /// Runs a compiled query, every result record built.
     public let execute: (Query) throws(Diagnostics) -> QueryResult
     /// What `bench` times: runs a query and reads its objectIds in result order, as the SQLite
@@ -38,12 +45,13 @@ public struct BenchExecutor {
     public let timedRun: (Query) throws(Diagnostics) -> Int
 
     public init(name: String, columnBytes: [(field: String, bytes: Int)]? = nil,
-                plan: ((Query) throws(Diagnostics) -> Void)? = nil,
+                plan: ((Query) throws(Diagnostics) -> Void)? = nil, forgetPlans: (() -> Void)? = nil,
                 execute: @escaping (Query) throws(Diagnostics) -> QueryResult,
                 timedRun: @escaping (Query) throws(Diagnostics) -> Int) {
         self.name = name
         self.columnBytes = columnBytes
         self.plan = plan
+        self.forgetPlans = forgetPlans
         self.execute = execute
         self.timedRun = timedRun
     }
@@ -72,7 +80,7 @@ public struct BenchExecutor {
         return BenchExecutor(name: "Engine (column store, planner, compiled plans)",
                              columnBytes: engine.columnBytes(of: className), plan: { query throws(Diagnostics) in
             do throws(Diagnostic) { _ = try engine.prepare(query) } catch { throw Diagnostics([error]) }
-        }, execute: { query throws(Diagnostics) in
+        }, forgetPlans: engine.forgetPlans, execute: { query throws(Diagnostics) in
             do throws(Diagnostic) { return try engine.run(query) } catch { throw Diagnostics([error]) }
         }, timedRun: { query throws(Diagnostics) in
             // The lazy result: row numbers, objectIds read from the store, no records built.
@@ -122,22 +130,36 @@ public struct BenchRunner {
         self.repeatCount = max(1, repeatCount)
     }
 
-    /// Plan time is the front-end's compile time averaged over many calls, plus the
-    /// executor's first planning of the query, timed once: later ones would be plan-cache hits.
+    /// Plan time is the front-end's compile time plus the executor's first planning of the
+    /// query's shape, each averaged over many calls (the plan cache is emptied before each
+    /// planning, so none is a cache hit; one timed call would mostly measure cold CPU caches
+    /// after the previous query's run). Rebind time is the compile time plus planning the same
+    /// shape with other literals, alternating two sets so that each call binds new ones.
     public func run(_ text: String) throws(Diagnostics) -> BenchResult {
         let query = try compile(text)
-        var planSeconds = Measurement.averageSeconds { _ = try? compile(text) }
+        let compileSeconds = Measurement.averageSeconds { _ = try? compile(text) }
+        var planSeconds = compileSeconds
+        var rebindSeconds: Double? = nil
         if let plan = executor.plan {
-            let start = ContinuousClock.now
             try plan(query)
-            planSeconds += Measurement.seconds(ContinuousClock.now - start)
+            let forget = executor.forgetPlans
+            planSeconds += Measurement.averageSeconds {
+                forget?()
+                try? plan(query)
+            }
+            let other = LiteralVariation.vary(query)
+            var flip = false
+            rebindSeconds = compileSeconds + Measurement.averageSeconds {
+                flip.toggle()
+                try? plan(flip ? other : query)
+            }
         }
         // A query that cannot run fails on the first timed run, with its diagnostic.
         let (execSeconds, matches) = try Measurement.median(runs: repeatCount) { () throws(Diagnostics) -> Int in
             try executor.timedRun(query)
         }
-        var result = BenchResult(query: text, planMicros: planSeconds * 1e6, execMillis: execSeconds * 1e3,
-                                 matches: matches)
+        var result = BenchResult(query: text, planMicros: planSeconds * 1e6, rebindMicros: rebindSeconds.map { $0 * 1e6 },
+                                 execMillis: execSeconds * 1e3, matches: matches)
         if let peer { measureSQLite(peer, query, &result) }
         return result
     }

@@ -21,7 +21,7 @@ final class ArrayElementsLeaf: KeyLeaf {
         case constant(Bool?)
     }
 
-    let arrays: ArrayColumn
+    let source: ElementSource
     let test: Test
     /// `.sql`: an element must pass `test != perElementNegation`.
     let perElementNegation: Bool
@@ -30,9 +30,9 @@ final class ArrayElementsLeaf: KeyLeaf {
 
     /// - Parameter invertResult: `.document` tests `!=` as "no element equals", that is the
     ///   equality test with the result inverted.
-    init(_ leaf: Leaf, access: KeyAccess, arrays: ArrayColumn, test: Test, invertResult: Bool = false,
+    init(_ leaf: Leaf, access: KeyAccess, source: ElementSource, test: Test, invertResult: Bool = false,
          answers: SlotAnswers, selectivity: Double) {
-        self.arrays = arrays
+        self.source = source
         self.test = test
         perElementNegation = leaf.semantics == .sql && leaf.negated
         resultNegation = leaf.semantics == .document && (leaf.negated != invertResult)
@@ -41,12 +41,25 @@ final class ArrayElementsLeaf: KeyLeaf {
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         let en = perElementNegation, rn = resultNegation
-        let elements = arrays.elements
-        try arrays.starts.withUnsafeBufferPointer { (starts) throws(Diagnostic) in
-            try arrays.counts.withUnsafeBufferPointer { (counts) throws(Diagnostic) in
+        let elements = source.elements
+        let mapped = source.targets != nil
+        try source.starts.withUnsafeBufferPointer { (starts) throws(Diagnostic) in
+            try source.counts.withUnsafeBufferPointer { (counts) throws(Diagnostic) in
+                try (source.targets ?? []).withUnsafeBufferPointer { (targets) throws(Diagnostic) in
                 try elements.slots.withUnsafeBufferPointer { (slots) throws(Diagnostic) in
                     /// Some non-null element `e` with `pass(e) != en`, then `!= rn`.
                     func any(_ b: inout Batch, _ pass: (Int) -> Bool) throws(Diagnostic) {
+                        if mapped {
+                            try drive(&b, ctx) { t in
+                                let start = Int(starts[t])
+                                for i in start..<start + Int(counts[t]) {
+                                    let e = Int(targets[i])
+                                    if e >= 0 && slots[e] == 2 && pass(e) != en { return !rn }
+                                }
+                                return rn
+                            }
+                            return
+                        }
                         try drive(&b, ctx) { t in
                             let start = Int(starts[t]), end = start + Int(counts[t])
                             var e = start
@@ -132,8 +145,34 @@ final class ArrayElementsLeaf: KeyLeaf {
                         try any(&b) { _ in raw ?? en }
                     }
                 }
+                }
             }
         }
+    }
+}
+
+/// Where an array leaf finds a row's elements: an array column's slice of its element column,
+/// or, for a key path through a list of pointers (`rel.name`), the list's targets read in a
+/// column of the target class (dangling targets and targets without the field reach nothing).
+struct ElementSource {
+    let starts: [Int32]
+    let counts: [Int32]
+    let elements: Column
+    /// The element row of each list entry (negative: dangling); nil for array columns.
+    let targets: [Int32]?
+
+    init(_ arrays: ArrayColumn) {
+        starts = arrays.starts
+        counts = arrays.counts
+        elements = arrays.elements
+        targets = nil
+    }
+
+    init(_ list: PointerListColumn, _ column: Column) {
+        starts = list.starts
+        counts = list.counts
+        elements = column
+        targets = list.targets
     }
 }
 

@@ -19,8 +19,28 @@ extension FilterCompiler {
         case .quantified(let q, _, let variable, let p):
             return quantified(l, q, variable, p, access, elements: arrays.elements, arrays: arrays, answers)
         default:
-            break
+            return elementsLeaf(l, access, ElementSource(arrays), answers)
         }
+    }
+
+    /// A key path through a list of pointers to a field of the targets (`rel.name`): an array
+    /// of the targets' values, tested like an array column's elements.
+    func listLeaf(_ l: Leaf, _ access: KeyAccess, _ list: PointerListColumn, _ column: Column,
+                  _ answers: SlotAnswers) -> FilterNode? {
+        // Arrays reached at the targets would be spliced in: only scalar columns here.
+        guard column.statistics.multiValued == 0, column.statistics.others == 0 else { return nil }
+        if case .isNull = l.condition {
+            // The path reaches an array (a value), which SQL looks into.
+            guard l.semantics != .sql else { return nil }
+            return SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: l.negated ? 0.9 : 0.1)
+        }
+        return elementsLeaf(l, access, ElementSource(list, column), answers)
+    }
+
+    /// The tests an array shares with its elements: NSPredicate's array-as-one-value answers,
+    /// SQL's and Parse's element tests.
+    private func elementsLeaf(_ l: Leaf, _ access: KeyAccess, _ source: ElementSource, _ answers: SlotAnswers) -> FilterNode? {
+        let neg = l.negated
         if l.semantics == .sql, case .compare(_, _, .literal(.null), _) = l.condition {
             // Nothing compares with null under SQL.
             return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0)
@@ -41,17 +61,17 @@ extension FilterCompiler {
                 return nil
             }
         }
-        guard arrays.elements.statistics.others == 0 else { return nil }
+        guard source.elements.statistics.others == 0 else { return nil }
         // Parse's `$ne` on an array: no element (nor the array) equals the value.
         if l.semantics == .document, case .compare(let a, .ne, let b, let o) = l.condition {
             var equality = l
             equality.condition = .compare(a, .eq, b, o)
-            guard let test = elementTest(equality, arrays.elements) else { return nil }
-            return ArrayElementsLeaf(l, access: access, arrays: arrays, test: test, invertResult: true, answers: answers,
+            guard let test = elementTest(equality, source.elements) else { return nil }
+            return ArrayElementsLeaf(l, access: access, source: source, test: test, invertResult: true, answers: answers,
                                      selectivity: 0.8)
         }
-        guard let test = elementTest(l, arrays.elements) else { return nil }
-        return ArrayElementsLeaf(l, access: access, arrays: arrays, test: test, answers: answers, selectivity: 0.2)
+        guard let test = elementTest(l, source.elements) else { return nil }
+        return ArrayElementsLeaf(l, access: access, source: source, test: test, answers: answers, selectivity: 0.2)
     }
 
     /// The per-element test of a leaf, typed by the element column.

@@ -11,20 +11,27 @@ struct Batch {
     /// When set, the batch is every row of this range and `rows` holds nothing yet.
     private(set) var dense: Range<Int>?
 
+    /// Storage is taken on first use: plans build scratch batches they may never run.
     init() {
-        rows = [Int32](repeating: 0, count: Batch.capacity)
+        rows = []
         count = 0
         dense = nil
     }
 
+    /// Room for `n` rows (a dense batch is written out into `rows` when first refined).
+    private mutating func reserve(_ n: Int) {
+        if rows.count < n { rows = [Int32](repeating: 0, count: Swift.max(n, Batch.capacity)) }
+    }
+
     mutating func setRange(_ range: Range<Int>) {
+        reserve(range.count)
         dense = range
         count = range.count
     }
 
     mutating func setRows<C: Collection<Int32>>(_ list: C) {
         dense = nil
-        if rows.count < list.count { rows = [Int32](repeating: 0, count: list.count) }
+        reserve(list.count)
         var i = 0
         rows.withUnsafeMutableBufferPointer { out in for r in list { out[i] = r; i += 1 } }
         count = i
@@ -34,8 +41,8 @@ struct Batch {
     mutating func assign(_ other: Batch) {
         dense = other.dense
         count = other.count
+        reserve(other.count)
         guard dense == nil else { return }
-        if rows.count < other.count { rows = [Int32](repeating: 0, count: other.rows.count) }
         let n = other.count
         rows.withUnsafeMutableBufferPointer { dst in
             other.rows.withUnsafeBufferPointer { src in

@@ -11,6 +11,11 @@ struct FilterCompiler {
     let failedInner: [Query: Diagnostic]
     /// An evaluation over an empty database, for the answers on missing and null operands.
     let folding: Evaluation
+    /// Key resolutions and answers already worked out for this store.
+    let memo: PlanningMemo
+
+    /// The key path resolved against the store (nil: only the reference can follow it).
+    func access(_ path: KeyPath) -> KeyAccess? { memo.access(path, in: table, store: store) }
 
     func compile(_ p: Predicate) -> FilterNode {
         switch p {
@@ -46,6 +51,10 @@ struct FilterCompiler {
     /// What the leaf answers for a row whose key reaches nothing, and one where it reaches
     /// null: the reference's own answer on a synthetic object.
     func answers(_ l: Leaf, _ path: KeyPath) -> SlotAnswers? {
+        memo.answers(l, subject: path, table.name) { evaluatedAnswers(l, path) }
+    }
+
+    private func evaluatedAnswers(_ l: Leaf, _ path: KeyPath) -> SlotAnswers? {
         guard let synthetic = l.replacingSubject(path, with: Self.operand) else { return nil }
         let predicate = Predicate.leaf(synthetic)
         guard let m = try? folding.evaluate(predicate, Scope(record: Self.missingOperand, className: table.name)),

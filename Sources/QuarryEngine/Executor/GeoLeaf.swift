@@ -24,6 +24,25 @@ final class GeoLeaf: KeyLeaf {
         return meters / Geo.earthRadiusMeters * 180 / .pi * (1 + 1e-6) + 1e-9
     }
 
+    /// The vertices' bounding box, a little wider than exact so that rounding in the crossing
+    /// test never matters: the planar even-odd test finds no point outside it. Nil when a
+    /// coordinate is not finite.
+    static func boundingBox(_ vertices: [GeoPoint]) -> (south: Double, north: Double, west: Double, east: Double)? {
+        guard let first = vertices.first,
+            vertices.allSatisfy({ $0.latitude.isFinite && $0.longitude.isFinite })
+        else { return nil }
+        var box = (south: first.latitude, north: first.latitude, west: first.longitude, east: first.longitude)
+        for v in vertices {
+            box.south = Swift.min(box.south, v.latitude)
+            box.north = Swift.max(box.north, v.latitude)
+            box.west = Swift.min(box.west, v.longitude)
+            box.east = Swift.max(box.east, v.longitude)
+        }
+        let slack = 1e-9
+        return (box.south - slack * (1 + abs(box.south)), box.north + slack * (1 + abs(box.north)),
+                box.west - slack * (1 + abs(box.west)), box.east + slack * (1 + abs(box.east)))
+    }
+
     /// Whether the condition can be tested here (polygon containment needs a polygon column).
     static func supports(_ g: GeoCondition) -> Bool {
         if case .polygonContains = g { return false }
@@ -57,8 +76,11 @@ final class GeoLeaf: KeyLeaf {
                         Geo.box(GeoPoint(latitude: lat[t], longitude: lon[t]), southwest: sw, northeast: ne) != invert
                     }
                 case .withinPolygon(_, let vertices):
+                    let box = Self.boundingBox(vertices)
                     try drive(&b, ctx) { t in
-                        Geo.polygon(vertices, contains: GeoPoint(latitude: lat[t], longitude: lon[t])) != invert
+                        let y = lat[t], x = lon[t]
+                        if let box, y < box.south || y > box.north || x < box.west || x > box.east { return invert }
+                        return Geo.polygon(vertices, contains: GeoPoint(latitude: y, longitude: x)) != invert
                     }
                 case .distance(_, let from, let op, let d):
                     let limit = d.meters

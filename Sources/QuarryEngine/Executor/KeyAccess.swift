@@ -12,8 +12,32 @@ struct KeyAccess {
     /// Nil when a step on the way is not a pointer column (an array of pointers, an embedded
     /// object, mixed values): such paths go through the reference evaluator.
     /// Whether null in the column reaches nothing (a geo point's latitude or longitude: the
-    /// column holds the points).
+    /// column holds the points; a field through a list of pointers: the column holds the lists).
     let nullIsMissing: Bool
+    /// For a field through a list of pointers (`rel.name`): the list, whose slots are the rows'
+    /// (`column` is the target class's); each row reaches an array of its targets' values.
+    let list: PointerListColumn?
+
+    /// The column whose slots say what each row holds at the key.
+    var rowColumn: Column? { list ?? column }
+
+    /// `rel.name`: a list of pointers, then a field of the target class; nil for other paths
+    /// and when no target has the field.
+    static func throughList(_ path: KeyPath, in table: ClassTable, store: ColumnStore) -> KeyAccess? {
+        let components = path.components
+        guard components.count == 2, let list = table.column(components[0]) as? PointerListColumn,
+            let column = store.table(list.targetClass)?.column(components[1])
+        else { return nil }
+        return KeyAccess(path: path, list: list, column: column)
+    }
+
+    private init(path: KeyPath, list: PointerListColumn, column: Column) {
+        self.path = path
+        hops = []
+        self.column = column
+        nullIsMissing = true
+        self.list = list
+    }
 
     init?(_ path: KeyPath, in table: ClassTable, store: ColumnStore) {
         var hops: [PointerColumn] = []
@@ -31,6 +55,7 @@ struct KeyAccess {
                 self.hops = hops
                 self.column = view
                 nullIsMissing = true
+                list = nil
                 return
             }
             guard let pointers = column as? PointerColumn, pointers.statistics.multiValued == 0 else { return nil }
@@ -41,6 +66,7 @@ struct KeyAccess {
         self.hops = hops
         self.column = current?.column(last)
         nullIsMissing = false
+        list = nil
     }
 
     /// Where each row of the batch ends: its row in the final class, `KeyAccess.missing` when
@@ -96,7 +122,7 @@ class KeyLeaf: FilterNode {
     @inline(__always)
     final func drive(_ b: inout Batch, _ ctx: ExecContext, _ test: (Int) -> Bool) throws(Diagnostic) {
         let m = whenMissing, n = whenNull
-        guard let column = access.column else {
+        guard let column = access.rowColumn else {
             if access.hops.isEmpty {
                 if !m { b.removeAll() }
                 return
@@ -129,7 +155,7 @@ class KeyLeaf: FilterNode {
         let hopping = !access.hops.isEmpty
         if hopping { access.follow(b, into: &finals) }
         let finals = self.finals, p = fallback
-        guard let column = access.column else {
+        guard let column = access.rowColumn else {
             try b.refineThrowing { (i, r) throws(Diagnostic) in
                 hopping && finals[i] == KeyAccess.fallback ? try ctx.evaluate(p, row: r) : m
             }

@@ -12,6 +12,8 @@ extension FilterCompiler {
     }
 
     private func typedLeaf(_ l: Leaf) -> FilterNode {
+        let variables = l.operandVariables
+        if !variables.isEmpty { return BoundLeaf(l, names: variables, compiler: self, mayThrow: fallibility.mayThrow(l)) }
         switch l.condition {
         case .compare(.key(let path), let op, .literal(let c), let options):
             return keyed(l, path) { access, column, answers in
@@ -68,7 +70,7 @@ extension FilterCompiler {
             }
         case .inQuery(let path, let inner):
             if let error = failedInner[inner] { return ThrowingNode(l, error: error) }
-            guard let access = KeyAccess(path, in: table, store: store) else { return fallback(l) }
+            guard let access = access(path) else { return fallback(l) }
             let answers = SlotAnswers(missing: Self.unknown(l), null: Self.unknown(l))
             guard let column = access.column else { return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0) }
             if let pointers = column as? PointerColumn {
@@ -81,8 +83,18 @@ extension FilterCompiler {
             return notApplicable(l, access, column, answers) ?? fallback(l)
         case .select(let path, let inner, let innerKey):
             if let error = failedInner[inner] { return ThrowingNode(l, error: error) }
-            guard let access = KeyAccess(path, in: table, store: store) else { return fallback(l) }
             let answers = SlotAnswers(missing: Self.unknown(l), null: Self.unknown(l))
+            if innerKey.components == ["objectId"], path.components.count >= 2, path.components.last == "objectId",
+                let pointerAccess = KeyAccess(KeyPath(Array(path.components.dropLast())), in: table, store: store),
+                let pointers = pointerAccess.column as? PointerColumn, pointers.targetClass == inner.className
+            {
+                // `ptr.objectId IN (Inner[…].objectId)`: objectIds are unique within a class, so
+                // this is the pointer's row among the inner query's rows (a null pointer reaches
+                // no objectId, as a missing one).
+                return PointerSetLeaf(l, access: pointerAccess, pointers: pointers, rows: nil, inner: inner, invert: l.negated,
+                                      answers: answers, selectivity: 0.1)
+            }
+            guard let access = access(path) else { return fallback(l) }
             guard let column = access.column else { return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0) }
             guard column.kind != .generic, column.kind != .geoPoint else { return fallback(l) }
             return SelectLeaf(l, access: access, column: column, inner: inner, innerKey: innerKey, answers: answers)
@@ -112,7 +124,13 @@ extension FilterCompiler {
     /// the reference when the path or the answers cannot be had.
     private func keyed(_ l: Leaf, _ path: KeyPath,
                        _ build: (KeyAccess, Column, SlotAnswers) -> FilterNode?) -> FilterNode {
-        guard let access = KeyAccess(path, in: table, store: store), var answers = answers(l, path) else { return fallback(l) }
+        if access(path) == nil, let access = KeyAccess.throughList(path, in: table, store: store),
+            var answers = answers(l, path), let list = access.list, let column = access.column
+        {
+            answers.null = answers.missing
+            return listLeaf(l, access, list, column, answers) ?? fallback(l)
+        }
+        guard let access = access(path), var answers = answers(l, path) else { return fallback(l) }
         // Null at a geo point reaches nothing at its latitude or longitude.
         if access.nullIsMissing { answers.null = answers.missing }
         guard let column = access.column else {
@@ -132,7 +150,7 @@ extension FilterCompiler {
                 // A list is a value, never nil.
                 return SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: 0.5)
             default:
-                return fallback(l)
+                return pointerListLeaf(l, access, lists, answers) ?? fallback(l)
             }
         }
         guard column.kind != .generic, let node = build(access, column, answers) else { return fallback(l) }

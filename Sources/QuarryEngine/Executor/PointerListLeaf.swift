@@ -11,6 +11,9 @@ final class PointerListLeaf: KeyLeaf {
         case empty
         /// Exactly this many elements.
         case size(Int32)
+        /// Some element passes: an existing target in `rows` (or, with `flip`, not in it), or,
+        /// outside SQL (which skips nulls), a dangling one when `nulls`.
+        case members(RowSet, flip: Bool, nulls: Bool)
     }
 
     let lists: PointerListColumn
@@ -19,14 +22,22 @@ final class PointerListLeaf: KeyLeaf {
     let perElementNegation: Bool
     /// Otherwise: the answer is `(some element passes) != resultNegation`.
     let resultNegation: Bool
+    let sql: Bool
 
-    init(_ leaf: Leaf, access: KeyAccess, lists: PointerListColumn, test: Test, answers: SlotAnswers) {
+    /// - Parameter invertResult: Parse's `$ne` / `$nin`: no element equals, the membership test
+    ///   with the result inverted.
+    init(_ leaf: Leaf, access: KeyAccess, lists: PointerListColumn, test: Test, invertResult: Bool = false,
+         answers: SlotAnswers) {
         self.lists = lists
         self.test = test
         let existential: Bool
-        if case .inner = test { existential = true } else { existential = false }
+        switch test {
+        case .inner, .members: existential = true
+        case .empty, .size: existential = false
+        }
         perElementNegation = existential && leaf.semantics == .sql && leaf.negated
-        resultNegation = existential ? leaf.semantics != .sql && leaf.negated : leaf.negated
+        resultNegation = (existential ? leaf.semantics != .sql && leaf.negated : leaf.negated) != invertResult
+        sql = leaf.semantics == .sql
         super.init(leaf, access: access, answers: answers, cost: 5, selectivity: 0.2)
     }
 
@@ -43,6 +54,24 @@ final class PointerListLeaf: KeyLeaf {
                             let start = Int(starts[t])
                             for e in start..<start + Int(counts[t]) where targets[e] >= 0 { return rn }
                             return !rn
+                        }
+                    case .members(let set, let flip, let nulls):
+                        let sql = self.sql
+                        try drive(&b, ctx) { t in
+                            let start = Int(starts[t])
+                            for e in start..<start + Int(counts[t]) {
+                                let target = Int(targets[e])
+                                let passed: Bool
+                                if target >= 0 {
+                                    passed = set.contains(target) != flip
+                                } else if sql {
+                                    continue
+                                } else {
+                                    passed = nulls
+                                }
+                                if passed != en { return !rn }
+                            }
+                            return rn
                         }
                     case .inner(let q):
                         let set = ctx.run.innerRowSet(q, targetClass: lists.targetClass) ?? RowSet(rows: [], capacity: 0)

@@ -15,17 +15,15 @@ extension Normalizer {
             log("tautology", .or(run), .constant(true))
             return [.constant(true)]
         }
-        var groups: [EqualityGroupKey: [Int]] = [:]
-        var order: [EqualityGroupKey] = []
+        // Groups in order of first appearance; runs are short, a linear search beats hashing.
+        var groups: [(key: EqualityGroupKey, members: [Int])] = []
         for (i, p) in run.enumerated() {
             guard case .leaf(let l) = p, let key = equalityGroupKey(l) else { continue }
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(i)
+            if let g = groups.firstIndex(where: { $0.key == key }) { groups[g].members.append(i) } else { groups.append((key, [i])) }
         }
         var replaced: [Int: Predicate] = [:]
         var removed = Set<Int>()
-        for key in order {
-            guard let members = groups[key], members.count >= 2 else { continue }
+        for (key, members) in groups where members.count >= 2 {
             var values: [Value] = []
             for i in members {
                 guard case .leaf(let l) = run[i] else { continue }

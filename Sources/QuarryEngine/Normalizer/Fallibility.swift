@@ -72,10 +72,9 @@ struct Fallibility {
     /// comparison throws `date.unparseable`. It cannot throw when every string parses, or when
     /// the other side is a key that never reaches a date.
     private func dateParseMayFail(_ constant: Expr, against other: Expr) -> Bool {
-        guard constant.isConstant, constant.stringLiterals.contains(where: { BackendlessDate.parse($0) == nil })
-        else { return false }
-        if case .key(let path) = other { return facts.mayReachDate(path) }
-        return true
+        // The key's facts first: they are a lookup, parsing dates is not.
+        if case .key(let path) = other, !facts.mayReachDate(path) { return false }
+        return constant.isConstant && constant.stringLiterals.contains(where: { BackendlessDate.parse($0) == nil })
     }
 }
 

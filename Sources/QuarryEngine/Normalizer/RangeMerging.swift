@@ -15,17 +15,15 @@ extension Normalizer {
             log("contradiction", .and(run), .constant(false))
             return [.constant(false)]
         }
-        var groups: [RangeGroupKey: [Int]] = [:]
-        var order: [RangeGroupKey] = []
+        // Groups in order of first appearance; runs are short, a linear search beats hashing.
+        var groups: [(key: RangeGroupKey, members: [Int])] = []
         for (i, p) in run.enumerated() {
             guard case .leaf(let l) = p, let key = rangeGroupKey(l) else { continue }
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(i)
+            if let g = groups.firstIndex(where: { $0.key == key }) { groups[g].members.append(i) } else { groups.append((key, [i])) }
         }
         var replaced: [Int: [Predicate]] = [:]
         var removed = Set<Int>()
-        for key in order {
-            guard let members = groups[key] else { continue }
+        for (key, members) in groups {
             let equalityLike = members.contains { run[$0].rangeOperator == .eq }
             guard members.count >= 2 || equalityLike else { continue }
             let inequalities = equalityLike ? inequalityIndices(run, key) : []
@@ -51,6 +49,18 @@ extension Normalizer {
 
     /// Two leaves that differ only in `negated`, whose negation is logical NOT.
     func hasComplementaryLeaves(_ run: [Predicate]) -> Bool {
+        if run.count <= 16 {
+            // Pairwise: cheaper than hashing every leaf of a short run.
+            for i in run.indices {
+                guard case .leaf(let a) = run[i], a.negationIsLogicalNot else { continue }
+                for j in run.indices where j > i {
+                    if case .leaf(let b) = run[j], b.negated != a.negated, b.semantics == a.semantics, b.condition == a.condition {
+                        return true
+                    }
+                }
+            }
+            return false
+        }
         var seen = Set<Leaf>()
         for case .leaf(let l) in run where l.negationIsLogicalNot {
             var opposite = l
@@ -74,9 +84,10 @@ extension Normalizer {
         default:
             return nil
         }
-        guard l.semantics == .predicate || facts.isSingleValued(path) else { return nil }
-        let classes = Set(literals.map { RangeLiteralClass($0, l.semantics) })
-        guard classes.count == 1, let cls = classes.first, let cls else { return nil }
+        guard let cls = RangeLiteralClass(literals[0], l.semantics),
+            literals.allSatisfy({ RangeLiteralClass($0, l.semantics) == cls }),
+            l.semantics == .predicate || facts.isSingleValued(path)
+        else { return nil }
         return RangeGroupKey(path: path, semantics: l.semantics, literalClass: cls)
     }
 

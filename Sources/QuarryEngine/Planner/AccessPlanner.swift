@@ -30,7 +30,10 @@ struct AccessPlanner {
         var bestCost = scanCost
 
         var probes: [(index: Int, probe: Probe, exact: Bool, estimate: Int, covers: Set<Int>)] = []
-        for i in 0..<leading {
+        // A class without indexes has no lookups to weigh.
+        let registry = store.indexes[table.name]
+        let indexed = registry.map { !$0.values.isEmpty || !$0.geo.isEmpty } ?? false
+        for i in 0..<leading where indexed {
             guard let (probe, exact) = probe(conjuncts[i]) else { continue }
             probes.append((i, probe, exact, probe.estimate(n), exact ? [i] : []))
         }
@@ -52,7 +55,7 @@ struct AccessPlanner {
             let cost = Double(first.estimate) * (2 + perRowCost) + 16
             if cost < bestCost {
                 bestCost = cost
-                best = Choice(source: source(first.probe), covered: first.covers, ordered: false)
+                best = Choice(source: ProbeSource([first.probe], estimatedRows: first.estimate), covered: first.covers, ordered: false)
             }
             if probes.count >= 2, !first.probe.isInner, !probes[1].probe.isInner,
                 Double(probes[1].estimate) < Double(n) / 8
@@ -61,10 +64,9 @@ struct AccessPlanner {
                 let cost = Double(first.estimate + second.estimate) * 1.5 + Double(first.estimate) * 0.1 * perRowCost
                 if cost < bestCost {
                     bestCost = cost
-                    let rows = Self.intersect(first.probe.rows(), second.probe.rows())
-                    let label = "intersection of [\(first.probe.label); \(second.probe.label)]"
                     let covered = first.covers.union(second.covers)
-                    best = Choice(source: RowListSource(label: label, rows: rows), covered: covered, ordered: false)
+                    best = Choice(source: ProbeSource([first.probe, second.probe], estimatedRows: Swift.min(first.estimate, second.estimate)),
+                                  covered: covered, ordered: false)
                 }
             }
         }
@@ -75,11 +77,6 @@ struct AccessPlanner {
             best = Choice(source: ordered.source, covered: [], ordered: true)
         }
         return best
-    }
-
-    private func source(_ probe: Probe) -> RowSource {
-        if probe.isInner { return InnerProbeSource(probe: probe, classRows: table.rowCount) }
-        return RowListSource(label: probe.label, rows: probe.rows())
     }
 
     static func intersect(_ a: [Int32], _ b: [Int32]) -> [Int32] {

@@ -30,15 +30,15 @@ final class Plan {
 
 /// Where a plan's candidate rows come from.
 class RowSource {
-    /// For EXPLAIN: `full scan`, `index range on age (ordered)`…
-    let label: String
+    /// For EXPLAIN: `full scan`, `index range on age (ordered)`… (rendered on demand: planning
+    /// should not pay for it).
+    var label: String { "" }
     /// Rows it is expected to yield.
     let estimatedRows: Int
     final var rowsOut = 0
     final var elapsed: Duration = .zero
 
-    init(label: String, estimatedRows: Int) {
-        self.label = label
+    init(estimatedRows: Int) {
         self.estimatedRows = estimatedRows
     }
 
@@ -48,7 +48,8 @@ class RowSource {
 
 /// Every row of the class, in order.
 final class FullScan: RowSource {
-    init(rows: Int) { super.init(label: "full scan", estimatedRows: rows) }
+    init(rows: Int) { super.init(estimatedRows: rows) }
+    override var label: String { "full scan" }
 
     override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {
         let n = ctx.table.rowCount
@@ -56,27 +57,6 @@ final class FullScan: RowSource {
         while start < n {
             let end = Swift.min(n, start + Batch.capacity)
             batch.setRange(start..<end)
-            rowsOut += end - start
-            guard try body(&batch) else { return }
-            start = end
-        }
-    }
-}
-
-/// A fixed list of rows in row order (what indexes found).
-final class RowListSource: RowSource {
-    let rows: [Int32]
-
-    init(label: String, rows: [Int32]) {
-        self.rows = rows
-        super.init(label: label, estimatedRows: rows.count)
-    }
-
-    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {
-        var start = 0
-        while start < rows.count {
-            let end = Swift.min(rows.count, start + Batch.capacity)
-            batch.setRows(rows[start..<end])
             rowsOut += end - start
             guard try body(&batch) else { return }
             start = end

@@ -7,17 +7,26 @@ struct Planner {
     let limits: Limits
     /// Shared between plans: evaluates leaves that do not depend on the data.
     let folding: Evaluation
+    let memo: PlanningMemo
+
+    init(store: ColumnStore, limits: Limits, folding: Evaluation) {
+        self.store = store
+        self.limits = limits
+        self.folding = folding
+        memo = PlanningMemo(version: store.version)
+    }
 
     func plan(_ query: Query, failedInner: [Query: Diagnostic]) -> Plan? {
         guard let table = store.table(query.className) else { return nil }
-        let facts = StoreKeyFacts(store: store, table: table)
+        memo.sync(store)
+        let facts = MemoizedKeyFacts(facts: StoreKeyFacts(store: store, table: table), memo: memo)
         // Rewrites treat inner queries as fallible: they have not run yet.
         var normalizer = Normalizer(facts: facts, fallibility: Fallibility(facts: facts), limits: limits, folding: folding)
         let normalized = normalizer.normalize(query.predicate)
         var fallibility = Fallibility(facts: facts)
         fallibility.innerSucceeds = { failedInner[$0] == nil }
         let compiler = FilterCompiler(store: store, table: table, limits: limits, fallibility: fallibility,
-                                      failedInner: failedInner, folding: normalizer.folding)
+                                      failedInner: failedInner, folding: normalizer.folding, memo: memo)
         let inner = InnerQueries.collect(normalized)
         if normalized == .constant(false) {
             return Plan(query: query, normalized: normalized, rewrites: normalizer.rewrites, innerQueries: inner,

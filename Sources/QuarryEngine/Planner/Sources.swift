@@ -2,22 +2,30 @@ import QuarryCore
 
 /// Rows no object can match (a predicate folded to FALSE).
 final class EmptySource: RowSource {
-    init() { super.init(label: "nothing (the predicate is FALSE)", estimatedRows: 0) }
+    init() { super.init(estimatedRows: 0) }
+    override var label: String { "nothing (the predicate is FALSE)" }
     override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {}
 }
 
-/// An index probed with what inner queries yielded in this run (their objects as pointers,
-/// or the values of their `innerKey`).
-final class InnerProbeSource: RowSource {
-    let probe: Probe
+/// Rows an index finds for one probe, or for the intersection of two. The lookup runs when the
+/// plan runs, not when it is built: planning stays independent of how many rows match, and a
+/// probe on inner queries needs what they yielded in this run (their objects as pointers, or
+/// the values of their `innerKey`).
+final class ProbeSource: RowSource {
+    let probes: [Probe]
 
-    init(probe: Probe, classRows: Int) {
-        self.probe = probe
-        super.init(label: probe.label, estimatedRows: probe.estimate(classRows))
+    init(_ probes: [Probe], estimatedRows: Int) {
+        self.probes = probes
+        super.init(estimatedRows: estimatedRows)
+    }
+
+    override var label: String {
+        probes.count == 1 ? probes[0].label : "intersection of [" + probes.map(\.label).joined(separator: "; ") + "]"
     }
 
     override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {
-        let rows = Self.rows(probe, ctx)
+        var rows = Self.rows(probes[0], ctx)
+        for probe in probes.dropFirst() { rows = AccessPlanner.intersect(rows, Self.rows(probe, ctx)) }
         var start = 0
         while start < rows.count {
             let end = Swift.min(rows.count, start + Batch.capacity)
@@ -61,9 +69,10 @@ final class IndexOrderSource: RowSource {
         self.index = index
         self.descending = descending
         self.rest = rest
-        super.init(label: "ordered index on \(index.path) walked \(descending ? "descending" : "ascending")",
-                   estimatedRows: index.keys.count + index.nilRows.count)
+        super.init(estimatedRows: index.keys.count + index.nilRows.count)
     }
+
+    override var label: String { "ordered index on \(index.path) walked \(descending ? "descending" : "ascending")" }
 
     override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {
         var pending: [Int32] = []

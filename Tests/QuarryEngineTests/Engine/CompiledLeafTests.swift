@@ -35,6 +35,10 @@ import Testing
             if !random.chance(15) {
                 fields.append(("ptr", .pointer(Pointer(className: "Other", objectId: "o\(random.int(7))"))))  // o6 dangles
             }
+            if !random.chance(20) {
+                // Lists of pointers, some dangling (o6), some empty.
+                fields.append(("rel", .array((0..<random.int(4)).map { _ in .pointer(Pointer(className: "Other", objectId: "o\(random.int(7))")) })))
+            }
             items.append(Record(objectId: "i\(n)", fields: fields))
         }
         // A few values of another type in typed columns: the reference decides those rows.
@@ -42,7 +46,7 @@ import Testing
         var others: [Record] = []
         for n in 0..<6 {
             others.append(Record(objectId: "o\(n)", fields: [("loc", .geoPoint(GeoPoint(latitude: Double(n * 10), longitude: Double(n * 30)))),
-                                                               ("name", .string(random.pick(strings)))]))
+                                                               ("name", .string(random.pick(strings))), ("n", .int(Int64(n)))]))
         }
         return Database([ClassData(name: "Item", records: items), ClassData(name: "Other", records: others)])
     }
@@ -54,7 +58,10 @@ import Testing
         "loc.latitude BETWEEN 3 AND 3.5 AND loc.longitude BETWEEN -97.2 AND -96.7", "loc.latitude > 5",
         "loc.longitude < -100 OR loc.longitude > 100", "NOT (loc.latitude < 10)", "loc.latitude IS NULL",
         "loc.latitude IN (10, 0)", "ptr.loc.latitude >= 20", "ptr.loc.longitude = 30", "loc.latitude IS NOT NULL",
-        "tags = 'a'", "nums > 2",
+        "tags = 'a'", "nums > 2", "rel.name = 'Jan'", "rel.name LIKE '%an%'", "rel.n > 2", "rel.n BETWEEN 1 AND 3",
+        "rel.objectId IN ('o1', 'o2')", "NOT (rel.name = 'an')", "rel.name <> 'an'",
+        "ptr.objectId IN (Other[n > 2].objectId)", "NOT (ptr.objectId IN (Other[name LIKE '%a%'].objectId))",
+        "Within(loc, 'POLYGON((-97.2 3, -96.7 3, -96.7 3.5, -97.2 3.5, -97.2 3))') = TRUE",
     ]
 
     static let predicate = [
@@ -66,7 +73,8 @@ import Testing
         "SOME tags CONTAINS[cd] 'e'", "ANY nums > 1", "ALL nums >= 1", "NONE nums IN {1, 2}", "ANY reals == 0",
         "ALL reals > 0.5", "ANY tags == nil", "ALL tags != nil", "ANY s == 'Jan'", "ALL s BEGINSWITH 'J'",
         "loc.latitude > 5", "loc.latitude BETWEEN {0, 20}", "loc.longitude == nil", "ptr.loc.latitude < 25",
-        "NOT (ANY tags == 'a')", "ANY tags LIKE 'a*'",
+        "NOT (ANY tags == 'a')", "ANY tags LIKE 'a*'", "rel.name == 'Jan'", "rel.n > 2", "rel.name == nil",
+        "rel.name != nil",
     ]
 
     static let json = [
@@ -79,6 +87,11 @@ import Testing
         #"{"s": {"$all": ["a"]}}"#, #"{"tags": {"$all": ["a", "b"]}, "nums": {"$gte": 1}}"#,
         #"{"loc": {"$within": {"$box": [{"__type": "GeoPoint", "latitude": 0, "longitude": 170}, {"__type": "GeoPoint", "latitude": 20, "longitude": 180}]}}}"#,
         #"{"loc": {"$geoWithin": {"$polygon": [{"__type": "GeoPoint", "latitude": 0, "longitude": 0}, {"__type": "GeoPoint", "latitude": 20, "longitude": 0}, {"__type": "GeoPoint", "latitude": 20, "longitude": 40}]}}}"#,
+        #"{"rel": {"__type": "Pointer", "className": "Other", "objectId": "o1"}}"#, #"{"rel": "o2"}"#,
+        #"{"rel": {"$ne": {"__type": "Pointer", "className": "Other", "objectId": "o1"}}}"#,
+        #"{"rel": {"$in": [{"__type": "Pointer", "className": "Other", "objectId": "o3"}, "o4", null]}}"#,
+        #"{"rel": {"$nin": ["o4", 5]}}"#, #"{"rel": {"$gt": 5}}"#, #"{"rel": {"$regex": "o"}}"#,
+        #"{"loc": {"$geoWithin": {"$polygon": [{"__type": "GeoPoint", "latitude": 0, "longitude": 170}, {"__type": "GeoPoint", "latitude": 20, "longitude": -170}, {"__type": "GeoPoint", "latitude": 20, "longitude": 179.9}]}}}"#,
     ]
 
     enum Dialect: CaseIterable { case sql, predicate, json }
@@ -116,6 +129,29 @@ import Testing
                 let actual = EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(q) }
                 #expect(actual == expected, "\(text) (seed \(seed))")
             }
+        }
+    }
+
+    /// `$variables` are bound into typed leaves per run: the same plan answers for each set
+    /// of values as the reference does, and compiles no fallback for scalar values.
+    @Test func variablesBindIntoTypedLeaves() throws {
+        let db = Self.database(seed: 4)
+        let engine = Engine(database: db, now: { 0 }, random: { 0.5 })
+        let texts = ["s == $v", "s CONTAINS[c] $v", "s BEGINSWITH $v", "loc.latitude > $n", "nums CONTAINS $n",
+                     "s IN {$v, 'Jan'}", "loc.latitude BETWEEN {$n, 50}", "$n < loc.longitude"]
+        let bindings: [[String: Value]] = [["v": .string("Jan"), "n": .int(5)], ["v": .string("an"), "n": .double(-40.5)],
+                                           ["v": .int(3), "n": .string("x")], ["v": .null, "n": .null],
+                                           ["v": .array([.string("a")]), "n": .array([.int(1)])]]
+        for text in texts {
+            var q = Query(className: "Item", predicate: try PredicateFormat.parse(text, className: "Item"))
+            q.limit = 1000
+            for variables in bindings {
+                let reference = ReferenceEvaluator(database: db, variables: variables, now: { 0 }, random: { 0.5 })
+                let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in try reference.run(q) }
+                let actual = EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(q, variables: variables) }
+                #expect(actual == expected, "\(text) with \(variables)")
+            }
+            #expect(FallbackListingTests.fallbacks(try engine.plan(q, variables: ["v", "n"]).filter).isEmpty, "\(text)")
         }
     }
 

@@ -44,6 +44,13 @@ import Testing
             ("geo", engine([(.geo, "home")]), Query(className: "Person", predicate: .leaf(.geo(
                 .withinCircle("home", center: GeoPoint(latitude: 30.5, longitude: -97), radius: Distance(20, .kilometers))), .document),
                 count: true)),
+            // Operands in rank order (cost over the share of rows removed): realm-core's
+            // `8·64/dD + dT` would put the substring test first for its few matches.
+            ("filter-order", engine(), Query(className: "Person", predicate: .and([
+                .leaf(.string(.key("name"), .contains, .literal("o1"), []), .predicate),
+                compare("age", .ge, 21, .predicate),
+                compare("score", .lt, 9, .predicate),
+            ]))),
         ]
     }
 
@@ -103,11 +110,23 @@ import Testing
             │  └─ home WITHIN CIRCLE (30.5, -97.0) 20.0km [document]  {cost 20, pass 10%}  (est. 0 rows)
             └─ page: count
             """,
+        // Expected work per row: 1 + 0.32 × 0.25 + 0.32 × 0.83 × 50 ≈ 14; realm-core's order
+        // (the substring test, then score, then age) ≈ 50.
+        "filter-order": """
+            query: Person where name CONTAINS "o1" [predicate] AND age >= 21 [predicate] AND score < 9 [predicate] (profile exact)  (est. 1 rows)
+            ├─ access: full scan  (est. 20 rows)
+            ├─ filter: in evaluation order  (est. 1 rows)
+            │  ├─ score < 9 [predicate]  {cost 1, pass 31.58%}  (est. 6 rows)
+            │  ├─ age >= 21 [predicate]  {cost 0.25, pass 83.33%}  (est. 5 rows)
+            │  └─ name CONTAINS "o1" [predicate]  {cost 50, pass 20%}  (est. 1 rows)
+            └─ page: skip 0, no limit
+            """,
     ]
 
     @Test func goldenPlans() throws {
         for (name, engine, q) in Self.cases() {
-            #expect(try engine.explain(q).description == Self.golden[name], "\(name)")
+            let text = try engine.explain(q).description
+            #expect(text == Self.golden[name], "\(name):\n\(text)")
         }
     }
 

@@ -1,0 +1,62 @@
+import Quarry
+
+/// A query of the same shape with other literals, for timing the planning of a cached shape
+/// with new literals: each scalar literal of the predicate changes value and keeps its type.
+/// Numbers and dates move by a little; a string's last digit (else its last ASCII letter)
+/// steps on, so that LIKE and regex patterns keep their wildcards and date strings still parse.
+enum LiteralVariation {
+    static func vary(_ query: Query) -> Query {
+        var q = query
+        q.predicate = vary(query.predicate)
+        return q
+    }
+
+    private static func vary(_ p: Predicate) -> Predicate {
+        switch p {
+        case .constant: return p
+        case .and(let ps): return .and(ps.map(vary))
+        case .or(let ps): return .or(ps.map(vary))
+        case .not(let q): return .not(vary(q))
+        case .leaf(var l):
+            switch l.condition {
+            case .compare(let a, let op, let b, let o): l.condition = .compare(vary(a), op, vary(b), o)
+            case .between(let e, let lo, let hi): l.condition = .between(vary(e), lower: vary(lo), upper: vary(hi))
+            case .inCollection(let e, let c, let o): l.condition = .inCollection(vary(e), vary(c), o)
+            case .string(let e, let op, let pattern, let o): l.condition = .string(vary(e), op, vary(pattern), o)
+            default: break
+            }
+            return .leaf(l)
+        }
+    }
+
+    private static func vary(_ e: Expr) -> Expr {
+        switch e {
+        case .literal(let v): return .literal(vary(v))
+        case .list(let items): return .list(items.map(vary))
+        default: return e
+        }
+    }
+
+    private static func vary(_ v: Value) -> Value {
+        switch v {
+        case .int(let i): return .int(i &+ 1)
+        case .double(let d): return .double(d + 0.25)
+        case .date(let ms): return .date(ms &+ 1000)
+        case .string(let s): return .string(step(s))
+        default: return v
+        }
+    }
+
+    private static func step(_ s: String) -> String {
+        var scalars = Array(s.unicodeScalars)
+        if let i = scalars.lastIndex(where: { ("0"..."9").contains($0) }) {
+            scalars[i] = scalars[i] == "9" ? "0" : Unicode.Scalar(scalars[i].value + 1)!
+        } else if let i = scalars.lastIndex(where: { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }) {
+            let c = scalars[i]
+            scalars[i] = c == "z" ? "a" : c == "Z" ? "A" : Unicode.Scalar(c.value + 1)!
+        }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: scalars)
+        return String(out)
+    }
+}

@@ -1,0 +1,97 @@
+import QuarryCore
+
+/// What planning learns from the store that no literal changes, kept across plans until the
+/// store changes (as a database keeps its parsed schema between prepares): how each key path
+/// resolves to columns, what the statistics say about it, and what a leaf answers for an
+/// object whose key reaches nothing or null.
+final class PlanningMemo {
+    private var version: UInt64
+    private var accesses: [ClassKey: KeyAccess?] = [:]
+    private var reachable: [ClassKey: UInt16?] = [:]
+    private var singleValued: [ClassKey: Bool] = [:]
+    private var answers: [AnswerKey: SlotAnswers?] = [:]
+
+    init(version: UInt64) { self.version = version }
+
+    /// Forgets everything when the store has changed since.
+    func sync(_ store: ColumnStore) {
+        guard store.version != version else { return }
+        version = store.version
+        forget()
+    }
+
+    func forget() {
+        accesses.removeAll()
+        reachable.removeAll()
+        singleValued.removeAll()
+        answers.removeAll()
+    }
+
+    func access(_ path: KeyPath, in table: ClassTable, store: ColumnStore) -> KeyAccess? {
+        let key = ClassKey(className: table.name, path: path)
+        if let known = accesses[key] { return known }
+        let access = KeyAccess(path, in: table, store: store)
+        accesses[key] = access
+        return access
+    }
+
+    func reachableTypes(_ path: KeyPath, _ facts: StoreKeyFacts) -> UInt16? {
+        let key = ClassKey(className: facts.table.name, path: path)
+        if let known = reachable[key] { return known }
+        let types = facts.reachableTypes(path)
+        reachable[key] = types
+        return types
+    }
+
+    func isSingleValued(_ path: KeyPath, _ facts: StoreKeyFacts) -> Bool {
+        let key = ClassKey(className: facts.table.name, path: path)
+        if let known = singleValued[key] { return known }
+        let single = facts.isSingleValued(path)
+        singleValued[key] = single
+        return single
+    }
+
+    /// A leaf's answers on a missing and a null subject, computed once per leaf shape.
+    ///
+    /// Only for leaves whose answers no literal value changes, given its type: comparisons,
+    /// BETWEEN, IN lists, IS NULL and the affix tests decide a subject that reaches nothing
+    /// without reading the literal (nulls stay in the shape). LIKE and regular expressions
+    /// compile their pattern first, and an invalid one throws for every object: those are
+    /// asked every time.
+    func answers(_ l: Leaf, subject: KeyPath, _ className: String, _ compute: () -> SlotAnswers?) -> SlotAnswers? {
+        guard Self.literalFree(l.condition), let skeleton = PlanShape.skeleton(of: l) else { return compute() }
+        let key = AnswerKey(className: className, subject: subject, leaf: skeleton)
+        if let known = answers[key] { return known }
+        let found = compute()
+        answers[key] = found
+        return found
+    }
+
+    private static func literalFree(_ c: Condition) -> Bool {
+        switch c {
+        case .compare, .between, .inCollection, .isNull: return true
+        case .string(_, .beginsWith, _, _), .string(_, .endsWith, _, _), .string(_, .contains, _, _): return true
+        default: return false
+        }
+    }
+
+    private struct ClassKey: Hashable {
+        let className: String
+        let path: KeyPath
+    }
+
+    private struct AnswerKey: Hashable {
+        let className: String
+        let subject: KeyPath
+        let leaf: Leaf
+    }
+}
+
+/// The store's facts about keys, each asked once per store version.
+struct MemoizedKeyFacts: KeyFacts {
+    let facts: StoreKeyFacts
+    let memo: PlanningMemo
+
+    func reachableTypes(_ path: KeyPath) -> UInt16? { memo.reachableTypes(path, facts) }
+    func isSingleValued(_ path: KeyPath) -> Bool { memo.isSingleValued(path, facts) }
+}

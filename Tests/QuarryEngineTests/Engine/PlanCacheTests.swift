@@ -1,0 +1,231 @@
+import QuarryCore
+import Testing
+
+@testable import QuarryEngine
+
+/// Plans cached by shape: a query that differs from a cached one only in its literals gets
+/// a plan for its own literals (never the cached one's answer), the same query reuses its
+/// plan, and changes to the data or the indexes drop every plan.
+@Suite struct PlanCacheTests {
+    typealias Outcome = EngineAgreementTests.Outcome
+
+    static func outcome(_ body: () throws(Diagnostic) -> QueryResult) -> Outcome { EngineAgreementTests.outcome(body) }
+
+    // MARK: - Rebinding agrees with the reference
+
+    /// For random queries: shape A with literals L1, then with L2, then L1 again, each equal to
+    /// the reference for its own literals. L2 redraws every scalar literal, mostly keeping its
+    /// type (the same shape: a rebind), sometimes changing it (another shape).
+    static func checkRebinding(seed: UInt64, indexes: [(IndexKind, KeyPath, String)]) -> Engine.PlanCounts {
+        var random = RandomData(seed: seed)
+        let db = random.database(items: 40, others: 6)
+        let engine = Engine(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
+        for (kind, key, className) in indexes { try? engine.createIndex(kind, on: key, in: className) }
+        let reference = ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
+        for _ in 0..<200 {
+            let first = random.query(depth: 2)
+            var second = first
+            second.predicate = random.redrawLiterals(first.predicate)
+            for q in [first, second, first, second] {
+                let expected = outcome { () throws(Diagnostic) in try reference.run(q) }
+                let actual = outcome { () throws(Diagnostic) in try engine.run(q) }
+                if actual != expected {
+                    Issue.record("\(actual) vs \(expected) for \(PredicateText.render(q.predicate)) after \(PredicateText.render(first.predicate))")
+                    return engine.planCounts
+                }
+            }
+        }
+        return engine.planCounts
+    }
+
+    @Test(arguments: [11, 12, 13] as [UInt64])
+    func rebindingWithoutIndexes(seed: UInt64) {
+        let counts = Self.checkRebinding(seed: seed, indexes: [])
+        #expect(counts.rebound > 100)
+    }
+
+    @Test(arguments: [IndexKind.hash, .ordered], [14, 15] as [UInt64])
+    func rebindingWithValueIndexes(kind: IndexKind, seed: UInt64) {
+        let counts = Self.checkRebinding(seed: seed, indexes: EngineAgreementTests.indexedKeys.map { (kind, $0, "Item") })
+        #expect(counts.rebound > 100)
+    }
+
+    @Test func rebindingWithGeoIndexes() {
+        let counts = Self.checkRebinding(seed: 16, indexes: [(.geo, "g", "Item"), (.geo, "m", "Item")])
+        #expect(counts.rebound > 100)
+    }
+
+    // MARK: - Literals that change what the normalizer or the planner does
+
+    static let people: Database = {
+        var persons: [Record] = []
+        for i in 0..<30 {
+            let name: Value = i % 10 == 9 ? .null : .string(["Jane", "Joe", "Ann", "Bob", "J_e"][i % 5] + "\(i)")
+            let code: Value = i % 3 == 0 ? .string("\(i)") : .int(Int64(i))
+            persons.append(record("p\(i)", ["name": name, "age": .int(Int64(i % 12)), "score": .double(Double(i) / 2),
+                                            "born": .date(Int64(i) * 86_400_000 * 400), "code": code]))
+        }
+        return database(("Person", persons))
+    }()
+
+    /// Pairs of queries of one shape whose literals flip a rewrite or an access path: a
+    /// contradiction and a satisfiable range, ranges that merge one way and the other, OR of
+    /// equalities whose IN set has repeats or not, LIKE patterns with and without inner
+    /// wildcards, date strings that parse or not, equality with a value and with a type the
+    /// column does not hold.
+    static func pairs(_ s: LeafSemantics) -> [(Predicate, Predicate)] {
+        func c(_ k: KeyPath, _ op: ComparisonOperator, _ v: Value) -> Predicate { compare(k, op, v, s) }
+        func like(_ p: String) -> Predicate { .leaf(.string(.key("name"), .like(.sql(escape: nil)), .literal(.string(p)), []), s) }
+        return [
+            (.and([c("age", .gt, 5), c("age", .lt, 3)]), .and([c("age", .gt, 2), c("age", .lt, 9)])),
+            (.and([c("age", .gt, 5), c("age", .gt, 8)]), .and([c("age", .gt, 8), c("age", .gt, 5)])),
+            (.and([c("age", .eq, 4), c("age", .ne, 4)]), .and([c("age", .eq, 4), c("age", .ne, 5)])),
+            (.and([c("age", .ge, 4), c("age", .le, 4)]), .and([c("age", .ge, 5), c("age", .le, 4)])),
+            (.or([c("age", .eq, 3), c("age", .eq, 3)]), .or([c("age", .eq, 3), c("age", .eq, 7)])),
+            (.or([c("name", .eq, "Joe1"), c("name", .eq, "Ann2")]), .or([c("name", .eq, "Joe1"), c("name", .eq, "Joe1")])),
+            (like("J%"), like("J_e%")),
+            (like("%e%"), like("Jo%6")),
+            (like("Bob%"), like("%")),
+            (c("born", .gt, "1971-01-01"), c("born", .gt, "not a date")),
+            (c("born", .lt, .date(400 * 86_400_000 * 10)), c("born", .lt, .date(0))),
+            (c("code", .eq, "3"), c("code", .eq, "4")),
+            (c("code", .eq, 4), c("code", .eq, 3)),
+            (c("score", .ge, 14.5), c("score", .ge, 1e300)),
+            (.and([c("score", .gt, 2), c("score", .lt, 2.5)]), .and([c("score", .gt, 2.5), c("score", .lt, 2)])),
+            (.leaf(.between(.key("age"), lower: .literal(3), upper: .literal(6)), s),
+             .leaf(.between(.key("age"), lower: .literal(6), upper: .literal(3)), s)),
+            (.leaf(.inCollection(.key("age"), .list([.literal(1), .literal(2)]), []), s),
+             .leaf(.inCollection(.key("age"), .list([.literal(2), .literal(2)]), []), s)),
+        ]
+    }
+
+    @Test(arguments: LeafSemantics.allCases, [false, true])
+    func literalsThatFlipRewrites(semantics: LeafSemantics, indexed: Bool) {
+        let engine = Engine(database: Self.people)
+        if indexed {
+            for key: KeyPath in ["age", "name", "score", "born", "code"] { try? engine.createIndex(.ordered, on: key, in: "Person") }
+        }
+        let reference = ReferenceEvaluator(database: Self.people)
+        for (a, b) in Self.pairs(semantics) {
+            for p in [a, b, a] {
+                let q = Query(className: "Person", predicate: p)
+                let expected = Self.outcome { () throws(Diagnostic) in try reference.run(q) }
+                let actual = Self.outcome { () throws(Diagnostic) in try engine.run(q) }
+                #expect(actual == expected, "\(PredicateText.render(p)) after \(PredicateText.render(a))")
+            }
+        }
+        #expect(engine.planCounts.rebound >= Self.pairs(semantics).count)
+    }
+
+    // MARK: - When the cache is used
+
+    @Test func theSameQueryReusesItsPlan() throws {
+        let engine = Engine(database: Self.people)
+        let q = Query(className: "Person", predicate: compare("age", .gt, 5, .sql))
+        _ = try engine.run(q)
+        _ = try engine.run(q)
+        _ = try engine.prepare(q).run()
+        #expect(engine.planCounts == Engine.PlanCounts(built: 1, reused: 3, rebound: 0))
+    }
+
+    @Test func newLiteralsOfACachedShapeAreRebound() throws {
+        let engine = Engine(database: Self.people)
+        _ = try engine.run(Query(className: "Person", predicate: compare("age", .gt, 5, .sql)))
+        let result = try engine.run(Query(className: "Person", predicate: compare("age", .gt, 9, .sql)))
+        #expect(engine.planCounts == Engine.PlanCounts(built: 1, reused: 0, rebound: 1))
+        #expect(result.objectIds == ["p10", "p11", "p22", "p23"])
+    }
+
+    @Test func anotherTypeOrKeyOrLimitIsAnotherShape() throws {
+        let engine = Engine(database: Self.people)
+        _ = try engine.run(Query(className: "Person", predicate: compare("age", .gt, 5, .sql)))
+        _ = try engine.run(Query(className: "Person", predicate: compare("age", .gt, 5.5, .sql)))
+        _ = try engine.run(Query(className: "Person", predicate: compare("score", .gt, 5, .sql)))
+        _ = try engine.run(Query(className: "Person", predicate: compare("age", .gt, 5, .sql), limit: 3))
+        _ = try engine.run(Query(className: "Person", predicate: compare("age", .gt, .null, .sql)))
+        #expect(engine.planCounts == Engine.PlanCounts(built: 5, reused: 0, rebound: 0))
+    }
+
+    @Test func changesDropThePlans() throws {
+        let engine = Engine(database: Self.people)
+        let q = Query(className: "Person", predicate: compare("age", .gt, 10, .sql))
+        #expect(try engine.run(q).objectIds == ["p11", "p23"])
+        engine.insert(record("p99", ["age": 50]), into: "Person")
+        #expect(try engine.run(q).objectIds == ["p11", "p23", "p99"])
+        try engine.createIndex(.ordered, on: "age", in: "Person")
+        #expect(try engine.run(q).objectIds == ["p11", "p23", "p99"])
+        #expect(engine.planCounts == Engine.PlanCounts(built: 3, reused: 0, rebound: 0))
+    }
+
+    /// Keys that Swift's `String` equality confuses (canonically equivalent, different bytes)
+    /// are never cached; literals are compared byte by byte.
+    @Test func canonicalEquivalentsAreNotConfused() throws {
+        let db = database(("T", [record("a", ["caf\u{e9}": "x", "s": "caf\u{e9}"]), record("b", ["k": "y", "s": "cafe\u{301}"])]))
+        let engine = Engine(database: db)
+        let reference = ReferenceEvaluator(database: db)
+        for key in ["caf\u{e9}", "cafe\u{301}"] {
+            let q = Query(className: "T", predicate: compare(KeyPath([key]), .eq, "x", .sql))
+            #expect(try engine.run(q) == reference.run(q))
+        }
+        #expect(engine.planCounts == Engine.PlanCounts())
+        let first = Query(className: "T", predicate: compare("s", .eq, "caf\u{e9}", .sql))
+        let second = Query(className: "T", predicate: compare("s", .eq, "cafe\u{301}", .sql))
+        #expect(try engine.run(first).objectIds == ["a"])
+        #expect(try engine.run(second).objectIds == ["b"])
+        #expect(engine.planCounts == Engine.PlanCounts(built: 1, reused: 0, rebound: 1))
+    }
+
+    /// A cached shape is checked again for another set of variable names.
+    @Test func variablesAreCheckedOnEveryShapeHit() throws {
+        let engine = Engine(database: Self.people)
+        let q = Query(className: "Person", predicate: .leaf(.compare(.key("age"), .gt, .variable("min"), []), .predicate))
+        #expect(try engine.run(q, variables: ["min": 10]).objectIds == ["p11", "p23"])
+        #expect(throws: Diagnostic.self) { try engine.run(q) }
+        #expect(try engine.run(q, variables: ["min": 10]).objectIds == ["p11", "p23"])
+    }
+}
+
+extension RandomData {
+    /// The predicate with every scalar literal drawn again: nine times in ten of the same type
+    /// (patterns of string tests from patterns), else of any type.
+    mutating func redrawLiterals(_ p: Predicate) -> Predicate {
+        switch p {
+        case .constant: return p
+        case .and(let ps): return .and(ps.map { redrawLiterals($0) })
+        case .or(let ps): return .or(ps.map { redrawLiterals($0) })
+        case .not(let q): return .not(redrawLiterals(q))
+        case .leaf(var l):
+            switch l.condition {
+            case .compare(let a, let op, let b, let o): l.condition = .compare(redraw(a), op, redraw(b), o)
+            case .between(let e, let lo, let hi): l.condition = .between(redraw(e), lower: redraw(lo), upper: redraw(hi))
+            case .inCollection(let e, let coll, let o): l.condition = .inCollection(redraw(e), redraw(coll), o)
+            case .string(let e, let op, .literal(.string), let o):
+                let pattern = pick(["a", "J", "jo", "", "%", "a%", "%b", "%e%", "J_e", "j*", "^[aA]", "é", "K%", "Jo%e", "[", "%%"])
+                l.condition = .string(e, op, .literal(.string(pattern)), o)
+            default: break
+            }
+            return .leaf(l)
+        }
+    }
+
+    private mutating func redraw(_ e: Expr) -> Expr {
+        switch e {
+        case .literal(let v): return .literal(redraw(v))
+        case .list(let items): return .list(items.map { redraw($0) })
+        default: return e
+        }
+    }
+
+    private mutating func redraw(_ v: Value) -> Value {
+        if chance(10) { return literal() }
+        switch v {
+        case .int: return .int(pick(Self.ints))
+        case .double: return .double(pick(Self.doubles))
+        case .string: return .string(pick(Self.strings))
+        case .date: return .date(pick(Self.dates))
+        case .bool: return .bool(chance(50))
+        case .pointer: return .pointer(Pointer(className: "Other", objectId: "o\(int(8))"))
+        default: return v
+        }
+    }
+}
