@@ -57,6 +57,17 @@ import Testing
             == "query.invalid-skip")
     }
 
+    /// Reading a result set after the engine's data changed is a programming error: it traps
+    /// rather than reading other rows.
+    @Test func readingAfterAChangeTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let engine = Engine(database: ResultSetTests.db)
+            guard case .rows(let rows) = try engine.runLazily(Query(className: "Person")) else { return }
+            engine.insert(record("p9", ["age": 1]), into: "Person")
+            _ = rows.objectId(at: 0)
+        }
+    }
+
     /// A result set made after a change reads the changed data.
     @Test func aResultSetReadsTheDataOfItsRun() throws {
         let engine = Engine(database: Self.db)
