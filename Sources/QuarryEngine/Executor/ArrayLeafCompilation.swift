@@ -193,7 +193,7 @@ extension FilterCompiler {
     /// literals): typed over `elements`, each row's slice of it (`arrays`), or the row's own
     /// value as a collection of one (no `arrays`).
     func quantified(_ l: Leaf, _ q: Quantifier, _ variable: String, _ p: Predicate, _ access: KeyAccess,
-                    elements: Column, arrays: ArrayColumn?, _ answers: SlotAnswers) -> FilterNode? {
+                    elements: Column, arrays: ArrayColumn?, count: IntRange? = nil, _ answers: SlotAnswers) -> FilterNode? {
         // Element values of other types would need the reference per element; a row's own
         // value of another type goes to it through the node's slots.
         guard elements.kind != .generic, arrays == nil || elements.statistics.others == 0, case .leaf(var inner) = p else {
@@ -225,7 +225,7 @@ extension FilterCompiler {
         }
         guard let whenNull = try? folding.evaluate(p, scope(.null)) else { return nil }
         return QuantifiedLeaf(l, access: access, elements: elements, arrays: arrays, quantifier: q, test: test,
-                              whenTypedElement: whenTyped, inner: inner, whenNullElement: whenNull, answers: answers)
+                              whenTypedElement: whenTyped, inner: inner, whenNullElement: whenNull, count: count, answers: answers)
     }
 }
 

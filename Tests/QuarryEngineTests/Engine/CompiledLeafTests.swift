@@ -78,7 +78,9 @@ import Testing
         "ALL reals > 0.5", "ANY tags == nil", "ALL tags != nil", "ANY s == 'Jan'", "ALL s BEGINSWITH 'J'",
         "loc.latitude > 5", "loc.latitude BETWEEN {0, 20}", "loc.longitude == nil", "ptr.loc.latitude < 25",
         "NOT (ANY tags == 'a')", "ANY tags LIKE 'a*'", "rel.name == 'Jan'", "rel.n > 2", "rel.name == nil",
-        "rel.name != nil",
+        "rel.name != nil", "SUBQUERY(tags, $x, $x == 'a').@count > 0", "SUBQUERY(nums, $n, $n > 1).@count == 2",
+        "SUBQUERY(tags, $t, $t BEGINSWITH[c] 'a').@count < 1", "SUBQUERY(s, $x, $x == 'Jan').@count == 1",
+        "SUBQUERY(tags, $x, $x == nil).@count >= 1", "NOT (SUBQUERY(reals, $r, $r > 0.5).@count != 1)",
     ]
 
     static let json = [
