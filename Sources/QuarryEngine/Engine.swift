@@ -69,9 +69,9 @@ public final class Engine {
     // MARK: - Indexes
 
     /// Declares a secondary index on a key path of a class and builds it (declaring an index
-    /// that exists does nothing). Dot paths through pointers are allowed; such indexes, geo
-    /// indexes and indexes over pointer values are rebuilt before their first use after a
-    /// change, the others are updated in place.
+    /// that exists does nothing). Dot paths through pointers are allowed. Every index is
+    /// updated in place as objects change: the changed object's row, and for paths through
+    /// pointers (or pointer values) the rows that reached the changed object.
     public func createIndex(_ kind: IndexKind, on key: KeyPath, in className: String) throws(Diagnostic) {
         guard store.table(className) != nil else {
             throw Diagnostic("index.unknown-class", "there is no class named '\(className)' to index")
@@ -158,7 +158,7 @@ public final class Engine {
     /// Drops every cached plan and what planning memoizes, so that the next planning of any
     /// query is a first one (`quarry bench` times first planning this way).
     @_spi(Benchmarking) public func forgetPlans() {
-        plans.removeAll()
+        plans.removeAll(keepingCapacity: true)
         planner.memo.forget()
     }
 
@@ -233,7 +233,7 @@ public final class Engine {
                         + "limit of \(limits.maxInnerRows); give it a limit or a narrower condition")
             }
             guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
-            run.setInner(query, .rows(rows, rows.map(table.record)))
+            run.setInner(query, .rows(rows, .rows(table, rows)))
         } catch {
             run.setInner(query, .failed(error))
         }

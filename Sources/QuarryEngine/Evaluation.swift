@@ -25,7 +25,7 @@ final class Evaluation {
     private var rowsVisited = 0
     private var matchers: [MatcherKey: StringMatcher] = [:]
     private var textMatchers: [TextKey: TextMatcher] = [:]
-    var innerResults: [Query: [Record]] = [:]
+    var innerResults: [Query: InnerObjects] = [:]
     var innerPointerSets: [Query: Set<Value>] = [:]
     var innerValueSets: [InnerValuesKey: InnerValues] = [:]
 

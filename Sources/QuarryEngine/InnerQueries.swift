@@ -5,7 +5,7 @@ extension Evaluation {
     /// matches in its order, after its skip and its limit. The limit follows the inner query's
     /// profile (`defaultInnerLimit` when it sets none, capped at `maxInnerLimit`); more rows than
     /// `Limits.maxInnerRows` is an error in every profile.
-    func innerResults(of query: Query) throws(Diagnostic) -> [Record] {
+    func innerResults(of query: Query) throws(Diagnostic) -> InnerObjects {
         if let rows = innerResults[query] { return rows }
         let rows = try page(try sorted(try filter(query), query), skip: query.skip, limit: innerLimit(query))
         guard rows.count <= limits.maxInnerRows else {
@@ -14,8 +14,8 @@ extension Evaluation {
                 "the inner query on \(query.className) yields \(rows.count) rows, more than the "
                     + "limit of \(limits.maxInnerRows); give it a limit or a narrower condition")
         }
-        innerResults[query] = rows
-        return rows
+        innerResults[query] = .records(rows)
+        return .records(rows)
     }
 
     func innerLimit(_ query: Query) -> Int? {
@@ -26,7 +26,8 @@ extension Evaluation {
     /// The objects an `inQuery` inner query yields, as pointer values.
     func innerPointers(of query: Query) throws(Diagnostic) -> Set<Value> {
         if let set = innerPointerSets[query] { return set }
-        let set = Set(try innerResults(of: query).map { Value.pointer($0.pointer(in: query.className)) })
+        let objects = try innerResults(of: query)
+        let set = Set(objects.indices.map { Value.pointer(Pointer(className: query.className, objectId: objects.objectId(at: $0))) })
         innerPointerSets[query] = set
         return set
     }
@@ -37,8 +38,9 @@ extension Evaluation {
         let key = InnerValuesKey(query: query, innerKey: innerKey)
         if let set = innerValueSets[key] { return set }
         var values: [Value] = []
-        for record in try innerResults(of: query) {
-            values.append(contentsOf: sqlValues(resolver.resolve(innerKey, in: record)))
+        let objects = try innerResults(of: query)
+        for i in objects.indices {
+            values.append(contentsOf: sqlValues(resolver.resolve(innerKey, in: objects.record(at: i, for: innerKey))))
         }
         let set = InnerValues(values)
         innerValueSets[key] = set

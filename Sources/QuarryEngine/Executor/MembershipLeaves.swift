@@ -36,8 +36,8 @@ final class SelectLeaf: KeyLeaf {
         var plainStrings: [String] = []
         if case .rows(_, let records)? = ctx.run.inner[inner] {
             let e = ctx.run.evaluation
-            for record in records {
-                for v in e.sqlValues(e.resolver.resolve(innerKey, in: record)) {
+            for i in records.indices {
+                for v in e.sqlValues(e.resolver.resolve(innerKey, in: records.record(at: i, for: innerKey))) {
                     if let identity = v.objectIdentity {
                         identities.append(identity)
                         if semantics == .document { strings.append(Array(identity.objectId.utf8)) }

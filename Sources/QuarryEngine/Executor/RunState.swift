@@ -92,10 +92,10 @@ final class ExecutionStats {
     init(plan: Plan) { self.plan = plan }
 }
 
-/// An inner query's result for this run: its rows (row numbers and records, after its order,
-/// skip and limit), or the error it failed with.
+/// An inner query's result for this run: its rows (row numbers, and the objects built from
+/// them when read, after its order, skip and limit), or the error it failed with.
 enum InnerOutcome {
-    case rows([Int], [Record])
+    case rows([Int], InnerObjects)
     case failed(Diagnostic)
 }
 

@@ -37,6 +37,11 @@ struct AccessPlanner {
             guard let (probe, exact) = probe(conjuncts[i]) else { continue }
             probes.append((i, probe, exact, probe.estimate(n), exact ? [i] : []))
         }
+        // Ranges on a geo-indexed key's latitude and longitude make one box of the grid.
+        for (index, box, first) in CoordinateBox.find(conjuncts, leading: leading, store: store, className: table.name) {
+            let probe = Probe.box(index, box)
+            probes.append((first, probe, false, probe.estimate(n), []))
+        }
         // A lower and an upper bound on one ordered index make one range (a > 5 AND a < 9),
         // when each row has one value there (else different elements may meet each bound).
         for a in probes.indices {

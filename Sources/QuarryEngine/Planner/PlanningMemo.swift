@@ -20,11 +20,12 @@ final class PlanningMemo {
         forget()
     }
 
+    /// Empties the memo (its storage stays: the next plans fill it again).
     func forget() {
-        accesses.removeAll()
-        reachable.removeAll()
-        singleValued.removeAll()
-        answers.removeAll()
+        accesses.removeAll(keepingCapacity: true)
+        reachable.removeAll(keepingCapacity: true)
+        singleValued.removeAll(keepingCapacity: true)
+        answers.removeAll(keepingCapacity: true)
     }
 
     func access(_ path: KeyPath, in table: ClassTable, store: ColumnStore) -> KeyAccess? {

@@ -8,6 +8,9 @@ indirect enum Probe {
     case range(ValueIndex, Range<Int>, String)
     /// Rows with a point in a geo index's cells around a region (a superset).
     case geo(GeoIndex, [Int32], String)
+    /// Rows with a point in a box bounding a geo index's coordinates (a superset of the rows
+    /// the coordinate ranges keep; they still filter).
+    case box(GeoIndex, LatLonBox)
     /// Rows any of the probes finds (OR).
     case union([Probe])
     /// Rows whose key reaches a pointer to (or a value of) an inner query's rows, known only
@@ -20,6 +23,7 @@ indirect enum Probe {
         case .equal(let index, let values): return values.reduce(0) { $0 + index.count(equalTo: $1) }
         case .range(_, let entries, _): return entries.count
         case .geo(_, let rows, _): return rows.count
+        case .box(let index, let box): return index.candidateCount(in: box)
         case .union(let probes): return Swift.min(classRows, probes.reduce(0) { $0 + $1.estimate(classRows) })
         case .inner(_, let q, _): return Swift.min(classRows, InnerQueries.limit(q) ?? classRows)
         }
@@ -31,6 +35,7 @@ indirect enum Probe {
         case .equal(let index, let values): return index.rows(equalTo: values)
         case .range(let index, let entries, _): return index.rows(in: entries)
         case .geo(_, let rows, _): return rows
+        case .box(let index, let box): return index.rows(in: box)
         case .union(let probes): return ValueIndex.union(probes.map { $0.rows() }, sortedLists: true)
         case .inner: return []
         }
@@ -52,6 +57,7 @@ indirect enum Probe {
             return "\(index.kind) index on \(index.path) \(what)"
         case .range(let index, _, let bounds): return "ordered index range on \(index.path) \(bounds)"
         case .geo(let index, _, let region): return "geo index on \(index.path) \(region)"
+        case .box(let index, let box): return "geo index on \(index.path) box \(CoordinateBox.describe(box))"
         case .union(let probes): return "union of [" + probes.map(\.label).joined(separator: "; ") + "]"
         case .inner(let index, let q, let k):
             return "\(index.kind) index on \(index.path) probed with " + (k.map { "\($0) of " } ?? "") + "inner query on \(q.className)"

@@ -43,10 +43,10 @@ final class ProbeSource: RowSource {
             let values: [Value]
             if let innerKey {
                 let e = ctx.run.evaluation
-                values = records.flatMap { e.sqlValues(e.resolver.resolve(innerKey, in: $0)) }
+                values = records.indices.flatMap { e.sqlValues(e.resolver.resolve(innerKey, in: records.record(at: $0, for: innerKey))) }
                     .map { $0.objectIdentity.map(Value.pointer) ?? $0 }
             } else {
-                values = records.map { .pointer(Pointer(className: q.className, objectId: $0.objectId)) }
+                values = records.indices.map { .pointer(Pointer(className: q.className, objectId: records.objectId(at: $0))) }
             }
             return index.rows(equalTo: values)
         case .union(let probes):

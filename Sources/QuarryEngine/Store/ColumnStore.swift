@@ -51,12 +51,13 @@ final class ColumnStore {
     func insert(_ record: Record, into className: String) {
         version &+= 1
         let table = table(creating: className)
-        if let row = table.row(of: record.objectId) {
-            let old = indexes[className] == nil ? nil : table.record(row)
+        let existing = table.row(of: record.objectId)
+        let before = indexesBeforeChange(className, record.objectId, ownRow: existing)
+        if let row = existing {
             for (field, column) in table.columns where record.fields[field] == nil { column.set(row, nil) }
             for field in record.fieldOrder { set(field, record.fields[field], row: row, in: table) }
             table.noteFieldOrder(record.fieldOrder, row: row)
-            indexesAfterChange(className, row: row, old: old, new: record)
+            indexesAfterChange(className, before, .replaced(row: row))
             return
         }
         let row = table.appendRow(record.objectId)
@@ -68,7 +69,7 @@ final class ColumnStore {
         for list in pointerLists(targeting: className) {
             list.resolveDangling(objectId: record.objectId, targetRow: row)
         }
-        indexesAfterChange(className, row: row, old: nil, new: record)
+        indexesAfterChange(className, before, .inserted(row: row))
     }
 
     /// Removes an object; returns whether it existed. Rows after it move up by one, so this
@@ -77,27 +78,54 @@ final class ColumnStore {
     func remove(_ objectId: String, from className: String) -> Bool {
         guard let table = tables[className], let row = table.row(of: objectId) else { return false }
         version &+= 1
-        let old = indexes[className] == nil ? nil : table.record(row)
+        let before = indexesBeforeChange(className, objectId, ownRow: row)
         // Before the row goes: pointer lists read the objectIds of the rows they list.
         for column in pointerColumns(targeting: className) { column.targetRemoved(at: row, objectId: objectId) }
         for list in pointerLists(targeting: className) { list.targetRemoved(at: row) }
         table.removeRow(row)
-        indexesAfterChange(className, row: row, old: old, new: nil)
+        indexesAfterChange(className, before, .removed(row: row))
         return true
     }
 
-    private func indexesAfterChange(_ className: String, row: Int, old: Record?, new: Record?) {
-        let resolver = KeyPathResolver(source: self)
+    /// Each registry's entries for the rows an object's change touches, read before it.
+    private func indexesBeforeChange(_ className: String, _ objectId: String, ownRow: Int?) -> [String: [IndexRegistry.Before]] {
+        guard !indexes.isEmpty else { return [:] }
+        let object = ObjectKey(className: className, objectId: objectId)
+        var out: [String: [IndexRegistry.Before]] = [:]
         for (name, registry) in indexes {
-            guard name == className else {
-                registry.otherClassChanged()
-                continue
-            }
-            if let new {
-                registry.rowChanged(row, old: old, new: new, resolver)
-            } else if let old {
-                registry.rowRemoved(row, old: old, resolver)
-            }
+            out[name] = registry.before(object, ownRow: name == className ? ownRow : nil, rowEntries(name))
+        }
+        return out
+    }
+
+    private func indexesAfterChange(_ className: String, _ before: [String: [IndexRegistry.Before]],
+                                    _ change: IndexRegistry.Change) {
+        for (name, registry) in indexes {
+            registry.after(before[name] ?? [], name == className ? change : nil, rowEntries(name))
+        }
+        if case .inserted = change { return }
+        if let registry = indexes[className] { exactBounds(className, registry) }
+    }
+
+    /// A column's bounds only widen as values come and go; after a replacement or a delete,
+    /// an ordered index on the field (one value per row, none from other classes) holds the
+    /// exact ones at its ends.
+    private func exactBounds(_ className: String, _ registry: IndexRegistry) {
+        guard let table = tables[className] else { return }
+        for index in registry.values where index.kind == .ordered && index.path.count == 1 && !index.multiValued && !index.dependsOnOtherClasses {
+            guard let column = table.column(index.path.first) else { continue }
+            let bounds = index.bounds
+            column.statistics.min = bounds?.min
+            column.statistics.max = bounds?.max
+        }
+    }
+
+    /// What a row of a class reaches at a path, read from the current columns (only the field
+    /// the path starts at; later steps go through the store).
+    private func rowEntries(_ className: String) -> (KeyPath, Int) -> IndexEntries {
+        let table = tables[className], resolver = KeyPathResolver(source: self)
+        return { path, row in
+            IndexEntries(table?.record(row, only: path.first) ?? Record(objectId: "", fields: []), path, resolver)
         }
     }
 
@@ -107,17 +135,18 @@ final class ColumnStore {
     func createIndex(_ kind: IndexKind, on path: KeyPath, in className: String) {
         let registry = indexes[className] ?? IndexRegistry()
         indexes[className] = registry
-        let resolver = KeyPathResolver(source: self)
+        let rowCount = tables[className]?.rowCount ?? 0, read = rowEntries(className)
+        let entries = { (row: Int) in read(path, row) }
         switch kind {
         case .geo:
             guard !registry.geo.contains(where: { $0.path == path }) else { return }
             let index = GeoIndex(path: path, className: className)
-            index.rebuild(records(className, for: path), resolver)
+            index.rebuild(rowCount: rowCount, entries)
             registry.add(index)
         case .hash, .ordered:
             guard !registry.values.contains(where: { $0.kind == kind && $0.path == path }) else { return }
             let index = ValueIndex(kind: kind, path: path, className: className)
-            index.rebuild(records(className, for: path), resolver)
+            index.rebuild(rowCount: rowCount, entries)
             registry.add(index)
         }
         version &+= 1
@@ -130,28 +159,14 @@ final class ColumnStore {
         return true
     }
 
-    /// The value indexes of a class on a path, rebuilt first if stale.
+    /// The value indexes of a class on a path.
     func valueIndexes(_ className: String, _ path: KeyPath) -> [ValueIndex] {
-        guard let registry = indexes[className] else { return [] }
-        let found = registry.values.filter { $0.path == path }
-        for index in found where index.isStale { index.rebuild(records(className, for: path), KeyPathResolver(source: self)) }
-        return found
+        indexes[className]?.values.filter { $0.path == path } ?? []
     }
 
-    /// The geo index of a class on a path, rebuilt first if stale.
+    /// The geo index of a class on a path.
     func geoIndex(_ className: String, _ path: KeyPath) -> GeoIndex? {
-        guard let index = indexes[className]?.geo.first(where: { $0.path == path }) else { return nil }
-        if index.isStale { index.rebuild(records(className, for: path), KeyPathResolver(source: self)) }
-        return index
-    }
-
-    /// The rows of a class as records holding only the field a key path starts at: all that
-    /// resolving the path reads (later steps go through the store), built one at a time.
-    private func records(_ className: String, for path: KeyPath) -> LazyMapSequence<Range<Int>, Record> {
-        let table = tables[className]
-        return (0..<(table?.rowCount ?? 0)).lazy.map { row in
-            table?.record(row, only: path.first) ?? Record(objectId: "", fields: [])
-        }
+        indexes[className]?.geo.first { $0.path == path }
     }
 
     /// Statistics recomputed from the columns (bounds and distinct counts only widen as data

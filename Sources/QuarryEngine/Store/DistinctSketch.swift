@@ -57,7 +57,7 @@ struct DistinctSketch: Hashable, Sendable {
         let m = Double(Self.size)
         var sum = 0.0, zeros = 0
         for r in registers {
-            sum += 1 / Double(UInt64(1) << UInt64(r))
+            sum += Double(sign: .plus, exponent: -Int(r), significand: 1)  // 2^-r, without a division
             if r == 0 { zeros += 1 }
         }
         let raw = 0.7182725932495458 * m * m / sum  // alpha for m = 256

@@ -35,7 +35,8 @@ public struct KeyStatistics: Hashable, Sendable {
     public var missingCount: Int
     /// Distinct values (an estimate; it can lag behind deletes until statistics are refreshed).
     public var distinctEstimate: Int
-    /// Smallest and largest value in `Value.sortOrder` (bounds: they can lag behind deletes).
+    /// Smallest and largest value in `Value.sortOrder` (bounds: they can lag behind deletes and
+    /// replacements, except on a key with an ordered index, which keeps them exact).
     public var min: Value?
     public var max: Value?
     /// Some row holds an array or a relation.

@@ -24,10 +24,9 @@ final class StringColumn: Column {
         return put(s, at: row)
     }
 
-    /// Writes the string for a row (used directly for the objectId column); false when the
-    /// arena cannot grow past 4 GiB (the value is then kept as an `other` value).
-    @discardableResult
-    func put(_ s: String, at row: Int) -> Bool {
+    /// Writes the string for a row; false when the arena cannot grow past 4 GiB (the value is
+    /// then kept as an `other` value).
+    private func put(_ s: String, at row: Int) -> Bool {
         var s = s
         if coded {
             guard let code = s.withUTF8({ entry(for: $0) }) else { return false }

@@ -201,9 +201,9 @@ import Testing
         #expect(n.rowCount == 300 && n.nullCount == 0 && n.missingCount == 0 && !n.multiValued)
         #expect(n.min == 0 && n.max == 299)
         #expect(abs(n.distinctEstimate - 300) < 45)
-        // Deletes leave the bounds wide until the statistics are refreshed.
+        // The ordered index on n keeps its bounds exact as rows go.
         engine.delete("r299", from: "R")
-        #expect(storage.statistics(of: "n", in: "R")?.max == 299)
+        #expect(storage.statistics(of: "n", in: "R")?.max == 298)
         engine.refreshStatistics(of: "R")
         #expect(storage.statistics(of: "n", in: "R")?.max == 298)
     }

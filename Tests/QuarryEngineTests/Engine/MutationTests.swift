@@ -12,11 +12,17 @@ import Testing
         var random = RandomData(seed: seed)
         var db = random.database(items: 30, others: 6)
         let engine = Engine(database: db, now: { 0 }, random: { 0.5 })
-        for key in ["i", "s", "tags", "ptr", "ptr.name"] as [KeyPath] {
+        // Paths through pointers (one and two steps, relations, back into Item) and pointer
+        // values: their rows change when the objects they reach do.
+        for key in ["i", "d", "s", "dt", "tags", "ptr", "ptr.name", "objectId", "rel", "rel.name", "ptr.owner.s", "ptr.n"] as [KeyPath] {
             try engine.createIndex(random.chance(50) ? .hash : .ordered, on: key, in: "Item")
         }
         try engine.createIndex(.geo, on: "g", in: "Item")
+        try engine.createIndex(.geo, on: "m", in: "Item")
+        try engine.createIndex(.geo, on: "ptr.owner.g", in: "Item")
         try engine.createIndex(.hash, on: "name", in: "Other")
+        try engine.createIndex(.ordered, on: "owner.s", in: "Other")
+        try engine.createIndex(.hash, on: "owner", in: "Other")
         var next = 1000
         for step in 0..<120 {
             switch random.int(5) {
@@ -35,7 +41,9 @@ import Testing
                 // Pointer targets come and go: dangling pointers appear and resolve.
                 let id = "o\(random.int(8))"
                 if random.chance(50) {
-                    let record = Record(objectId: id, fields: [("name", .string(random.pick(RandomData.strings))), ("n", .int(Int64(random.int(5))))])
+                    var fields: [(String, Value)] = [("name", .string(random.pick(RandomData.strings))), ("n", .int(Int64(random.int(5))))]
+                    if random.chance(60) { fields.append(("owner", .pointer(Pointer(className: "Item", objectId: "i\(random.int(40))")))) }
+                    let record = Record(objectId: id, fields: fields)
                     db.insert(record, into: "Other")
                     engine.insert(record, into: "Other")
                 } else {
@@ -46,14 +54,44 @@ import Testing
             }
             #expect(engine.database["Item"]?.records == db["Item"]?.records)
             let reference = ReferenceEvaluator(database: db, now: { 0 }, random: { 0.5 })
-            for _ in 0..<8 {
-                let q = random.query(depth: 1)
+            for n in 0..<8 {
+                var q = random.query(depth: 1)
+                // Coordinate ranges on the geo-indexed key, which the grid may answer as a box.
+                if n < 2 { q.predicate = .and(Self.coordinateRanges(&random) + [q.predicate]) }
                 let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in try reference.run(q) }
                 let actual = EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(q) }
                 #expect(actual == expected, "step \(step): \(PredicateText.render(q.predicate))")
                 if actual != expected { return }
             }
         }
+    }
+
+    static func coordinateRanges(_ random: inout RandomData) -> [Predicate] {
+        let s = random.semantics()
+        let bounds: [Double] = [-97.74, -96, -95.36, -34, 0, 29.76, 30, 30.27, 151.2, .nan, 200]
+        return (0..<(1 + random.int(2))).map { _ in
+            let key: KeyPath = random.pick(["g.latitude", "g.longitude"])
+            if random.chance(50) {
+                return .leaf(.between(.key(key), lower: .literal(.double(random.pick(bounds))),
+                                      upper: .literal(.double(random.pick(bounds)))), s)
+            }
+            return .leaf(.compare(.key(key), random.pick([.lt, .le, .gt, .ge, .eq]), .literal(.double(random.pick(bounds))), []), s)
+        }
+    }
+
+    /// Bounds only widen as values go; on a key with an ordered index they stay exact.
+    @Test func boundsStayExactWithAnOrderedIndex() throws {
+        let records = (0..<100).map { record("r\($0)", ["x": .int(Int64($0)), "y": .int(Int64($0))]) }
+        let engine = Engine(database: database(("T", records)))
+        try engine.createIndex(.ordered, on: "x", in: "T")
+        for i in 50..<100 { engine.delete("r\(i)", from: "T") }
+        engine.insert(record("r0", ["x": 7, "y": 7]), into: "T")
+        let x = try #require(engine.storage.statistics(of: "x", in: "T"))
+        #expect(x.min == .int(1) && x.max == .int(49))
+        let y = try #require(engine.storage.statistics(of: "y", in: "T"))
+        #expect(y.min == .int(0) && y.max == .int(99))
+        for i in 0..<50 { engine.delete("r\(i)", from: "T") }
+        #expect(engine.storage.statistics(of: "x", in: "T")?.min == nil)
     }
 
     @Test func deleteRenumbersRowsAndPointers() throws {

@@ -17,16 +17,22 @@ public enum IndexKind: String, Hashable, Codable, Sendable, CaseIterable, Custom
 }
 
 /// What one row contributes to an index at its key: the values reached (array and relation
-/// elements one by one), or nothing.
+/// elements one by one), or nothing; and the objects of other rows it reached on the way.
 struct IndexEntries {
     var values: [Value] = []
     /// The row reaches nothing, or null.
     var isNil = false
     /// The row reaches an array or a relation.
     var multiValued = false
+    /// Objects the path went through or ended at (pointers met, dangling ones included):
+    /// when one of them changes, so may these entries.
+    var reached: [ObjectKey] = []
 
     /// The entries of a record, following the reference's key paths exactly.
     init(_ record: Record, _ path: KeyPath, _ resolver: KeyPathResolver) {
+        if path.components.count > 1 || record[path.first].map(Self.mayHoldPointers) == true {
+            reached = Self.objectsReached(record, path) { resolver.source.field($1, of: $0) }
+        }
         guard case .value(let v) = resolver.resolve(path, in: record), !v.isNull else {
             isNil = true
             return
@@ -36,6 +42,14 @@ struct IndexEntries {
             for e in elements where !e.isNull && !values.contains(e) { values.append(e) }
         } else {
             values = [v]
+        }
+    }
+
+    private static func mayHoldPointers(_ v: Value) -> Bool {
+        switch v {
+        case .pointer, .relation, .object: return true
+        case .array(let items): return items.contains(where: mayHoldPointers)
+        default: return false
         }
     }
 

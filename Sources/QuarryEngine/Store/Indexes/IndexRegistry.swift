@@ -1,8 +1,21 @@
 import QuarryCore
 
-/// The indexes declared on one class, kept current as its rows change: incrementally for
-/// indexes whose entries depend only on their own row, by a rebuild before the next use for
-/// the others (geo grids, pointer steps, pointer values).
+/// What the registry needs of an index to keep it current row by row.
+protocol RowIndex: AnyObject {
+    var path: KeyPath { get }
+    var dependents: DependentRows { get }
+    func add(_ row: Int, _ e: IndexEntries)
+    func remove(_ row: Int, _ e: IndexEntries)
+    func renumber(after removed: Int)
+}
+
+extension ValueIndex: RowIndex {}
+extension GeoIndex: RowIndex {}
+
+/// The indexes declared on one class, kept current in place as objects change: the changed
+/// object's own row, and the rows whose entries reached it through pointers. Entries are read
+/// before the change (to take out) and after it (to put in), so the registry works the same
+/// whatever the store reads rows from.
 final class IndexRegistry {
     private(set) var values: [ValueIndex] = []
     private(set) var geo: [GeoIndex] = []
@@ -16,35 +29,63 @@ final class IndexRegistry {
         return values.count + geo.count != before
     }
 
-    /// A row of this class was added or replaced (`old` is the record it replaced).
-    func rowChanged(_ row: Int, old: Record?, new: Record, _ resolver: KeyPathResolver) {
-        for index in values where !index.isStale {
-            if index.dependsOnOtherClasses {
-                index.markStale()
-                continue
-            }
-            if let old { index.remove(row, IndexEntries(old, index.path, resolver)) }
-            index.add(row, IndexEntries(new, index.path, resolver))
-        }
-        for index in geo { index.markStale() }
+    private var all: [any RowIndex] { values + geo }
+
+    /// Entries one index had for one row before a change.
+    struct Before {
+        let index: any RowIndex
+        let row: Int
+        let entries: IndexEntries
+        /// The changed object's own row (else a row that reached it).
+        let isOwn: Bool
     }
 
-    /// A row of this class was removed; later rows moved up.
-    func rowRemoved(_ row: Int, old: Record, _ resolver: KeyPathResolver) {
-        for index in values where !index.isStale {
-            if index.dependsOnOtherClasses {
-                index.markStale()
-                continue
-            }
-            index.remove(row, IndexEntries(old, index.path, resolver))
-            index.renumber(after: row)
-        }
-        for index in geo { index.markStale() }
+    /// How a change left the changed object's row in this class.
+    enum Change {
+        case inserted(row: Int)
+        case replaced(row: Int)
+        /// Later rows moved up by one.
+        case removed(row: Int)
     }
 
-    /// Another class changed: indexes that look into other classes are stale.
-    func otherClassChanged() {
-        for index in values where index.dependsOnOtherClasses { index.markStale() }
-        for index in geo where index.dependsOnOtherClasses { index.markStale() }
+    /// Before `object` changes: the entries of its own row (`ownRow`, when it is a row of this
+    /// class) and of the rows that reached it. `entries(path, row)` reads the current data.
+    func before(_ object: ObjectKey, ownRow: Int?, _ entries: (KeyPath, Int) -> IndexEntries) -> [Before] {
+        var out: [Before] = []
+        for index in all {
+            if let ownRow { out.append(Before(index: index, row: ownRow, entries: entries(index.path, ownRow), isOwn: true)) }
+            for row in index.dependents.rows(reaching: object) where Int(row) != ownRow {
+                out.append(Before(index: index, row: Int(row), entries: entries(index.path, Int(row)), isOwn: false))
+            }
+        }
+        return out
+    }
+
+    /// After the change: entries read before are taken out and the rows' new ones put in.
+    /// `change` is nil when the object is not of this class.
+    func after(_ before: [Before], _ change: Change?, _ entries: (KeyPath, Int) -> IndexEntries) {
+        for index in all {
+            switch change {
+            case .inserted(let row)?: index.add(row, entries(index.path, row))
+            case .replaced, .removed, nil: break
+            }
+        }
+        for b in before where b.isOwn {
+            switch change {
+            case .replaced(let row)?:
+                b.index.remove(row, b.entries)
+                b.index.add(row, entries(b.index.path, row))
+            case .removed(let row)?:
+                b.index.remove(row, b.entries)
+                b.index.renumber(after: row)
+            case .inserted?, nil: break
+            }
+        }
+        for b in before where !b.isOwn {
+            var row = b.row
+            if case .removed(let gone)? = change, row > gone { row -= 1 }
+            b.index.remove(row, b.entries)
+            b.index.add(row, entries(b.index.path, row))
+        }
     }
 }

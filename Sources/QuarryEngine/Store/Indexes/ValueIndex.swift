@@ -2,28 +2,34 @@ import QuarryCore
 
 /// A hash or ordered index over the values a key path reaches in each row of a class.
 ///
-/// The hash form maps each value to its rows; the ordered form keeps (value, row) pairs sorted
-/// by `Value.sortOrder` then row, so a range of values is a range of entries and, when no row
-/// holds an array, walking it gives ORDER BY's order. Row lists come back ascending, that is
-/// in insertion order. Values compare as `Value ==` does (numbers across int and double).
+/// The hash form maps each value to a posting list of rows; the ordered form keeps (value,
+/// row) entries sorted by `Value.sortOrder` then row (`SortedEntries`), so a range of values
+/// is a range of entry positions and, when no row holds an array, walking it gives ORDER BY's
+/// order. Row lists come back ascending, that is in insertion order. Values compare as
+/// `Value ==` does (numbers across int and double).
 final class ValueIndex {
     let kind: IndexKind
     let path: KeyPath
     let className: String
 
-    private(set) var postings: [Value: [Int32]] = [:]
-    private(set) var keys: [Value] = []
-    private(set) var rows: [Int32] = []
+    /// Hash form: each value's slot in `postingLists`.
+    private var postingSlots: [Value: Int] = [:]
+    /// Hash form: rows per value, ascending. Kept in one array (not in the dictionary) so that
+    /// renumbering after a delete is a pass over it, with no hashing; freed slots are reused.
+    private var postingLists: [[Int32]] = []
+    private var freeSlots: [Int] = []
+    /// Ordered form: the (value, row) entries.
+    private(set) var entries = SortedEntries<Value>()
     /// Rows reaching nothing or null, ascending.
     private(set) var nilRows: [Int32] = []
     /// Type bits of every value indexed (only widened).
     private(set) var typeBits: UInt16 = 0
     /// Some row held an array or a relation (only widened).
     private(set) var multiValued = false
-    /// Whether entries depend on other classes (pointer steps, pointer values): then any change
-    /// anywhere makes the index stale, and it is rebuilt before its next use.
+    /// Whether entries depend on other rows (pointer steps, pointer values; only widened).
     private(set) var dependsOnOtherClasses: Bool
-    private(set) var isStale = false
+    /// Rows by the objects their entries depend on.
+    private(set) var dependents = DependentRows()
 
     init(kind: IndexKind, path: KeyPath, className: String) {
         self.kind = kind
@@ -32,25 +38,24 @@ final class ValueIndex {
         dependsOnOtherClasses = path.components.count > 1
     }
 
-
-    func markStale() { isStale = true }
-
-    /// Builds from all records of the class.
-    func rebuild(_ records: some Sequence<Record>, _ resolver: KeyPathResolver) {
-        postings = [:]
-        keys = []
-        rows = []
+    /// Builds from every row's entries (`entries(row)` for rows `0..<rowCount`).
+    func rebuild(rowCount: Int, _ entriesOf: (Int) -> IndexEntries) {
+        postingSlots = [:]
+        postingLists = []
+        freeSlots = []
         nilRows = []
         typeBits = 0
         multiValued = false
         dependsOnOtherClasses = path.components.count > 1
+        dependents = DependentRows()
         var pairs: [(Value, Int32)] = []
-        for (row, record) in records.enumerated() {
-            let entries = IndexEntries(record, path, resolver)
-            note(entries)
-            if entries.isNil { nilRows.append(Int32(row)) }
-            for v in entries.values {
-                if kind == .hash { postings[v, default: []].append(Int32(row)) } else { pairs.append((v, Int32(row))) }
+        for row in 0..<rowCount {
+            let e = entriesOf(row)
+            note(e)
+            if !e.reached.isEmpty { dependents.add(Int32(row), e.reached) }
+            if e.isNil { nilRows.append(Int32(row)) }
+            for v in e.values {
+                if kind == .hash { appendPosting(v, Int32(row)) } else { pairs.append((v, Int32(row))) }
             }
         }
         if kind == .ordered {
@@ -58,10 +63,10 @@ final class ValueIndex {
                 let c = Value.sortOrder(a.0, b.0)
                 return c != 0 ? c < 0 : a.1 < b.1
             }
-            keys = pairs.map(\.0)
-            rows = pairs.map(\.1)
+            entries = SortedEntries(sorted: pairs.map(\.0), pairs.map(\.1))
+        } else {
+            entries = SortedEntries()
         }
-        isStale = false
     }
 
     private func note(_ e: IndexEntries) {
@@ -77,65 +82,58 @@ final class ValueIndex {
     func add(_ row: Int, _ e: IndexEntries) {
         note(e)
         let r = Int32(row)
-        if e.isNil { Self.insertSorted(&nilRows, r) }
+        if !e.reached.isEmpty { dependents.add(r, e.reached) }
+        if e.isNil { nilRows.insertRow(r) }
         for v in e.values {
             if kind == .hash {
-                Self.insertSorted(&postings[v, default: []], r)
+                if let slot = postingSlots[v] { postingLists[slot].insertRow(r) } else { appendPosting(v, r) }
             } else {
-                let at = position(of: v, row: r)
-                keys.insert(v, at: at)
-                rows.insert(r, at: at)
+                entries.insert(v, r)
             }
         }
     }
 
     func remove(_ row: Int, _ e: IndexEntries) {
         let r = Int32(row)
-        if e.isNil { Self.removeSorted(&nilRows, r) }
+        if !e.reached.isEmpty { dependents.remove(r, e.reached) }
+        if e.isNil { nilRows.removeRow(r) }
         for v in e.values {
             if kind == .hash {
-                Self.removeSorted(&postings[v, default: []], r)
-                if postings[v]?.isEmpty == true { postings[v] = nil }
-            } else {
-                let at = position(of: v, row: r)
-                if at < keys.count, rows[at] == r, Value.sortOrder(keys[at], v) == 0 {
-                    keys.remove(at: at)
-                    rows.remove(at: at)
+                guard let slot = postingSlots[v] else { continue }
+                postingLists[slot].removeRow(r)
+                if postingLists[slot].isEmpty {
+                    postingSlots[v] = nil
+                    freeSlots.append(slot)
                 }
+            } else {
+                entries.remove(v, r)
             }
         }
     }
 
-    /// Row `removed` is gone: later rows move up by one.
+    /// Row `removed` is gone: later rows move up by one (one pass over flat row arrays).
     func renumber(after removed: Int) {
         let r = Int32(removed)
-        func shift(_ list: inout [Int32]) { for i in list.indices where list[i] > r { list[i] -= 1 } }
-        shift(&nilRows)
-        shift(&rows)
-        for k in postings.keys { shift(&postings[k]!) }
-    }
-
-    private static func insertSorted(_ list: inout [Int32], _ r: Int32) {
-        var lo = 0, hi = list.count
-        while lo < hi { let mid = (lo + hi) / 2; if list[mid] < r { lo = mid + 1 } else { hi = mid } }
-        if lo == list.count || list[lo] != r { list.insert(r, at: lo) }
-    }
-
-    private static func removeSorted(_ list: inout [Int32], _ r: Int32) {
-        var lo = 0, hi = list.count
-        while lo < hi { let mid = (lo + hi) / 2; if list[mid] < r { lo = mid + 1 } else { hi = mid } }
-        if lo < list.count, list[lo] == r { list.remove(at: lo) }
-    }
-
-    /// The first entry not before (v, row).
-    private func position(of v: Value, row: Int32) -> Int {
-        var lo = 0, hi = keys.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            let c = Value.sortOrder(keys[mid], v)
-            if c < 0 || (c == 0 && rows[mid] < row) { lo = mid + 1 } else { hi = mid }
+        nilRows.closeGap(after: r)
+        dependents.renumber(after: r)
+        if kind == .hash {
+            for slot in postingLists.indices { postingLists[slot].closeGap(after: r) }
+        } else {
+            entries.renumber(after: r)
         }
-        return lo
+    }
+
+    /// A new posting list for a value (a row added in row order).
+    private func appendPosting(_ v: Value, _ r: Int32) {
+        if let slot = postingSlots[v] {
+            postingLists[slot].append(r)
+        } else if let slot = freeSlots.popLast() {
+            postingLists[slot] = [r]
+            postingSlots[v] = slot
+        } else {
+            postingSlots[v] = postingLists.count
+            postingLists.append([r])
+        }
     }
 
     // MARK: - Lookups
@@ -145,10 +143,10 @@ final class ValueIndex {
         var lists: [[Int32]] = []
         for v in values {
             if kind == .hash {
-                if let list = postings[v] { lists.append(list) }
+                if let slot = postingSlots[v] { lists.append(postingLists[slot]) }
             } else {
                 let range = entries(from: (v, true), to: (v, true))
-                if !range.isEmpty { lists.append(Array(rows[range])) }
+                if !range.isEmpty { lists.append(entries.rows(in: range)) }
             }
         }
         return Self.union(lists, sortedLists: kind == .hash)
@@ -156,23 +154,33 @@ final class ValueIndex {
 
     /// How many entries equal `v` (exact; an upper bound on rows for a multi-key index).
     func count(equalTo v: Value) -> Int {
-        kind == .hash ? postings[v]?.count ?? 0 : entries(from: (v, true), to: (v, true)).count
+        if kind == .hash { return postingSlots[v].map { postingLists[$0].count } ?? 0 }
+        return entries(from: (v, true), to: (v, true)).count
     }
+
+    /// The smallest and largest value indexed (ordered form); nil when there is none.
+    var bounds: (min: Value, max: Value)? {
+        entries.count == 0 ? nil : (entries.key(at: 0), entries.key(at: entries.count - 1))
+    }
+
+    /// The ordered entries' keys and rows by position, for walks in key order.
+    var keys: EntryKeys { EntryKeys(entries: entries) }
+    var rows: EntryRows { EntryRows(entries: entries) }
 
     /// Entries between the bounds, which must be values of one type rank (ordered only).
     func entries(from lower: (Value, Bool)?, to upper: (Value, Bool)?) -> Range<Int> {
         guard let rank = (lower ?? upper)?.0.typeRank else { return 0..<0 }
-        let start = bound { k in
-            if k.typeRank != rank { return k.typeRank < rank }
-            guard let (v, inclusive) = lower else { return false }
+        let start = entries.firstPosition { k, _ in
+            if k.typeRank != rank { return k.typeRank > rank }
+            guard let (v, inclusive) = lower else { return true }
             let c = Value.sortOrder(k, v)
-            return c < 0 || (c == 0 && !inclusive)
+            return c > 0 || (c == 0 && inclusive)
         }
-        let end = bound { k in
-            if k.typeRank != rank { return k.typeRank < rank }
-            guard let (v, inclusive) = upper else { return true }
+        let end = entries.firstPosition { k, _ in
+            if k.typeRank != rank { return k.typeRank > rank }
+            guard let (v, inclusive) = upper else { return false }
             let c = Value.sortOrder(k, v)
-            return c < 0 || (c == 0 && inclusive)
+            return c > 0 || (c == 0 && !inclusive)
         }
         return start..<Swift.max(start, end)
     }
@@ -180,32 +188,25 @@ final class ValueIndex {
     /// Entries whose string starts with `prefix` (ordered only; case-sensitive).
     func entries(withPrefix prefix: String) -> Range<Int> {
         let p = Array(prefix.utf8)
-        let start = bound { k in
-            if k.typeRank != 2 { return k.typeRank < 2 }
-            guard case .string(let s) = k else { return false }
-            return Value.compareStrings(s, prefix) < 0
+        let start = entries.firstPosition { k, _ in
+            if k.typeRank != 2 { return k.typeRank > 2 }
+            guard case .string(let s) = k else { return true }
+            return Value.compareStrings(s, prefix) >= 0
         }
-        var end = start
-        while end < keys.count, case .string(let s) = keys[end], s.utf8.starts(with: p) { end += 1 }
-        return start..<end
+        // Strings with the prefix sort together right after it.
+        let end = entries.firstPosition { k, _ in
+            if k.typeRank != 2 { return k.typeRank > 2 }
+            guard case .string(let s) = k else { return true }
+            return Value.compareStrings(s, prefix) >= 0 && !s.utf8.starts(with: p)
+        }
+        return start..<Swift.max(start, end)
     }
 
     /// Rows of a range of entries, ascending, no repeats.
     func rows(in range: Range<Int>) -> [Int32] {
-        var out = Array(rows[range])
+        var out = entries.rows(in: range)
         out.sort()
         return Self.dedupeSorted(out)
-    }
-
-    /// The first index whose key does not satisfy `before` (keys are sorted, `before` is
-    /// true on a prefix).
-    private func bound(_ before: (Value) -> Bool) -> Int {
-        var lo = 0, hi = keys.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if before(keys[mid]) { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
     }
 
     static func union(_ lists: [[Int32]], sortedLists: Bool) -> [Int32] {
@@ -222,4 +223,24 @@ final class ValueIndex {
         for r in list.dropFirst() where r != out[out.count - 1] { out.append(r) }
         return out
     }
+}
+
+extension Value: EntryKey {
+    static func order(_ a: Value, _ b: Value) -> Int { Value.sortOrder(a, b) }
+}
+
+/// An ordered index's keys by entry position.
+struct EntryKeys: RandomAccessCollection {
+    let entries: SortedEntries<Value>
+    var startIndex: Int { 0 }
+    var endIndex: Int { entries.count }
+    subscript(position: Int) -> Value { entries.key(at: position) }
+}
+
+/// An ordered index's rows by entry position.
+struct EntryRows: RandomAccessCollection {
+    let entries: SortedEntries<Value>
+    var startIndex: Int { 0 }
+    var endIndex: Int { entries.count }
+    subscript(position: Int) -> Int32 { entries.row(at: position) }
 }

@@ -1,0 +1,34 @@
+/// Ascending lists of rows (posting lists, null rows, rows by the objects they reach), kept
+/// flat so that renumbering after a delete is a pass over `Int32`s.
+extension Array where Element == Int32 {
+    /// Adds a row once; rows mostly arrive in order (appends), so the end is checked first.
+    mutating func insertRow(_ r: Int32) {
+        if last.map({ $0 < r }) ?? true {
+            append(r)
+            return
+        }
+        let at = firstIndex(notBelow: r)
+        if at == count || self[at] != r { insert(r, at: at) }
+    }
+
+    mutating func removeRow(_ r: Int32) {
+        let at = firstIndex(notBelow: r)
+        if at < count, self[at] == r { remove(at: at) }
+    }
+
+    /// Row `removed` is gone: every later row moves up by one (branch-free, so it vectorizes).
+    mutating func closeGap(after removed: Int32) {
+        withUnsafeMutableBufferPointer { buffer in
+            for i in buffer.indices { buffer[i] &-= buffer[i] > removed ? 1 : 0 }
+        }
+    }
+
+    private func firstIndex(notBelow r: Int32) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if self[mid] < r { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}
