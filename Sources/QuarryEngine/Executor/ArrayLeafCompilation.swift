@@ -76,6 +76,13 @@ extension FilterCompiler {
             return ArrayElementsLeaf(l, access: access, source: source, test: test, invertResult: true, answers: answers,
                                      selectivity: 0.8)
         }
+        if case .string(_, .matches(let regexOptions), .literal(.string(let pattern)), let options) = l.condition {
+            guard source.elements is StringColumn else { return SlotLeaf(l, access: access, whenValue: Self.unknown(l), answers: answers, selectivity: 0.01) }
+            guard let regex = try? StringMatcher.regex(pattern, regexOptions, options, limits), let data = try? regex.makeMatchData()
+            else { return nil }
+            return ArrayRegexLeaf(l, access: access, source: source, regex: regex, data: data,
+                                  stripsDiacritics: options.contains(.diacriticInsensitive), answers: answers)
+        }
         guard let test = elementTest(l, source.elements) else { return nil }
         return ArrayElementsLeaf(l, access: access, source: source, test: test, answers: answers, selectivity: 0.2)
     }
