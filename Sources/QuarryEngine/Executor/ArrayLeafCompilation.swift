@@ -76,6 +76,13 @@ extension FilterCompiler {
             return ArrayElementsLeaf(l, access: access, source: source, test: test, invertResult: true, answers: answers,
                                      selectivity: 0.8)
         }
+        if case .string(_, .matches(let regexOptions), .literal(.string(let pattern)), let options) = l.condition {
+            guard source.elements is StringColumn else { return SlotLeaf(l, access: access, whenValue: Self.unknown(l), answers: answers, selectivity: 0.01) }
+            guard let regex = try? StringMatcher.regex(pattern, regexOptions, options, limits), let data = try? regex.makeMatchData()
+            else { return nil }
+            return ArrayRegexLeaf(l, access: access, source: source, regex: regex, data: data,
+                                  stripsDiacritics: options.contains(.diacriticInsensitive), answers: answers)
+        }
         guard let test = elementTest(l, source.elements) else { return nil }
         return ArrayElementsLeaf(l, access: access, source: source, test: test, answers: answers, selectivity: 0.2)
     }
@@ -193,7 +200,7 @@ extension FilterCompiler {
     /// literals): typed over `elements`, each row's slice of it (`arrays`), or the row's own
     /// value as a collection of one (no `arrays`).
     func quantified(_ l: Leaf, _ q: Quantifier, _ variable: String, _ p: Predicate, _ access: KeyAccess,
-                    elements: Column, arrays: ArrayColumn?, _ answers: SlotAnswers) -> FilterNode? {
+                    elements: Column, arrays: ArrayColumn?, count: IntRange? = nil, _ answers: SlotAnswers) -> FilterNode? {
         // Element values of other types would need the reference per element; a row's own
         // value of another type goes to it through the node's slots.
         guard elements.kind != .generic, arrays == nil || elements.statistics.others == 0, case .leaf(var inner) = p else {
@@ -225,7 +232,7 @@ extension FilterCompiler {
         }
         guard let whenNull = try? folding.evaluate(p, scope(.null)) else { return nil }
         return QuantifiedLeaf(l, access: access, elements: elements, arrays: arrays, quantifier: q, test: test,
-                              whenTypedElement: whenTyped, inner: inner, whenNullElement: whenNull, answers: answers)
+                              whenTypedElement: whenTyped, inner: inner, whenNullElement: whenNull, count: count, answers: answers)
     }
 }
 

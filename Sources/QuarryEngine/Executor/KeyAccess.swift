@@ -7,10 +7,15 @@ struct KeyAccess {
     let hops: [PointerColumn]
     /// The final column; nil when no object of the final class has the field, so that every
     /// row reaches nothing.
-    let column: Column?
+    var column: Column? {
+        if let (points, name) = geoComponent { return points.component(name) }
+        return finalColumn
+    }
+    private let finalColumn: Column?
+    /// A geo point's latitude or longitude, viewed as a double column only when asked: what is
+    /// kept between plans then shares no arrays with the store (a change would copy them).
+    private let geoComponent: (GeoColumn, String)?
 
-    /// Nil when a step on the way is not a pointer column (an array of pointers, an embedded
-    /// object, mixed values): such paths go through the reference evaluator.
     /// Whether null in the column reaches nothing (a geo point's latitude or longitude: the
     /// column holds the points; a field through a list of pointers: the column holds the lists).
     let nullIsMissing: Bool
@@ -19,7 +24,7 @@ struct KeyAccess {
     let list: PointerListColumn?
 
     /// The column whose slots say what each row holds at the key.
-    var rowColumn: Column? { list ?? column }
+    var rowColumn: Column? { list ?? geoComponent?.0 ?? finalColumn }
 
     /// `rel.name`: a list of pointers, then a field of the target class; nil for other paths
     /// and when no target has the field.
@@ -34,11 +39,14 @@ struct KeyAccess {
     private init(path: KeyPath, list: PointerListColumn, column: Column) {
         self.path = path
         hops = []
-        self.column = column
+        finalColumn = column
+        geoComponent = nil
         nullIsMissing = true
         self.list = list
     }
 
+    /// Nil when a step on the way is not a pointer column (an array of pointers, an embedded
+    /// object, mixed values): such paths go through the reference evaluator.
     init?(_ path: KeyPath, in table: ClassTable, store: ColumnStore) {
         var hops: [PointerColumn] = []
         var current: ClassTable? = table
@@ -50,10 +58,11 @@ struct KeyAccess {
                 current = nil
                 break
             }
-            if i == components.count - 2, let points = column as? GeoColumn, let view = points.component(last) {
+            if i == components.count - 2, let points = column as? GeoColumn, last == "latitude" || last == "longitude" {
                 self.path = path
                 self.hops = hops
-                self.column = view
+                finalColumn = nil
+                geoComponent = (points, last)
                 nullIsMissing = true
                 list = nil
                 return
@@ -64,7 +73,8 @@ struct KeyAccess {
         }
         self.path = path
         self.hops = hops
-        self.column = current?.column(last)
+        finalColumn = current?.column(last)
+        geoComponent = nil
         nullIsMissing = false
         list = nil
     }

@@ -107,9 +107,34 @@ extension FilterCompiler {
             return SelectLeaf(l, access: access, column: column, inner: inner, innerKey: innerKey, answers: answers)
         case .relatedTo(let parent, let key):
             return relatedTo(l, parent, key)
+        case .compare(.aggregate(.count, .subquery(.key(let path), let variable, let p)), let op, .literal(let c), _)
+        where l.semantics == .predicate:
+            return subqueryCount(l, path, variable, p, op, c) ?? fallback(l)
         default:
             return fallback(l)
         }
+    }
+
+    /// NSPredicate `SUBQUERY(key, $x, test).@count op n` with a simple element test: the
+    /// passing elements counted per row. A key that reaches nothing is an empty collection.
+    private func subqueryCount(_ l: Leaf, _ path: KeyPath, _ variable: String, _ p: Predicate, _ op: ComparisonOperator,
+                               _ c: Value) -> FilterNode? {
+        var range: IntRange
+        switch c {
+        case .int(let i): range = IntRange(op, i)
+        case .double(let d) where d == d.rounded(.towardZero) && abs(d) < 9.2e18: range = IntRange(op, Int64(d))
+        case .double(let d): range = IntRange(op, fraction: d)
+        default: return nil
+        }
+        range.invert = range.invert != l.negated
+        guard let access = access(path), let column = access.column, column.kind != .generic else { return nil }
+        let empty = range.contains(0)
+        let answers = SlotAnswers(missing: empty, null: empty)
+        if let arrays = column as? ArrayColumn {
+            return quantified(l, .any, variable, p, access, elements: arrays.elements, arrays: arrays, count: range, answers)
+        }
+        guard !(column is PointerListColumn) else { return nil }
+        return quantified(l, .any, variable, p, access, elements: column, arrays: nil, count: range, answers)
     }
 
     private func stringLeaf(_ l: Leaf) -> FilterNode {

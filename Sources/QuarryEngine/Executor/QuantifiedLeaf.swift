@@ -19,9 +19,13 @@ final class QuantifiedLeaf: KeyLeaf {
     /// `.sql`: a collection of nothing but nulls fails, whatever the quantifier and negation.
     let sqlNulls: Bool
     let invert: Bool
+    /// `SUBQUERY(…).@count op n`: the number of passing elements in this range (inversion
+    /// included) decides, instead of the quantifier.
+    let count: IntRange?
 
     init(_ leaf: Leaf, access: KeyAccess, elements: Column, arrays: ArrayColumn?, quantifier: Quantifier,
-         test: ArrayElementsLeaf.Test?, whenTypedElement: Bool, inner: Leaf, whenNullElement: Bool, answers: SlotAnswers) {
+         test: ArrayElementsLeaf.Test?, whenTypedElement: Bool, inner: Leaf, whenNullElement: Bool, count: IntRange? = nil,
+         answers: SlotAnswers) {
         self.elements = elements
         self.arrays = arrays
         self.quantifier = quantifier
@@ -32,6 +36,7 @@ final class QuantifiedLeaf: KeyLeaf {
         self.whenNullElement = whenNullElement
         self.sqlNulls = leaf.semantics == .sql
         self.invert = leaf.negated
+        self.count = count
         super.init(leaf, access: access, answers: answers, cost: 20, selectivity: 0.3)
     }
 
@@ -48,10 +53,17 @@ final class QuantifiedLeaf: KeyLeaf {
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         let q = quantifier, semantics = inner, neg = innerNegated, whenNull = whenNullElement
         let fixed = test == nil ? whenTypedElement : nil
-        let sqlNulls = self.sqlNulls, invert = self.invert
+        let sqlNulls = self.sqlNulls, invert = self.invert, count = self.count
         /// The quantifier over elements `range` whose slots are `slots`.
         @inline(__always)
         func decide(_ range: Range<Int>, _ slots: UnsafeBufferPointer<UInt8>, _ pass: (Int) -> Bool?) -> Bool {
+            if let count {
+                var n: Int64 = 0
+                for e in range where slots[e] == Slot.value.rawValue ? fixed ?? Self.answer(pass(e), semantics, neg) : whenNull {
+                    n += 1
+                }
+                return count.contains(n)
+            }
             if sqlNulls, !range.contains(where: { slots[$0] == Slot.value.rawValue }) { return false }
             var any = false, all = true
             for e in range {

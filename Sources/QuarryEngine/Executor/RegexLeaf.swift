@@ -36,3 +36,56 @@ final class StringRegexLeaf: KeyLeaf {
         }
     }
 }
+
+/// A regular expression on the string elements of an array (or of a list's targets), under
+/// `.sql` (some non-null element matches, negation per element) or `.document` (some element
+/// matches; negation is NOT). Elements are matched in order, so a budget error is the one the
+/// reference meets first.
+final class ArrayRegexLeaf: KeyLeaf {
+    let source: ElementSource
+    let regex: CompiledRegex
+    let data: RegexMatchData
+    let stripsDiacritics: Bool
+    let perElementNegation: Bool
+    let resultNegation: Bool
+
+    init(_ leaf: Leaf, access: KeyAccess, source: ElementSource, regex: CompiledRegex, data: RegexMatchData,
+         stripsDiacritics: Bool, answers: SlotAnswers) {
+        self.source = source
+        self.regex = regex
+        self.data = data
+        self.stripsDiacritics = stripsDiacritics
+        perElementNegation = leaf.semantics == .sql && leaf.negated
+        resultNegation = leaf.semantics == .document && leaf.negated
+        super.init(leaf, access: access, answers: answers, cost: 150, selectivity: 0.25, mayThrow: true)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        guard let strings = source.elements as? StringColumn else { return }
+        let regex = self.regex, data = self.data, strips = stripsDiacritics
+        let en = perElementNegation, rn = resultNegation, mapped = source.targets != nil
+        try source.starts.withUnsafeBufferPointer { (starts) throws(Diagnostic) in
+            try source.counts.withUnsafeBufferPointer { (counts) throws(Diagnostic) in
+                try (source.targets ?? []).withUnsafeBufferPointer { (targets) throws(Diagnostic) in
+                    try strings.slots.withUnsafeBufferPointer { (slots) throws(Diagnostic) in
+                        try strings.withBytes { (s) throws(Diagnostic) in
+                            try driveThrowing(&b, ctx) { (t) throws(Diagnostic) in
+                                let start = Int(starts[t])
+                                for i in start..<start + Int(counts[t]) {
+                                    let e = mapped ? Int(targets[i]) : i
+                                    guard e >= 0, slots[e] == Slot.value.rawValue else { continue }
+                                    let x = s.span(e)
+                                    let matched = strips && !Bytes.isASCII(x)
+                                        ? try regex.matches(StringFolding.stripDiacritics(String(decoding: x, as: UTF8.self)))
+                                        : try regex.matches(x, data)
+                                    if matched != en { return !rn }
+                                }
+                                return rn
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -78,7 +78,9 @@ import Testing
         "ALL reals > 0.5", "ANY tags == nil", "ALL tags != nil", "ANY s == 'Jan'", "ALL s BEGINSWITH 'J'",
         "loc.latitude > 5", "loc.latitude BETWEEN {0, 20}", "loc.longitude == nil", "ptr.loc.latitude < 25",
         "NOT (ANY tags == 'a')", "ANY tags LIKE 'a*'", "rel.name == 'Jan'", "rel.n > 2", "rel.name == nil",
-        "rel.name != nil",
+        "rel.name != nil", "SUBQUERY(tags, $x, $x == 'a').@count > 0", "SUBQUERY(nums, $n, $n > 1).@count == 2",
+        "SUBQUERY(tags, $t, $t BEGINSWITH[c] 'a').@count < 1", "SUBQUERY(s, $x, $x == 'Jan').@count == 1",
+        "SUBQUERY(tags, $x, $x == nil).@count >= 1", "NOT (SUBQUERY(reals, $r, $r > 0.5).@count != 1)",
     ]
 
     static let json = [
@@ -92,6 +94,7 @@ import Testing
         #"{"loc": {"$within": {"$box": [{"__type": "GeoPoint", "latitude": 0, "longitude": 170}, {"__type": "GeoPoint", "latitude": 20, "longitude": 180}]}}}"#,
         #"{"loc": {"$geoWithin": {"$polygon": [{"__type": "GeoPoint", "latitude": 0, "longitude": 0}, {"__type": "GeoPoint", "latitude": 20, "longitude": 0}, {"__type": "GeoPoint", "latitude": 20, "longitude": 40}]}}}"#,
         #"{"rel": {"__type": "Pointer", "className": "Other", "objectId": "o1"}}"#, #"{"rel": "o2"}"#,
+        #"{"tags": {"$regex": "^a"}}"#, #"{"tags": {"$regex": "E", "$options": "i"}}"#, #"{"nums": {"$regex": "1"}}"#,
         #"{"tags": null}"#, #"{"tags": {"$ne": null}}"#, #"{"tags": {"$text": {"$search": {"$term": "a"}}}}"#,
         #"{"s": {"$text": {"$search": {"$term": "jan"}}}}"#,
         #"{"loc": {"__type": "GeoPoint", "latitude": 10, "longitude": 179.9}}"#,
@@ -186,6 +189,19 @@ import Testing
         }
         let failing = try ParseWhere.decode(#"{"s": {"$regex": "(a+)+$"}}"#, className: "Item")
         #expect(EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(failing) } == .failure("limit.regex"))
+
+        // The same on array elements: the element that fails first fails the query.
+        let arrays = (0..<60).map { n in
+            Record(objectId: "a\(n)", fields: [("tags", .array(n % 5 == 4 ? [.string("Jan"), .string(long)] : [.string("x"), .null]))])
+        }
+        let arrayDB = Database([ClassData(name: "Item", records: arrays)])
+        let arrayEngine = Engine(database: arrayDB, limits: limits, now: { 0 }, random: { 0.5 })
+        let arrayReference = ReferenceEvaluator(database: arrayDB, limits: limits, now: { 0 }, random: { 0.5 })
+        for text in [#"{"tags": {"$regex": "(a+)+$"}}"#, #"{"tags": {"$regex": "^J"}}"#, #"{"tags": {"$not": {"$regex": "x"}}}"#] {
+            guard let q = try? ParseWhere.decode(text, className: "Item") else { continue }
+            let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in try arrayReference.run(q) }
+            #expect(EngineAgreementTests.outcome { () throws(Diagnostic) in try arrayEngine.run(q) } == expected, "\(text)")
+        }
     }
 
     /// None of these queries leaves a leaf to the reference evaluator.
