@@ -21,6 +21,20 @@ final class ArrayElementsLeaf: KeyLeaf {
         /// The same answer for every non-null element (types that never compare: equality is
         /// false, inequality true, order unknown = nil, which no element passes).
         case constant(Bool?)
+
+        /// Whether (folded) string bytes lie between the bounds of a `.strings` test; each
+        /// bound is its bytes and whether it is included.
+        static func inRange(_ x: UnsafeBufferPointer<UInt8>, _ lower: ([UInt8], Bool)?, _ upper: ([UInt8], Bool)?) -> Bool {
+            if let (lo, incl) = lower {
+                let o = lo.withUnsafeBufferPointer { Bytes.compare(x, $0) }
+                if o < 0 || (o == 0 && !incl) { return false }
+            }
+            if let (hi, incl) = upper {
+                let o = hi.withUnsafeBufferPointer { Bytes.compare(x, $0) }
+                if o > 0 || (o == 0 && !incl) { return false }
+            }
+            return true
+        }
     }
 
     let source: ElementSource
@@ -97,17 +111,7 @@ final class ArrayElementsLeaf: KeyLeaf {
                         guard let c = elements as? StringColumn else { return }
                         try c.withBytes { (s) throws(Diagnostic) in
                             try any(&b) { e in
-                                folder.fold(s.span(e)) { x in
-                                    if let (lo, incl) = lower {
-                                        let o = lo.withUnsafeBufferPointer { Bytes.compare(x, $0) }
-                                        if o < 0 || (o == 0 && !incl) { return invert }
-                                    }
-                                    if let (hi, incl) = upper {
-                                        let o = hi.withUnsafeBufferPointer { Bytes.compare(x, $0) }
-                                        if o > 0 || (o == 0 && !incl) { return invert }
-                                    }
-                                    return !invert
-                                }
+                                folder.fold(s.span(e)) { Test.inRange($0, lower, upper) != invert }
                             }
                         }
                     case .stringEqual(let literal, let invert):

@@ -124,17 +124,7 @@ extension ArrayElementsLeaf.Test {
         case (.strings(let lower, let upper, let invert, let folder), let c as StringColumn):
             try c.withBytes { (s) throws(Diagnostic) in
                 try body { e in
-                    folder.fold(s.span(e)) { x in
-                        if let (lo, incl) = lower {
-                            let o = lo.withUnsafeBufferPointer { Bytes.compare(x, $0) }
-                            if o < 0 || (o == 0 && !incl) { return invert }
-                        }
-                        if let (hi, incl) = upper {
-                            let o = hi.withUnsafeBufferPointer { Bytes.compare(x, $0) }
-                            if o > 0 || (o == 0 && !incl) { return invert }
-                        }
-                        return !invert
-                    }
+                    folder.fold(s.span(e)) { ArrayElementsLeaf.Test.inRange($0, lower, upper) != invert }
                 }
             }
         case (.stringEqual(let literal, let invert), let c as StringColumn):
