@@ -139,4 +139,13 @@ import Testing
         #expect(Self.isTyped(index, IntKey.self))
         #expect(index.multiValued)
     }
+
+    /// What the typed keys are for: an entry's key takes no more than its scalar.
+    @Test func keysTakeNoMoreThanTheirScalar() {
+        #expect(MemoryLayout<IntKey>.stride == 8)
+        #expect(MemoryLayout<DoubleKey>.stride == 8)
+        #expect(MemoryLayout<DateKey>.stride == 8)
+        #expect(MemoryLayout<StringKey>.stride == MemoryLayout<String>.stride)
+        #expect(MemoryLayout<GeoEntry>.stride == 16)
+    }
 }
