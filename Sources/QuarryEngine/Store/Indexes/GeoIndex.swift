@@ -2,7 +2,7 @@ import Foundation
 import QuarryCore
 
 /// A latitude/longitude grid over the geo points a key path reaches: each point is an entry
-/// keyed by its cell (then its coordinates), entries are kept sorted (`SortedEntries`), and a
+/// sorted by its cell (then its coordinates; the cell is computed, not stored), entries are kept sorted (`SortedEntries`), and a
 /// box's rows are found by walking, for each row of cells it touches, the run of its cells,
 /// keeping the points inside the box. Inserts, replacements and deletes update the entries in
 /// place (also for paths through pointers: the rows that reached a changed object); the cell
@@ -11,9 +11,10 @@ import QuarryCore
 final class GeoIndex {
     let path: KeyPath
     let className: String
-    /// Cell size in degrees, chosen for a few points per cell.
-    private(set) var cellDegrees = 1.0
-    private(set) var entries = SortedEntries<GeoEntry>()
+    /// The cells, sized for a few points each.
+    private(set) var grid = GeoGrid(cellDegrees: 1)
+    private(set) var entries = SortedEntries<GeoEntry>(order: GeoGrid(cellDegrees: 1).order)
+    var cellDegrees: Double { grid.cellDegrees }
     /// Points when the cell size was chosen.
     private var pointsAtLayout = 0
     /// Rows whose key reaches something other than nothing, null or one geo point (arrays,
@@ -66,13 +67,14 @@ final class GeoIndex {
             minLon = Swift.min(minLon, p.longitude); maxLon = Swift.max(maxLon, p.longitude)
         }
         let area = minLat <= maxLat ? Swift.max(1e-4, (maxLat - minLat) * (maxLon - minLon)) : 1e-4
-        cellDegrees = Swift.min(10, Swift.max(0.01, (area * 8 / Double(Swift.max(1, found.count))).squareRoot()))
-        var filed = found.map { (GeoEntry($0.0, cell(of: $0.0)), $0.1) }
+        let grid = GeoGrid(cellDegrees: Swift.min(10, Swift.max(0.01, (area * 8 / Double(Swift.max(1, found.count))).squareRoot())))
+        var filed = found.map { (GeoEntry($0.0), $0.1) }
         filed.sort { a, b in
-            let c = GeoEntry.order(a.0, b.0)
+            let c = grid.order(a.0, b.0)
             return c != 0 ? c < 0 : a.1 < b.1
         }
-        entries = SortedEntries(sorted: filed.map(\.0), filed.map(\.1))
+        self.grid = grid
+        entries = SortedEntries(sorted: filed.map(\.0), filed.map(\.1), order: grid.order)
         pointsAtLayout = found.count
     }
 
@@ -89,7 +91,7 @@ final class GeoIndex {
     func add(_ row: Int, _ e: IndexEntries) {
         if Self.isIrregular(e) { irregularRows += 1 }
         if !e.reached.isEmpty { dependents.add(Int32(row), e.reached) }
-        for p in Self.points(e) { entries.insert(GeoEntry(p, cell(of: p)), Int32(row)) }
+        for p in Self.points(e) { entries.insert(GeoEntry(p), Int32(row)) }
         // Cells sized for far fewer points than there are now would hold too many each.
         if entries.count > 4 * pointsAtLayout + 64 { layOut(allPoints()) }
     }
@@ -97,7 +99,7 @@ final class GeoIndex {
     func remove(_ row: Int, _ e: IndexEntries) {
         if Self.isIrregular(e) { irregularRows -= 1 }
         if !e.reached.isEmpty { dependents.remove(Int32(row), e.reached) }
-        for p in Self.points(e) { entries.remove(GeoEntry(p, cell(of: p)), Int32(row)) }
+        for p in Self.points(e) { entries.remove(GeoEntry(p), Int32(row)) }
         if pointsAtLayout > 64, entries.count * 4 < pointsAtLayout { layOut(allPoints()) }
     }
 
@@ -105,22 +107,6 @@ final class GeoIndex {
     func renumber(after removed: Int) {
         entries.renumber(after: Int32(removed))
         dependents.renumber(after: Int32(removed))
-    }
-
-    // MARK: - Cells
-
-    /// The cell of a point; coordinates beyond ±90°/±180° go to the edge cells and NaN to the
-    /// first (monotonic in `LatLonBox.order`, so a box still finds them).
-    private func cell(of p: GeoPoint) -> Int64 {
-        let (la, lo) = cellCoordinates(p.latitude, p.longitude)
-        return la * 1_000_000 + lo
-    }
-
-    private func cellCoordinates(_ lat: Double, _ lon: Double) -> (Int64, Int64) {
-        func index(_ x: Double, _ limit: Double) -> Int64 {
-            x.isNaN ? 0 : Int64(((Swift.min(limit, Swift.max(-limit, x)) + limit) / cellDegrees).rounded(.down))
-        }
-        return (index(lat, 90), index(lon, 180))
     }
 
     // MARK: - Lookups
@@ -156,23 +142,24 @@ final class GeoIndex {
     /// the box spans every longitude (whole rows of cells are adjacent entries).
     private func walk(_ box: LatLonBox, _ body: (Range<Int>) -> Void) {
         guard !box.isEmpty, entries.count > 0 else { return }
-        let (la0, lo0) = cellCoordinates(box.south, box.west)
-        let (la1, lo1) = cellCoordinates(box.north, box.east)
-        let lastColumn = cellCoordinates(0, 180).1
+        let grid = self.grid
+        let (la0, lo0) = grid.cellCoordinates(box.south, box.west)
+        let (la1, lo1) = grid.cellCoordinates(box.north, box.east)
+        let lastColumn = grid.cellCoordinates(0, 180).1
         if lo0 == 0, lo1 == lastColumn {
-            let start = entries.firstPosition { e, _ in e.cell >= la0 * 1_000_000 }
-            let end = entries.firstPosition { e, _ in e.cell >= (la1 + 1) * 1_000_000 }
+            let start = entries.firstPosition { e, _ in grid.cell(e) >= la0 * 1_000_000 }
+            let end = entries.firstPosition { e, _ in grid.cell(e) >= (la1 + 1) * 1_000_000 }
             if start < end { body(start..<end) }
             return
         }
         // Only the rows of cells that hold points.
-        let low = Swift.max(la0, entries.key(at: 0).cell / 1_000_000)
-        let high = Swift.min(la1, entries.key(at: entries.count - 1).cell / 1_000_000)
+        let low = Swift.max(la0, grid.cell(entries.key(at: 0)) / 1_000_000)
+        let high = Swift.min(la1, grid.cell(entries.key(at: entries.count - 1)) / 1_000_000)
         guard low <= high else { return }
         for la in low...high {
             let from = la * 1_000_000 + lo0, to = la * 1_000_000 + lo1
-            let start = entries.firstPosition { e, _ in e.cell >= from }
-            let end = entries.firstPosition { e, _ in e.cell > to }
+            let start = entries.firstPosition { e, _ in grid.cell(e) >= from }
+            let end = entries.firstPosition { e, _ in grid.cell(e) > to }
             if start < end { body(start..<end) }
         }
     }
@@ -236,21 +223,40 @@ struct LatLonBox: Hashable {
     }
 }
 
-/// A filed point: its cell, then its coordinates (so that each point of a row is its own
-/// entry, found again exactly when it is removed).
-struct GeoEntry: EntryKey {
-    let cell: Int64
+/// A filed point: its coordinates only (each point of a row is its own entry, found again
+/// exactly when it is removed); its cell follows from them.
+struct GeoEntry {
     let latitude: Double
     let longitude: Double
 
-    init(_ p: GeoPoint, _ cell: Int64) {
-        self.cell = cell
+    init(_ p: GeoPoint) {
         latitude = p.latitude
         longitude = p.longitude
     }
+}
 
-    static func order(_ a: GeoEntry, _ b: GeoEntry) -> Int {
-        if a.cell != b.cell { return a.cell < b.cell ? -1 : 1 }
+/// Square cells of `cellDegrees`, numbered row of cells (latitude) first.
+struct GeoGrid {
+    let cellDegrees: Double
+
+    /// The cell of a point; coordinates beyond ±90°/±180° go to the edge cells and NaN to the
+    /// first (monotonic in `LatLonBox.order`, so a box still finds them).
+    func cell(_ e: GeoEntry) -> Int64 {
+        let (la, lo) = cellCoordinates(e.latitude, e.longitude)
+        return la * 1_000_000 + lo
+    }
+
+    func cellCoordinates(_ lat: Double, _ lon: Double) -> (Int64, Int64) {
+        func index(_ x: Double, _ limit: Double) -> Int64 {
+            x.isNaN ? 0 : Int64(((Swift.min(limit, Swift.max(-limit, x)) + limit) / cellDegrees).rounded(.down))
+        }
+        return (index(lat, 90), index(lon, 180))
+    }
+
+    /// By cell, then latitude, then longitude.
+    func order(_ a: GeoEntry, _ b: GeoEntry) -> Int {
+        let ca = cell(a), cb = cell(b)
+        if ca != cb { return ca < cb ? -1 : 1 }
         let c = LatLonBox.order(a.latitude, b.latitude)
         return c != 0 ? c : LatLonBox.order(a.longitude, b.longitude)
     }

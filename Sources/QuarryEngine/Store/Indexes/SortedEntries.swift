@@ -1,4 +1,5 @@
-/// A total order on index keys: `Value.sortOrder` for ordered indexes, the grid cell for geo.
+/// A total order on index keys that needs nothing but the keys (`Value.sortOrder` for ordered
+/// indexes); the geo grid's order depends on its cell size and is passed in instead.
 protocol EntryKey {
     /// Negative, zero or positive as `a` sorts before, with or after `b`.
     static func order(_ a: Self, _ b: Self) -> Int
@@ -11,7 +12,7 @@ protocol EntryKey {
 /// of one flat array. Entries still have plain integer positions, so a range of keys is a
 /// `Range<Int>` as lookups and the planner use it. Rows live in flat `Int32` arrays, so
 /// renumbering after a delete is one branch-free pass over them.
-struct SortedEntries<Key: EntryKey> {
+struct SortedEntries<Key> {
     struct Chunk {
         var keys: [Key] = []
         var rows: [Int32] = []
@@ -25,11 +26,17 @@ struct SortedEntries<Key: EntryKey> {
     /// A chunk splits in two beyond this; a chunk below a quarter of it merges with a neighbour.
     let maxChunk: Int
 
-    init(maxChunk: Int = 1024) { self.maxChunk = Swift.max(4, maxChunk) }
+    /// Negative, zero or positive as one key sorts before, with or after another.
+    let order: (Key, Key) -> Int
 
-    /// Builds from entries already sorted by key then row.
-    init(sorted keys: [Key], _ rows: [Int32], maxChunk: Int = 1024) {
-        self.init(maxChunk: maxChunk)
+    init(maxChunk: Int = 1024, order: @escaping (Key, Key) -> Int) {
+        self.maxChunk = Swift.max(4, maxChunk)
+        self.order = order
+    }
+
+    /// Builds from entries already sorted by key (in `order`) then row.
+    init(sorted keys: [Key], _ rows: [Int32], maxChunk: Int = 1024, order: @escaping (Key, Key) -> Int) {
+        self.init(maxChunk: maxChunk, order: order)
         let fill = Swift.max(1, self.maxChunk * 3 / 4)
         var start = 0
         while start < keys.count {
@@ -121,7 +128,7 @@ struct SortedEntries<Key: EntryKey> {
     /// Where (key, row) goes: the chunk and the offset in it.
     private func slot(_ key: Key, _ row: Int32) -> (Int, Int) {
         @inline(__always) func notBefore(_ k: Key, _ r: Int32) -> Bool {
-            let c = Key.order(k, key)
+            let c = order(k, key)
             return c > 0 || (c == 0 && r >= row)
         }
         var lo = 0, hi = chunks.count
@@ -162,7 +169,7 @@ struct SortedEntries<Key: EntryKey> {
     mutating func remove(_ key: Key, _ row: Int32) -> Bool {
         guard !chunks.isEmpty else { return false }
         let (c, o) = slot(key, row)
-        guard o < chunks[c].keys.count, chunks[c].rows[o] == row, Key.order(chunks[c].keys[o], key) == 0 else { return false }
+        guard o < chunks[c].keys.count, chunks[c].rows[o] == row, order(chunks[c].keys[o], key) == 0 else { return false }
         chunks[c].keys.remove(at: o)
         chunks[c].rows.remove(at: o)
         count -= 1
@@ -210,5 +217,13 @@ struct SortedEntries<Key: EntryKey> {
         starts.remove(at: right)
         chunks[left].keys.append(contentsOf: moved.keys)
         chunks[left].rows.append(contentsOf: moved.rows)
+    }
+}
+
+extension SortedEntries where Key: EntryKey {
+    init(maxChunk: Int = 1024) { self.init(maxChunk: maxChunk, order: Key.order) }
+
+    init(sorted keys: [Key], _ rows: [Int32], maxChunk: Int = 1024) {
+        self.init(sorted: keys, rows, maxChunk: maxChunk, order: Key.order)
     }
 }

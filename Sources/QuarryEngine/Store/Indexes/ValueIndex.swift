@@ -18,8 +18,8 @@ final class ValueIndex {
     /// renumbering after a delete is a pass over it, with no hashing; freed slots are reused.
     private var postingLists: [[Int32]] = []
     private var freeSlots: [Int] = []
-    /// Ordered form: the (value, row) entries.
-    private(set) var entries = SortedEntries<Value>()
+    /// Ordered form: the (value, row) entries, keys unboxed while they share one scalar type.
+    private(set) var entries: any OrderedEntries = TypedEntries<Value>()
     /// Rows reaching nothing or null, ascending.
     private(set) var nilRows: [Int32] = []
     /// Type bits of every value indexed (only widened).
@@ -63,9 +63,9 @@ final class ValueIndex {
                 let c = Value.sortOrder(a.0, b.0)
                 return c != 0 ? c < 0 : a.1 < b.1
             }
-            entries = SortedEntries(sorted: pairs.map(\.0), pairs.map(\.1))
+            entries = narrowestEntries(sorted: pairs)
         } else {
-            entries = SortedEntries()
+            entries = TypedEntries<Value>()
         }
     }
 
@@ -88,7 +88,7 @@ final class ValueIndex {
             if kind == .hash {
                 if let slot = postingSlots[v] { postingLists[slot].insertRow(r) } else { appendPosting(v, r) }
             } else {
-                entries.insert(v, r)
+                insertEntry(v, r)
             }
         }
     }
@@ -120,6 +120,17 @@ final class ValueIndex {
             for slot in postingLists.indices { postingLists[slot].closeGap(after: r) }
         } else {
             entries.renumber(after: r)
+        }
+    }
+
+    /// Adds an ordered entry, first widening the keys to `Value`s when `v` is of another type
+    /// (or typing them afresh when there are none).
+    private func insertEntry(_ v: Value, _ r: Int32) {
+        if entries.count == 0 {
+            entries = narrowestEntries(sorted: [(v, r)])
+        } else if !entries.insert(v, r) {
+            entries = entries.widened()
+            _ = entries.insert(v, r)
         }
     }
 
@@ -170,13 +181,13 @@ final class ValueIndex {
     /// Entries between the bounds, which must be values of one type rank (ordered only).
     func entries(from lower: (Value, Bool)?, to upper: (Value, Bool)?) -> Range<Int> {
         guard let rank = (lower ?? upper)?.0.typeRank else { return 0..<0 }
-        let start = entries.firstPosition { k, _ in
+        let start = entries.firstPosition { k in
             if k.typeRank != rank { return k.typeRank > rank }
             guard let (v, inclusive) = lower else { return true }
             let c = Value.sortOrder(k, v)
             return c > 0 || (c == 0 && inclusive)
         }
-        let end = entries.firstPosition { k, _ in
+        let end = entries.firstPosition { k in
             if k.typeRank != rank { return k.typeRank > rank }
             guard let (v, inclusive) = upper else { return false }
             let c = Value.sortOrder(k, v)
@@ -188,13 +199,13 @@ final class ValueIndex {
     /// Entries whose string starts with `prefix` (ordered only; case-sensitive).
     func entries(withPrefix prefix: String) -> Range<Int> {
         let p = Array(prefix.utf8)
-        let start = entries.firstPosition { k, _ in
+        let start = entries.firstPosition { k in
             if k.typeRank != 2 { return k.typeRank > 2 }
             guard case .string(let s) = k else { return true }
             return Value.compareStrings(s, prefix) >= 0
         }
         // Strings with the prefix sort together right after it.
-        let end = entries.firstPosition { k, _ in
+        let end = entries.firstPosition { k in
             if k.typeRank != 2 { return k.typeRank > 2 }
             guard case .string(let s) = k else { return true }
             return Value.compareStrings(s, prefix) >= 0 && !s.utf8.starts(with: p)
@@ -225,13 +236,9 @@ final class ValueIndex {
     }
 }
 
-extension Value: EntryKey {
-    static func order(_ a: Value, _ b: Value) -> Int { Value.sortOrder(a, b) }
-}
-
 /// An ordered index's keys by entry position.
 struct EntryKeys: RandomAccessCollection {
-    let entries: SortedEntries<Value>
+    let entries: any OrderedEntries
     var startIndex: Int { 0 }
     var endIndex: Int { entries.count }
     subscript(position: Int) -> Value { entries.key(at: position) }
@@ -239,7 +246,7 @@ struct EntryKeys: RandomAccessCollection {
 
 /// An ordered index's rows by entry position.
 struct EntryRows: RandomAccessCollection {
-    let entries: SortedEntries<Value>
+    let entries: any OrderedEntries
     var startIndex: Int { 0 }
     var endIndex: Int { entries.count }
     subscript(position: Int) -> Int32 { entries.row(at: position) }
