@@ -259,9 +259,7 @@ final class ColumnStore {
         let s = column.statistics
         if column.kind != .generic, s.others > 64, s.others * 8 > s.typed {
             rebuild(field, in: table)
-        } else if let arrays = column as? ArrayColumn, arrays.wasteful {
-            rebuild(field, in: table)
-        } else if let lists = column as? PointerListColumn, lists.wasteful {
+        } else if let sliced = column as? SlicedColumn, sliced.wasteful {
             rebuild(field, in: table)
         }
     }

@@ -4,12 +4,9 @@ import QuarryCore
 /// class: each row's targets are consecutive entries of `targets`, `PointerColumn.dangling`
 /// for a pointer to an object that does not exist. Rows holding anything else are `other`.
 /// The store re-resolves entries when the target class changes.
-final class PointerListColumn: Column {
+final class PointerListColumn: SlicedColumn {
     let targetClass: String
-    @exclusivity(unchecked) var starts: [Int32] = []
-    @exclusivity(unchecked) var counts: [Int32] = []
     @exclusivity(unchecked) var targets: [Int32] = []
-    private(set) var garbage = 0
     private let lookup: PointerTargets
     /// Rows holding a Relation rather than an array of pointers.
     private var relations = RowBits()
@@ -41,8 +38,7 @@ final class PointerListColumn: Column {
 
     override func storeTyped(_ v: Value, at row: Int) -> Bool {
         guard let ids = ids(v) else { return false }
-        starts[row] = Int32(targets.count)
-        counts[row] = Int32(ids.count)
+        startSlice(at: row, count: ids.count)
         var dangles = false
         for id in ids {
             let target = lookup.row(id).map { Int32($0) } ?? PointerColumn.dangling
@@ -62,23 +58,14 @@ final class PointerListColumn: Column {
         return .array(ids.map { .pointer(Pointer(className: targetClass, objectId: $0)) })
     }
 
-    override func reserveTyped(_ n: Int) {
-        starts.reserveCapacity(starts.count + n)
-        counts.reserveCapacity(counts.count + n)
-    }
+    override var entryCount: Int { targets.count }
+
     override func trimTyped() {
-        starts.trimCapacity()
-        counts.trimCapacity()
+        super.trimTyped()
         targets.trimCapacity()
     }
-    override func appendPlaceholder() {
-        starts.append(Int32(targets.count))
-        counts.append(0)
-    }
     override func removeTyped(at row: Int) {
-        garbage += Int(counts[row])
-        starts.remove(at: row)
-        counts.remove(at: row)
+        super.removeTyped(at: row)
         relations.remove(at: row)
         if withDangling.keys.contains(where: { $0 >= row }) {
             withDangling = Dictionary(uniqueKeysWithValues: withDangling.compactMap { r, v in
@@ -87,14 +74,11 @@ final class PointerListColumn: Column {
         }
     }
     override func forgetTyped(at row: Int) {
-        garbage += Int(counts[row])
-        counts[row] = 0
+        super.forgetTyped(at: row)
         relations[row] = false
         withDangling[row] = nil
     }
-    override var typedBytes: Int { (starts.capacity + counts.capacity + targets.capacity) * 4 + relations.bytes }
-
-    var wasteful: Bool { garbage > 4096 && garbage > targets.count / 2 }
+    override var typedBytes: Int { sliceBytes + targets.capacity * 4 + relations.bytes }
 
     /// The target class gained an object at `targetRow`: entries naming it resolve.
     func resolveDangling(objectId: String, targetRow: Int) {
