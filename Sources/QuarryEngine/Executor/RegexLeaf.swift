@@ -26,12 +26,7 @@ final class StringRegexLeaf: KeyLeaf {
         let regex = self.regex, data = self.data, invert = self.invert, strips = stripsDiacritics, memo = self.memo
         try strings.withBytes { (s) throws(Diagnostic) in
             try driveThrowing(&b, ctx) { (t) throws(Diagnostic) in
-                try memo.answer(s, t) { (x) throws(Diagnostic) in
-                    if strips, !Bytes.isASCII(x) {
-                        return try regex.matches(StringFolding.stripDiacritics(String(decoding: x, as: UTF8.self)))
-                    }
-                    return try regex.matches(x, data)
-                } != invert
+                try memo.answer(s, t) { (x) throws(Diagnostic) in try regex.matches(x, data, strippingDiacritics: strips) } != invert
             }
         }
     }
@@ -75,10 +70,7 @@ final class ArrayRegexLeaf: KeyLeaf {
                                     let e = mapped ? Int(targets[i]) : i
                                     guard e >= 0, slots[e] == Slot.value.rawValue else { continue }
                                     let x = s.span(e)
-                                    let matched = strips && !Bytes.isASCII(x)
-                                        ? try regex.matches(StringFolding.stripDiacritics(String(decoding: x, as: UTF8.self)))
-                                        : try regex.matches(x, data)
-                                    if matched != en { return !rn }
+                                    if try regex.matches(x, data, strippingDiacritics: strips) != en { return !rn }
                                 }
                                 return rn
                             }
@@ -87,5 +79,16 @@ final class ArrayRegexLeaf: KeyLeaf {
                 }
             }
         }
+    }
+}
+
+extension CompiledRegex {
+    /// Matches stored UTF-8 bytes; under `[d]` the subject loses its diacritics first, which
+    /// only changes subjects with non-ASCII bytes (those are decoded, the rest matched in place).
+    func matches(_ x: UnsafeBufferPointer<UInt8>, _ data: RegexMatchData, strippingDiacritics: Bool) throws(Diagnostic) -> Bool {
+        if strippingDiacritics, !Bytes.isASCII(x) {
+            return try matches(StringFolding.stripDiacritics(String(decoding: x, as: UTF8.self)))
+        }
+        return try matches(x, data)
     }
 }
