@@ -78,7 +78,7 @@ extension FilterCompiler {
         }
         if case .string(_, .matches(let regexOptions), .literal(.string(let pattern)), let options) = l.condition {
             guard source.elements is StringColumn else { return SlotLeaf(l, access: access, whenValue: Self.unknown(l), answers: answers, selectivity: 0.01) }
-            guard let regex = try? StringMatcher.regex(pattern, regexOptions, options, limits), let data = try? regex.makeMatchData()
+            guard let regex = try? memo.regex(pattern, regexOptions, options, limits), let data = try? regex.makeMatchData()
             else { return nil }
             return ArrayRegexLeaf(l, access: access, source: source, regex: regex, data: data,
                                   stripsDiacritics: options.contains(.diacriticInsensitive), answers: answers)

@@ -43,7 +43,7 @@ extension FilterCompiler {
         case .string(.key, .matches(let regexOptions), .literal(.string(let pattern)), let options):
             // An invalid pattern fails on every row that reaches the leaf, whatever it holds.
             do {
-                _ = try StringMatcher.regex(pattern, regexOptions, options, limits)
+                _ = try memo.regex(pattern, regexOptions, options, limits)
             } catch {
                 return ThrowingNode(l, error: error)
             }
@@ -420,7 +420,7 @@ extension FilterCompiler {
         case .matches(let regexOptions):
             let regex: CompiledRegex, data: RegexMatchData
             do {
-                regex = try StringMatcher.regex(pattern, regexOptions, options, limits)
+                regex = try memo.regex(pattern, regexOptions, options, limits)
                 data = try regex.makeMatchData()
             } catch {
                 return ThrowingNode(l, error: error)

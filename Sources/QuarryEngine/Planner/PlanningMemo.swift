@@ -10,6 +10,7 @@ final class PlanningMemo {
     private var reachable: [ClassKey: UInt16?] = [:]
     private var singleValued: [ClassKey: Bool] = [:]
     private var answers: [AnswerKey: SlotAnswers?] = [:]
+    private var regexes: [RegexKey: Result<CompiledRegex, Diagnostic>] = [:]
 
     init(version: UInt64) { self.version = version }
 
@@ -26,6 +27,28 @@ final class PlanningMemo {
         reachable.removeAll(keepingCapacity: true)
         singleValued.removeAll(keepingCapacity: true)
         answers.removeAll(keepingCapacity: true)
+        regexes.removeAll(keepingCapacity: true)
+    }
+
+    /// A `matches` leaf's compiled pattern (or its error): a plan checks a pattern's validity
+    /// and then builds its node from it, and PCRE2 compilation with JIT is the costliest step
+    /// of planning such a leaf, so it is done once.
+    func regex(_ pattern: String, _ regexOptions: RegexOptions, _ options: StringOptions,
+               _ limits: Limits) throws(Diagnostic) -> CompiledRegex {
+        let key = RegexKey(pattern: pattern, regexOptions: regexOptions, options: options)
+        if let known = regexes[key] { return try known.get() }
+        let compiled: Result<CompiledRegex, Diagnostic>
+        do throws(Diagnostic) { compiled = .success(try StringMatcher.regex(pattern, regexOptions, options, limits)) }
+        catch { compiled = .failure(error) }
+        if regexes.count >= 64 { regexes.removeAll(keepingCapacity: true) }
+        regexes[key] = compiled
+        return try compiled.get()
+    }
+
+    private struct RegexKey: Hashable {
+        let pattern: String
+        let regexOptions: RegexOptions
+        let options: StringOptions
     }
 
     func access(_ path: KeyPath, in table: ClassTable, store: ColumnStore) -> KeyAccess? {
