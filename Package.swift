@@ -28,11 +28,11 @@ let package = Package(
         .target(name: "QuarryCore"),
         .target(name: "QuarrySQL", dependencies: ["QuarryCore"]),
         .target(name: "QuarryPredicate", dependencies: ["QuarryCore"]),
-        .target(name: "QuarryJSON", dependencies: ["QuarryCore"]),
+        .target(name: "QuarryParseREST", dependencies: ["QuarryCore"]),
         .target(name: "QuarryEngine", dependencies: ["QuarryCore", "CPCRE2"]),
         .target(
             name: "Quarry",
-            dependencies: ["QuarryCore", "QuarrySQL", "QuarryPredicate", "QuarryJSON", "QuarryEngine"]),
+            dependencies: ["QuarryCore", "QuarrySQL", "QuarryPredicate", "QuarryParseREST", "QuarryEngine"]),
         .target(
             name: "QuarryCLI",
             dependencies: [
@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "QuarrySQLTests", dependencies: ["Quarry", "CSQLite"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "QuarryPredicateTests", dependencies: ["Quarry"]),
-        .testTarget(name: "QuarryJSONTests", dependencies: ["Quarry"]),
+        .testTarget(name: "QuarryParseRESTTests", dependencies: ["Quarry"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "Quarry"]),
         .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI"]),
     ]

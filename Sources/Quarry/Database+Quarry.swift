@@ -44,7 +44,7 @@ extension Database {
 
     /// Whether one object of `className` satisfies the predicate; the object need not be
     /// stored (live queries, conditional saves). Its pointers resolve against this database.
-    public func matches(_ record: Record, className: String, predicate: Predicate,
+    public func matches(_ record: Record, className: String, predicate: Filter,
                         limits: Limits = .default, variables: [String: Value] = [:]) throws(Diagnostics) -> Bool {
         do throws(Diagnostic) {
             return try ReferenceEvaluator(database: self, limits: limits, variables: variables)

@@ -26,7 +26,7 @@ extension Dialect {
 
     /// A predicate written in this dialect, or a `translate.inexpressible` diagnostic naming the
     /// first construct the dialect cannot say.
-    public func print(_ predicate: Predicate, className: String = "", schema: (any Schema)? = nil,
+    public func print(_ predicate: Filter, className: String = "", schema: (any Schema)? = nil,
                       limits: Limits = .default) throws(Diagnostics) -> String {
         switch self {
         case .sql: return try SQLWhere.print(predicate, limits: limits)

@@ -2,5 +2,5 @@
 @_exported import QuarryCore
 @_exported import QuarrySQL
 @_exported import QuarryPredicate
-@_exported import QuarryJSON
+@_exported import QuarryParseREST
 @_exported import QuarryEngine

@@ -1,5 +1,5 @@
 // Running builder queries: the SDK-style execution methods, on the reference evaluator.
-// (QuarryJSON builds queries without knowing the engine; the umbrella module joins the two.)
+// (QuarryParseREST builds queries without knowing the engine; the umbrella module joins the two.)
 
 extension QueryBuilder {
     /// The matching objects, in result order (`findObjects`).

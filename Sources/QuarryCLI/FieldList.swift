@@ -3,8 +3,8 @@ import QuarryCore
 /// `--keys a,b` and `--include a,b`: comma-separated key paths (dots for nested fields).
 enum FieldList {
     /// The key paths in order, without repeats.
-    static func parse(_ text: String, role: String) throws(InvalidValue) -> [KeyPath] {
-        var paths: [KeyPath] = []
+    static func parse(_ text: String, role: String) throws(InvalidValue) -> [FieldPath] {
+        var paths: [FieldPath] = []
         for raw in text.split(separator: ",", omittingEmptySubsequences: false) {
             let item = raw.trimmingSpaces
             guard !item.isEmpty else { throw InvalidValue("a \(role) is empty (a stray comma?)") }
@@ -16,7 +16,7 @@ enum FieldList {
 
     /// One dotted key path; each component non-empty. A backquoted key is taken literally
     /// (minus the quotes), as the SQL dialect writes names that are keywords.
-    static func keyPath(_ text: Substring, role: String) throws(InvalidValue) -> KeyPath {
+    static func keyPath(_ text: Substring, role: String) throws(InvalidValue) -> FieldPath {
         var body = text
         if body.count >= 2, body.hasPrefix("`"), body.hasSuffix("`") {
             body = body.dropFirst().dropLast()
@@ -28,7 +28,7 @@ enum FieldList {
                 throw InvalidValue("the \(role) '\(text)' contains '\(bad)'")
             }
         }
-        return KeyPath(components)
+        return FieldPath(components)
     }
 }
 

@@ -25,7 +25,7 @@ struct IndexOptions: ParsableArguments {
     }
 
     /// `age`, `address.city`, `location:geo`.
-    static func parse(_ spec: String, database: Database, className: String) throws(Failure) -> (KeyPath, IndexKind) {
+    static func parse(_ spec: String, database: Database, className: String) throws(Failure) -> (FieldPath, IndexKind) {
         var keyText = Substring(spec)
         var kind: IndexKind? = nil
         if let colon = spec.lastIndex(of: ":") {
@@ -40,7 +40,7 @@ struct IndexOptions: ParsableArguments {
         guard !parts.isEmpty, !parts.contains(where: \.isEmpty) else {
             throw .usage("--index \(spec): expected a key path such as 'age' or 'address.city'")
         }
-        let key = KeyPath(parts)
+        let key = FieldPath(parts)
         if let kind { return (key, kind) }
         let isGeo = parts.count == 1 && database.fieldType(parts[0], in: className) == .geoPoint
         return (key, isGeo ? .geo : .ordered)

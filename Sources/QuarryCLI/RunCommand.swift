@@ -42,12 +42,12 @@ struct RunCommand: ConsoleCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Return only these fields (objectId, createdAt and updatedAt always come back).",
         valueName: "a,b"), transform: { try FieldList.parse($0, role: "key") })
-    var keys: [KeyPath]?
+    var keys: [FieldPath]?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Embed the objects these pointer fields point to (dot paths for nested ones).",
         valueName: "a,b"), transform: { try FieldList.parse($0, role: "include") })
-    var include: [KeyPath]?
+    var include: [FieldPath]?
 
     @OptionGroup var bindings: BindingOptions
 

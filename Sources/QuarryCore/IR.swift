@@ -3,11 +3,11 @@
 // dialects are lowered into the leaves' `LeafSemantics` and into explicit nodes.
 
 /// A boolean condition over one object of the queried class.
-public indirect enum Predicate: Hashable, Codable, Sendable {
+public indirect enum Filter: Hashable, Codable, Sendable {
     case constant(Bool)
-    case and([Predicate])
-    case or([Predicate])
-    case not(Predicate)
+    case and([Filter])
+    case or([Filter])
+    case not(Filter)
     case leaf(Leaf)
 }
 
@@ -62,17 +62,17 @@ public indirect enum Condition: Hashable, Codable, Sendable {
     /// The array value has exactly this many elements (LeanCloud `sizeEqualTo`, `$size`).
     case arraySize(Expr, Int)
     /// ANY / ALL / NONE element of the collection, bound to `variable`, satisfies the predicate.
-    case quantified(Quantifier, Expr, variable: String, Predicate)
+    case quantified(Quantifier, Expr, variable: String, Filter)
     case geo(GeoCondition)
     /// The pointer at `key` is among the results of the inner query (Parse `$inQuery`).
-    case inQuery(KeyPath, Query)
+    case inQuery(FieldPath, Query)
     /// The value at `key` is among the values of `innerKey` over the inner query's results
     /// (Parse `$select`, SQL `col IN (Table[where].col)`, inverted relations).
-    case select(KeyPath, Query, innerKey: KeyPath)
+    case select(FieldPath, Query, innerKey: FieldPath)
     /// The object is in the relation `key` of `object` (Parse `$relatedTo`).
     case relatedTo(Pointer, key: String)
     /// Token search over a string field (Parse `$text`).
-    case text(KeyPath, TextSearch)
+    case text(FieldPath, TextSearch)
 }
 
 public enum ComparisonOperator: String, Hashable, Codable, Sendable, CaseIterable {
@@ -217,17 +217,17 @@ public struct TextSearch: Hashable, Codable, Sendable {
 public enum GeoCondition: Hashable, Codable, Sendable {
     /// Within `maxDistance` of the point (unbounded when nil). Sorting by distance is explicit
     /// in `Query.order`, which front-ends fill in as their dialect defines.
-    case near(KeyPath, GeoPoint, maxDistance: Distance?)
-    case withinBox(KeyPath, southwest: GeoPoint, northeast: GeoPoint)
-    case withinPolygon(KeyPath, [GeoPoint])
-    case withinCircle(KeyPath, center: GeoPoint, radius: Distance)
+    case near(FieldPath, GeoPoint, maxDistance: Distance?)
+    case withinBox(FieldPath, southwest: GeoPoint, northeast: GeoPoint)
+    case withinPolygon(FieldPath, [GeoPoint])
+    case withinCircle(FieldPath, center: GeoPoint, radius: Distance)
     /// The polygon at `key` contains the point (Parse `$geoIntersects`).
-    case polygonContains(KeyPath, GeoPoint)
+    case polygonContains(FieldPath, GeoPoint)
     /// Backendless `distance(lat, lon, key.latitude, key.longitude) op unit(x)`.
-    case distance(KeyPath, from: GeoPoint, ComparisonOperator, Distance)
+    case distance(FieldPath, from: GeoPoint, ComparisonOperator, Distance)
 
     /// The geo-point (or polygon) field the condition tests.
-    public var key: KeyPath {
+    public var key: FieldPath {
         switch self {
         case .near(let k, _, _), .withinBox(let k, _, _), .withinPolygon(let k, _),
             .withinCircle(let k, _, _), .polygonContains(let k, _), .distance(let k, _, _, _):
@@ -274,13 +274,13 @@ public enum DistanceUnit: String, Hashable, Codable, Sendable, CaseIterable {
 public indirect enum Expr: Hashable, Codable, Sendable {
     case literal(Value)
     /// A path from the evaluated object (or from `SELF` inside a quantifier).
-    case key(KeyPath)
+    case key(FieldPath)
     /// `$NAME`: bound by substitution, or by a quantifier / SUBQUERY while it iterates.
     case variable(String)
     /// NSPredicate `SELF`: the evaluated object itself (or the current element).
     case evaluatedObject
     /// A path applied to another expression's value (`$x.name`).
-    case member(Expr, KeyPath)
+    case member(Expr, FieldPath)
     /// A literal aggregate `{a, b}` or `IN (a, b)` list.
     case list([Expr])
     case arithmetic(ArithmeticOperator, Expr, Expr)
@@ -290,7 +290,7 @@ public indirect enum Expr: Hashable, Codable, Sendable {
     case aggregate(AggregateOperator, Expr)
     case index(Expr, IndexSpec)
     /// `SUBQUERY(collection, $x, predicate)`: the elements that satisfy the predicate.
-    case subquery(Expr, variable: String, Predicate)
+    case subquery(Expr, variable: String, Filter)
     /// `CAST(value, 'NSDate')` and friends.
     case cast(Expr, CastType)
 }
@@ -389,15 +389,15 @@ public enum Function: String, Hashable, Codable, Sendable, CaseIterable {
 
 // MARK: - Constructors that read like the IR
 
-extension Predicate {
+extension Filter {
     public static func leaf(_ condition: Condition, negated: Bool = false,
-                            _ semantics: LeafSemantics) -> Predicate {
+                            _ semantics: LeafSemantics) -> Filter {
         .leaf(Leaf(condition, negated: negated, semantics: semantics))
     }
 
     /// Logical NOT that stays two-valued: for SQL leaves De Morgan pushes it to the leaves,
     /// where the leaf's own NOT rule applies.
-    public func pushingNotToLeaves() -> Predicate {
+    public func pushingNotToLeaves() -> Filter {
         switch self {
         case .constant(let b): return .constant(!b)
         case .and(let ps): return .or(ps.map { $0.pushingNotToLeaves() })

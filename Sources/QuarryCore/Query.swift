@@ -1,22 +1,22 @@
 /// A whole query: which class, which objects, in what order, which page, which fields.
 public struct Query: Hashable, Codable, Sendable {
     public var className: String
-    public var predicate: Predicate
+    public var predicate: Filter
     public var order: [SortKey]
     public var skip: Int?
     public var limit: Int?
     /// Fields to return (nil: all). `objectId`, `createdAt` and `updatedAt` always come back.
-    public var keys: [KeyPath]?
-    public var excludeKeys: [KeyPath]
+    public var keys: [FieldPath]?
+    public var excludeKeys: [FieldPath]
     /// Pointer fields whose targets are embedded in the results (dot paths for nested ones).
-    public var includes: [KeyPath]
+    public var includes: [FieldPath]
     /// Only the number of matches is wanted.
     public var count: Bool
     public var profile: Profile
 
-    public init(className: String, predicate: Predicate = .constant(true), order: [SortKey] = [],
-                skip: Int? = nil, limit: Int? = nil, keys: [KeyPath]? = nil,
-                excludeKeys: [KeyPath] = [], includes: [KeyPath] = [], count: Bool = false,
+    public init(className: String, predicate: Filter = .constant(true), order: [SortKey] = [],
+                skip: Int? = nil, limit: Int? = nil, keys: [FieldPath]? = nil,
+                excludeKeys: [FieldPath] = [], includes: [FieldPath] = [], count: Bool = false,
                 profile: Profile = .exact) {
         self.className = className
         self.predicate = predicate
@@ -36,9 +36,9 @@ public enum SortDirection: String, Hashable, Codable, Sendable {
 }
 
 public enum SortKey: Hashable, Codable, Sendable {
-    case key(KeyPath, SortDirection)
+    case key(FieldPath, SortDirection)
     /// Nearest first (ascending) from `point` to the geo point at `key`.
-    case distance(KeyPath, from: GeoPoint, SortDirection)
+    case distance(FieldPath, from: GeoPoint, SortDirection)
 }
 
 // MARK: - Profiles (DESIGN §4)

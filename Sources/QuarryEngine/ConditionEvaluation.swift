@@ -4,7 +4,7 @@ extension Evaluation {
     /// Whether the object in `scope` satisfies the predicate. `and`/`or` stop at the first
     /// operand that decides them, left to right, so an error in a later operand (a regex
     /// budget, say) only surfaces when that operand is reached.
-    func evaluate(_ predicate: Predicate, _ scope: Scope) throws(Diagnostic) -> Bool {
+    func evaluate(_ predicate: Filter, _ scope: Scope) throws(Diagnostic) -> Bool {
         switch predicate {
         case .constant(let b): return b
         case .and(let ps):
@@ -280,7 +280,7 @@ extension Evaluation {
     }
 
     private func quantified(_ quantifier: Quantifier, _ collectionExpr: Expr, _ name: String,
-                            _ predicate: Predicate, _ rule: LeafRule, _ scope: Scope) throws(Diagnostic) -> Bool {
+                            _ predicate: Filter, _ rule: LeafRule, _ scope: Scope) throws(Diagnostic) -> Bool {
         let elements = resolver.collection(try evaluate(collectionExpr, scope))
         if rule.semantics == .sql, elements.allSatisfy(\.isNull) { return false }
         var inner = scope

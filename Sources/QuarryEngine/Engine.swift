@@ -72,7 +72,7 @@ public final class Engine {
     /// that exists does nothing). Dot paths through pointers are allowed. Every index is
     /// updated in place as objects change: the changed object's row, and for paths through
     /// pointers (or pointer values) the rows that reached the changed object.
-    public func createIndex(_ kind: IndexKind, on key: KeyPath, in className: String) throws(Diagnostic) {
+    public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) throws(Diagnostic) {
         guard store.table(className) != nil else {
             throw Diagnostic("index.unknown-class", "there is no class named '\(className)' to index")
         }
@@ -85,7 +85,7 @@ public final class Engine {
 
     /// Removes an index; returns whether it existed.
     @discardableResult
-    public func dropIndex(_ kind: IndexKind, on key: KeyPath, in className: String) -> Bool {
+    public func dropIndex(_ kind: IndexKind, on key: FieldPath, in className: String) -> Bool {
         plans.removeAll()
         return store.dropIndex(kind, on: key, in: className)
     }

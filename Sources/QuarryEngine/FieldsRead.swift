@@ -5,13 +5,13 @@ import QuarryCore
 /// objectId. The reference fallback builds a record with only these from the columns. Nil
 /// when the predicate reads the whole object (SELF).
 enum FieldsRead {
-    static func of(_ p: Predicate) -> Set<String>? {
+    static func of(_ p: Filter) -> Set<String>? {
         var fields: Set<String> = []
         return visit(p, &fields) ? fields : nil
     }
 
     /// False when the whole object is read.
-    private static func visit(_ p: Predicate, _ fields: inout Set<String>) -> Bool {
+    private static func visit(_ p: Filter, _ fields: inout Set<String>) -> Bool {
         switch p {
         case .constant: return true
         case .and(let ps), .or(let ps): return ps.allSatisfy { visit($0, &fields) }

@@ -33,7 +33,7 @@ enum InnerObjects: RandomAccessCollection {
 
     /// The `i`-th object with at least the field a key path starts at (what resolving the
     /// path reads).
-    func record(at i: Int, for path: KeyPath) -> Record {
+    func record(at i: Int, for path: FieldPath) -> Record {
         switch self {
         case .records(let r): return r[i]
         case .rows(let table, let rows): return table.record(rows[i], only: path.first)

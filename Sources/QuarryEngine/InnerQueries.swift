@@ -34,7 +34,7 @@ extension Evaluation {
 
     /// Every non-null value `innerKey` reaches in the inner query's rows (array and relation
     /// elements one by one), as a set for membership tests.
-    func innerValues(of query: Query, at innerKey: KeyPath) throws(Diagnostic) -> InnerValues {
+    func innerValues(of query: Query, at innerKey: FieldPath) throws(Diagnostic) -> InnerValues {
         let key = InnerValuesKey(query: query, innerKey: innerKey)
         if let set = innerValueSets[key] { return set }
         var values: [Value] = []
@@ -50,7 +50,7 @@ extension Evaluation {
 
 struct InnerValuesKey: Hashable {
     let query: Query
-    let innerKey: KeyPath
+    let innerKey: FieldPath
 }
 
 /// The values of a `select` inner query, with the equality of `ValueComparison.equal` (no

@@ -28,7 +28,7 @@ struct KeyPathResolver {
     let source: any RecordSource
 
     /// The value at `path`, starting at a stored object.
-    func resolve(_ path: KeyPath, in record: Record) -> Operand {
+    func resolve(_ path: FieldPath, in record: Record) -> Operand {
         guard let first = record[path.first] else { return .missing }
         return resolve(path.components.dropFirst(), from: first)
     }

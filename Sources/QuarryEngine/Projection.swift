@@ -73,7 +73,7 @@ indirect enum FieldSelection {
     case whole
     case fields([String: FieldSelection])
 
-    init(_ keys: [KeyPath]) {
+    init(_ keys: [FieldPath]) {
         self = .fields([:])
         for key in keys { insert(key.components[...]) }
     }

@@ -35,7 +35,7 @@ struct QueryValidator {
         try check(query.predicate, bound: [], depth: 0, subqueryDepth: subqueryDepth)
     }
 
-    mutating func check(_ predicate: Predicate, bound: Set<String>, depth: Int, subqueryDepth: Int)
+    mutating func check(_ predicate: Filter, bound: Set<String>, depth: Int, subqueryDepth: Int)
         throws(Diagnostic)
     {
         try checkDepth(depth)

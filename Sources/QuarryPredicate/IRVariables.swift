@@ -3,7 +3,7 @@ import QuarryCore
 // Variable bookkeeping over the IR: which names occur, and whether one occurs free.
 // A quantifier or SUBQUERY binding the same name hides it in its body.
 
-extension Predicate {
+extension Filter {
     func collectVariables(into names: inout Set<String>) {
         switch self {
         case .constant: break
@@ -25,7 +25,7 @@ extension Predicate {
 
 extension Condition {
     /// The expressions the condition reads, and the predicate a quantifier binds over.
-    var operands: (exprs: [Expr], bound: (String, Predicate)?) {
+    var operands: (exprs: [Expr], bound: (String, Filter)?) {
         switch self {
         case .compare(let l, _, let r, _): return ([l, r], nil)
         case .between(let e, let lo, let hi): return ([e, lo, hi], nil)
@@ -58,7 +58,7 @@ extension Condition {
 
 extension Expr {
     /// Direct sub-expressions, and the predicate a SUBQUERY binds over.
-    var children: (exprs: [Expr], bound: (String, Predicate)?) {
+    var children: (exprs: [Expr], bound: (String, Filter)?) {
         switch self {
         case .literal, .key, .variable, .evaluatedObject: return ([], nil)
         case .member(let e, _), .negate(let e), .aggregate(_, let e), .cast(let e, _): return ([e], nil)

@@ -26,7 +26,7 @@ struct Lowering {
 
     // MARK: - Predicates
 
-    mutating func predicate(_ node: PredicateNode) -> Predicate {
+    mutating func predicate(_ node: PredicateNode) -> Filter {
         switch node.kind {
         case .constant(let b): return .constant(b)
         case .and(let ps): return .and(ps.map { predicate($0) })
@@ -42,7 +42,7 @@ struct Lowering {
         }
     }
 
-    private mutating func comparison(_ c: ComparisonSyntax) throws(Diagnostic) -> Predicate {
+    private mutating func comparison(_ c: ComparisonSyntax) throws(Diagnostic) -> Filter {
         if c.op == .in_, let special = try specialIn(c) { return special }
         try checkOptions(c)
         guard let q = c.qualifier else {
@@ -54,7 +54,7 @@ struct Lowering {
         let name = "#\(quantifierDepth)"
         quantifierDepth += 1
         defer { quantifierDepth -= 1 }
-        let body = Predicate.leaf(try condition(c, lhs: .variable(name), quantified: true), .predicate)
+        let body = Filter.leaf(try condition(c, lhs: .variable(name), quantified: true), .predicate)
         let quantifier: Quantifier
         switch q {
         case .any, .some: quantifier = .any
@@ -65,7 +65,7 @@ struct Lowering {
     }
 
     /// `key IN SELF` (key existence, as Parse defined it) and `key IN %@` with a query.
-    private mutating func specialIn(_ c: ComparisonSyntax) throws(Diagnostic) -> Predicate? {
+    private mutating func specialIn(_ c: ComparisonSyntax) throws(Diagnostic) -> Filter? {
         let rhs = c.rhs.strippingParentheses
         var form: String?
         if case .selfRef = rhs.kind { form = "IN SELF" }

@@ -14,7 +14,7 @@ extension Lowering {
         case .null: return .literal(.null)
         case .percent: return .literal(.string("%"))
         case .selfRef: return .evaluatedObject
-        case .identifier(let name): return .key(KeyPath([name]))
+        case .identifier(let name): return .key(FieldPath([name]))
         case .variable(let name): return try variable(name, at: node.range)
         case .argument(let spec, let index): return try argument(spec, index, at: node.range)
         case .list(let xs):
@@ -76,10 +76,10 @@ extension Lowering {
     /// `base` followed by more key names: extends a key path, or reads a member of a value.
     func appending(_ base: Expr, _ names: [String]) -> Expr {
         switch base {
-        case .key(let p): return .key(p.appending(KeyPath(names)))
-        case .evaluatedObject: return .key(KeyPath(names))
-        case .member(let b, let p): return .member(b, p.appending(KeyPath(names)))
-        default: return .member(base, KeyPath(names))
+        case .key(let p): return .key(p.appending(FieldPath(names)))
+        case .evaluatedObject: return .key(FieldPath(names))
+        case .member(let b, let p): return .member(b, p.appending(FieldPath(names)))
+        default: return .member(base, FieldPath(names))
         }
     }
 
@@ -145,14 +145,14 @@ extension Lowering {
             throw Diagnostic("argument.invalid-key-path", "'\(s)' is not a key path (it has an empty component)", at: range)
         }
         guard let at = components.firstIndex(where: { $0.hasPrefix("@") }) else {
-            return .key(KeyPath(components))
+            return .key(FieldPath(components))
         }
         let rest = Array(components[(at + 1)...])
         guard let op = AggregateOperator(rawValue: components[at]), !rest.contains(where: { $0.hasPrefix("@") }) else {
             throw Diagnostic("argument.invalid-key-path",
                              "'\(s)' has an unknown or repeated collection operator", at: range)
         }
-        let base: Expr = at == 0 ? .evaluatedObject : .key(KeyPath(Array(components[..<at])))
+        let base: Expr = at == 0 ? .evaluatedObject : .key(FieldPath(Array(components[..<at])))
         return .aggregate(op, rest.isEmpty ? base : appending(base, rest))
     }
 

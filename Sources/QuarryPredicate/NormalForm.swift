@@ -7,7 +7,7 @@ extension ProfileRules {
     /// Expansions larger than this are too complex whatever hoisting could save.
     static let maxNormalFormBranches = 256
 
-    static func checkNormalForm(_ p: Predicate, profile: Profile, at range: SourceRange) -> Diagnostic? {
+    static func checkNormalForm(_ p: Filter, profile: Profile, at range: SourceRange) -> Diagnostic? {
         guard profile == .parse || profile == .maxleap else { return nil }
         let tooComplex = { (detail: String) in
             Diagnostic("profile.unsupported",
@@ -22,7 +22,7 @@ extension ProfileRules {
     }
 
     /// The predicate as an OR of ANDs of (possibly negated) leaves; nil when too large.
-    private static func disjuncts(_ p: Predicate, negated: Bool) -> [Set<Predicate>]? {
+    private static func disjuncts(_ p: Filter, negated: Bool) -> [Set<Filter>]? {
         switch p {
         case .constant(let b):
             return b != negated ? [[]] : []
@@ -33,11 +33,11 @@ extension ProfileRules {
         case .and(let ps), .or(let ps):
             let isAnd: Bool
             if case .and = p { isAnd = !negated } else { isAnd = negated }
-            var result: [Set<Predicate>] = isAnd ? [[]] : []
+            var result: [Set<Filter>] = isAnd ? [[]] : []
             for q in ps {
                 guard let d = disjuncts(q, negated: negated) else { return nil }
                 if isAnd {
-                    var product: [Set<Predicate>] = []
+                    var product: [Set<Filter>] = []
                     for a in result {
                         for b in d { product.append(a.union(b)) }
                         if product.count > maxNormalFormBranches { return nil }
@@ -54,8 +54,8 @@ extension ProfileRules {
 
     /// Branches left after removing duplicates and the conjuncts shared by all of them; when
     /// a branch is nothing but the shared part, the OR disappears.
-    private static func hoistedBranchCount(_ branches: [Set<Predicate>]) -> Int {
-        var unique: [Set<Predicate>] = []
+    private static func hoistedBranchCount(_ branches: [Set<Filter>]) -> Int {
+        var unique: [Set<Filter>] = []
         for b in branches where !unique.contains(b) { unique.append(b) }
         guard unique.count > 1, let first = unique.first else { return unique.count }
         let common = unique.dropFirst().reduce(first) { $0.intersection($1) }

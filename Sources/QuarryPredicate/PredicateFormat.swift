@@ -12,7 +12,7 @@ public enum PredicateFormat {
     /// - Parameters:
     ///   - arguments: values for `%@ %K %d …`, in order; their number must match the format.
     ///   - variables: when given, every free `$NAME` must be bound here and is substituted now
-    ///     (with located errors); when nil, `$NAME` stays a variable for `Predicate.substituting`.
+    ///     (with located errors); when nil, `$NAME` stays a variable for `Filter.substituting`.
     ///   - className, schema: when both are given, field types known to the schema sharpen
     ///     checks (`ANY age > 3` on a number field is an error) and `key CONTAINS x` on a
     ///     string field becomes a substring test.
@@ -23,7 +23,7 @@ public enum PredicateFormat {
     public static func parse(_ format: String, arguments: [PredicateArgument] = [],
                              variables: [String: Value]? = nil, className: String? = nil,
                              schema: (any Schema)? = nil, profile: Profile = .exact,
-                             limits: Limits = .default) throws(Diagnostics) -> Predicate {
+                             limits: Limits = .default) throws(Diagnostics) -> Filter {
         let bytes = Array(format.utf8)
         let whole = SourceRange(offset: 0, length: bytes.count)
         if bytes.count > limits.maxQueryLength {
@@ -89,7 +89,7 @@ extension PredicateFormat {
     /// - Throws: `print.semantics` for leaves with SQL or document semantics,
     ///   `print.inexpressible` for conditions and values the dialect cannot spell (geo, Parse
     ///   `$all`, pointers, subqueries over a `Query`; `printWithArguments` spells the last two).
-    public static func print(_ p: Predicate) throws(Diagnostics) -> String {
+    public static func print(_ p: Filter) throws(Diagnostics) -> String {
         var printer = Printer(withArguments: false, variablesIn: p)
         do { return try printer.predicate(p) } catch { throw Diagnostics([error]) }
     }
@@ -97,7 +97,7 @@ extension PredicateFormat {
     /// Like `print`, but values without a literal spelling (dates, pointers, objects, bytes,
     /// geo points) and inner queries become `%@` arguments, and keys that are not identifiers
     /// become `%K`, so that `parse(format, arguments: arguments)` gives the predicate back.
-    public static func printWithArguments(_ p: Predicate) throws(Diagnostics) -> (format: String, arguments: [PredicateArgument]) {
+    public static func printWithArguments(_ p: Filter) throws(Diagnostics) -> (format: String, arguments: [PredicateArgument]) {
         var printer = Printer(withArguments: true, variablesIn: p)
         do {
             let text = try printer.predicate(p)

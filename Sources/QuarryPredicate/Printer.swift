@@ -19,7 +19,7 @@ struct Printer {
     private var taken: Set<String>
     private var fresh = 0
 
-    init(withArguments: Bool, variablesIn p: Predicate) {
+    init(withArguments: Bool, variablesIn p: Filter) {
         self.withArguments = withArguments
         var names = Set<String>()
         p.collectVariables(into: &names)
@@ -34,16 +34,16 @@ struct Printer {
         static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
     }
 
-    mutating func predicate(_ p: Predicate) throws(Diagnostic) -> String {
+    mutating func predicate(_ p: Filter) throws(Diagnostic) -> String {
         try predicate(p, atLeast: .or)
     }
 
-    private mutating func predicate(_ p: Predicate, atLeast min: Level) throws(Diagnostic) -> String {
+    private mutating func predicate(_ p: Filter, atLeast min: Level) throws(Diagnostic) -> String {
         let (text, level) = try predicateWithLevel(p)
         return level < min ? "(\(text))" : text
     }
 
-    private mutating func predicateWithLevel(_ p: Predicate) throws(Diagnostic) -> (String, Level) {
+    private mutating func predicateWithLevel(_ p: Filter) throws(Diagnostic) -> (String, Level) {
         switch p {
         case .constant(let b):
             return (b ? "TRUEPREDICATE" : "FALSEPREDICATE", .atom)
@@ -153,7 +153,7 @@ struct Printer {
 
     /// `ANY coll op x` when the body is one leaf testing the element; otherwise the
     /// equivalent SUBQUERY count.
-    private mutating func quantified(_ q: Quantifier, _ coll: Expr, _ v: String, _ body: Predicate) throws(Diagnostic) -> String {
+    private mutating func quantified(_ q: Quantifier, _ coll: Expr, _ v: String, _ body: Filter) throws(Diagnostic) -> String {
         let word = q == .any ? "ANY" : q == .all ? "ALL" : "NONE"
         if case .leaf(let leaf) = body, leaf.semantics == .predicate, !leaf.negated,
             let shape = ElementShape(leaf.condition, variable: v)
@@ -300,7 +300,7 @@ struct Printer {
         }
     }
 
-    private mutating func keyPath(_ path: KeyPath) throws(Diagnostic) -> String {
+    private mutating func keyPath(_ path: FieldPath) throws(Diagnostic) -> String {
         if path.components.allSatisfy({ $0.isIdentifier }) { return try components(path) }
         guard withArguments, !path.components.contains(where: { $0.isEmpty || $0.contains(".") || $0.hasPrefix("@") }) else {
             throw Diagnostic("print.inexpressible", "the key '\(path)' has a component that is not an identifier")
@@ -310,7 +310,7 @@ struct Printer {
     }
 
     /// Dotted names; reserved words are escaped with `#`.
-    private func components(_ path: KeyPath) throws(Diagnostic) -> String {
+    private func components(_ path: FieldPath) throws(Diagnostic) -> String {
         var parts: [String] = []
         for c in path.components {
             guard c.isIdentifier else {

@@ -84,17 +84,17 @@ extension Lowering {
     }
 
     /// The key path an operand is, when it is nothing but one (`a.b`, `%K`, `SELF.a`).
-    func plainKeyPath(_ node: ExprNode) -> KeyPath? {
+    func plainKeyPath(_ node: ExprNode) -> FieldPath? {
         switch node.strippingParentheses.kind {
-        case .identifier(let name): return KeyPath([name])
+        case .identifier(let name): return FieldPath([name])
         case .member(let base, let name):
-            if case .selfRef = base.strippingParentheses.kind { return KeyPath([name.text]) }
+            if case .selfRef = base.strippingParentheses.kind { return FieldPath([name.text]) }
             return plainKeyPath(base)?.appending(name.text)
         case .argument(let spec, let index) where spec.kind == .keyPath:
             switch arguments[index] {
             case .keyPath(let s), .value(.string(let s)):
                 let parts = s.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                return parts.contains(where: { $0.isEmpty || $0.hasPrefix("@") }) ? nil : KeyPath(parts)
+                return parts.contains(where: { $0.isEmpty || $0.hasPrefix("@") }) ? nil : FieldPath(parts)
             default: return nil
             }
         default:
@@ -104,7 +104,7 @@ extension Lowering {
 
     /// The schema's type for a path from the queried class, following pointers; a path that
     /// crosses a to-many relation or array is a collection. Nil when unknown.
-    func fieldType(_ path: KeyPath) -> FieldType? {
+    func fieldType(_ path: FieldPath) -> FieldType? {
         guard let schema, var cls = className else { return nil }
         var crossedCollection = false
         for (i, name) in path.components.enumerated() {

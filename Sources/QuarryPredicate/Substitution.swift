@@ -1,13 +1,13 @@
 import QuarryCore
 
-extension Predicate {
+extension Filter {
     /// Binds free `$NAME` variables, like NSPredicate's `withSubstitutionVariables`.
     ///
     /// Arrays become literal aggregates, as if written `{…}`. Variables bound by a quantifier
     /// or SUBQUERY are never replaced. A variable without a value is an error
     /// (`variable.unbound`) unless `leavingUnbound` is set, in which case it stays a variable.
     /// `x BETWEEN $r` needs `$r` bound to a two-element array (`predicate.between-bounds`).
-    public func substituting(_ variables: [String: Value], leavingUnbound: Bool = false) throws(Diagnostics) -> Predicate {
+    public func substituting(_ variables: [String: Value], leavingUnbound: Bool = false) throws(Diagnostics) -> Filter {
         var s = Substitution(values: variables, leavingUnbound: leavingUnbound)
         let result = s.predicate(self, bound: [])
         guard s.diagnostics.isEmpty else { throw Diagnostics(s.diagnostics) }
@@ -26,7 +26,7 @@ private struct Substitution {
         self.leavingUnbound = leavingUnbound
     }
 
-    mutating func predicate(_ p: Predicate, bound: Set<String>) -> Predicate {
+    mutating func predicate(_ p: Filter, bound: Set<String>) -> Filter {
         switch p {
         case .constant: return p
         case .and(let ps): return .and(ps.map { predicate($0, bound: bound) })

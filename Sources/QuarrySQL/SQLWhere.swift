@@ -18,7 +18,7 @@ public enum SQLWhere {
     ///   - limits: query length, nesting depth, IN-list size, and the number and depth of
     ///     subqueries (an inverted relation `Parent[rel].col` counts as one).
     public static func parse(_ text: String, className: String? = nil, schema: (any Schema)? = nil,
-                             limits: Limits = .default) throws(Diagnostics) -> Predicate {
+                             limits: Limits = .default) throws(Diagnostics) -> Filter {
         try lower(try syntaxTree(text, limits: limits), className: className, schema: schema, limits: limits)
     }
 
@@ -51,7 +51,7 @@ public enum SQLWhere {
 
     /// Lowers a syntax tree into the IR, reporting every semantic error found.
     public static func lower(_ tree: SQLSyntaxTree, className: String? = nil, schema: (any Schema)? = nil,
-                             limits: Limits = .default) throws(Diagnostics) -> Predicate {
+                             limits: Limits = .default) throws(Diagnostics) -> Filter {
         var lowering = SQLLowering(schema: schema, limits: limits)
         var problems: [Diagnostic] = []
         if let schema, let className, !schema.hasClass(className) {
@@ -71,7 +71,7 @@ public enum SQLWhere {
     ///
     /// For IR that `parse` produces, `parse(print(ir)) == ir`. Date literals compared with `=`,
     /// `!=`, `IN` or `BETWEEN` read back as dates when a schema types the column as a date.
-    public static func print(_ predicate: Predicate, limits: Limits = .default) throws(Diagnostics) -> String {
+    public static func print(_ predicate: Filter, limits: Limits = .default) throws(Diagnostics) -> String {
         var printer = SQLPrinter(limits: limits)
         do throws(Diagnostic) {
             return try printer.print(predicate)

@@ -7,7 +7,7 @@ import Testing
         ("-score,name", [SortKey.key("score", .descending), .key("name", .ascending)]),
         ("score DESC, name", [.key("score", .descending), .key("name", .ascending)]),
         ("score desc,name asc", [.key("score", .descending), .key("name", .ascending)]),
-        ("  address.city  ", [.key(KeyPath(["address", "city"]), .ascending)]),
+        ("  address.city  ", [.key(FieldPath(["address", "city"]), .ascending)]),
         ("`order` DESC", [.key("order", .descending)]),
         ("-createdAt", [.key("createdAt", .descending)]),
         ("a ASC,\tb\tDESC", [.key("a", .ascending), .key("b", .descending)]),
@@ -33,7 +33,7 @@ import Testing
 @Suite struct FieldListTests {
     @Test func splitsTrimsAndDropsRepeats() throws {
         #expect(try FieldList.parse("name, address.city,name", role: "key")
-            == ["name", KeyPath(["address", "city"])])
+            == ["name", FieldPath(["address", "city"])])
     }
 
     @Test(arguments: [

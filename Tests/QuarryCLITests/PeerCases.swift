@@ -114,7 +114,7 @@ enum PeerCases {
     static let country0: Value = PeerFixture.data.city(0).fields["country"] ?? .null
     static let june2022: Int64 = 1_654_041_600_000
 
-    static func cmp(_ key: KeyPath, _ op: ComparisonOperator, _ v: Value, _ o: StringOptions = []) -> Condition {
+    static func cmp(_ key: FieldPath, _ op: ComparisonOperator, _ v: Value, _ o: StringOptions = []) -> Condition {
         .compare(.key(key), op, .literal(v), o)
     }
     static func str(_ op: StringOperator, _ p: String, _ o: StringOptions = []) -> Condition {
@@ -221,7 +221,7 @@ enum PeerCases {
 
     static let shapes: [PeerCase] = [
         PeerCase("(age > 50 OR name BEGINSWITH J) AND NOT score < 10", { s, n in
-            let p = Predicate.and([
+            let p = Filter.and([
                 .or([.leaf(Leaf(cmp("age", .gt, 50), negated: n, semantics: s)),
                      .leaf(Leaf(str(.beginsWith, "J"), semantics: s))]),
                 .not(.leaf(Leaf(cmp("score", .lt, 10), semantics: s))),

@@ -39,8 +39,8 @@ import Testing
 
     @Test func aNotAboveAnSQLLeafIsLogicalNot() throws {
         // NOT (score < 50) holds for null scores; the leaf's own negation does not.
-        let lt = Predicate.leaf(.compare(.key("score"), .lt, .literal(50), []), .sql)
-        for p in [Predicate.not(lt), .not(.and([lt, .leaf(.compare(.key("age"), .gt, .literal(30), []), .sql)]))] {
+        let lt = Filter.leaf(.compare(.key("score"), .lt, .literal(50), []), .sql)
+        for p in [Filter.not(lt), .not(.and([lt, .leaf(.compare(.key("age"), .gt, .literal(30), []), .sql)]))] {
             let query = Query(className: "Person", predicate: p)
             #expect(try Self.fixture.peer.prepare(query).objectIds() == Self.fixture.reference(query))
         }
@@ -49,7 +49,7 @@ import Testing
 
 @Suite struct SQLitePeerRefusalTests {
     @Test(arguments: [
-        (Predicate.leaf(.text("label", TextSearch(terms: "joe")), .document), "text search"),
+        (Filter.leaf(.text("label", TextSearch(terms: "joe")), .document), "text search"),
         (.leaf(.compare(.key("label"), .eq, .literal("émile"), .caseInsensitive), .sql), "non-ASCII"),
         (.leaf(.compare(.key("mixed"), .gt, .literal(1), []), .sql), "several types"),
         (.leaf(.compare(.arithmetic(.add, .key("n"), .literal(1)), .gt, .literal(2), []), .sql), "computed"),
@@ -57,7 +57,7 @@ import Testing
         (.leaf(.compare(.key("d"), .gt, .literal("31.02.2015 99"), []), .sql), "not a date"),
         (.leaf(.compare(.key("n"), .gt, .literal(.double(.nan)), []), .sql), "NaN"),
     ])
-    func reportsWhyAQueryIsNotComparable(_ predicate: Predicate, _ words: String) throws {
+    func reportsWhyAQueryIsNotComparable(_ predicate: Filter, _ words: String) throws {
         let peer = try SQLitePeer(database: PeerFixture.edgeDatabase())
         guard case .failure(let reason) = peer.translate(Query(className: "Edge", predicate: predicate)) else {
             Issue.record("translated: \(predicate)")

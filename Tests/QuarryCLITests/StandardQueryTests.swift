@@ -12,7 +12,7 @@ import Testing
     static let peer = SQLitePeerBox(try! SQLitePeer(database: database))
     static let indexedPeer: SQLitePeerBox = {
         let peer = try! SQLitePeer(database: database)
-        for key in ["age", "name", "score", "location"] { _ = try! peer.createIndex(on: KeyPath(key), in: "Person") }
+        for key in ["age", "name", "score", "location"] { _ = try! peer.createIndex(on: FieldPath(key), in: "Person") }
         return SQLitePeerBox(peer)
     }()
 

@@ -17,7 +17,7 @@ import Testing
         ])
     }()
 
-    private func domain(_ path: KeyPath, _ className: String? = "Contact") -> ValueDomain {
+    private func domain(_ path: FieldPath, _ className: String? = "Contact") -> ValueDomain {
         ValueDomain.of(path, in: className, schema: Self.db)
     }
 

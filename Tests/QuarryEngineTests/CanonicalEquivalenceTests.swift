@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func equivalentPatternsKeepTheirOwnMatchers() throws {
-        let p = Predicate.or([
+        let p = Filter.or([
             .leaf(.string(.key("s"), .beginsWith, .literal("\u{E9}"), []), .predicate),
             .leaf(.string(.key("s"), .beginsWith, .literal("e\u{301}"), []), .predicate),
         ])
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func equivalentTextSearchesKeepTheirOwnMatchers() throws {
-        let p = Predicate.or([
+        let p = Filter.or([
             .leaf(.text("s", TextSearch(terms: "\u{E9}", diacriticSensitive: true)), .document),
             .leaf(.text("s", TextSearch(terms: "e\u{301}", diacriticSensitive: true)), .document),
         ])

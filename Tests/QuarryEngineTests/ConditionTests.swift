@@ -46,7 +46,7 @@ import Testing
         #expect(try ids(db, "Book", .leaf(.containedBy(.key("authors"), both), .document)) == ["b1", "b2"])
     }
 
-    private func quantified(_ q: Quantifier, _ op: ComparisonOperator, _ v: Value, _ s: LeafSemantics) -> Predicate {
+    private func quantified(_ q: Quantifier, _ op: ComparisonOperator, _ v: Value, _ s: LeafSemantics) -> Filter {
         .leaf(.quantified(q, .key("arrayKey"), variable: "x", .leaf(.compare(.variable("x"), op, .literal(v), []), s)), s)
     }
 
@@ -64,7 +64,7 @@ import Testing
 
     @Test func aValueThatIsNotACollectionIsOneElement() throws {
         let db = database(("S", [record("one", ["v": 7]), record("none", ["v": nil])]))
-        let any7 = Predicate.leaf(.quantified(.any, .key("v"), variable: "x",
+        let any7 = Filter.leaf(.quantified(.any, .key("v"), variable: "x",
                                               .leaf(.compare(.variable("x"), .eq, .literal(7), []), .predicate)), .predicate)
         #expect(try ids(db, "S", any7) == ["one"])
     }

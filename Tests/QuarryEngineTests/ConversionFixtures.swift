@@ -68,7 +68,7 @@ enum ConversionData {
 
 /// Every leaf shape the front-ends produce (and a few only IR can hold), over the given keys
 /// and constants, not negated; callers add negation and semantics.
-func conversionConditions(keys: [KeyPath], constants: [Value]) -> [Condition] {
+func conversionConditions(keys: [FieldPath], constants: [Value]) -> [Condition] {
     var out: [Condition] = []
     let ops: [ComparisonOperator] = [.eq, .ne, .lt, .le, .gt, .ge]
     for k in keys {
@@ -124,9 +124,9 @@ func conversionConditions(keys: [KeyPath], constants: [Value]) -> [Condition] {
 }
 
 /// Quantifier bodies testing the element `$v`, in each semantics.
-func elementBodies() -> [Predicate] {
+func elementBodies() -> [Filter] {
     let v = Expr.variable("v")
-    var out: [Predicate] = []
+    var out: [Filter] = []
     for s in LeafSemantics.allCases {
         out.append(.leaf(.compare(v, .eq, .literal(5), []), s))
         out.append(.leaf(.compare(v, .ne, .literal("a"), []), s))
@@ -141,7 +141,7 @@ func elementBodies() -> [Predicate] {
 }
 
 /// The semantics of every leaf in `p`, also inside quantifier bodies and inner queries.
-func leafSemantics(_ p: Predicate) -> Set<LeafSemantics> {
+func leafSemantics(_ p: Filter) -> Set<LeafSemantics> {
     switch p {
     case .constant: return []
     case .and(let ps), .or(let ps): return ps.reduce(into: []) { $0.formUnion(leafSemantics($1)) }
@@ -157,7 +157,7 @@ func leafSemantics(_ p: Predicate) -> Set<LeafSemantics> {
     }
 }
 
-func containsNot(_ p: Predicate) -> Bool {
+func containsNot(_ p: Filter) -> Bool {
     switch p {
     case .constant, .leaf: return false
     case .and(let ps), .or(let ps): return ps.contains(where: containsNot)
@@ -175,7 +175,7 @@ enum ConversionOutcome: Equatable {
 
 /// Converts `p` to `target` and, when that succeeds, checks that the result has only `target`
 /// leaves (and, for SQL, no NOT) and selects the same objects as `p` on `db`.
-func checkConversion(_ p: Predicate, to target: LeafSemantics, db: Database, className: String = "T",
+func checkConversion(_ p: Filter, to target: LeafSemantics, db: Database, className: String = "T",
                      schema: (any Schema)?, sourceLocation: SourceLocation = #_sourceLocation) throws -> ConversionOutcome
 {
     let expected: [String]
@@ -184,7 +184,7 @@ func checkConversion(_ p: Predicate, to target: LeafSemantics, db: Database, cla
     } catch {
         return .sourceFails
     }
-    let converted: Predicate
+    let converted: Filter
     do {
         converted = try SemanticsConversion.convert(p, to: target, className: className, schema: schema)
     } catch {

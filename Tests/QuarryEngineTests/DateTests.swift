@@ -61,17 +61,17 @@ import Testing
 
     @Test func anUnparseableStringInTheDataIsNotAnError() throws {
         let db = database(("E", [record("e1", ["at": .date(0), "note": "someday"]), record("e2", ["at": .date(0), "note": "01/01/1970"])]))
-        let p = Predicate.leaf(.compare(.key("at"), .eq, .key("note"), []), .sql)
+        let p = Filter.leaf(.compare(.key("at"), .eq, .key("note"), []), .sql)
         #expect(try ids(db, "E", p) == ["e2"])
     }
 
     @Test func castsReadISOAndBackendlessStrings() throws {
         let db = database(("E", [record("e", ["at": .date(1_427_068_800_000)])]))
         for text in ["2015-03-23T00:00:00.000Z", "2015-03-23", "23-Mar-2015", "03/23/2015"] {
-            let p = Predicate.leaf(.compare(.key("at"), .eq, .cast(.literal(.string(text)), .date), []), .predicate)
+            let p = Filter.leaf(.compare(.key("at"), .eq, .cast(.literal(.string(text)), .date), []), .predicate)
             #expect(try ids(db, "E", p) == ["e"], "\(text)")
         }
-        let asString = Predicate.leaf(.compare(.cast(.key("at"), .string), .eq, .literal("2015-03-23T00:00:00.000Z"), []), .predicate)
+        let asString = Filter.leaf(.compare(.cast(.key("at"), .string), .eq, .literal("2015-03-23T00:00:00.000Z"), []), .predicate)
         #expect(try ids(db, "E", asString) == ["e"])
     }
 
@@ -81,14 +81,14 @@ import Testing
             record("past", ["at": .date(now - 3 * 3_600_000)]), record("soon", ["at": .date(now + 3_600_000)]),
             record("later", ["at": .date(now + 3 * 86_400_000)]),
         ]))
-        func relative(_ op: ComparisonOperator, _ phrase: String) -> Predicate {
+        func relative(_ op: ComparisonOperator, _ phrase: String) -> Filter {
             .leaf(.compare(.key("at"), op, .function(.relativeTime, [.literal(.string(phrase))]), []), .document)
         }
         #expect(try ids(db, "Event", relative(.lt, "2 hours ago"), now: now) == ["past"])
         #expect(try ids(db, "Event", relative(.gt, "now"), now: now) == ["soon", "later"])
         #expect(try ids(db, "Event", .and([relative(.gt, "now"), relative(.lt, "in 1 day")]), now: now) == ["soon"])
         // now() - 3600 is an hour ago: date arithmetic is in seconds.
-        let lastHourOrLater = Predicate.leaf(.compare(.key("at"), .ge, .arithmetic(.subtract, .function(.now, []), .literal(3600)), []),
+        let lastHourOrLater = Filter.leaf(.compare(.key("at"), .ge, .arithmetic(.subtract, .function(.now, []), .literal(3600)), []),
                                              .predicate)
         #expect(try ids(db, "Event", lastHourOrLater, now: now) == ["soon", "later"])
     }

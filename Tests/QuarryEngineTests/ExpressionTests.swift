@@ -170,9 +170,9 @@ import Testing
 
     @Test func comparisonsUseExpressions() throws {
         // Key-to-key and computed comparisons through the public API.
-        let p = Predicate.leaf(.compare(.arithmetic(.multiply, .key("qty"), .key("price")), .gt, .literal(7), []), .predicate)
+        let p = Filter.leaf(.compare(.arithmetic(.multiply, .key("qty"), .key("price")), .gt, .literal(7), []), .predicate)
         #expect(try ids(Self.db, "Order", p) == ["o1"])
-        let sub = Predicate.leaf(.compare(.aggregate(.count, .subquery(.key("items"), variable: "i",
+        let sub = Filter.leaf(.compare(.aggregate(.count, .subquery(.key("items"), variable: "i",
             .leaf(.compare(.member(.variable("i"), "price"), .eq, .literal(5), []), .predicate))), .eq, .literal(2), []), .predicate)
         #expect(try ids(Self.db, "Order", sub) == ["o1"])
     }

@@ -14,11 +14,11 @@ func database(_ classes: (String, [Record])...) -> Database {
 
 func pointer(_ className: String, _ id: String) -> Value { .pointer(Pointer(className: className, objectId: id)) }
 
-func key(_ path: KeyPath) -> Expr { .key(path) }
+func key(_ path: FieldPath) -> Expr { .key(path) }
 func lit(_ v: Value) -> Expr { .literal(v) }
 
-func compare(_ path: KeyPath, _ op: ComparisonOperator, _ v: Value, _ semantics: LeafSemantics,
-             negated: Bool = false, _ options: StringOptions = []) -> Predicate {
+func compare(_ path: FieldPath, _ op: ComparisonOperator, _ v: Value, _ semantics: LeafSemantics,
+             negated: Bool = false, _ options: StringOptions = []) -> Filter {
     .leaf(.compare(.key(path), op, .literal(v), options), negated: negated, semantics)
 }
 
@@ -28,7 +28,7 @@ func ids(_ db: Database, _ query: Query, variables: [String: Value] = [:], limit
     try ReferenceEvaluator(database: db, limits: limits, variables: variables, now: { now }).run(query).objectIds
 }
 
-func ids(_ db: Database, _ className: String, _ predicate: Predicate, variables: [String: Value] = [:],
+func ids(_ db: Database, _ className: String, _ predicate: Filter, variables: [String: Value] = [:],
          limits: Limits = .default, now: Int64 = 0) throws -> [String] {
     try ids(db, Query(className: className, predicate: predicate), variables: variables, limits: limits, now: now)
 }

@@ -7,7 +7,7 @@ private let austin = GeoPoint(latitude: 30.26715, longitude: -97.74306)
 private let beaumont = GeoPoint(latitude: 30.084, longitude: -94.145)
 
 private func distance(from: GeoPoint, _ op: ComparisonOperator, _ value: Double, _ unit: DistanceUnit,
-                      negated: Bool = false, _ semantics: LeafSemantics = .sql) -> Predicate {
+                      negated: Bool = false, _ semantics: LeafSemantics = .sql) -> Filter {
     .leaf(.geo(.distance("coordinates", from: from, op, Distance(value, unit))), negated: negated, semantics)
 }
 
@@ -28,8 +28,8 @@ private func distance(from: GeoPoint, _ op: ComparisonOperator, _ value: Double,
         (69, .and([compare("name", .eq, "Jane", .sql), distance(from: austin, .lt, 200, .miles)]), ["jane"]),
         (71, distance(from: austin, .le, 1, .feet), ["bob"]),
         (71, distance(from: austin, .eq, 0, .meters), ["bob"]),
-    ] as [(Int, Predicate, [String])])
-    func backendlessDistance(test: Int, predicate: Predicate, expected: [String]) throws {
+    ] as [(Int, Filter, [String])])
+    func backendlessDistance(test: Int, predicate: Filter, expected: [String]) throws {
         #expect(try ids(friends, "Friend", predicate) == expected, "§7 test \(test)")
     }
 
@@ -74,9 +74,9 @@ private func distance(from: GeoPoint, _ op: ComparisonOperator, _ value: Double,
                       GeoPoint(latitude: 10, longitude: 10), GeoPoint(latitude: 10, longitude: 0)]
         let db = database(("Area", [record("in", ["shape": .polygon(square)]),
                                     record("point", ["shape": .geoPoint(GeoPoint(latitude: 5, longitude: 5))])]))
-        let p = Predicate.leaf(.geo(.polygonContains("shape", GeoPoint(latitude: 5, longitude: 5))), .document)
+        let p = Filter.leaf(.geo(.polygonContains("shape", GeoPoint(latitude: 5, longitude: 5))), .document)
         #expect(try ids(db, "Area", p) == ["in"])
-        let outside = Predicate.leaf(.geo(.polygonContains("shape", GeoPoint(latitude: 11, longitude: 5))), .document)
+        let outside = Filter.leaf(.geo(.polygonContains("shape", GeoPoint(latitude: 11, longitude: 5))), .document)
         #expect(try ids(db, "Area", outside) == [])
     }
 

@@ -35,7 +35,7 @@ struct SemanticsCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-private func cmp(_ k: KeyPath, _ op: ComparisonOperator, _ v: Value, _ o: StringOptions = []) -> Condition {
+private func cmp(_ k: FieldPath, _ op: ComparisonOperator, _ v: Value, _ o: StringOptions = []) -> Condition {
     .compare(.key(k), op, .literal(v), o)
 }
 
@@ -109,15 +109,15 @@ let semanticsCases: [SemanticsCase] = [
 @Suite struct LeafSemanticsTests {
     @Test(arguments: semanticsCases, LeafSemantics.allCases)
     func condition(_ c: SemanticsCase, _ semantics: LeafSemantics) throws {
-        let p = Predicate.leaf(c.condition, negated: c.negated, semantics)
+        let p = Filter.leaf(c.condition, negated: c.negated, semantics)
         #expect(try ids(Datasets.semantics, "T", p) == c.expected(semantics))
     }
 
     /// For the two-valued semantics a negated leaf is exactly logical NOT; for SQL it is not.
     @Test(arguments: semanticsCases, [LeafSemantics.predicate, .document])
     func negationIsLogicalNot(_ c: SemanticsCase, _ semantics: LeafSemantics) throws {
-        let negated = Predicate.leaf(c.condition, negated: !c.negated, semantics)
-        let not = Predicate.not(.leaf(c.condition, negated: c.negated, semantics))
+        let negated = Filter.leaf(c.condition, negated: !c.negated, semantics)
+        let not = Filter.not(.leaf(c.condition, negated: c.negated, semantics))
         #expect(try ids(Datasets.semantics, "T", negated) == ids(Datasets.semantics, "T", not))
     }
 

@@ -52,14 +52,14 @@ import Testing
 
     @Test func regexBudgetIsAnErrorNotANonMatch() {
         let db = database(("S", [record("s", ["v": .string(String(repeating: "a", count: 40) + "b")])]))
-        let p = Predicate.leaf(.string(.key("v"), .matches(RegexOptions(wholeString: false)), .literal("(a+)+$"), []), .document)
+        let p = Filter.leaf(.string(.key("v"), .matches(RegexOptions(wholeString: false)), .literal("(a+)+$"), []), .document)
         #expect(errorCode { _ = try ids(db, "S", p) } == "limit.regex")
         // NOT does not turn the error into a match either.
         #expect(errorCode { _ = try ids(db, "S", .not(p)) } == "limit.regex")
     }
 
     @Test func invalidRegex() {
-        let p = Predicate.leaf(.string(.key("name"), .matches(RegexOptions(wholeString: true)), .literal("(unclosed"), []), .predicate)
+        let p = Filter.leaf(.string(.key("name"), .matches(RegexOptions(wholeString: true)), .literal("(unclosed"), []), .predicate)
         #expect(errorCode { _ = try ids(db, "Contact", p) } == "regex.invalid")
     }
 
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func unboundVariablesFailBeforeAnyRowIsRead() {
-        let p = Predicate.leaf(.compare(.key("age"), .gt, .variable("minAge"), []), .predicate)
+        let p = Filter.leaf(.compare(.key("age"), .gt, .variable("minAge"), []), .predicate)
         #expect(errorCode { _ = try ids(db, "Contact", p) } == "query.unbound-variable")
         let empty = database(("Nobody", []))
         #expect(errorCode { _ = try ids(empty, "Nobody", p) } == "query.unbound-variable")
@@ -82,15 +82,15 @@ import Testing
     }
 
     @Test func quantifierVariablesAreScoped() {
-        let bound = Predicate.leaf(.quantified(.any, .key("contacts"), variable: "c",
+        let bound = Filter.leaf(.quantified(.any, .key("contacts"), variable: "c",
                                                .leaf(.compare(.member(.variable("c"), "age"), .gt, .literal(30), []), .predicate)),
                                    .predicate)
         #expect(errorCode { _ = try ids(db, "PhoneBook", bound) } == nil)
         // Outside its quantifier the variable is unbound, and so inside an inner query.
-        let leaked = Predicate.and([bound, .leaf(.compare(.variable("c"), .eq, .literal(1), []), .predicate)])
+        let leaked = Filter.and([bound, .leaf(.compare(.variable("c"), .eq, .literal(1), []), .predicate)])
         #expect(errorCode { _ = try ids(db, "PhoneBook", leaked) } == "query.unbound-variable")
         let inner = Query(className: "Contact", predicate: .leaf(.compare(.key("age"), .eq, .variable("c"), []), .predicate))
-        let correlated = Predicate.leaf(.quantified(.any, .key("contacts"), variable: "c", .leaf(.inQuery("owner", inner), .predicate)),
+        let correlated = Filter.leaf(.quantified(.any, .key("contacts"), variable: "c", .leaf(.inQuery("owner", inner), .predicate)),
                                         .predicate)
         #expect(errorCode { _ = try ids(db, "PhoneBook", correlated) } == "query.unbound-variable")
     }
@@ -107,24 +107,24 @@ import Testing
             depth == 0 ? Query(className: "Address")
                 : Query(className: "Address", predicate: .leaf(.select("objectId", nested(depth - 1), innerKey: "objectId"), .sql))
         }
-        let four = Predicate.leaf(.select("objectId", nested(3), innerKey: "objectId"), .sql)
-        let five = Predicate.leaf(.select("objectId", nested(4), innerKey: "objectId"), .sql)
+        let four = Filter.leaf(.select("objectId", nested(3), innerKey: "objectId"), .sql)
+        let five = Filter.leaf(.select("objectId", nested(4), innerKey: "objectId"), .sql)
         #expect(errorCode { _ = try ids(db, "Address", four) } == nil)
         #expect(errorCode { _ = try ids(db, "Address", five) } == "limit.subquery-depth")
-        let many = Predicate.or((0..<17).map { _ in .leaf(.inQuery("address", Query(className: "Address")), .document) })
+        let many = Filter.or((0..<17).map { _ in .leaf(.inQuery("address", Query(className: "Address")), .document) })
         #expect(errorCode { _ = try ids(db, "Contact", many) } == "limit.subqueries")
         #expect(errorCode { _ = try ids(db, "Contact", many, limits: Limits(maxSubqueries: 17)) } == nil)
     }
 
     @Test func nestingCap() {
-        var p = Predicate.constant(true)
+        var p = Filter.constant(true)
         for _ in 0..<300 { p = .not(p) }
         #expect(errorCode { _ = try ids(db, "Contact", p) } == "limit.nesting")
         #expect(errorCode { _ = try ids(db, "Contact", p, limits: Limits(maxNestingDepth: 200)) } == nil)
     }
 
     @Test func malformedIR() {
-        let wrongArity = Predicate.leaf(.compare(.function(.sqrt, []), .eq, .literal(1), []), .predicate)
+        let wrongArity = Filter.leaf(.compare(.function(.sqrt, []), .eq, .literal(1), []), .predicate)
         #expect(errorCode { _ = try ids(db, "Contact", wrongArity) } == "query.function-arity")
         #expect(errorCode { _ = try ids(db, Query(className: "Contact", skip: -1)) } == "query.invalid-skip")
         #expect(errorCode { _ = try ids(db, Query(className: "Contact", limit: -5)) } == "query.invalid-limit")
@@ -137,7 +137,7 @@ import Testing
 
     @Test func badRelativeTime() {
         let db = database(("E", [record("e", ["at": .date(0)])]))
-        let p = Predicate.leaf(.compare(.key("at"), .lt, .function(.relativeTime, [.literal("sometime")]), []), .document)
+        let p = Filter.leaf(.compare(.key("at"), .lt, .function(.relativeTime, [.literal("sometime")]), []), .document)
         #expect(errorCode { _ = try ids(db, "E", p) } == "date.relative-time")
     }
 }
@@ -157,7 +157,7 @@ import Testing
     /// Inner queries run inside the outer evaluation: four of them, each as deep as allowed.
     @Test func deepestNestedInnerQueriesRun() throws {
         let db = Datasets.relations
-        func deep(_ p: Predicate) -> Predicate {
+        func deep(_ p: Filter) -> Filter {
             var p = p
             for _ in 0..<103 { p = .not(.not(p)) }
             return p

@@ -4,7 +4,7 @@ import Testing
 @testable import QuarryEngine
 
 /// Random boolean combinations of the leaf-semantics table's conditions.
-private func randomPredicate(_ rng: inout SplitMix64, depth: Int, semantics: [LeafSemantics]) -> Predicate {
+private func randomPredicate(_ rng: inout SplitMix64, depth: Int, semantics: [LeafSemantics]) -> Filter {
     let pick = Int(rng.next() % 6)
     if depth == 0 || pick < 3 {
         let c = semanticsCases[Int(rng.next() % UInt64(semanticsCases.count))]

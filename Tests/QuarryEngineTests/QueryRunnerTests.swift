@@ -23,7 +23,7 @@ import Testing
 
     @Test func parseOrderingWithTieBreaker() throws {
         // Parse T14 / T15.
-        let scored = Predicate.leaf(.isNull(.key("score")), negated: true, .document)
+        let scored = Filter.leaf(.isNull(.key("score")), negated: true, .document)
         #expect(try ids(Datasets.gameScores, Query(className: "GameScore", predicate: scored,
                                                   order: [.key("score", .ascending), .key("playerName", .ascending)]))
             == ["g7", "g2", "g4", "g5", "g3", "g8", "g1"])

@@ -5,9 +5,9 @@ import Testing
 
 /// `Parent[relation].column = value` as the SQL front-end lowers it: the child's objectId is
 /// among the values `relation.objectId` reaches in the parents that satisfy the condition.
-private func inverted(_ parent: String, _ relation: String, objectId: String) -> Predicate {
+private func inverted(_ parent: String, _ relation: String, objectId: String) -> Filter {
     .leaf(.select("objectId", Query(className: parent, predicate: compare("objectId", .eq, .string(objectId), .sql)),
-                  innerKey: KeyPath([relation, "objectId"])), .sql)
+                  innerKey: FieldPath([relation, "objectId"])), .sql)
 }
 
 @Suite struct KeyPathTests {
@@ -96,11 +96,11 @@ private func inverted(_ parent: String, _ relation: String, objectId: String) ->
 
     @Test func predicateSemanticsComparesTheCollectionUnlessQuantified() throws {
         #expect(try ids(db, "PhoneBook", compare("contacts.age", .eq, 25, .predicate)) == [])
-        let anyOver36 = Predicate.leaf(.quantified(.any, .key("contacts"), variable: "c",
+        let anyOver36 = Filter.leaf(.quantified(.any, .key("contacts"), variable: "c",
                                                    .leaf(.compare(.member(.variable("c"), "age"), .gt, .literal(36), []), .predicate)),
                                        .predicate)
         #expect(try ids(db, "PhoneBook", anyOver36) == ["pb1"])
-        let allOver18 = Predicate.leaf(.quantified(.all, .key("contacts.age"), variable: "a",
+        let allOver18 = Filter.leaf(.quantified(.all, .key("contacts.age"), variable: "a",
                                                    .leaf(.compare(.variable("a"), .gt, .literal(18), []), .predicate)),
                                        .predicate)
         #expect(try ids(db, "PhoneBook", allOver18) == ["pb1", "pb2"])
@@ -108,7 +108,7 @@ private func inverted(_ parent: String, _ relation: String, objectId: String) ->
 
     // §7 tests 41–51: the inverted relation, queried on the child class.
     @Test(arguments: [
-        (41, Predicate.and([inverted("PhoneBook", "contacts", objectId: "pb1"), compare("address.city", .eq, "Smallville", .sql)]), ["k1"]),
+        (41, Filter.and([inverted("PhoneBook", "contacts", objectId: "pb1"), compare("address.city", .eq, "Smallville", .sql)]), ["k1"]),
         (42, .and([inverted("PhoneBook", "contacts", objectId: "pb1"),
                    .leaf(.string(.key("address.city"), .like(.sql(escape: nil)), .literal("%a%"), .caseInsensitive), .sql)]), ["k1"]),
         (43, .and([inverted("PhoneBook", "contacts", objectId: "pb1"), compare("age", .gt, 20, .sql)]), ["k1", "k3", "k6"]),
@@ -120,8 +120,8 @@ private func inverted(_ parent: String, _ relation: String, objectId: String) ->
         (48, .and([inverted("PhoneBook", "contacts", objectId: "pb1"), compare("address.city", .eq, "Dallas", .sql)]), []),
         (50, .or([inverted("PhoneBook", "contacts", objectId: "pb1"), inverted("PhoneBook", "contacts", objectId: "pb2")]),
          ["k1", "k2", "k3", "k4", "k5", "k6"]),
-    ] as [(Int, Predicate, [String])])
-    func invertedRelation(test: Int, predicate: Predicate, expected: [String]) throws {
+    ] as [(Int, Filter, [String])])
+    func invertedRelation(test: Int, predicate: Filter, expected: [String]) throws {
         #expect(try ids(db, "Contact", predicate) == expected, "§7 test \(test)")
     }
 
@@ -208,7 +208,7 @@ private func inverted(_ parent: String, _ relation: String, objectId: String) ->
         #expect(try ids(db, "Contact", .leaf(.compare(.member(.evaluatedObject, "address.city"), .eq, .literal("Dallas"), []),
                                              .predicate)) == ["k5"])
         // SELF inside a quantifier stays the outer object; the element is the variable.
-        let ownerListed = Predicate.leaf(.quantified(.any, .key("contacts"), variable: "c",
+        let ownerListed = Filter.leaf(.quantified(.any, .key("contacts"), variable: "c",
                                                      .leaf(.compare(.variable("c"), .eq, .member(.evaluatedObject, "owner"), []), .predicate)),
                                          .predicate)
         var db = self.db

@@ -85,7 +85,7 @@ import Testing
     }
 
     /// A random leaf on one of `keys`.
-    static func randomLeaf(_ rng: inout SplitMix64, keys: [KeyPath], semantics: LeafSemantics) -> Predicate {
+    static func randomLeaf(_ rng: inout SplitMix64, keys: [FieldPath], semantics: LeafSemantics) -> Filter {
         func constant() -> Value { constants[Int(rng.next() % UInt64(constants.count))] }
         let e = Expr.key(keys[Int(rng.next() % UInt64(keys.count))])
         let ops: [ComparisonOperator] = [.eq, .ne, .lt, .le, .gt, .ge]
@@ -108,7 +108,7 @@ import Testing
         case 8: c = .inCollection(.literal(constant()), e, [])
         case 9:
             let v = Expr.variable("x")
-            let body = Predicate.leaf(.compare(v, op, .literal(constant()), []), negated: rng.next() % 3 == 0, .predicate)
+            let body = Filter.leaf(.compare(v, op, .literal(constant()), []), negated: rng.next() % 3 == 0, .predicate)
             c = .quantified([.any, .all, .none][Int(rng.next() % 3)], e, variable: "x", body)
         case 10:
             let list = Expr.list([.literal(constant()), .literal(constant())])
@@ -128,7 +128,7 @@ import Testing
             c = .inQuery(["ref", "refs"][Int(rng.next() % 2)], inner)
         case 15:
             let v = Expr.variable("x")
-            let body = Predicate.leaf(.compare(v, op, .literal(constant()), []), negated: rng.next() % 3 == 0,
+            let body = Filter.leaf(.compare(v, op, .literal(constant()), []), negated: rng.next() % 3 == 0,
                                       LeafSemantics.allCases[Int(rng.next() % 3)])
             c = .quantified([.any, .all, .none][Int(rng.next() % 3)], e, variable: "x", body)
         default:
@@ -137,8 +137,8 @@ import Testing
         return .leaf(c, negated: rng.next() % 2 == 0, semantics)
     }
 
-    static func randomPredicate(_ rng: inout SplitMix64, depth: Int, keys: [KeyPath],
-                                semantics: () -> LeafSemantics) -> Predicate {
+    static func randomPredicate(_ rng: inout SplitMix64, depth: Int, keys: [FieldPath],
+                                semantics: () -> LeafSemantics) -> Filter {
         let pick = rng.next() % 5
         if depth == 0 || pick < 2 { return randomLeaf(&rng, keys: keys, semantics: semantics()) }
         let children = (0..<2).map { _ in randomPredicate(&rng, depth: depth - 1, keys: keys, semantics: semantics) }

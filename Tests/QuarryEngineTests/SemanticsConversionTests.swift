@@ -21,7 +21,7 @@ import Testing
         var outcomes: [ConversionOutcome: Int] = [:]
         for c in conditions {
             for negated in [false, true] {
-                let leaf = Predicate.leaf(c, negated: negated, source)
+                let leaf = Filter.leaf(c, negated: negated, source)
                 for p in [leaf, .not(leaf)] {
                     let outcome = try checkConversion(p, to: target, db: ConversionData.mixed, schema: nil)
                     outcomes[outcome, default: 0] += 1
@@ -42,7 +42,7 @@ import Testing
         var outcomes: [ConversionOutcome: Int] = [:]
         for c in conditions {
             for negated in [false, true] {
-                let leaf = Predicate.leaf(c, negated: negated, source)
+                let leaf = Filter.leaf(c, negated: negated, source)
                 for p in [leaf, .not(leaf)] {
                     let outcome = try checkConversion(p, to: target, db: db, schema: db)
                     outcomes[outcome, default: 0] += 1
@@ -62,20 +62,20 @@ import Testing
 @Suite struct SemanticsConversionGoldenTests {
     let typed = ConversionData.typed
 
-    private func convert(_ p: Predicate, to target: LeafSemantics, schema: (any Schema)? = nil) throws -> Predicate {
+    private func convert(_ p: Filter, to target: LeafSemantics, schema: (any Schema)? = nil) throws -> Filter {
         try SemanticsConversion.convert(p, to: target, className: "T", schema: schema)
     }
 
-    private func leaf(_ c: Condition, negated: Bool = false, _ s: LeafSemantics) -> Predicate {
+    private func leaf(_ c: Condition, negated: Bool = false, _ s: LeafSemantics) -> Filter {
         .leaf(c, negated: negated, s)
     }
 
     private func cmp(_ e: Expr, _ op: ComparisonOperator, _ v: Value, _ s: LeafSemantics,
-                     _ o: StringOptions = []) -> Predicate {
+                     _ o: StringOptions = []) -> Filter {
         .leaf(.compare(e, op, .literal(v), o), s)
     }
 
-    private func any(_ coll: Expr, _ v: String, _ body: Predicate) -> Predicate {
+    private func any(_ coll: Expr, _ v: String, _ body: Filter) -> Filter {
         .leaf(.quantified(.any, coll, variable: v, body), .predicate)
     }
 
@@ -202,7 +202,7 @@ import Testing
     /// NOT of an ordered comparison is the complementary one, or null, when the schema shows
     /// every value is comparable.
     @Test func notLessThanToSQL() throws {
-        let p = Predicate.not(cmp(.key("age"), .lt, 5, .predicate))
+        let p = Filter.not(cmp(.key("age"), .lt, 5, .predicate))
         #expect(try convert(p, to: .sql, schema: typed)
                 == .or([leaf(.isNull(.key("age")), .sql), cmp(.key("age"), .ge, 5, .sql)]))
     }
@@ -251,7 +251,7 @@ import Testing
 
     /// SQL output holds no NOT: a NOT over a conjunction is pushed to the leaves.
     @Test func notIsPushedIntoSQLLeaves() throws {
-        let p = Predicate.not(.and([cmp(.key("age"), .gt, 5, .predicate), cmp(.key("name"), .eq, "x", .predicate)]))
+        let p = Filter.not(.and([cmp(.key("age"), .gt, 5, .predicate), cmp(.key("name"), .eq, "x", .predicate)]))
         #expect(try convert(p, to: .sql, schema: typed)
                 == .or([.or([leaf(.isNull(.key("age")), .sql), cmp(.key("age"), .le, 5, .sql)]),
                         .or([leaf(.isNull(.key("name")), .sql), cmp(.key("name"), .ne, "x", .sql)])]))
@@ -259,7 +259,7 @@ import Testing
 
     /// Leaves that already have the target semantics stay as they are.
     @Test func sameSemanticsIsKept() throws {
-        let p = Predicate.and([cmp(.key("a"), .eq, 1, .document), .not(cmp(.key("b"), .lt, 2, .document))])
+        let p = Filter.and([cmp(.key("a"), .eq, 1, .document), .not(cmp(.key("b"), .lt, 2, .document))])
         #expect(try convert(p, to: .document) == p)
     }
 
@@ -284,7 +284,7 @@ import Testing
 
 /// Constructs without an exact equivalent are named in a `translate.inexpressible` diagnostic.
 @Suite struct SemanticsConversionInexpressibleTests {
-    private func messages(_ p: Predicate, to target: LeafSemantics, schema: (any Schema)? = nil) throws -> [String] {
+    private func messages(_ p: Filter, to target: LeafSemantics, schema: (any Schema)? = nil) throws -> [String] {
         let error = try #require(throws: Diagnostics.self) {
             try SemanticsConversion.convert(p, to: target, className: "T", schema: schema)
         }
@@ -295,25 +295,25 @@ import Testing
     @Test func subqueryIntoDocument() throws {
         let count = Expr.aggregate(.count, .subquery(.key("tags"), variable: "x",
                                                      .leaf(.compare(.variable("x"), .eq, .literal("a"), []), .predicate)))
-        let p = Predicate.leaf(.compare(count, .gt, .literal(0), []), .predicate)
+        let p = Filter.leaf(.compare(count, .gt, .literal(0), []), .predicate)
         #expect(try messages(p, to: .document)
                 == ["the predicate test `SUBQUERY(…).@count > 0` has no exact Parse `where` JSON equivalent: SUBQUERY(…).@count is not a field; Parse `where` JSON only tests fields"])
     }
 
     @Test func quantifierOverAFailingTestIntoDocument() throws {
-        let body = Predicate.leaf(.compare(.variable("x"), .gt, .literal(5), []), .predicate)
-        let p = Predicate.leaf(.quantified(.all, .key("tags"), variable: "x", body), .predicate)
+        let body = Filter.leaf(.compare(.variable("x"), .gt, .literal(5), []), .predicate)
+        let p = Filter.leaf(.quantified(.all, .key("tags"), variable: "x", body), .predicate)
         #expect(try messages(p, to: .document)
                 == ["the predicate test `ALL tags …` has no exact Parse `where` JSON equivalent: Parse cannot ask for an element that fails this test"])
     }
 
     @Test func negatedRelatedTo() throws {
-        let p = Predicate.leaf(.relatedTo(Pointer(className: "P", objectId: "p1"), key: "items"), negated: true, .sql)
+        let p = Filter.leaf(.relatedTo(Pointer(className: "P", objectId: "p1"), key: "items"), negated: true, .sql)
         #expect(try messages(p, to: .predicate)[0].contains("false when the parent object does not exist"))
     }
 
     @Test func everyProblemIsReported() throws {
-        let p = Predicate.and([
+        let p = Filter.and([
             .leaf(.compare(.key("a"), .lt, .key("b"), []), .document),
             .leaf(.compare(.key("c"), .ne, .literal(1), []), .predicate),
         ])
@@ -321,7 +321,7 @@ import Testing
     }
 
     @Test func nestingBeyondTheLimit() throws {
-        var p = Predicate.leaf(.isNull(.key("a")), .predicate)
+        var p = Filter.leaf(.isNull(.key("a")), .predicate)
         for _ in 0..<30 { p = .not(p) }
         let error = try #require(throws: Diagnostics.self) {
             try SemanticsConversion.convert(p, to: .document, className: "T", schema: nil,
@@ -332,7 +332,7 @@ import Testing
 
     /// IR far deeper than any front-end makes is refused, not walked to the bottom.
     @Test func deepIRIsRefused() throws {
-        var p = Predicate.leaf(.compare(.variable("x"), .eq, .literal(1), []), .predicate)
+        var p = Filter.leaf(.compare(.variable("x"), .eq, .literal(1), []), .predicate)
         for _ in 0..<3000 { p = .leaf(.quantified(.any, .key("a"), variable: "x", p), .sql) }
         let error = try #require(throws: Diagnostics.self) {
             try SemanticsConversion.convert(p, to: .predicate, className: "T", schema: nil)
@@ -350,14 +350,14 @@ import Testing
 
     /// The string test of a converted leaf (the field mixes strings and a number, so the test
     /// may sit under an ANY).
-    private func stringTest(_ p: Predicate) -> Condition? {
+    private func stringTest(_ p: Filter) -> Condition? {
         guard case .leaf(let l) = p else { return nil }
         if case .quantified(.any, _, _, let body) = l.condition { return stringTest(body) }
         if case .string = l.condition { return l.condition }
         return nil
     }
 
-    private func check(_ p: Predicate, to target: LeafSemantics) throws -> Predicate {
+    private func check(_ p: Filter, to target: LeafSemantics) throws -> Filter {
         let converted = try SemanticsConversion.convert(p, to: target, className: "S", schema: Self.strings)
         #expect(try ids(Self.strings, "S", converted) == ids(Self.strings, "S", p), "\(p) → \(converted)")
         return converted
@@ -367,7 +367,7 @@ import Testing
     func sqlLikeToGlobAndBack(_ pattern: String) throws {
         for escape in [nil, "\\", "!"] as [Character?] {
             for opts in [StringOptions.caseInsensitive, [], [.caseInsensitive, .diacriticInsensitive]] {
-                let p = Predicate.leaf(.string(.key("v"), .like(.sql(escape: escape)), .literal(.string(pattern)), opts), .sql)
+                let p = Filter.leaf(.string(.key("v"), .like(.sql(escape: escape)), .literal(.string(pattern)), opts), .sql)
                 let glob = try check(p, to: .predicate)
                 guard case .string(_, .like(.glob), _, _)? = stringTest(glob) else {
                     Issue.record("not a glob: \(glob)")
@@ -388,7 +388,7 @@ import Testing
     func regexSearchToWholeString(_ pattern: String) throws {
         let flagSets: [RegexFlags] = [[], .caseInsensitive, .multiline, .dotAll, [.multiline, .dotAll, .caseInsensitive]]
         for flags in flagSets {
-            let p = Predicate.leaf(.string(.key("v"), .matches(RegexOptions(wholeString: false, flags: flags)),
+            let p = Filter.leaf(.string(.key("v"), .matches(RegexOptions(wholeString: false, flags: flags)),
                                            .literal(.string(pattern)), []), .document)
             let converted = try check(p, to: .predicate)
             guard case .string(_, .matches(let r), _, _)? = stringTest(converted) else {
@@ -402,7 +402,7 @@ import Testing
     /// `\G`, verbs and comments in extended mode would mean something else once wrapped.
     @Test(arguments: ["\\Gb", "(*UTF)b", "(?x)b # c"])
     func regexesKeptAsSearches(_ pattern: String) throws {
-        let p = Predicate.leaf(.string(.key("v"), .matches(RegexOptions(wholeString: false)), .literal(.string(pattern)), []),
+        let p = Filter.leaf(.string(.key("v"), .matches(RegexOptions(wholeString: false)), .literal(.string(pattern)), []),
                                .document)
         let converted = try check(p, to: .predicate)
         #expect(stringTest(converted) == .string(.variable("#t0"), .matches(RegexOptions(wholeString: false)),

@@ -15,7 +15,7 @@ import Testing
             }
         }
 
-        func parse(_ text: String, className: String, schema: (any Schema)?) throws -> Predicate {
+        func parse(_ text: String, className: String, schema: (any Schema)?) throws -> Filter {
             switch self {
             case .sql: return try SQLWhere.parse(text, className: className, schema: schema)
             case .predicate: return try PredicateFormat.parse(text, className: className, schema: schema)
@@ -23,7 +23,7 @@ import Testing
             }
         }
 
-        func print(_ p: Predicate, className: String, schema: (any Schema)?) throws -> String {
+        func print(_ p: Filter, className: String, schema: (any Schema)?) throws -> String {
             switch self {
             case .sql: return try SQLWhere.print(p)
             case .predicate: return try PredicateFormat.print(p)

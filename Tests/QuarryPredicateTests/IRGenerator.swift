@@ -38,7 +38,7 @@ struct IRGenerator {
 
     // MARK: - Predicates
 
-    mutating func predicate(depth: Int = 3) -> Predicate {
+    mutating func predicate(depth: Int = 3) -> Filter {
         guard depth > 0 else { return leaf(depth: 0) }
         switch int(0...9) {
         case 0: return .constant(chance(0.5))
@@ -49,7 +49,7 @@ struct IRGenerator {
         }
     }
 
-    private mutating func leaf(depth: Int) -> Predicate {
+    private mutating func leaf(depth: Int) -> Filter {
         let d = max(0, depth - 1)
         switch int(0...9) {
         case 0, 1, 2:
@@ -75,7 +75,7 @@ struct IRGenerator {
         }
     }
 
-    private mutating func quantified(depth: Int) -> Predicate {
+    private mutating func quantified(depth: Int) -> Filter {
         var coll = expr(depth: depth)
         if let k = staticKind(coll), k.isScalar { coll = .key(keyPath()) }
         let name = "#\(quantifierDepth)"
@@ -222,10 +222,10 @@ struct IRGenerator {
     }
 
     /// Names that are not identifiers can only be written as a whole key path, with `%K`.
-    private mutating func keyPath(identifiersOnly: Bool = false) -> KeyPath {
+    private mutating func keyPath(identifiersOnly: Bool = false) -> FieldPath {
         var pool = ["name", "age", "tags", "address", "city", "size", "first", "café", "名前", "x_1", "uti"]
         if withArguments && !identifiersOnly { pool += ["first name", "a-b"] }
-        return KeyPath((0..<int(1...3)).map { _ in pick(pool) })
+        return FieldPath((0..<int(1...3)).map { _ in pick(pool) })
     }
 
     private mutating func string() -> String {

@@ -6,15 +6,15 @@ import Testing
 struct Golden: Sendable, CustomTestStringConvertible {
     var text: String
     var arguments: [PredicateArgument] = []
-    var ir: Predicate
+    var ir: Filter
     var testDescription: String { text }
 
-    init(_ text: String, _ ir: Predicate) {
+    init(_ text: String, _ ir: Filter) {
         self.text = text
         self.ir = ir
     }
 
-    init(_ text: String, _ arguments: [PredicateArgument], _ ir: Predicate) {
+    init(_ text: String, _ arguments: [PredicateArgument], _ ir: Filter) {
         self.text = text
         self.arguments = arguments
         self.ir = ir
@@ -94,9 +94,9 @@ private let age = key("age"), name = key("name"), tags = key("tags")
         Golden("playerName IN %@", [["Jonathan Walsh", "Dario Wunsch"]],
                leaf(.inCollection(key("playerName"), .list([lit("Jonathan Walsh"), lit("Dario Wunsch")]), []))),
         Golden("post IN %@", [.query(Query(className: "Post"))],
-               leaf(.inQuery(KeyPath("post"), Query(className: "Post")))),
+               leaf(.inQuery(FieldPath("post"), Query(className: "Post")))),
         Golden("NOT (post IN %@)", [.query(Query(className: "Post", predicate: leaf(.isNull(key("image")), negated: true)))],
-               .not(leaf(.inQuery(KeyPath("post"), Query(className: "Post", predicate: leaf(.isNull(key("image")), negated: true)))))),
+               .not(leaf(.inQuery(FieldPath("post"), Query(className: "Post", predicate: leaf(.isNull(key("image")), negated: true)))))),
     ]
 
     static let quantifiers: [Golden] = [
@@ -116,7 +116,7 @@ private let age = key("age"), name = key("name"), tags = key("tags")
         Golden("ANY a == SUBQUERY(b, $y, ANY $y.c == 1).@count",
                leaf(.quantified(.any, key("a"), variable: "#0", leaf(.compare(.variable("#0"), .eq,
                     .aggregate(.count, .subquery(key("b"), variable: "y",
-                        leaf(.quantified(.any, .member(.variable("y"), KeyPath("c")), variable: "#1",
+                        leaf(.quantified(.any, .member(.variable("y"), FieldPath("c")), variable: "#1",
                                          cmp(.variable("#1"), .eq, lit(1)))))), []))))),
     ]
 
@@ -131,19 +131,19 @@ private let age = key("age"), name = key("name"), tags = key("tags")
                leaf(.inCollection(lit("x"), .aggregate(.distinctUnionOfObjects, key("items.tag")), []))),
         Golden("@count == 3", cmp(.aggregate(.count, .evaluatedObject), .eq, lit(3))),
         Golden("{1, 2}.@count == 2", cmp(.aggregate(.count, .list([lit(1), lit(2)])), .eq, lit(2))),
-        Golden("(a.@count).b == 1", cmp(.member(.aggregate(.count, key("a")), KeyPath("b")), .eq, lit(1))),
+        Golden("(a.@count).b == 1", cmp(.member(.aggregate(.count, key("a")), FieldPath("b")), .eq, lit(1))),
         Golden("tags[FIRST] == 'a'", cmp(.index(tags, .first), .eq, lit("a"))),
         Golden("tags[last] == 'a'", cmp(.index(tags, .last), .eq, lit("a"))),
         Golden("tags[SIZE] == 3", cmp(.index(tags, .size), .eq, lit(3))),
         Golden("tags[0] == 'a'", cmp(.index(tags, .at(lit(0))), .eq, lit("a"))),
-        Golden("dict['k'].v == 1", cmp(.member(.index(key("dict"), .at(lit("k"))), KeyPath("v")), .eq, lit(1))),
+        Golden("dict['k'].v == 1", cmp(.member(.index(key("dict"), .at(lit("k"))), FieldPath("v")), .eq, lit(1))),
         Golden("SUBQUERY(items, $i, $i.price > 10).@count > 0",
                cmp(.aggregate(.count, .subquery(key("items"), variable: "i",
-                                                cmp(.member(.variable("i"), KeyPath("price")), .gt, lit(10)))),
+                                                cmp(.member(.variable("i"), FieldPath("price")), .gt, lit(10)))),
                    .gt, lit(0))),
         Golden("SUBQUERY(items, $i, $i.price > SELF.budget)[SIZE] == 0",
                cmp(.index(.subquery(key("items"), variable: "i",
-                                    cmp(.member(.variable("i"), KeyPath("price")), .gt, key("budget"))), .size),
+                                    cmp(.member(.variable("i"), FieldPath("price")), .gt, key("budget"))), .size),
                    .eq, lit(0))),
     ]
 
@@ -185,7 +185,7 @@ private let age = key("age"), name = key("name"), tags = key("tags")
                cmp(.cast(key("s"), .number), .eq, .cast(key("n"), .string))),
         Golden("SELF == 'a'", cmp(.evaluatedObject, .eq, lit("a"))),
         Golden("SELF.name == 'x'", cmp(name, .eq, lit("x"))),
-        Golden("$x.name == 'x'", cmp(.member(.variable("x"), KeyPath("name")), .eq, lit("x"))),
+        Golden("$x.name == 'x'", cmp(.member(.variable("x"), FieldPath("name")), .eq, lit("x"))),
         Golden("age > $min", cmp(age, .gt, .variable("min"))),
         Golden("#size > 3 AND #FIRST.#in == 1", .and([cmp(key("size"), .gt, lit(3)), cmp(key("FIRST.in"), .eq, lit(1))])),
         Golden("café == 'crème'", cmp(key("café"), .eq, lit("crème"))),
@@ -265,7 +265,7 @@ private let age = key("age"), name = key("name"), tags = key("tags")
     }
 }
 
-extension Predicate {
+extension Filter {
     /// Every leaf, including those inside quantifiers and subqueries.
     var leaves: [Leaf] {
         switch self {

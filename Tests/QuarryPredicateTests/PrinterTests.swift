@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func printsQuantifiersThatAreNotOneComparisonAsSubqueries() throws {
-        let body = Predicate.and([cmp(.variable("e"), .gt, lit(1)), cmp(.variable("e"), .lt, lit(5))])
+        let body = Filter.and([cmp(.variable("e"), .gt, lit(1)), cmp(.variable("e"), .lt, lit(5))])
         let any = leaf(.quantified(.any, key("scores"), variable: "e", body))
         #expect(try PredicateFormat.print(any) == "SUBQUERY(scores, $v0, $v0 > 1 AND $v0 < 5).@count > 0")
         let all = leaf(.quantified(.all, key("scores"), variable: "e", body))
@@ -99,7 +99,7 @@ import Testing
     @Test func printWithArgumentsPassesWhatHasNoSpelling() throws {
         let post = Pointer(className: "Post", objectId: "1zEcyElZ80")
         let inner = Query(className: "Post", predicate: leaf(.isNull(key("image")), negated: true))
-        let p = Predicate.and([cmp(key("post"), .eq, lit(.pointer(post))), leaf(.inQuery(KeyPath("post"), inner)),
+        let p = Filter.and([cmp(key("post"), .eq, lit(.pointer(post))), leaf(.inQuery(FieldPath("post"), inner)),
                                cmp(key("first name"), .eq, lit("Ann")), cmp(key("d"), .lt, lit(.date(0)))])
         let (text, args) = try PredicateFormat.printWithArguments(p)
         #expect(text == "post == %@ AND post IN %@ AND %K == \"Ann\" AND d < %@")
@@ -108,17 +108,17 @@ import Testing
     }
 
     /// What the dialect cannot say is an error naming it, never a silent approximation.
-    static let inexpressible: [(String, Predicate)] = [
+    static let inexpressible: [(String, Filter)] = [
         ("print.semantics", .leaf(.compare(key("a"), .eq, lit(1), []), .sql)),
         ("print.semantics", .leaf(.compare(key("a"), .eq, lit(1), []), .document)),
         ("print.inexpressible", leaf(.containsAll(key("a"), .list([lit(1)])))),
         ("print.inexpressible", leaf(.containedBy(key("a"), .list([lit(1)])))),
         ("print.inexpressible", leaf(.arraySize(key("a"), 2))),
-        ("print.inexpressible", leaf(.geo(.near(KeyPath("loc"), GeoPoint(latitude: 0, longitude: 0), maxDistance: nil)))),
-        ("print.inexpressible", leaf(.select(KeyPath("a"), Query(className: "T"), innerKey: KeyPath("b")))),
+        ("print.inexpressible", leaf(.geo(.near(FieldPath("loc"), GeoPoint(latitude: 0, longitude: 0), maxDistance: nil)))),
+        ("print.inexpressible", leaf(.select(FieldPath("a"), Query(className: "T"), innerKey: FieldPath("b")))),
         ("print.inexpressible", leaf(.relatedTo(Pointer(className: "U", objectId: "u"), key: "likes"))),
-        ("print.inexpressible", leaf(.text(KeyPath("a"), TextSearch(terms: "x")))),
-        ("print.inexpressible", leaf(.inQuery(KeyPath("a"), Query(className: "T")))),
+        ("print.inexpressible", leaf(.text(FieldPath("a"), TextSearch(terms: "x")))),
+        ("print.inexpressible", leaf(.inQuery(FieldPath("a"), Query(className: "T")))),
         ("print.inexpressible", leaf(.inCollection(lit(1), .evaluatedObject, []))),
         ("print.inexpressible", leaf(.string(key("a"), .like(.sql(escape: nil)), lit("a%"), []))),
         ("print.inexpressible", leaf(.string(key("a"), .matches(RegexOptions(wholeString: false)), lit("a"), []))),

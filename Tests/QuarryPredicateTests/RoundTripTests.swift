@@ -10,7 +10,7 @@ import Testing
         for i in 0..<1000 {
             let ir = gen.predicate()
             let text = try PredicateFormat.print(ir)
-            let back: Predicate
+            let back: Filter
             do {
                 back = try PredicateFormat.parse(text, limits: Limits(maxNestingDepth: 1000))
             } catch {
@@ -29,7 +29,7 @@ import Testing
         for i in 0..<1000 {
             let ir = gen.predicate()
             let (text, args) = try PredicateFormat.printWithArguments(ir)
-            let back: Predicate
+            let back: Filter
             do {
                 back = try PredicateFormat.parse(text, arguments: args, limits: Limits(maxNestingDepth: 1000))
             } catch {
@@ -68,7 +68,7 @@ import Testing
     }
 }
 
-extension Predicate {
+extension Filter {
     func collectShapes(into seen: inout Set<String>) {
         switch self {
         case .constant: seen.insert("constant")

@@ -8,7 +8,7 @@ struct SeedExample: Sendable, CustomTestStringConvertible {
     var source: String
     var text: String
     var arguments: [PredicateArgument]
-    var ir: Predicate
+    var ir: Filter
     var testDescription: String { "\(source): \(text)" }
 }
 
@@ -48,9 +48,9 @@ private let innerQuery = Query(className: "Post", predicate: hasImage)
                     ir: cmp(key("post"), .eq, lit(.pointer(myPost)))),
         SeedExample(source: "004:L1079/L1099/L1122/L1142", text: "image IN SELF", arguments: [], ir: hasImage),
         SeedExample(source: "004:L1082/L1102", text: "post IN %@", arguments: [.query(innerQuery)],
-                    ir: leaf(.inQuery(KeyPath("post"), innerQuery))),
+                    ir: leaf(.inQuery(FieldPath("post"), innerQuery))),
         SeedExample(source: "004:L1125/L1145", text: "NOT (post IN %@)", arguments: [.query(innerQuery)],
-                    ir: .not(leaf(.inQuery(KeyPath("post"), innerQuery)))),
+                    ir: .not(leaf(.inQuery(FieldPath("post"), innerQuery)))),
         SeedExample(source: "000:L522-524, 001:L509-510", text: "publisher = 'MaxLeap'", arguments: [],
                     ir: cmp(key("publisher"), .eq, lit("MaxLeap"))),
         SeedExample(source: "000:L529, 001:L518 (list)", text: "x IN {1, 2, 3}", arguments: [],

@@ -9,7 +9,7 @@ import Testing
         #expect(bound == .and([
             cmp(key("age"), .gt, lit(18)),
             leaf(.inCollection(key("name"), .list([lit("a"), lit("b")]), [])),
-            cmp(.member(lit(.object(["a": 1])), KeyPath("a")), .eq, lit(1)),
+            cmp(.member(lit(.object(["a": 1])), FieldPath("a")), .eq, lit(1)),
         ]))
     }
 
@@ -18,7 +18,7 @@ import Testing
         let bound = try p.substituting(["x": 5])
         #expect(bound == .and([
             cmp(.aggregate(.count, .subquery(key("items"), variable: "x",
-                                             cmp(.member(.variable("x"), KeyPath("price")), .gt, .variable("x")))),
+                                             cmp(.member(.variable("x"), FieldPath("price")), .gt, .variable("x")))),
                 .gt, lit(0)),
             quantified(.any, key("tags")) { .compare($0, .eq, lit(5), []) },
         ]))

@@ -3,18 +3,18 @@ import QuarryCore
 
 // Shorthands that make golden IR read like the predicate it came from.
 
-func key(_ path: String) -> Expr { .key(KeyPath(path)) }
+func key(_ path: String) -> Expr { .key(FieldPath(path)) }
 func lit(_ v: Value) -> Expr { .literal(v) }
 func variable(_ name: String) -> Expr { .variable(name) }
 
-func leaf(_ c: Condition, negated: Bool = false) -> Predicate { .leaf(c, negated: negated, .predicate) }
+func leaf(_ c: Condition, negated: Bool = false) -> Filter { .leaf(c, negated: negated, .predicate) }
 
-func cmp(_ l: Expr, _ op: ComparisonOperator, _ r: Expr, _ o: StringOptions = []) -> Predicate {
+func cmp(_ l: Expr, _ op: ComparisonOperator, _ r: Expr, _ o: StringOptions = []) -> Filter {
     leaf(.compare(l, op, r, o))
 }
 
 /// `ANY coll <leaf over #depth>`
-func quantified(_ q: Quantifier, _ coll: Expr, depth: Int = 0, _ body: (Expr) -> Condition) -> Predicate {
+func quantified(_ q: Quantifier, _ coll: Expr, depth: Int = 0, _ body: (Expr) -> Condition) -> Filter {
     let name = "#\(depth)"
     return leaf(.quantified(q, coll, variable: name, leaf(body(.variable(name)))))
 }

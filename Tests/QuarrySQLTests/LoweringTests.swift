@@ -4,7 +4,7 @@ import QuarrySQL
 
 /// Every construct of the dialect, lowered without a schema, against its exact IR.
 @Suite struct LoweringTests {
-    static let goldens: [(String, Predicate)] = [
+    static let goldens: [(String, Filter)] = [
         // Comparisons
         ("name = 'foo'", cmp("name", .eq, "foo")),
         ("name != 'foo'", cmp("name", .ne, "foo")),
@@ -35,7 +35,7 @@ import QuarrySQL
         ("address.city = 'Dallas'", cmp("address.city", .eq, "Dallas")),
         ("a.b.c.d = 1", cmp("a.b.c.d", .eq, 1)),
         ("`weird name` = 1", cmp("weird name", .eq, 1)),
-        ("`a``b` = 1", .leaf(.compare(.key(KeyPath(["a`b"])), .eq, lit(1), []), .sql)),
+        ("`a``b` = 1", .leaf(.compare(.key(FieldPath(["a`b"])), .eq, lit(1), []), .sql)),
         ("`and` = 1", cmp("and", .eq, 1)),
         ("after = 1", cmp("after", .eq, 1)),
         ("distance = 1", cmp("distance", .eq, 1)),
@@ -96,53 +96,53 @@ import QuarrySQL
         ("updated > '23-Mar-2015'", cmp("updated", .gt, "23-Mar-2015")),
         // Geo
         ("distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < mi(200)",
-         sqlLeaf(.geo(.distance(KeyPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306),
+         sqlLeaf(.geo(.distance(FieldPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306),
                                 .lt, Distance(200, .miles))))),
         ("DISTANCE(0, 0, a.b.latitude, a.b.longitude) >= KM(1.5)",
-         sqlLeaf(.geo(.distance(KeyPath("a.b"), from: GeoPoint(latitude: 0, longitude: 0), .ge, Distance(1.5, .kilometers))))),
+         sqlLeaf(.geo(.distance(FieldPath("a.b"), from: GeoPoint(latitude: 0, longitude: 0), .ge, Distance(1.5, .kilometers))))),
         ("distance(1, 2, g.latitude, g.longitude) = ft(3)",
-         sqlLeaf(.geo(.distance(KeyPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .eq, Distance(3, .feet))))),
+         sqlLeaf(.geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .eq, Distance(3, .feet))))),
         ("distance(1, 2, g.latitude, g.longitude) <= yd(3)",
-         sqlLeaf(.geo(.distance(KeyPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .le, Distance(3, .yards))))),
+         sqlLeaf(.geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .le, Distance(3, .yards))))),
         ("distance(1, 2, g.latitude, g.longitude) > m(3)",
-         sqlLeaf(.geo(.distance(KeyPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .gt, Distance(3, .meters))))),
+         sqlLeaf(.geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .gt, Distance(3, .meters))))),
         ("NOT distance(1, 2, g.latitude, g.longitude) > m(3)",
-         sqlLeaf(.geo(.distance(KeyPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .gt, Distance(3, .meters))),
+         sqlLeaf(.geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .gt, Distance(3, .meters))),
                  negated: true)),
         ("Within(location, 'POLYGON((-154.53 7.82, -150 7.82, -150 10, -154.53 7.82))') = TRUE",
-         sqlLeaf(.geo(.withinPolygon(KeyPath("location"), [
+         sqlLeaf(.geo(.withinPolygon(FieldPath("location"), [
              GeoPoint(latitude: 7.82, longitude: -154.53), GeoPoint(latitude: 7.82, longitude: -150),
              GeoPoint(latitude: 10, longitude: -150),
          ])))),
         ("within(location, ' polygon ( ( 1 2,3 4 , 5 6,1 2 ) ) ') = false",
-         sqlLeaf(.geo(.withinPolygon(KeyPath("location"), [
+         sqlLeaf(.geo(.withinPolygon(FieldPath("location"), [
              GeoPoint(latitude: 2, longitude: 1), GeoPoint(latitude: 4, longitude: 3), GeoPoint(latitude: 6, longitude: 5),
          ])), negated: true)),
         // Subqueries and inverted relations
         ("objectId in (Comment[author.email LIKE '%@backendless.com'].blogPost.objectId)",
-         sqlLeaf(.select(KeyPath("objectId"),
+         sqlLeaf(.select(FieldPath("objectId"),
                          Query(className: "Comment", predicate: like("author.email", "%@backendless.com")),
-                         innerKey: KeyPath("blogPost.objectId")))),
+                         innerKey: FieldPath("blogPost.objectId")))),
         ("objectId NOT IN (Comment.blogPost.objectId)",
-         sqlLeaf(.select(KeyPath("objectId"), Query(className: "Comment"), innerKey: KeyPath("blogPost.objectId")),
+         sqlLeaf(.select(FieldPath("objectId"), Query(className: "Comment"), innerKey: FieldPath("blogPost.objectId")),
                  negated: true)),
         ("owner IN (`Order Item`[qty > 1 AND (a = 1 OR b = 2)].owner)",
-         sqlLeaf(.select(KeyPath("owner"),
+         sqlLeaf(.select(FieldPath("owner"),
                          Query(className: "Order Item", predicate: .and([cmp("qty", .gt, 1), .or([cmp("a", .eq, 1), cmp("b", .eq, 2)])])),
-                         innerKey: KeyPath("owner")))),
+                         innerKey: FieldPath("owner")))),
         ("PhoneBook[contacts].objectId = 'pb1'",
-         sqlLeaf(.select(KeyPath("objectId"), Query(className: "PhoneBook", predicate: cmp("objectId", .eq, "pb1")),
-                         innerKey: KeyPath("contacts.objectId")))),
+         sqlLeaf(.select(FieldPath("objectId"), Query(className: "PhoneBook", predicate: cmp("objectId", .eq, "pb1")),
+                         innerKey: FieldPath("contacts.objectId")))),
         ("PhoneBook[ contacts ].name LIKE 'W%'",
-         sqlLeaf(.select(KeyPath("objectId"), Query(className: "PhoneBook", predicate: like("name", "W%")),
-                         innerKey: KeyPath("contacts.objectId")))),
+         sqlLeaf(.select(FieldPath("objectId"), Query(className: "PhoneBook", predicate: like("name", "W%")),
+                         innerKey: FieldPath("contacts.objectId")))),
         ("NOT PhoneBook[owner].owner.age IS NULL",
-         sqlLeaf(.select(KeyPath("objectId"), Query(className: "PhoneBook", predicate: sqlLeaf(.isNull(key("owner.age")))),
-                         innerKey: KeyPath("owner.objectId")), negated: true)),
+         sqlLeaf(.select(FieldPath("objectId"), Query(className: "PhoneBook", predicate: sqlLeaf(.isNull(key("owner.age")))),
+                         innerKey: FieldPath("owner.objectId")), negated: true)),
     ]
 
     @Test(arguments: goldens)
-    func golden(_ text: String, _ expected: Predicate) throws {
+    func golden(_ text: String, _ expected: Filter) throws {
         #expect(try SQLWhere.parse(text) == expected)
     }
 
@@ -165,11 +165,11 @@ import QuarrySQL
                Coordinates.longitude ) < mi(200)
             """
         #expect(try SQLWhere.parse(text) == sqlLeaf(.geo(.distance(
-            KeyPath("Coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306), .lt, Distance(200, .miles)))))
+            FieldPath("Coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306), .lt, Distance(200, .miles)))))
     }
 
     @Test func notNeverReachesTheIR() throws {
-        func containsNot(_ p: Predicate) -> Bool {
+        func containsNot(_ p: Filter) -> Bool {
             switch p {
             case .not: return true
             case .and(let ps), .or(let ps): return ps.contains(where: containsNot)

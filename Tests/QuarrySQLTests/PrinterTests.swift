@@ -3,7 +3,7 @@ import QuarryCore
 import QuarrySQL
 
 @Suite struct PrinterTests {
-    static let goldens: [(Predicate, String)] = [
+    static let goldens: [(Filter, String)] = [
         (cmp("name", .eq, "foo"), "name = 'foo'"),
         (cmp("name", .ne, "Charlie's"), "name != 'Charlie''s'"),
         (cmp("age", .ge, 21), "age >= 21"),
@@ -13,7 +13,7 @@ import QuarrySQL
         (cmp("score", .gt, .double(-2.5e300)), "score > -2.5e+300"),
         (cmp("flag", .eq, true), "flag = TRUE"),
         (cmp("weird name", .eq, 1), "`weird name` = 1"),
-        (.leaf(.compare(.key(KeyPath(["a`b", "c"])), .eq, lit(1), []), .sql), "`a``b`.c = 1"),
+        (.leaf(.compare(.key(FieldPath(["a`b", "c"])), .eq, lit(1), []), .sql), "`a``b`.c = 1"),
         (cmp("and", .eq, 1), "`and` = 1"),
         (cmp("after", .eq, 1), "after = 1"),
         (cmp("1st", .eq, 1), "`1st` = 1"),
@@ -49,31 +49,31 @@ import QuarrySQL
         (sqlLeaf(.inCollection(key("n"), .list([lit(1)]), []), negated: true), "n NOT IN (1)"),
         (sqlLeaf(.between(key("n"), lower: lit(1), upper: lit(2))), "n BETWEEN 1 AND 2"),
         (sqlLeaf(.between(key("n"), lower: lit(-1), upper: key("m")), negated: true), "n NOT BETWEEN -1 AND m"),
-        (sqlLeaf(.geo(.distance(KeyPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306), .lt,
+        (sqlLeaf(.geo(.distance(FieldPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306), .lt,
                                 Distance(200, .miles)))),
          "distance(30.26715, -97.74306, coordinates.latitude, coordinates.longitude) < mi(200)"),
-        (sqlLeaf(.geo(.distance(KeyPath("a.b"), from: GeoPoint(latitude: 0, longitude: -0.5), .ge,
+        (sqlLeaf(.geo(.distance(FieldPath("a.b"), from: GeoPoint(latitude: 0, longitude: -0.5), .ge,
                                 Distance(1.5, .kilometers))), negated: true),
          "NOT (distance(0, -0.5, a.b.latitude, a.b.longitude) >= km(1.5))"),
-        (sqlLeaf(.geo(.withinPolygon(KeyPath("loc"), [GeoPoint(latitude: 7.82, longitude: -154.53),
+        (sqlLeaf(.geo(.withinPolygon(FieldPath("loc"), [GeoPoint(latitude: 7.82, longitude: -154.53),
                                                       GeoPoint(latitude: 7.82, longitude: -150),
                                                       GeoPoint(latitude: 10, longitude: -150)]))),
          "Within(loc, 'POLYGON((-154.53 7.82, -150.0 7.82, -150.0 10.0, -154.53 7.82))') = TRUE"),
-        (sqlLeaf(.geo(.withinPolygon(KeyPath("loc"), [GeoPoint(latitude: 1, longitude: 2), GeoPoint(latitude: 3, longitude: 4),
+        (sqlLeaf(.geo(.withinPolygon(FieldPath("loc"), [GeoPoint(latitude: 1, longitude: 2), GeoPoint(latitude: 3, longitude: 4),
                                                       GeoPoint(latitude: 5, longitude: 6)])), negated: true),
          "Within(loc, 'POLYGON((2.0 1.0, 4.0 3.0, 6.0 5.0, 2.0 1.0))') = FALSE"),
-        (sqlLeaf(.select(KeyPath("objectId"), Query(className: "PhoneBook", predicate: cmp("objectId", .eq, "pb1")),
-                         innerKey: KeyPath("contacts.objectId"))),
+        (sqlLeaf(.select(FieldPath("objectId"), Query(className: "PhoneBook", predicate: cmp("objectId", .eq, "pb1")),
+                         innerKey: FieldPath("contacts.objectId"))),
          "objectId IN (PhoneBook[objectId = 'pb1'].contacts.objectId)"),
-        (sqlLeaf(.select(KeyPath("x"), Query(className: "Order Item"), innerKey: KeyPath("y")), negated: true),
+        (sqlLeaf(.select(FieldPath("x"), Query(className: "Order Item"), innerKey: FieldPath("y")), negated: true),
          "x NOT IN (`Order Item`.y)"),
-        (sqlLeaf(.select(KeyPath("x"), Query(className: "T", predicate: .or([cmp("a", .eq, 1), cmp("b", .eq, 2)])),
-                         innerKey: KeyPath("y"))),
+        (sqlLeaf(.select(FieldPath("x"), Query(className: "T", predicate: .or([cmp("a", .eq, 1), cmp("b", .eq, 2)])),
+                         innerKey: FieldPath("y"))),
          "x IN (T[a = 1 OR b = 2].y)"),
     ]
 
     @Test(arguments: goldens)
-    func golden(_ ir: Predicate, _ expected: String) throws {
+    func golden(_ ir: Filter, _ expected: String) throws {
         #expect(try SQLWhere.print(ir) == expected)
     }
 
@@ -108,7 +108,7 @@ import QuarrySQL
         }
     }
 
-    static let inexpressible: [(Predicate, String)] = [
+    static let inexpressible: [(Filter, String)] = [
         (.leaf(.compare(key("a"), .eq, lit(1), []), .predicate), "NSPredicate semantics"),
         (.leaf(.compare(key("a"), .ne, lit(1), []), .document), "Parse/MongoDB semantics"),
         (.not(cmp("a", .eq, 1)), "logical NOT"),
@@ -131,22 +131,22 @@ import QuarrySQL
         (sqlLeaf(.compare(.variable("x"), .eq, lit(1), [])), "$x"),
         (sqlLeaf(.compare(.function(.uppercase, [key("a")]), .eq, lit("X"), [])), "uppercase()"),
         (sqlLeaf(.compare(.aggregate(.count, key("a")), .eq, lit(1), [])), "@count"),
-        (sqlLeaf(.geo(.distance(KeyPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .ne, Distance(1, .miles)))), "!="),
-        (sqlLeaf(.geo(.distance(KeyPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .lt, Distance(1, .radians)))), "radians"),
-        (sqlLeaf(.geo(.near(KeyPath("g"), GeoPoint(latitude: 1, longitude: 2), maxDistance: nil))), "near"),
-        (sqlLeaf(.geo(.withinPolygon(KeyPath("g"), [GeoPoint(latitude: 1, longitude: 2)]))), "fewer than 3 vertices"),
-        (sqlLeaf(.inQuery(KeyPath("p"), Query(className: "T"))), "inQuery"),
+        (sqlLeaf(.geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .ne, Distance(1, .miles)))), "!="),
+        (sqlLeaf(.geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .lt, Distance(1, .radians)))), "radians"),
+        (sqlLeaf(.geo(.near(FieldPath("g"), GeoPoint(latitude: 1, longitude: 2), maxDistance: nil))), "near"),
+        (sqlLeaf(.geo(.withinPolygon(FieldPath("g"), [GeoPoint(latitude: 1, longitude: 2)]))), "fewer than 3 vertices"),
+        (sqlLeaf(.inQuery(FieldPath("p"), Query(className: "T"))), "inQuery"),
         (sqlLeaf(.relatedTo(Pointer(className: "T", objectId: "x"), key: "r")), "relatedTo"),
-        (sqlLeaf(.text(KeyPath("a"), TextSearch(terms: "x"))), "full-text"),
+        (sqlLeaf(.text(FieldPath("a"), TextSearch(terms: "x"))), "full-text"),
         (sqlLeaf(.containsAll(key("a"), .list([lit(1)]))), "containsAll"),
         (sqlLeaf(.arraySize(key("a"), 2)), "array size"),
-        (sqlLeaf(.select(KeyPath("x"), Query(className: "T", limit: 5), innerKey: KeyPath("y"))), "limit"),
+        (sqlLeaf(.select(FieldPath("x"), Query(className: "T", limit: 5), innerKey: FieldPath("y"))), "limit"),
         (cmp("a.", .eq, 1), "field name ''"),
         (.and([cmp("a", .eq, 1), .or([cmp("b", .eq, 1), .not(cmp("c", .eq, 1))])]), "logical NOT"),
     ]
 
     @Test(arguments: inexpressible)
-    func inexpressibleIRIsAClearError(_ ir: Predicate, _ construct: String) {
+    func inexpressibleIRIsAClearError(_ ir: Filter, _ construct: String) {
         do {
             let text = try SQLWhere.print(ir)
             Issue.record("printed \(text)")

@@ -7,22 +7,22 @@ import QuarrySQL
 @Suite struct ReferenceClauseTests {
     static let D: Int64 = 1_427_068_800_000  // 2015-03-23T00:00Z
 
-    static func inverted(_ parent: String, _ relation: String, _ inner: Predicate) -> Predicate {
-        sqlLeaf(.select(KeyPath("objectId"), Query(className: parent, predicate: inner),
-                        innerKey: KeyPath([relation, "objectId"])))
+    static func inverted(_ parent: String, _ relation: String, _ inner: Filter) -> Filter {
+        sqlLeaf(.select(FieldPath("objectId"), Query(className: parent, predicate: inner),
+                        innerKey: FieldPath([relation, "objectId"])))
     }
 
-    static func austin(_ op: ComparisonOperator, _ d: Distance) -> Predicate {
-        sqlLeaf(.geo(.distance(KeyPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306), op, d)))
+    static func austin(_ op: ComparisonOperator, _ d: Distance) -> Filter {
+        sqlLeaf(.geo(.distance(FieldPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306), op, d)))
     }
 
-    static func beaumont(_ op: ComparisonOperator, _ d: Distance) -> Predicate {
-        sqlLeaf(.geo(.distance(KeyPath("coordinates"), from: GeoPoint(latitude: 30.084, longitude: -94.145), op, d)))
+    static func beaumont(_ op: ComparisonOperator, _ d: Distance) -> Filter {
+        sqlLeaf(.geo(.distance(FieldPath("coordinates"), from: GeoPoint(latitude: 30.084, longitude: -94.145), op, d)))
     }
 
     static let pb1 = inverted("PhoneBook", "contacts", cmp("objectId", .eq, "pb1"))
 
-    static let cases: [(Int, String, String, Predicate)] = [
+    static let cases: [(Int, String, String, Filter)] = [
         (1, "Item", "name = 'foo'", cmp("name", .eq, "foo")),
         (2, "Item", "name != 'foo'", cmp("name", .ne, "foo")),
         (3, "Item", "name is null", sqlLeaf(.isNull(key("name")))),
@@ -116,7 +116,7 @@ import QuarrySQL
     ]
 
     @Test(arguments: cases)
-    func clause(_ number: Int, _ className: String, _ text: String, _ expected: Predicate) {
+    func clause(_ number: Int, _ className: String, _ text: String, _ expected: Filter) {
         // Test 85 is a message selector over headers: no schema.
         let schema: (any Schema)? = number == 85 ? nil : seedSchema
         #expect(parsed(text, className: className, schema: schema) == expected, "test \(number)")

@@ -44,7 +44,7 @@ import QuarrySQL
 
     @Test func corpusCoversEveryLeafKind() {
         var seen: Set<String> = []
-        func visit(_ p: Predicate) {
+        func visit(_ p: Filter) {
             switch p {
             case .and(let ps), .or(let ps): ps.forEach(visit)
             case .leaf(let l):

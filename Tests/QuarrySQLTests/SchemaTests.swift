@@ -5,21 +5,21 @@ import QuarrySQL
 /// Lowering with a schema: names resolved to their stored spelling, unknown classes and
 /// columns, relation checks of the inverted form, type conflicts, compile-time dates.
 @Suite struct SchemaTests {
-    func lower(_ text: String, on className: String) -> Predicate? {
+    func lower(_ text: String, on className: String) -> Filter? {
         parsed(text, className: className, schema: seedSchema)
     }
 
     @Test func columnsResolveCaseInsensitivelyToTheStoredName() {
         // Reference §1.5 / test 68: the guide's own code writes `Coordinates`.
         #expect(lower("distance(30.26715, -97.74306, Coordinates.latitude, Coordinates.LONGITUDE) < mi(200)", on: "Friend")
-            == sqlLeaf(.geo(.distance(KeyPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306),
+            == sqlLeaf(.geo(.distance(FieldPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306),
                                       .lt, Distance(200, .miles)))))
         // Test 88: keyword and column case.
         #expect(lower("NAME like 'jack%'", on: "Contact") == like("name", "jack%"))
         #expect(lower("Address.CITY = 'Tokyo'", on: "Contact") == cmp("address.city", .eq, "Tokyo"))
         #expect(lower("coordinates.Latitude > 5", on: "Friend") == cmp("coordinates.latitude", .gt, 5))
         #expect(lower("objectId IN (comment.blogPost.objectId)", on: "BlogPost")
-            == sqlLeaf(.select(KeyPath("objectId"), Query(className: "Comment"), innerKey: KeyPath("blogPost.objectId"))))
+            == sqlLeaf(.select(FieldPath("objectId"), Query(className: "Comment"), innerKey: FieldPath("blogPost.objectId"))))
     }
 
     @Test func ambiguousCaseInsensitiveMatchIsAnError() throws {
@@ -78,11 +78,11 @@ import QuarrySQL
             == "PhoneBook.contacts points to Contact, not to Address, the class being queried")
         // One-to-one and one-to-many both qualify.
         #expect(lower("PhoneBook[owner].objectId = 'pb2'", on: "Contact")
-            == sqlLeaf(.select(KeyPath("objectId"), Query(className: "PhoneBook", predicate: cmp("objectId", .eq, "pb2")),
-                               innerKey: KeyPath("owner.objectId"))))
+            == sqlLeaf(.select(FieldPath("objectId"), Query(className: "PhoneBook", predicate: cmp("objectId", .eq, "pb2")),
+                               innerKey: FieldPath("owner.objectId"))))
         #expect(lower("Person[ADDRESS].objectId = 'p1'", on: "Address")
-            == sqlLeaf(.select(KeyPath("objectId"), Query(className: "Person", predicate: cmp("objectId", .eq, "p1")),
-                               innerKey: KeyPath("address.objectId"))))
+            == sqlLeaf(.select(FieldPath("objectId"), Query(className: "Person", predicate: cmp("objectId", .eq, "p1")),
+                               innerKey: FieldPath("address.objectId"))))
     }
 
     @Test func typeConflictsAreLocated() {
@@ -137,7 +137,7 @@ import QuarrySQL
                   into: "Friend")
         #expect(parsed("distance(1, 2, Coordinates.latitude, Coordinates.longitude) < km(1) AND objectId = 'f1'",
                        className: "Friend", schema: db)
-            == .and([sqlLeaf(.geo(.distance(KeyPath("coordinates"), from: GeoPoint(latitude: 1, longitude: 2), .lt,
+            == .and([sqlLeaf(.geo(.distance(FieldPath("coordinates"), from: GeoPoint(latitude: 1, longitude: 2), .lt,
                                             Distance(1, .kilometers)))), cmp("objectId", .eq, "f1")]))
         #expect(failure("nam = 'x'", className: "Friend", schema: db)?.message
             == "unknown column 'nam' in class Friend; did you mean 'name'?")
@@ -146,6 +146,6 @@ import QuarrySQL
     @Test func withoutASchemaNamesPassThrough() {
         #expect(parsed("Nope.whatever = 1 AND x IN (Missing.y)", className: "Contact")
             == .and([cmp("Nope.whatever", .eq, 1),
-                     sqlLeaf(.select(KeyPath("x"), Query(className: "Missing"), innerKey: KeyPath("y")))]))
+                     sqlLeaf(.select(FieldPath("x"), Query(className: "Missing"), innerKey: FieldPath("y")))]))
     }
 }

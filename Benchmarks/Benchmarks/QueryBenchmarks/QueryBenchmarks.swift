@@ -13,7 +13,7 @@ import QuarryCLI
 
 let rowCount = ProcessInfo.processInfo.environment["QUARRY_BENCH_ROWS"].flatMap { Int($0) } ?? 100_000
 let className = SyntheticData.personClass
-let indexedKeys: [KeyPath] = ["age", "name", "score", "location"]
+let indexedKeys: [FieldPath] = ["age", "name", "score", "location"]
 
 /// The generated database, Quarry's engines and the SQLite twins, made on first use in each
 /// process.

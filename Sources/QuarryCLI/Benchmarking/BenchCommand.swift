@@ -155,10 +155,10 @@ extension BenchCommand {
     }
 
     /// `--index` keys, each naming a field of the class (the first step of a path).
-    private func indexKeys(_ database: Database, _ className: String) throws(Failure) -> [KeyPath] {
-        var keys: [KeyPath] = []
+    private func indexKeys(_ database: Database, _ className: String) throws(Failure) -> [FieldPath] {
+        var keys: [FieldPath] = []
         for text in indexes {
-            let key = KeyPath(text)
+            let key = FieldPath(text)
             guard database.resolveField(key.first, in: className) != nil else {
                 throw .usage("--index \(text): the class \(className) has no field '\(key.first)'")
             }

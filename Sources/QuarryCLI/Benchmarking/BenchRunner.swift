@@ -66,7 +66,7 @@ public struct BenchExecutor {
 
     /// The planned engine, with an index for each key: a geo index on geo-point fields, an
     /// ordered one (equality, ranges, prefixes, sorting) on the others.
-    public static func engine(_ database: Database, indexes: [KeyPath], in className: String,
+    public static func engine(_ database: Database, indexes: [FieldPath], in className: String,
                               limits: Limits = .default) throws(Diagnostics) -> BenchExecutor {
         let engine = Engine(database: database, limits: limits)
         do throws(Diagnostic) {

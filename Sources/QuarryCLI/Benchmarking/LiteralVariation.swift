@@ -11,7 +11,7 @@ enum LiteralVariation {
         return q
     }
 
-    private static func vary(_ p: Predicate) -> Predicate {
+    private static func vary(_ p: Filter) -> Filter {
         switch p {
         case .constant: return p
         case .and(let ps): return .and(ps.map(vary))

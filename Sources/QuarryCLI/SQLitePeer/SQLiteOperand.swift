@@ -30,12 +30,12 @@ extension SQLiteTranslator {
     /// The operand a key path reaches from the row. Paths may follow pointers (each hop is a
     /// lookup by objectId) and end in `latitude`/`longitude` of a geo point; paths through
     /// arrays are not translated.
-    func operand(_ path: KeyPath, _ row: Row) throws(SQLiteNotComparable) -> SQLiteOperand {
+    func operand(_ path: FieldPath, _ row: Row) throws(SQLiteNotComparable) -> SQLiteOperand {
         try operand(path.components[...], row.table, .alias(row.alias), path)
     }
 
     private func operand(_ components: ArraySlice<String>, _ table: SQLiteTable, _ place: Place,
-                         _ path: KeyPath) throws(SQLiteNotComparable) -> SQLiteOperand {
+                         _ path: FieldPath) throws(SQLiteNotComparable) -> SQLiteOperand {
         guard let field = components.first else { throw SQLiteNotComparable("an empty key path") }
         let rest = components.dropFirst()
         if field == "objectId" {

@@ -47,7 +47,7 @@ public final class SQLitePeer {
     /// - Returns: nil when created; otherwise why SQLite has no equivalent (an array field,
     ///   a dot path, an unsupported field).
     @discardableResult
-    public func createIndex(on key: KeyPath, in className: String) throws(SQLiteError) -> String? {
+    public func createIndex(on key: FieldPath, in className: String) throws(SQLiteError) -> String? {
         guard let table = tables[className] else { return "the class \(className) is not loaded" }
         guard key.count == 1 else { return "SQLite has no index on a path through a pointer (\(key))" }
         let field = key.first

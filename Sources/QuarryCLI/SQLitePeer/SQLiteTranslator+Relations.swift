@@ -72,7 +72,7 @@ extension SQLiteTranslator {
     // MARK: - Inner queries and relations
 
     /// `$inQuery`: the pointer (or one pointer of the array) is among the inner query's objects.
-    mutating func inQuery(_ key: KeyPath, _ inner: Query, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable) -> String {
+    mutating func inQuery(_ key: FieldPath, _ inner: Query, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable) -> String {
         let x = try operand(key, row)
         let ids = try innerRows(inner, innerKey: nil)
         func outcome(_ kind: SQLiteColumnKind?, _ v: String) -> SQLiteOutcome {
@@ -83,7 +83,7 @@ extension SQLiteTranslator {
     }
 
     /// `$select` and `IN (Table[where].column)`: the value is among the inner query's values.
-    mutating func select(_ key: KeyPath, _ inner: Query, _ innerKey: KeyPath, _ rule: Rule,
+    mutating func select(_ key: FieldPath, _ inner: Query, _ innerKey: FieldPath, _ rule: Rule,
                          _ row: Row) throws(SQLiteNotComparable) -> String {
         let x = try operand(key, row)
         guard innerKey.count == 1, let innerTable = tables[inner.className] else {

@@ -96,7 +96,7 @@ struct SQLiteTranslator {
     // MARK: - Predicates
 
     /// SQL that is TRUE exactly when the predicate holds (`positive`) or fails (not `positive`).
-    mutating func predicate(_ p: Predicate, _ row: Row, positive: Bool) throws(SQLiteNotComparable) -> String {
+    mutating func predicate(_ p: Filter, _ row: Row, positive: Bool) throws(SQLiteNotComparable) -> String {
         switch p {
         case .constant(let b): return b == positive ? "1" : "0"
         case .and(let ps), .or(let ps):

@@ -40,7 +40,7 @@ extension SemanticsConverter {
     }
 
     /// The key path a leaf's operand must be for dialects that only test fields.
-    func keyPath(_ e: Expr, _ l: Leaf) throws(Diagnostic) -> KeyPath {
+    func keyPath(_ e: Expr, _ l: Leaf) throws(Diagnostic) -> FieldPath {
         guard case .key(let path) = e else {
             throw inexpressible(l, "\(Self.describe(e)) is not a field; \(targetName) only tests fields")
         }

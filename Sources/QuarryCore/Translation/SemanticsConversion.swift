@@ -44,8 +44,8 @@ public enum SemanticsConversion {
     ///   - schema: narrows what fields hold (see "Exactness"); nil assumes nothing.
     /// - Throws: every `translate.inexpressible` found (and `limit.nesting` for IR nested deeper
     ///   than `limits` allow).
-    public static func convert(_ predicate: Predicate, to target: LeafSemantics, className: String?,
-                               schema: (any Schema)?, limits: Limits = .default) throws(Diagnostics) -> Predicate
+    public static func convert(_ predicate: Filter, to target: LeafSemantics, className: String?,
+                               schema: (any Schema)?, limits: Limits = .default) throws(Diagnostics) -> Filter
     {
         let converter = SemanticsConverter(target: target, schema: schema, limits: limits, variablesIn: predicate)
         let out = converter.predicate(predicate, SemanticsConverter.Scope(className: className), negate: false)
@@ -75,7 +75,7 @@ final class SemanticsConverter {
     private var taken: Set<String>
     private var counter = 0
 
-    init(target: LeafSemantics, schema: (any Schema)?, limits: Limits, variablesIn p: Predicate) {
+    init(target: LeafSemantics, schema: (any Schema)?, limits: Limits, variablesIn p: Filter) {
         self.target = target
         self.schema = schema
         self.limits = limits
@@ -100,7 +100,7 @@ final class SemanticsConverter {
 
     /// `p` (negated, when `negate`) with `target` leaves. Only an `.sql` target is ever asked to
     /// negate: other targets keep `.not`.
-    func predicate(_ p: Predicate, _ scope: Scope, negate: Bool) -> Predicate {
+    func predicate(_ p: Filter, _ scope: Scope, negate: Bool) -> Filter {
         guard scope.depth <= maxDepth else {
             if !problems.contains(where: { $0.code == "limit.nesting" }) {
                 problems.append(Diagnostic("limit.nesting", "the query nests deeper than \(maxDepth) levels"))
@@ -149,7 +149,7 @@ final class SemanticsConverter {
 
     /// The body of a quantifier over `collection`, evaluated on the same object with `variable`
     /// bound to each element.
-    func nested(_ body: Predicate, binding variable: String, to collection: Expr, _ scope: Scope) -> Predicate {
+    func nested(_ body: Filter, binding variable: String, to collection: Expr, _ scope: Scope) -> Filter {
         let d = domain(collection, scope)
         var inner = scope.deeper
         // An element that may itself be an array could hold anything.
@@ -166,7 +166,7 @@ final class SemanticsConverter {
 
     /// A leaf that already has the target semantics, with its inner query or quantifier body
     /// converted (they may hold other leaves).
-    func kept(_ l: Leaf, _ scope: Scope) -> Predicate {
+    func kept(_ l: Leaf, _ scope: Scope) -> Filter {
         var l = l
         switch l.condition {
         case .quantified(let q, let coll, let v, let body):

@@ -4,7 +4,7 @@ extension SemanticsConverter {
     // MARK: - From .predicate
 
     /// `.predicate`, not negated: the value as a whole passes.
-    func predicateAsDocument(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Predicate {
+    func predicateAsDocument(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Filter {
         switch l.condition {
         case .compare(let a, let op, let b, let opts):
             guard let (s, o, y) = Self.oriented(a, op, b) else {
@@ -95,8 +95,8 @@ extension SemanticsConverter {
 
     /// NSPredicate equality with any of `values`: the value as a whole equals one (nil equals
     /// null). Parse would also accept an array holding one, which `$all` tells apart.
-    func wholeEquals(_ l: Leaf, _ k: KeyPath, _ d: ValueDomain, _ values: [Value],
-                             _ opts: StringOptions) throws(Diagnostic) -> Predicate
+    func wholeEquals(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
+                             _ opts: StringOptions) throws(Diagnostic) -> Filter
     {
         let scalars = values.filter { !$0.isNull && ValueKinds(of: $0) != .collection }
         if d.multiValued && scalars.count + (values.contains(where: \.isNull) ? 1 : 0) != values.count {
@@ -117,8 +117,8 @@ extension SemanticsConverter {
 
     /// ANY / ALL / NONE over a field, with a one-test body on the element: the element tests
     /// Parse can state for "some element" (the value itself counting as one element).
-    func quantifiedAsDocument(_ l: Leaf, _ q: Quantifier, _ coll: Expr, _ v: String, _ body: Predicate,
-                                      _ scope: Scope) throws(Diagnostic) -> Predicate
+    func quantifiedAsDocument(_ l: Leaf, _ q: Quantifier, _ coll: Expr, _ v: String, _ body: Filter,
+                                      _ scope: Scope) throws(Diagnostic) -> Filter
     {
         guard case .key(let k) = coll, case .leaf(let test) = body, test.semantics == .predicate,
               let element = ElementTest(test, variable: v)
@@ -134,7 +134,7 @@ extension SemanticsConverter {
     }
 
     /// Some element of `k` (a single value is the only element, nil has none) passes the test.
-    func someElement(_ l: Leaf, _ k: KeyPath, _ d: ValueDomain, _ t: ElementTest) throws(Diagnostic) -> Predicate {
+    func someElement(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ t: ElementTest) throws(Diagnostic) -> Filter {
         let nullElement = d.multiValued ? leaf(.containsAll(key(k), .list([.literal(.null)]))) : .constant(false)
         switch (t.condition, t.negated) {
         case (.isNull, false):

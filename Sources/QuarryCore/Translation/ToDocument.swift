@@ -8,7 +8,7 @@
 // pointers, an exact string match is written as a LIKE pattern without wildcards instead.
 
 extension SemanticsConverter {
-    func toDocument(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Predicate {
+    func toDocument(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Filter {
         switch l.semantics {
         case .document: return kept(l, scope)
         case .sql: return try sqlAsDocument(l, scope)
@@ -20,15 +20,15 @@ extension SemanticsConverter {
 
     // MARK: - Building blocks
 
-    func key(_ path: KeyPath) -> Expr { .key(path) }
+    func key(_ path: FieldPath) -> Expr { .key(path) }
 
     /// The value or an element of the field equals one of `values` (not null, not arrays), with
     /// plain equality: no pointer matches a string.
-    func equalsAny(_ l: Leaf, _ k: KeyPath, _ d: ValueDomain, _ values: [Value],
-                           _ opts: StringOptions) throws(Diagnostic) -> Predicate
+    func equalsAny(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
+                           _ opts: StringOptions) throws(Diagnostic) -> Filter
     {
         if d.multiValued, values.contains(where: { ValueKinds(of: $0) == .collection }) { throw wholeArrayCompared(l) }
-        var parts: [Predicate] = []
+        var parts: [Filter] = []
         var plain: [Expr] = []
         let stringsAsPatterns = !opts.isEmpty || !d.kinds.isDisjoint(with: .identities)
         for v in values {
@@ -56,8 +56,8 @@ extension SemanticsConverter {
     /// is null counts only when `values` lacks null. Arrays: "not all elements are in the list"
     /// (`$containedBy`); single values: not equal, told from arrays by `$all`, which needs an
     /// array holding the value.
-    func someElementNotIn(_ l: Leaf, _ k: KeyPath, _ d: ValueDomain, _ values: [Value],
-                                  _ opts: StringOptions) throws(Diagnostic) -> Predicate
+    func someElementNotIn(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
+                                  _ opts: StringOptions) throws(Diagnostic) -> Filter
     {
         let nonNull = values.filter { !$0.isNull }
         let present = not(isNull(key(k)))
@@ -81,7 +81,7 @@ extension SemanticsConverter {
 
     // MARK: - From .sql
 
-    func sqlAsDocument(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Predicate {
+    func sqlAsDocument(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Filter {
         let negated = l.negated
         switch l.condition {
         case .compare(let a, let op, let b, let opts):
@@ -197,14 +197,14 @@ extension SemanticsConverter {
     }
 
     /// `.sql` `x IS NOT NULL`: some non-null value (an array needs a non-null element).
-    func sqlPresent(_ l: Leaf, _ k: KeyPath, _ d: ValueDomain) throws(Diagnostic) -> Predicate {
+    func sqlPresent(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain) throws(Diagnostic) -> Filter {
         let present = not(isNull(key(k)))
         return d.multiValued ? all([present, not(leaf(.containedBy(key(k), .list([.literal(.null)]))))]) : present
     }
 
     /// `containsAll`, `containedBy`, `arraySize` under `.sql`: like Parse's, except that a
     /// negated test still needs an array.
-    func sqlArrayTest(_ l: Leaf, _ k: KeyPath, _ scope: Scope) throws(Diagnostic) -> Predicate {
+    func sqlArrayTest(_ l: Leaf, _ k: FieldPath, _ scope: Scope) throws(Diagnostic) -> Filter {
         var positive = l
         positive.negated = false
         positive.semantics = .document
@@ -215,8 +215,8 @@ extension SemanticsConverter {
 
     /// `k op y` under `.sql`: the date twins of `y`, each element of an array constant; `!=` is
     /// "some element is not one of y's equals".
-    func sqlCompareAsDocument(_ l: Leaf, _ k: KeyPath, _ op: ComparisonOperator, _ y: SQLCoercion.Constant,
-                                      _ opts: StringOptions, _ scope: Scope) throws(Diagnostic) -> Predicate
+    func sqlCompareAsDocument(_ l: Leaf, _ k: FieldPath, _ op: ComparisonOperator, _ y: SQLCoercion.Constant,
+                                      _ opts: StringOptions, _ scope: Scope) throws(Diagnostic) -> Filter
     {
         let d = domain(.key(k), scope)
         var ys: [SQLCoercion.Constant] = [y]
@@ -226,7 +226,7 @@ extension SemanticsConverter {
         case .value(.relation): throw inexpressible(l, "a comparison with a relation value")
         default: break
         }
-        var parts: [Predicate] = []
+        var parts: [Filter] = []
         for y in ys {
             if case .value(let v) = y, ValueKinds(of: v) == .collection {
                 throw inexpressible(l, "a comparison with a nested array")

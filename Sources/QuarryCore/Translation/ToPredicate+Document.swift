@@ -4,7 +4,7 @@ extension SemanticsConverter {
     // MARK: - From .document
 
     /// `.document`, not negated: the value, or one of its elements, passes.
-    func documentAsPredicate(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Predicate {
+    func documentAsPredicate(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Filter {
         switch l.condition {
         case .compare(let a, let op, let b, let opts):
             guard let (s, o, y) = Self.oriented(a, op, b), Self.constant(s) == nil else {
@@ -73,9 +73,9 @@ extension SemanticsConverter {
     /// missing field counts as null), where a string also equals a pointer or `__type: Object`
     /// value with that objectId.
     private func documentEquality(_ l: Leaf, _ s: Expr, _ d: ValueDomain, _ values: [Value],
-                                  _ opts: StringOptions) throws(Diagnostic) -> Predicate
+                                  _ opts: StringOptions) throws(Diagnostic) -> Filter
     {
-        var parts: [Predicate] = []
+        var parts: [Filter] = []
         if values.contains(where: \.isNull) {
             parts.append(compare(s, .eq, .null))
             if d.multiValued { parts.append(anyElement(s) { compare($0, .eq, .null) }) }
@@ -102,7 +102,7 @@ extension SemanticsConverter {
     }
 
     /// A pointer or `__type: Object` value (or element) of `s` whose objectId is one of `ids`.
-    private func identityMatch(_ l: Leaf, _ s: Expr, _ d: ValueDomain, _ ids: [String]) throws(Diagnostic) -> Predicate {
+    private func identityMatch(_ l: Leaf, _ s: Expr, _ d: ValueDomain, _ ids: [String]) throws(Diagnostic) -> Filter {
         let kinds = d.kinds.intersection(.identities)
         if kinds == .identities {
             throw inexpressible(l, "Parse equality with a string also matches a pointer or `__type: Object` value whose "

@@ -7,7 +7,7 @@
 // tests). On a field the schema shows to be single-valued, the quantifier is left out.
 
 extension SemanticsConverter {
-    func toPredicate(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Predicate {
+    func toPredicate(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Filter {
         switch l.semantics {
         case .predicate: return kept(l, scope)
         case .sql: return try sqlAsPredicate(l, scope)
@@ -19,25 +19,25 @@ extension SemanticsConverter {
 
     /// Some non-nil value `s` reaches passes `body` (which must be false on nil). A single-valued
     /// `s` is tested directly.
-    func some(_ s: Expr, _ d: ValueDomain, _ body: (Expr) -> Predicate) -> Predicate {
+    func some(_ s: Expr, _ d: ValueDomain, _ body: (Expr) -> Filter) -> Filter {
         d.multiValued ? anyElement(s, body) : body(s)
     }
 
     /// `ANY s, $x: body($x)`.
-    func anyElement(_ s: Expr, _ body: (Expr) -> Predicate) -> Predicate {
+    func anyElement(_ s: Expr, _ body: (Expr) -> Filter) -> Filter {
         let v = freshVariable()
         return leaf(.quantified(.any, s, variable: v, body(.variable(v))))
     }
 
     /// `x` differs from every value (x is not nil).
-    func differsFromAll(_ x: Expr, _ values: [Expr], _ opts: StringOptions) -> Predicate {
+    func differsFromAll(_ x: Expr, _ values: [Expr], _ opts: StringOptions) -> Filter {
         values.count == 1 ? compare(x, .ne, values[0], opts) : not(leaf(.inCollection(x, .list(values), opts)))
     }
 
     // MARK: - From .sql
 
     /// `.sql`: some non-null value passes the test (negated: fails it, both sides comparable).
-    private func sqlAsPredicate(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Predicate {
+    private func sqlAsPredicate(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Filter {
         let negated = l.negated
         switch l.condition {
         case .compare(let a, let op, let b, let opts):
@@ -150,7 +150,7 @@ extension SemanticsConverter {
     /// `s op y` under `.sql`, as plain comparisons: the date twins of `y` (`SQLCoercion`), and
     /// each element of an array constant.
     func sqlCompareAsPredicate(_ l: Leaf, _ s: Expr, _ op: ComparisonOperator, _ y: SQLCoercion.Constant,
-                               _ opts: StringOptions, _ scope: Scope) throws(Diagnostic) -> Predicate
+                               _ opts: StringOptions, _ scope: Scope) throws(Diagnostic) -> Filter
     {
         let d = domain(s, scope)
         var ys: [SQLCoercion.Constant] = [y]
@@ -160,7 +160,7 @@ extension SemanticsConverter {
         case .value(.relation): throw inexpressible(l, "a comparison with a relation value")
         default: break
         }
-        var parts: [Predicate] = []
+        var parts: [Filter] = []
         for y in ys {
             if op == .ne {
                 let values = try coerced(l) { () throws(SQLCoercion.Untranslatable) in
@@ -179,7 +179,7 @@ extension SemanticsConverter {
 
     /// `a op b` between two fields under `.sql`: some pair of their non-null values compares.
     private func sqlFieldsAsPredicate(_ l: Leaf, _ a: Expr, _ op: ComparisonOperator, _ b: Expr,
-                                      _ opts: StringOptions, _ scope: Scope) throws(Diagnostic) -> Predicate
+                                      _ opts: StringOptions, _ scope: Scope) throws(Diagnostic) -> Filter
     {
         let da = domain(a, scope), db = domain(b, scope)
         let coerced: ValueKinds = [.number, .string]

@@ -4,7 +4,7 @@ extension SemanticsConverter {
     // MARK: - From .document
 
     /// What the `.document` leaf's condition says, as `.sql` (negation applied by the caller).
-    func documentAsSQL(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Predicate {
+    func documentAsSQL(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Filter {
         switch l.condition {
         case .compare(let a, let op, let b, let opts):
             guard let (s, o, y) = Self.oriented(a, op, b) else {
@@ -76,10 +76,10 @@ extension SemanticsConverter {
 
     /// Parse equality with any of `values`: the value or an element equals one (a missing field
     /// equals null; a string also equals a pointer with that objectId).
-    func documentEqualsAsSQL(_ l: Leaf, _ k: KeyPath, _ d: ValueDomain, _ values: [Value],
-                                     _ opts: StringOptions) throws(Diagnostic) -> Predicate
+    func documentEqualsAsSQL(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
+                                     _ opts: StringOptions) throws(Diagnostic) -> Filter
     {
-        var parts: [Predicate] = []
+        var parts: [Filter] = []
         if values.contains(where: \.isNull) {
             guard !d.multiValued else { throw onArraysInSQL(l) }
             parts.append(isNull(.key(k)))

@@ -5,7 +5,7 @@ extension SemanticsConverter {
 
     /// What the `.predicate` leaf's condition says, as `.sql` (its `negated` is applied by the
     /// caller, as a logical NOT).
-    func predicateAsSQL(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Predicate {
+    func predicateAsSQL(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Filter {
         switch l.condition {
         case .compare(let a, let op, let b, let opts):
             guard let (s, o, y) = Self.oriented(a, op, b) else { return try predicateFieldsAsSQL(l, a, op, b, opts, scope) }
@@ -108,7 +108,7 @@ extension SemanticsConverter {
 
     /// `a op b` between two single-valued fields: NSPredicate's `==` also holds on two nils.
     func predicateFieldsAsSQL(_ l: Leaf, _ a: Expr, _ op: ComparisonOperator, _ b: Expr,
-                                      _ opts: StringOptions, _ scope: Scope) throws(Diagnostic) -> Predicate
+                                      _ opts: StringOptions, _ scope: Scope) throws(Diagnostic) -> Filter
     {
         let ka = Expr.key(try keyPath(a, l)), kb = Expr.key(try keyPath(b, l))
         let da = domain(ka, scope), db = domain(kb, scope)
@@ -129,8 +129,8 @@ extension SemanticsConverter {
     }
 
     /// ANY / ALL / NONE over a field with a one-test body on the element.
-    func quantifiedAsSQL(_ l: Leaf, _ q: Quantifier, _ coll: Expr, _ v: String, _ body: Predicate,
-                                 _ scope: Scope) throws(Diagnostic) -> Predicate
+    func quantifiedAsSQL(_ l: Leaf, _ q: Quantifier, _ coll: Expr, _ v: String, _ body: Filter,
+                                 _ scope: Scope) throws(Diagnostic) -> Filter
     {
         guard case .key(let k) = coll, case .leaf(let test) = body, test.semantics == .predicate,
               let element = ElementTest(test, variable: v)
@@ -146,8 +146,8 @@ extension SemanticsConverter {
     }
 
     /// Some element of `k` (the single value, when it is one; none for nil) passes the test.
-    func someElementAsSQL(_ l: Leaf, _ k: KeyPath, _ d: ValueDomain, _ t: ElementTest,
-                                  _ scope: Scope) throws(Diagnostic) -> Predicate
+    func someElementAsSQL(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ t: ElementTest,
+                                  _ scope: Scope) throws(Diagnostic) -> Filter
     {
         let key = Expr.key(k)
         if !d.multiValued {

@@ -9,7 +9,7 @@
 // the schema to rule out SQL's date coercion.
 
 extension SemanticsConverter {
-    func toSQL(_ l: Leaf, _ scope: Scope, negate: Bool) throws(Diagnostic) -> Predicate {
+    func toSQL(_ l: Leaf, _ scope: Scope, negate: Bool) throws(Diagnostic) -> Filter {
         switch l.semantics {
         case .sql:
             let p = kept(l, scope)
@@ -26,11 +26,11 @@ extension SemanticsConverter {
     // MARK: - Logical NOT
 
     /// The logical negation of `.sql` IR, without `.not`. `source` names the leaf in errors.
-    func complement(_ p: Predicate, _ source: Leaf, _ scope: Scope) throws(Diagnostic) -> Predicate {
+    func complement(_ p: Filter, _ source: Leaf, _ scope: Scope) throws(Diagnostic) -> Filter {
         switch p {
         case .constant(let b): return .constant(!b)
         case .and(let ps), .or(let ps):
-            var out: [Predicate] = []
+            var out: [Filter] = []
             for q in ps { out.append(try complement(q, source, scope)) }
             if case .and = p { return any(out) }
             return all(out)
@@ -42,7 +42,7 @@ extension SemanticsConverter {
     /// NOT of one `.sql` leaf: `IS NULL` and `IS NOT NULL` are each other's negation; any other
     /// test on a single value is "null, or the negated test", when the test decides every value
     /// the field may hold.
-    func complementLeaf(_ x: Leaf, _ source: Leaf, _ scope: Scope) throws(Diagnostic) -> Predicate {
+    func complementLeaf(_ x: Leaf, _ source: Leaf, _ scope: Scope) throws(Diagnostic) -> Filter {
         var flipped = x
         // A failed comparison is the complementary comparison (`a != 5`, not `NOT (a = 5)`).
         if case .compare(let a, let op, let b, let o) = x.condition {
@@ -192,7 +192,7 @@ extension SemanticsConverter {
     // MARK: - Building blocks
 
     /// Some non-null value of `e` equals `y` (plain equality; string options as an exact LIKE).
-    func equalsValue(_ e: Expr, _ y: SQLCoercion.Constant, _ opts: StringOptions) -> Predicate {
+    func equalsValue(_ e: Expr, _ y: SQLCoercion.Constant, _ opts: StringOptions) -> Filter {
         if case .value(.string(let s)) = y, !opts.isEmpty {
             let (pattern, escape) = LikeText.sql(s.unicodeScalars.map(LikeText.Token.literal))
             return leaf(.string(e, .like(.sql(escape: escape)), .literal(.string(pattern)), opts))
@@ -202,8 +202,8 @@ extension SemanticsConverter {
     }
 
     /// Some non-null value of `e` equals one of `values`.
-    func equalsOneOf(_ e: Expr, _ values: [Value], _ opts: StringOptions) -> Predicate {
-        var parts: [Predicate] = []
+    func equalsOneOf(_ e: Expr, _ values: [Value], _ opts: StringOptions) -> Filter {
+        var parts: [Filter] = []
         var plain: [Expr] = []
         for v in values {
             if case .string = v, !opts.isEmpty { parts.append(equalsValue(e, .value(v), opts)) } else { plain.append(.literal(v)) }

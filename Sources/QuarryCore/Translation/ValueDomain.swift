@@ -109,7 +109,7 @@ struct ValueDomain: Hashable, Sendable {
 
     /// The domain of a key path on objects of `className`. `objectId` at the top is always the
     /// object's own id string, whatever the schema says.
-    static func of(_ path: KeyPath, in className: String?, schema: (any Schema)?) -> ValueDomain {
+    static func of(_ path: FieldPath, in className: String?, schema: (any Schema)?) -> ValueDomain {
         if path.components == ["objectId"] { return ValueDomain(multiValued: false, kinds: .string) }
         guard let schema, var current = className, schema.hasClass(current) else { return .anything }
         // Crossing an array or relation maps the rest of the path over its elements.

@@ -2,7 +2,7 @@
 // variables never shadow one of them. The walk stops `depth` levels down: the conversion itself
 // reports IR nested deeper than its limit, and must not overflow the stack first.
 
-extension Predicate {
+extension Filter {
     func collectVariableNames(into names: inout Set<String>, depth: Int) {
         guard depth > 0 else { return }
         switch self {

@@ -199,7 +199,7 @@ extension FilterCompiler {
     /// A quantifier whose predicate is one simple test of the element (the variable against
     /// literals): typed over `elements`, each row's slice of it (`arrays`), or the row's own
     /// value as a collection of one (no `arrays`).
-    func quantified(_ l: Leaf, _ q: Quantifier, _ variable: String, _ p: Predicate, _ access: KeyAccess,
+    func quantified(_ l: Leaf, _ q: Quantifier, _ variable: String, _ p: Filter, _ access: KeyAccess,
                     elements: Column, arrays: ArrayColumn?, count: IntRange? = nil, _ answers: SlotAnswers) -> FilterNode? {
         // Element values of other types would need the reference per element; a row's own
         // value of another type goes to it through the node's slots.

@@ -15,9 +15,9 @@ struct FilterCompiler {
     let memo: PlanningMemo
 
     /// The key path resolved against the store (nil: only the reference can follow it).
-    func access(_ path: KeyPath) -> KeyAccess? { memo.access(path, in: table, store: store) }
+    func access(_ path: FieldPath) -> KeyAccess? { memo.access(path, in: table, store: store) }
 
-    func compile(_ p: Predicate) -> FilterNode {
+    func compile(_ p: Filter) -> FilterNode {
         switch p {
         case .constant(let b): return ConstantNode(b)
         case .leaf(let l): return leaf(l)
@@ -50,13 +50,13 @@ struct FilterCompiler {
 
     /// What the leaf answers for a row whose key reaches nothing, and one where it reaches
     /// null: the reference's own answer on a synthetic object.
-    func answers(_ l: Leaf, _ path: KeyPath) -> SlotAnswers? {
+    func answers(_ l: Leaf, _ path: FieldPath) -> SlotAnswers? {
         memo.answers(l, subject: path, table.name) { evaluatedAnswers(l, path) }
     }
 
-    private func evaluatedAnswers(_ l: Leaf, _ path: KeyPath) -> SlotAnswers? {
+    private func evaluatedAnswers(_ l: Leaf, _ path: FieldPath) -> SlotAnswers? {
         guard let synthetic = l.replacingSubject(path, with: Self.operand) else { return nil }
-        let predicate = Predicate.leaf(synthetic)
+        let predicate = Filter.leaf(synthetic)
         guard let m = try? folding.evaluate(predicate, Scope(record: Self.missingOperand, className: table.name)),
             let n = try? folding.evaluate(predicate, Scope(record: Self.nullOperand, className: table.name))
         else { return nil }
@@ -66,14 +66,14 @@ struct FilterCompiler {
     /// The reference's answer for a row whose key holds `value`: for leaves whose answer is
     /// the same for every typed value of a column (a comparison with null, between types that
     /// never compare), `value` stands for them all. Nil when the reference throws.
-    func answer(_ l: Leaf, _ path: KeyPath, holding value: Value) -> Bool? {
+    func answer(_ l: Leaf, _ path: FieldPath, holding value: Value) -> Bool? {
         guard case .success(let b) = outcome(l, path, holding: value) else { return nil }
         return b
     }
 
     /// `answer(_:_:holding:)` with the reference's error when it fails; nil when the leaf's
     /// subject cannot be replaced.
-    func outcome(_ l: Leaf, _ path: KeyPath, holding value: Value) -> Result<Bool, Diagnostic>? {
+    func outcome(_ l: Leaf, _ path: FieldPath, holding value: Value) -> Result<Bool, Diagnostic>? {
         guard let synthetic = l.replacingSubject(path, with: Self.operand) else { return nil }
         let record = Record(objectId: "", fields: [("__quarry_operand", value)])
         do throws(Diagnostic) {
@@ -96,7 +96,7 @@ struct FilterCompiler {
         }
     }
 
-    private static let operand = KeyPath(["__quarry_operand"])
+    private static let operand = FieldPath(["__quarry_operand"])
     private static let missingOperand = Record(objectId: "", fields: [])
     private static let nullOperand = Record(objectId: "", fields: [("__quarry_operand", .null)])
 

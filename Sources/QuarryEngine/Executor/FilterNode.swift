@@ -10,7 +10,7 @@ class FilterNode {
     /// What the node tests, for EXPLAIN (rendered on demand: planning should not pay for it).
     var label: String { labelText ?? labelPredicate.map(PredicateText.render) ?? "" }
     private let labelText: String?
-    private let labelPredicate: Predicate?
+    private let labelPredicate: Filter?
     /// Per-row cost on realm-core's scale (an integer comparison is 0.25, a regex 100).
     let cost: Double
     /// Estimated share of rows that pass.
@@ -30,7 +30,7 @@ class FilterNode {
         self.mayThrow = mayThrow
     }
 
-    init(describing predicate: Predicate, cost: Double, selectivity: Double, mayThrow: Bool) {
+    init(describing predicate: Filter, cost: Double, selectivity: Double, mayThrow: Bool) {
         labelText = nil
         labelPredicate = predicate
         self.cost = cost
@@ -87,8 +87,8 @@ final class ConstantNode: FilterNode {
 /// A part the fast path does not compile, evaluated row by row by the reference evaluator on
 /// the stored record: always correct, never fast.
 final class FallbackNode: FilterNode {
-    let predicate: Predicate
-    init(_ predicate: Predicate, mayThrow: Bool, selectivity: Double = 0.5) {
+    let predicate: Filter
+    init(_ predicate: Filter, mayThrow: Bool, selectivity: Double = 0.5) {
         self.predicate = predicate
         super.init(describing: predicate, cost: 200, selectivity: selectivity, mayThrow: mayThrow)
     }

@@ -3,7 +3,7 @@ import QuarryCore
 /// A key path resolved against the store: the pointer columns it follows (`address` in
 /// `address.city`) and the column it ends at.
 struct KeyAccess {
-    let path: KeyPath
+    let path: FieldPath
     let hops: [PointerColumn]
     /// The final column; nil when no object of the final class has the field, so that every
     /// row reaches nothing.
@@ -28,7 +28,7 @@ struct KeyAccess {
 
     /// `rel.name`: a list of pointers, then a field of the target class; nil for other paths
     /// and when no target has the field.
-    static func throughList(_ path: KeyPath, in table: ClassTable, store: ColumnStore) -> KeyAccess? {
+    static func throughList(_ path: FieldPath, in table: ClassTable, store: ColumnStore) -> KeyAccess? {
         let components = path.components
         guard components.count == 2, let list = table.column(components[0]) as? PointerListColumn,
             let column = store.table(list.targetClass)?.column(components[1])
@@ -36,7 +36,7 @@ struct KeyAccess {
         return KeyAccess(path: path, list: list, column: column)
     }
 
-    private init(path: KeyPath, list: PointerListColumn, column: Column) {
+    private init(path: FieldPath, list: PointerListColumn, column: Column) {
         self.path = path
         hops = []
         finalColumn = column
@@ -47,7 +47,7 @@ struct KeyAccess {
 
     /// Nil when a step on the way is not a pointer column (an array of pointers, an embedded
     /// object, mixed values): such paths go through the reference evaluator.
-    init?(_ path: KeyPath, in table: ClassTable, store: ColumnStore) {
+    init?(_ path: FieldPath, in table: ClassTable, store: ColumnStore) {
         var hops: [PointerColumn] = []
         var current: ClassTable? = table
         let components = path.components
@@ -115,7 +115,7 @@ class KeyLeaf: FilterNode {
     let whenMissing: Bool
     let whenNull: Bool
     /// The leaf as IR, for rows the typed test cannot decide.
-    let fallback: Predicate
+    let fallback: Filter
     private var finals: [Int32] = []
     private var decisions: [UInt8] = []
 

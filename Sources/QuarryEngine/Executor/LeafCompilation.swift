@@ -92,7 +92,7 @@ extension FilterCompiler {
             if let error = failedInner[inner] { return ThrowingNode(l, error: error) }
             let answers = SlotAnswers(missing: Self.unknown(l), null: Self.unknown(l))
             if innerKey.components == ["objectId"], path.components.count >= 2, path.components.last == "objectId",
-                let pointerAccess = KeyAccess(KeyPath(Array(path.components.dropLast())), in: table, store: store),
+                let pointerAccess = KeyAccess(FieldPath(Array(path.components.dropLast())), in: table, store: store),
                 let pointers = pointerAccess.column as? PointerColumn, pointers.targetClass == inner.className
             {
                 // `ptr.objectId IN (Inner[…].objectId)`: objectIds are unique within a class, so
@@ -117,7 +117,7 @@ extension FilterCompiler {
 
     /// NSPredicate `SUBQUERY(key, $x, test).@count op n` with a simple element test: the
     /// passing elements counted per row. A key that reaches nothing is an empty collection.
-    private func subqueryCount(_ l: Leaf, _ path: KeyPath, _ variable: String, _ p: Predicate, _ op: ComparisonOperator,
+    private func subqueryCount(_ l: Leaf, _ path: FieldPath, _ variable: String, _ p: Filter, _ op: ComparisonOperator,
                                _ c: Value) -> FilterNode? {
         var range: IntRange
         switch c {
@@ -146,7 +146,7 @@ extension FilterCompiler {
 
     /// A leaf whose answer is the same for every typed value of a scalar column (a comparison
     /// with null): the reference's answer for one value stands for all.
-    private func independent(_ l: Leaf, _ path: KeyPath, _ access: KeyAccess, _ column: Column,
+    private func independent(_ l: Leaf, _ path: FieldPath, _ access: KeyAccess, _ column: Column,
                              _ answers: SlotAnswers) -> FilterNode? {
         guard let v = Self.representative(column.kind), let whenValue = answer(l, path, holding: v) else { return nil }
         return SlotLeaf(l, access: access, whenValue: whenValue, answers: answers, selectivity: whenValue ? 0.9 : 0.01)
@@ -161,7 +161,7 @@ extension FilterCompiler {
 
     /// Resolves the subject and its answers on missing and null, then builds the typed node;
     /// the reference when the path or the answers cannot be had.
-    private func keyed(_ l: Leaf, _ path: KeyPath,
+    private func keyed(_ l: Leaf, _ path: FieldPath,
                        _ build: (KeyAccess, Column, SlotAnswers) -> FilterNode?) -> FilterNode {
         if access(path) == nil, let access = KeyAccess.throughList(path, in: table, store: store),
             var answers = answers(l, path), let list = access.list, let column = access.column

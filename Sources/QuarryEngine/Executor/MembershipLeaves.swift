@@ -7,12 +7,12 @@ import QuarryCore
 final class SelectLeaf: KeyLeaf {
     let column: Column
     let inner: Query
-    let innerKey: KeyPath
+    let innerKey: FieldPath
     let semantics: LeafSemantics
     let invert: Bool
     private var prepared: (run: ObjectIdentifier, values: PreparedValues)?
 
-    init(_ leaf: Leaf, access: KeyAccess, column: Column, inner: Query, innerKey: KeyPath, answers: SlotAnswers) {
+    init(_ leaf: Leaf, access: KeyAccess, column: Column, inner: Query, innerKey: FieldPath, answers: SlotAnswers) {
         self.column = column
         self.inner = inner
         self.innerKey = innerKey

@@ -114,7 +114,7 @@ final class ExecContext {
     /// The reference's answer for one row, on a record built from the columns with the fields
     /// the predicate reads (all of them for SELF).
     @inline(never)
-    func evaluate(_ predicate: Predicate, row: Int) throws(Diagnostic) -> Bool {
+    func evaluate(_ predicate: Filter, row: Int) throws(Diagnostic) -> Bool {
         if predicate != lastPredicate {
             lastPredicate = predicate
             lastFields = FieldsRead.of(predicate).map { Array($0) }
@@ -124,6 +124,6 @@ final class ExecContext {
     }
     /// The fields of the last predicate evaluated (fallback nodes ask for one predicate over
     /// many rows in a row).
-    private var lastPredicate: Predicate?
+    private var lastPredicate: Filter?
     private var lastFields: [String]?
 }

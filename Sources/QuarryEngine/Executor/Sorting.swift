@@ -96,7 +96,7 @@ private enum SortColumn {
     }
 
     /// Typed values when the key is a column of the class with no value of another type.
-    private static func typed(_ path: KeyPath, rows: [Int], ctx: ExecContext) -> SortColumn? {
+    private static func typed(_ path: FieldPath, rows: [Int], ctx: ExecContext) -> SortColumn? {
         guard path.components.count == 1, let column = ctx.table.column(path.components[0]),
             column.statistics.others == 0
         else { return nil }

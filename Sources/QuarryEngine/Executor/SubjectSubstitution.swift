@@ -3,7 +3,7 @@ import QuarryCore
 extension Leaf {
     /// The leaf with its subject key path (the one a typed leaf reads) renamed, so that the
     /// reference can evaluate it on a synthetic object holding nothing, or null, there.
-    func replacingSubject(_ path: KeyPath, with replacement: KeyPath) -> Leaf? {
+    func replacingSubject(_ path: FieldPath, with replacement: FieldPath) -> Leaf? {
         var l = self
         func swap(_ e: Expr) -> Expr? { e == .key(path) ? .key(replacement) : nil }
         switch condition {
@@ -53,7 +53,7 @@ extension Leaf {
 }
 
 extension GeoCondition {
-    func withKey(_ k: KeyPath) -> GeoCondition {
+    func withKey(_ k: FieldPath) -> GeoCondition {
         switch self {
         case .near(_, let p, let d): return .near(k, p, maxDistance: d)
         case .withinBox(_, let sw, let ne): return .withinBox(k, southwest: sw, northeast: ne)

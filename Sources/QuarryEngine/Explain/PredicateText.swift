@@ -4,7 +4,7 @@ import QuarryCore
 /// construct, with each leaf's semantics shown when it is not the query's usual one. It is
 /// for people to read, not for parsing back.
 enum PredicateText {
-    static func render(_ p: Predicate) -> String {
+    static func render(_ p: Filter) -> String {
         switch p {
         case .constant(let b): return b ? "TRUE" : "FALSE"
         case .and(let ps): return ps.map { group($0) }.joined(separator: " AND ")
@@ -14,7 +14,7 @@ enum PredicateText {
         }
     }
 
-    private static func group(_ p: Predicate) -> String {
+    private static func group(_ p: Filter) -> String {
         switch p {
         case .and, .or: return "(" + render(p) + ")"
         default: return render(p)

@@ -9,7 +9,7 @@ import QuarryCore
 /// `= null` does, and the key is evaluated the same way. Array and object literals are left
 /// alone: SQL compares the elements of an array literal, IN would compare the array.
 extension Normalizer {
-    mutating func mergeDisjuncts(_ run: [Predicate]) -> [Predicate] {
+    mutating func mergeDisjuncts(_ run: [Filter]) -> [Filter] {
         guard run.count > 1 else { return run }
         if hasComplementaryLeaves(run) {
             log("tautology", .or(run), .constant(true))
@@ -21,7 +21,7 @@ extension Normalizer {
             guard case .leaf(let l) = p, let key = equalityGroupKey(l) else { continue }
             if let g = groups.firstIndex(where: { $0.key == key }) { groups[g].members.append(i) } else { groups.append((key, [i])) }
         }
-        var replaced: [Int: Predicate] = [:]
+        var replaced: [Int: Filter] = [:]
         var removed = Set<Int>()
         for (key, members) in groups where members.count >= 2 {
             var values: [Value] = []
@@ -30,13 +30,13 @@ extension Normalizer {
                 for v in l.equalityLiterals where !values.contains(v) { values.append(v) }
             }
             guard values.count <= limits.maxInListSize else { continue }
-            let merged = Predicate.leaf(
+            let merged = Filter.leaf(
                 .inCollection(.key(key.path), .list(values.map(Expr.literal)), key.options), key.semantics)
             log("or-to-in", .or(members.map { run[$0] }), merged)
             replaced[members[0]] = merged
             for i in members.dropFirst() { removed.insert(i) }
         }
-        var out: [Predicate] = []
+        var out: [Filter] = []
         for (i, p) in run.enumerated() where !removed.contains(i) { out.append(replaced[i] ?? p) }
         return out
     }
@@ -56,7 +56,7 @@ extension Normalizer {
 }
 
 struct EqualityGroupKey: Hashable {
-    let path: KeyPath
+    let path: FieldPath
     let semantics: LeafSemantics
     let options: StringOptions
 }

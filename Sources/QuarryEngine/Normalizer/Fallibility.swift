@@ -11,7 +11,7 @@ struct Fallibility {
     /// Whether an inner query is known to materialize without error.
     var innerSucceeds: (Query) -> Bool = { _ in false }
 
-    func mayThrow(_ p: Predicate) -> Bool {
+    func mayThrow(_ p: Filter) -> Bool {
         switch p {
         case .constant: return false
         case .and(let ps), .or(let ps): return ps.contains(where: mayThrow)

@@ -6,20 +6,20 @@ import QuarryCore
 protocol KeyFacts {
     /// The type bits (`Value.typeBit`) of every value and array element the path may reach;
     /// nil when unknown.
-    func reachableTypes(_ path: KeyPath) -> UInt16?
+    func reachableTypes(_ path: FieldPath) -> UInt16?
     /// Whether the path reaches at most one value per object (no array or relation on the way).
-    func isSingleValued(_ path: KeyPath) -> Bool
+    func isSingleValued(_ path: FieldPath) -> Bool
 }
 
 /// No knowledge of the data: only rewrites valid for every database.
 struct NoKeyFacts: KeyFacts {
-    func reachableTypes(_ path: KeyPath) -> UInt16? { nil }
-    func isSingleValued(_ path: KeyPath) -> Bool { false }
+    func reachableTypes(_ path: FieldPath) -> UInt16? { nil }
+    func isSingleValued(_ path: FieldPath) -> Bool { false }
 }
 
 extension KeyFacts {
     /// Whether the path may reach a date (nil knowledge: yes).
-    func mayReachDate(_ path: KeyPath) -> Bool {
+    func mayReachDate(_ path: FieldPath) -> Bool {
         (reachableTypes(path) ?? .max) & Value.date(0).typeBit != 0
     }
 }

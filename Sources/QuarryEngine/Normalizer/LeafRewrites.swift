@@ -4,7 +4,7 @@ import QuarryCore
 /// operator, LIKE patterns without inner wildcards into prefix / suffix / substring tests, and
 /// leaves that do not depend on the object folded to a constant.
 extension Normalizer {
-    mutating func leaf(_ original: Leaf) -> Predicate {
+    mutating func leaf(_ original: Leaf) -> Filter {
         var l = original
         if case .compare(let a, let op, let b, let options) = l.condition, case .literal = a, case .key = b {
             // Every semantics treats both sides alike, with the operator mirrored.
@@ -97,7 +97,7 @@ extension Condition {
     }
 }
 
-extension Predicate {
+extension Filter {
     func isObjectIndependent(bound: Set<String>) -> Bool {
         switch self {
         case .constant: return true

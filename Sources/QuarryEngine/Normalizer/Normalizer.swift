@@ -30,11 +30,11 @@ struct Normalizer {
     }
 
     /// Records a rewrite (rendered only if EXPLAIN asks).
-    mutating func log(_ rule: String, _ before: Predicate, _ after: Predicate) {
+    mutating func log(_ rule: String, _ before: Filter, _ after: Filter) {
         rewrites.append(Rewrite(rule: rule, before: before, after: after))
     }
 
-    mutating func normalize(_ p: Predicate) -> Predicate {
+    mutating func normalize(_ p: Filter) -> Filter {
         switch p {
         case .constant: return p
         case .leaf(let l): return leaf(l)
@@ -51,7 +51,7 @@ struct Normalizer {
     /// Logical NOT of a normalized predicate, pushed down: De Morgan through AND / OR, and
     /// into leaves whose `negated` flag is logical NOT (`.predicate`, `.document`, and SQL's
     /// `isNull`). Other SQL leaves keep an explicit NOT.
-    private mutating func negate(_ p: Predicate) -> Predicate {
+    private mutating func negate(_ p: Filter) -> Filter {
         switch p {
         case .constant(let b): return .constant(!b)
         case .not(let q): return q
@@ -66,19 +66,19 @@ struct Normalizer {
 
     // MARK: - AND / OR
 
-    mutating func conjunction(_ children: [Predicate]) -> Predicate {
+    mutating func conjunction(_ children: [Filter]) -> Filter {
         junction(children, isAnd: true)
     }
 
-    mutating func disjunction(_ children: [Predicate]) -> Predicate {
+    mutating func disjunction(_ children: [Filter]) -> Filter {
         junction(children, isAnd: false)
     }
 
     /// AND (`isAnd`) or OR of normalized children. The absorbing constant is FALSE for AND and
     /// TRUE for OR; the neutral one is dropped.
-    private mutating func junction(_ children: [Predicate], isAnd: Bool) -> Predicate {
-        let original: Predicate = isAnd ? .and(children) : .or(children)
-        var flat: [Predicate] = []
+    private mutating func junction(_ children: [Filter], isAnd: Bool) -> Filter {
+        let original: Filter = isAnd ? .and(children) : .or(children)
+        var flat: [Filter] = []
         for child in children {
             switch (child, isAnd) {
             case (.and(let inner), true), (.or(let inner), false): flat += inner
@@ -87,7 +87,7 @@ struct Normalizer {
         }
         if flat.count != children.count { log("flatten", original, isAnd ? .and(flat) : .or(flat)) }
 
-        var kept: [Predicate] = []
+        var kept: [Filter] = []
         for child in flat {
             guard case .constant(let b) = child else {
                 if !kept.contains(child) {
@@ -120,9 +120,9 @@ struct Normalizer {
     /// Applies the merging rewrites to each run of operands that cannot throw. A run that
     /// turns out constant (a contradiction in an AND, a tautology in an OR) becomes that
     /// constant.
-    private mutating func mergeRuns(_ children: [Predicate], isAnd: Bool) -> [Predicate] {
-        var out: [Predicate] = []
-        var run: [Predicate] = []
+    private mutating func mergeRuns(_ children: [Filter], isAnd: Bool) -> [Filter] {
+        var out: [Filter] = []
+        var run: [Filter] = []
         func flush(_ normalizer: inout Normalizer) {
             guard !run.isEmpty else { return }
             out += isAnd ? normalizer.mergeConjuncts(run) : normalizer.mergeDisjuncts(run)

@@ -9,7 +9,7 @@ import QuarryCore
 /// numbers (ints and doubles by value), dates, or, outside `.sql` where a string may be read
 /// as a date, strings compared without options.
 extension Normalizer {
-    mutating func mergeConjuncts(_ run: [Predicate]) -> [Predicate] {
+    mutating func mergeConjuncts(_ run: [Filter]) -> [Filter] {
         guard run.count > 1 else { return run }
         if hasComplementaryLeaves(run) {
             log("contradiction", .and(run), .constant(false))
@@ -21,14 +21,14 @@ extension Normalizer {
             guard case .leaf(let l) = p, let key = rangeGroupKey(l) else { continue }
             if let g = groups.firstIndex(where: { $0.key == key }) { groups[g].members.append(i) } else { groups.append((key, [i])) }
         }
-        var replaced: [Int: [Predicate]] = [:]
+        var replaced: [Int: [Filter]] = [:]
         var removed = Set<Int>()
         for (key, members) in groups {
             let equalityLike = members.contains { run[$0].rangeOperator == .eq }
             guard members.count >= 2 || equalityLike else { continue }
             let inequalities = equalityLike ? inequalityIndices(run, key) : []
             guard members.count >= 2 || !inequalities.isEmpty else { continue }
-            let before = Predicate.and((members + inequalities).sorted().map { run[$0] })
+            let before = Filter.and((members + inequalities).sorted().map { run[$0] })
             guard let merged = merge(members.map { run[$0] }, inequalities.map { run[$0] }, key) else {
                 log("contradiction", before, .constant(false))
                 return [.constant(false)]
@@ -40,7 +40,7 @@ extension Normalizer {
             replaced[first] = merged
             for i in members + inequalities where i != first { removed.insert(i) }
         }
-        var out: [Predicate] = []
+        var out: [Filter] = []
         for (i, p) in run.enumerated() where !removed.contains(i) {
             if let r = replaced[i] { out += r } else { out.append(p) }
         }
@@ -48,7 +48,7 @@ extension Normalizer {
     }
 
     /// Two leaves that differ only in `negated`, whose negation is logical NOT.
-    func hasComplementaryLeaves(_ run: [Predicate]) -> Bool {
+    func hasComplementaryLeaves(_ run: [Filter]) -> Bool {
         if run.count <= 16 {
             // Pairwise: cheaper than hashing every leaf of a short run.
             for i in run.indices {
@@ -73,7 +73,7 @@ extension Normalizer {
 
     private func rangeGroupKey(_ l: Leaf) -> RangeGroupKey? {
         guard !l.negated else { return nil }
-        let path: KeyPath, literals: [Value]
+        let path: FieldPath, literals: [Value]
         switch l.condition {
         case .compare(.key(let k), let op, .literal(let c), let options) where options.isEmpty && op != .ne:
             path = k
@@ -92,7 +92,7 @@ extension Normalizer {
     }
 
     /// `a != c` leaves of the group's key and literal kind, which an equality decides.
-    private func inequalityIndices(_ run: [Predicate], _ key: RangeGroupKey) -> [Int] {
+    private func inequalityIndices(_ run: [Filter], _ key: RangeGroupKey) -> [Int] {
         run.indices.filter { i in
             guard case .leaf(let l) = run[i], !l.negated,
                 case .compare(.key(key.path), .ne, .literal(let c), let options) = l.condition,
@@ -103,7 +103,7 @@ extension Normalizer {
     }
 
     /// The leaves equivalent to the group's conjunction, or nil when it is empty.
-    private func merge(_ members: [Predicate], _ inequalities: [Predicate], _ key: RangeGroupKey) -> [Predicate]? {
+    private func merge(_ members: [Filter], _ inequalities: [Filter], _ key: RangeGroupKey) -> [Filter]? {
         var point: Value? = nil
         var lower: (value: Value, inclusive: Bool)? = nil
         var upper: (value: Value, inclusive: Bool)? = nil
@@ -139,7 +139,7 @@ extension Normalizer {
             default: break
             }
         }
-        let make = { (op: ComparisonOperator, v: Value) -> Predicate in
+        let make = { (op: ComparisonOperator, v: Value) -> Filter in
             .leaf(.compare(.key(key.path), op, .literal(v), []), key.semantics)
         }
         if let p = point {
@@ -154,7 +154,7 @@ extension Normalizer {
             let o = order(lo.value, hi.value)
             if o > 0 || (o == 0 && !(lo.inclusive && hi.inclusive)) { return nil }
         }
-        var out: [Predicate] = []
+        var out: [Filter] = []
         if let lo = lower { out.append(make(lo.inclusive ? .ge : .gt, lo.value)) }
         if let hi = upper { out.append(make(hi.inclusive ? .le : .lt, hi.value)) }
         // A lone BETWEEN stays as written.
@@ -164,7 +164,7 @@ extension Normalizer {
 }
 
 struct RangeGroupKey: Hashable {
-    let path: KeyPath
+    let path: FieldPath
     let semantics: LeafSemantics
     let literalClass: RangeLiteralClass
 }
@@ -190,7 +190,7 @@ enum RangeLiteralClass: Hashable {
     }
 }
 
-extension Predicate {
+extension Filter {
     /// The operator of a comparison leaf with a literal (nil for anything else).
     var rangeOperator: ComparisonOperator? {
         guard case .leaf(let l) = self, case .compare(_, let op, .literal, _) = l.condition else { return nil }

@@ -7,10 +7,10 @@ public struct Rewrite: Hashable, Sendable, CustomStringConvertible {
     /// `contradiction`, `tautology`, `or-to-in`, `like-to-prefix`, `like-to-suffix`,
     /// `like-to-contains`, `duplicate`, `operand-swap`.
     public var rule: String
-    public var before: Predicate
-    public var after: Predicate
+    public var before: Filter
+    public var after: Filter
 
-    public init(rule: String, before: Predicate, after: Predicate) {
+    public init(rule: String, before: Filter, after: Filter) {
         self.rule = rule
         self.before = before
         self.after = after

@@ -22,7 +22,7 @@ struct AccessPlanner {
     ///   - conjuncts: the top-level AND operands of the normalized predicate.
     ///   - leading: how many of them come before the first one that may throw.
     ///   - perRowCost: the filter's expected cost per row.
-    func choose(_ conjuncts: [Predicate], leading: Int, perRowCost: Double, query: Query,
+    func choose(_ conjuncts: [Filter], leading: Int, perRowCost: Double, query: Query,
                 filterSelectivity: Double, fallible: Bool) -> Choice {
         let n = table.rowCount
         let scanCost = Double(n) * (0.25 + perRowCost)
@@ -95,7 +95,7 @@ struct AccessPlanner {
 
     // MARK: - Probes per conjunct
 
-    func probe(_ p: Predicate) -> (Probe, Bool)? {
+    func probe(_ p: Filter) -> (Probe, Bool)? {
         // Ask the storage what it has before planning a lookup.
         if case .leaf(let l) = p, let key = l.condition.indexKey, storage.indexKinds(on: key, in: table.name).isEmpty {
             return nil
@@ -221,7 +221,7 @@ struct AccessPlanner {
 
 extension Condition {
     /// The key path an index would be probed on for this condition.
-    var indexKey: KeyPath? {
+    var indexKey: FieldPath? {
         switch self {
         case .compare(.key(let k), _, _, _), .between(.key(let k), _, _), .inCollection(.key(let k), _, _),
             .string(.key(let k), _, _, _), .inQuery(let k, _), .select(let k, _, _):

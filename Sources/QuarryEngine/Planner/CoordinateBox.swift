@@ -6,12 +6,12 @@ import QuarryCore
 /// filter and check each row exactly (strict bounds are widened to closed ones here).
 enum CoordinateBox {
     /// One box per geo index whose coordinates the conjuncts bound, with the first conjunct used.
-    static func find(_ conjuncts: [Predicate], leading: Int, store: ColumnStore, className: String)
+    static func find(_ conjuncts: [Filter], leading: Int, store: ColumnStore, className: String)
         -> [(index: GeoIndex, box: LatLonBox, first: Int)]
     {
         guard store.indexes[className]?.geo.isEmpty == false else { return [] }
-        var found: [KeyPath: (box: LatLonBox, first: Int)] = [:]
-        var order: [KeyPath] = []
+        var found: [FieldPath: (box: LatLonBox, first: Int)] = [:]
+        var order: [FieldPath] = []
         for i in 0..<leading {
             guard case .leaf(let l) = conjuncts[i], !l.negated, let (key, coordinate, lo, hi) = bounds(l.condition) else { continue }
             if found[key] == nil {
@@ -30,7 +30,7 @@ enum CoordinateBox {
 
     /// The geo key, the coordinate and the closed range a leaf bounds it to (a superset of its
     /// matches: strict bounds widen to closed ones).
-    private static func bounds(_ c: Condition) -> (KeyPath, LatLonBox.Coordinate, Double, Double)? {
+    private static func bounds(_ c: Condition) -> (FieldPath, LatLonBox.Coordinate, Double, Double)? {
         switch c {
         case .compare(.key(let k), let op, .literal(let v), _):
             return range(k, op, v)
@@ -53,7 +53,7 @@ enum CoordinateBox {
         }
     }
 
-    private static func range(_ k: KeyPath, _ op: ComparisonOperator, _ v: Value) -> (KeyPath, LatLonBox.Coordinate, Double, Double)? {
+    private static func range(_ k: FieldPath, _ op: ComparisonOperator, _ v: Value) -> (FieldPath, LatLonBox.Coordinate, Double, Double)? {
         guard let (key, coordinate) = coordinate(k) else { return nil }
         switch op {
         case .lt, .le: return number(v, rounding: .up).map { (key, coordinate, .nan, $0) }
@@ -65,7 +65,7 @@ enum CoordinateBox {
         }
     }
 
-    private static func coordinate(_ k: KeyPath) -> (KeyPath, LatLonBox.Coordinate)? {
+    private static func coordinate(_ k: FieldPath) -> (FieldPath, LatLonBox.Coordinate)? {
         guard let parent = k.parent else { return nil }
         switch k.last {
         case "latitude": return (parent, .latitude)

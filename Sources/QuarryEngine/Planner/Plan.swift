@@ -5,7 +5,7 @@ import QuarryCore
 /// how the result is ordered. Valid until the store changes.
 final class Plan {
     let query: Query
-    let normalized: Predicate
+    let normalized: Filter
     let rewrites: [Rewrite]
     /// Inner queries, in the order they are materialized (innermost first where nested).
     let innerQueries: [Query]
@@ -15,7 +15,7 @@ final class Plan {
     let ordered: Bool
     let storeVersion: UInt64
 
-    init(query: Query, normalized: Predicate, rewrites: [Rewrite], innerQueries: [Query], source: RowSource,
+    init(query: Query, normalized: Filter, rewrites: [Rewrite], innerQueries: [Query], source: RowSource,
          filter: FilterNode, ordered: Bool, storeVersion: UInt64) {
         self.query = query
         self.normalized = normalized

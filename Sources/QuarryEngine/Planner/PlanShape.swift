@@ -67,7 +67,7 @@ struct PlanShape: Hashable {
         var cacheable = true
 
         static func ascii(_ s: String) -> Bool { s.utf8.allSatisfy { $0 < 0x80 } }
-        static func ascii(_ k: KeyPath) -> Bool { k.components.allSatisfy(ascii) }
+        static func ascii(_ k: FieldPath) -> Bool { k.components.allSatisfy(ascii) }
         static func ascii(_ k: SortKey) -> Bool {
             switch k {
             case .key(let p, _), .distance(let p, _, _): return ascii(p)
@@ -75,9 +75,9 @@ struct PlanShape: Hashable {
         }
 
         mutating func check(_ ok: Bool) { if !ok { cacheable = false } }
-        mutating func check(_ k: KeyPath) { check(Self.ascii(k)) }
+        mutating func check(_ k: FieldPath) { check(Self.ascii(k)) }
 
-        mutating func predicate(_ p: Predicate) -> Predicate {
+        mutating func predicate(_ p: Filter) -> Filter {
             switch p {
             case .constant: return p
             case .and(let ps): return .and(ps.map { predicate($0) })

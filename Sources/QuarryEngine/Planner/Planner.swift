@@ -32,7 +32,7 @@ struct Planner {
             return Plan(query: query, normalized: normalized, rewrites: normalizer.rewrites, innerQueries: inner,
                         source: EmptySource(), filter: ConstantNode(false), ordered: true, storeVersion: store.version)
         }
-        let conjuncts: [Predicate]
+        let conjuncts: [Filter]
         if case .and(let cs) = normalized { conjuncts = cs } else { conjuncts = [normalized] }
         let nodes = conjuncts.map(compiler.compile)
         let leading = nodes.firstIndex(where: \.mayThrow) ?? nodes.count
@@ -55,7 +55,7 @@ struct Planner {
 /// The inner queries of a predicate, in the order they appear (also inside quantifiers and
 /// SUBQUERY, whose reference evaluation then finds them already run).
 enum InnerQueries {
-    static func collect(_ p: Predicate) -> [Query] {
+    static func collect(_ p: Filter) -> [Query] {
         var out: [Query] = []
         visit(p, &out)
         return out
@@ -68,7 +68,7 @@ enum InnerQueries {
         return query.profile.maxInnerLimit.map { Swift.min(own, $0) } ?? own
     }
 
-    private static func visit(_ p: Predicate, _ out: inout [Query]) {
+    private static func visit(_ p: Filter, _ out: inout [Query]) {
         switch p {
         case .constant: break
         case .and(let ps), .or(let ps): for q in ps { visit(q, &out) }

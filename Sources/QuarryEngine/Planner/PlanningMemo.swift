@@ -51,7 +51,7 @@ final class PlanningMemo {
         let options: StringOptions
     }
 
-    func access(_ path: KeyPath, in table: ClassTable, store: ColumnStore) -> KeyAccess? {
+    func access(_ path: FieldPath, in table: ClassTable, store: ColumnStore) -> KeyAccess? {
         let key = ClassKey(className: table.name, path: path)
         if let known = accesses[key] { return known }
         let access = KeyAccess(path, in: table, store: store)
@@ -59,7 +59,7 @@ final class PlanningMemo {
         return access
     }
 
-    func reachableTypes(_ path: KeyPath, _ facts: StoreKeyFacts) -> UInt16? {
+    func reachableTypes(_ path: FieldPath, _ facts: StoreKeyFacts) -> UInt16? {
         let key = ClassKey(className: facts.table.name, path: path)
         if let known = reachable[key] { return known }
         let types = facts.reachableTypes(path)
@@ -67,7 +67,7 @@ final class PlanningMemo {
         return types
     }
 
-    func isSingleValued(_ path: KeyPath, _ facts: StoreKeyFacts) -> Bool {
+    func isSingleValued(_ path: FieldPath, _ facts: StoreKeyFacts) -> Bool {
         let key = ClassKey(className: facts.table.name, path: path)
         if let known = singleValued[key] { return known }
         let single = facts.isSingleValued(path)
@@ -82,7 +82,7 @@ final class PlanningMemo {
     /// without reading the literal (nulls stay in the shape). LIKE and regular expressions
     /// compile their pattern first, and an invalid one throws for every object: those are
     /// asked every time.
-    func answers(_ l: Leaf, subject: KeyPath, _ className: String, _ compute: () -> SlotAnswers?) -> SlotAnswers? {
+    func answers(_ l: Leaf, subject: FieldPath, _ className: String, _ compute: () -> SlotAnswers?) -> SlotAnswers? {
         guard Self.literalFree(l.condition), let skeleton = PlanShape.skeleton(of: l) else { return compute() }
         let key = AnswerKey(className: className, subject: subject, leaf: skeleton)
         if let known = answers[key] { return known }
@@ -101,12 +101,12 @@ final class PlanningMemo {
 
     private struct ClassKey: Hashable {
         let className: String
-        let path: KeyPath
+        let path: FieldPath
     }
 
     private struct AnswerKey: Hashable {
         let className: String
-        let subject: KeyPath
+        let subject: FieldPath
         let leaf: Leaf
     }
 }
@@ -116,6 +116,6 @@ struct MemoizedKeyFacts: KeyFacts {
     let facts: StoreKeyFacts
     let memo: PlanningMemo
 
-    func reachableTypes(_ path: KeyPath) -> UInt16? { memo.reachableTypes(path, facts) }
-    func isSingleValued(_ path: KeyPath) -> Bool { memo.isSingleValued(path, facts) }
+    func reachableTypes(_ path: FieldPath) -> UInt16? { memo.reachableTypes(path, facts) }
+    func isSingleValued(_ path: FieldPath) -> Bool { memo.isSingleValued(path, facts) }
 }

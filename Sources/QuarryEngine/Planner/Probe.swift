@@ -15,7 +15,7 @@ indirect enum Probe {
     case union([Probe])
     /// Rows whose key reaches a pointer to (or a value of) an inner query's rows, known only
     /// once the inner query has run.
-    case inner(ValueIndex, Query, innerKey: KeyPath?)
+    case inner(ValueIndex, Query, innerKey: FieldPath?)
 
     /// Candidate rows expected (exact for value lookups, an upper bound for multi-key ones).
     func estimate(_ classRows: Int) -> Int {

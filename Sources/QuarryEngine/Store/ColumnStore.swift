@@ -122,7 +122,7 @@ final class ColumnStore {
 
     /// What a row of a class reaches at a path, read from the current columns (only the field
     /// the path starts at; later steps go through the store).
-    private func rowEntries(_ className: String) -> (KeyPath, Int) -> IndexEntries {
+    private func rowEntries(_ className: String) -> (FieldPath, Int) -> IndexEntries {
         let table = tables[className], resolver = KeyPathResolver(source: self)
         return { path, row in
             IndexEntries(table?.record(row, only: path.first) ?? Record(objectId: "", fields: []), path, resolver)
@@ -132,7 +132,7 @@ final class ColumnStore {
     // MARK: - Indexes
 
     /// Declares an index (a no-op when the same one exists) and builds it.
-    func createIndex(_ kind: IndexKind, on path: KeyPath, in className: String) {
+    func createIndex(_ kind: IndexKind, on path: FieldPath, in className: String) {
         let registry = indexes[className] ?? IndexRegistry()
         indexes[className] = registry
         let rowCount = tables[className]?.rowCount ?? 0, read = rowEntries(className)
@@ -153,19 +153,19 @@ final class ColumnStore {
     }
 
     @discardableResult
-    func dropIndex(_ kind: IndexKind, on path: KeyPath, in className: String) -> Bool {
+    func dropIndex(_ kind: IndexKind, on path: FieldPath, in className: String) -> Bool {
         guard let registry = indexes[className], registry.remove(kind: kind, path: path) else { return false }
         version &+= 1
         return true
     }
 
     /// The value indexes of a class on a path.
-    func valueIndexes(_ className: String, _ path: KeyPath) -> [ValueIndex] {
+    func valueIndexes(_ className: String, _ path: FieldPath) -> [ValueIndex] {
         indexes[className]?.values.filter { $0.path == path } ?? []
     }
 
     /// The geo index of a class on a path.
-    func geoIndex(_ className: String, _ path: KeyPath) -> GeoIndex? {
+    func geoIndex(_ className: String, _ path: FieldPath) -> GeoIndex? {
         indexes[className]?.geo.first { $0.path == path }
     }
 

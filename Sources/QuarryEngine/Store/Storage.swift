@@ -8,12 +8,12 @@ public protocol Storage: AnyObject {
     /// Rows in a class; nil when there is no such class.
     func rowCount(of className: String) -> Int?
     /// The index kinds declared on a key path of a class.
-    func indexKinds(on key: KeyPath, in className: String) -> [IndexKind]
+    func indexKinds(on key: FieldPath, in className: String) -> [IndexKind]
     /// Statistics of a key path; nil when the storage keeps none for it.
-    func statistics(of key: KeyPath, in className: String) -> KeyStatistics?
+    func statistics(of key: FieldPath, in className: String) -> KeyStatistics?
     /// How many rows an index on the key would return for the probe, without fetching them;
     /// nil when no index can answer it.
-    func estimatedRows(for probe: IndexProbe, on key: KeyPath, in className: String) -> Int?
+    func estimatedRows(for probe: IndexProbe, on key: FieldPath, in className: String) -> Int?
 }
 
 /// A question an index can answer.
@@ -57,12 +57,12 @@ public struct KeyStatistics: Hashable, Sendable {
 extension ColumnStore: Storage {
     func rowCount(of className: String) -> Int? { tables[className]?.rowCount }
 
-    func indexKinds(on key: KeyPath, in className: String) -> [IndexKind] {
+    func indexKinds(on key: FieldPath, in className: String) -> [IndexKind] {
         guard let registry = indexes[className] else { return [] }
         return registry.values.filter { $0.path == key }.map(\.kind) + registry.geo.filter { $0.path == key }.map { _ in .geo }
     }
 
-    func statistics(of key: KeyPath, in className: String) -> KeyStatistics? {
+    func statistics(of key: FieldPath, in className: String) -> KeyStatistics? {
         guard let table = tables[className], key.components.count == 1, let column = table.column(key.components[0])
         else { return nil }
         let s = column.statistics
@@ -70,7 +70,7 @@ extension ColumnStore: Storage {
                              distinctEstimate: s.distinct.estimate, min: s.min, max: s.max, multiValued: s.multiValued > 0)
     }
 
-    func estimatedRows(for probe: IndexProbe, on key: KeyPath, in className: String) -> Int? {
+    func estimatedRows(for probe: IndexProbe, on key: FieldPath, in className: String) -> Int? {
         let candidates = valueIndexes(className, key)
         switch probe {
         case .equal(let values):

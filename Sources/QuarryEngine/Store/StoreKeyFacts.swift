@@ -6,18 +6,18 @@ struct StoreKeyFacts: KeyFacts {
     let store: ColumnStore
     let table: ClassTable
 
-    func reachableTypes(_ path: KeyPath) -> UInt16? {
+    func reachableTypes(_ path: FieldPath) -> UInt16? {
         guard let access = clean(path) else { return nil }
         return access.column?.statistics.typeBits ?? 0
     }
 
-    func isSingleValued(_ path: KeyPath) -> Bool {
+    func isSingleValued(_ path: FieldPath) -> Bool {
         guard let access = clean(path) else { return false }
         return (access.column?.statistics.multiValued ?? 0) == 0
     }
 
     /// The path when every step is a pointer column holding only pointers into its class.
-    private func clean(_ path: KeyPath) -> KeyAccess? {
+    private func clean(_ path: FieldPath) -> KeyAccess? {
         guard let access = KeyAccess(path, in: table, store: store),
             access.hops.allSatisfy({ $0.foreignCount == 0 })
         else { return nil }

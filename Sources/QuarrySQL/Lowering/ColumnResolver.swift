@@ -7,10 +7,10 @@ struct ColumnResolver {
     let schema: (any Schema)?
 
     /// The stored key path and the type of the field it reaches (nil when unknown).
-    func resolve(_ path: SQLPath, in className: String?) throws(Diagnostic) -> (KeyPath, FieldType?) {
+    func resolve(_ path: SQLPath, in className: String?) throws(Diagnostic) -> (FieldPath, FieldType?) {
         let written = path.components.map(\.text)
         guard let schema, var current = className, schema.hasClass(current) else {
-            return (KeyPath(written), nil)
+            return (FieldPath(written), nil)
         }
         var out: [String] = []
         var type: FieldType?
@@ -26,7 +26,7 @@ struct ColumnResolver {
             guard i < path.components.count else { break }
             switch type {
             case .pointer(let target)?, .relation(let target)?, .array(of: .pointer(let target)?)?:
-                guard schema.hasClass(target) else { return (KeyPath(out + written[i...]), nil) }
+                guard schema.hasClass(target) else { return (FieldPath(out + written[i...]), nil) }
                 current = target
             case .geoPoint?:
                 let sub = path.components[i]
@@ -43,17 +43,17 @@ struct ColumnResolver {
                                      "'\(stored).\(axis)' is a number; it has no field '\(path.components[i].text)'",
                                      at: path.components[i].range)
                 }
-                return (KeyPath(out), .number)
+                return (FieldPath(out), .number)
             case nil, .mixed?, .object?, .array?:
                 // Shape unknown below here: accept the rest as written.
-                return (KeyPath(out + written[i...]), nil)
+                return (FieldPath(out + written[i...]), nil)
             case let t?:
                 throw Diagnostic("query.unknown-column",
                                  "'\(stored)' is a \(t) column; it has no field '\(path.components[i].text)'",
                                  at: path.components[i].range)
             }
         }
-        return (KeyPath(out), type)
+        return (FieldPath(out), type)
     }
 
     /// The stored class name, or a located `query.unknown-class`.

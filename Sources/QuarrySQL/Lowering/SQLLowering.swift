@@ -15,7 +15,7 @@ struct SQLLowering {
         self.limits = limits
     }
 
-    mutating func lower(_ c: SQLCondition, in className: String?) -> Predicate {
+    mutating func lower(_ c: SQLCondition, in className: String?) -> Filter {
         switch c.kind {
         case .or(let items): return .or(items.map { lower($0, in: className) })
         case .and(let items): return .and(items.map { lower($0, in: className) })
@@ -26,7 +26,7 @@ struct SQLLowering {
         }
     }
 
-    mutating func lower(_ p: SQLPredicate, in className: String?) -> Predicate {
+    mutating func lower(_ p: SQLPredicate, in className: String?) -> Filter {
         do throws(Diagnostic) {
             return try lowerPredicate(p, in: className)
         } catch {
@@ -35,7 +35,7 @@ struct SQLLowering {
         }
     }
 
-    private mutating func lowerPredicate(_ p: SQLPredicate, in className: String?) throws(Diagnostic) -> Predicate {
+    private mutating func lowerPredicate(_ p: SQLPredicate, in className: String?) throws(Diagnostic) -> Filter {
         switch p.kind {
         case .compare(let l, let op, let r):
             return leaf(try compare(l, op, r, in: className))
@@ -95,7 +95,7 @@ struct SQLLowering {
         }
     }
 
-    private func leaf(_ c: Condition, negated: Bool = false) -> Predicate {
+    private func leaf(_ c: Condition, negated: Bool = false) -> Filter {
         .leaf(Leaf(c, negated: negated, semantics: .sql))
     }
 
@@ -198,7 +198,7 @@ struct SQLLowering {
     }
 
     /// `Table[where].path`: the class, the inner predicate and the selected key.
-    private mutating func subquery(_ sub: SQLSubquery) throws(Diagnostic) -> (String, Predicate, KeyPath) {
+    private mutating func subquery(_ sub: SQLSubquery) throws(Diagnostic) -> (String, Filter, FieldPath) {
         try enterSubquery(sub.table)
         defer { subqueryDepth -= 1 }
         let table = try resolver.resolveClass(sub.table)
@@ -233,7 +233,7 @@ struct SQLLowering {
             }
         }
         let inner = lower(test, in: parentClass)
-        return .select(KeyPath("objectId"), Query(className: parentClass, predicate: inner),
+        return .select(FieldPath("objectId"), Query(className: parentClass, predicate: inner),
                        innerKey: relationKey.appending("objectId"))
     }
 
@@ -260,7 +260,7 @@ struct SQLLowering {
     }
 
     /// `key.latitude` and `key.longitude` must name the same GeoPoint column.
-    private func distanceKey(_ latPath: SQLPath, _ lonPath: SQLPath, in className: String?) throws(Diagnostic) -> KeyPath {
+    private func distanceKey(_ latPath: SQLPath, _ lonPath: SQLPath, in className: String?) throws(Diagnostic) -> FieldPath {
         func split(_ p: SQLPath, _ axis: String) throws(Diagnostic) -> SQLPath {
             guard p.components.count >= 2,
                   Keyword.equalsIgnoringCase(p.components[p.components.count - 1].text, axis)
@@ -283,7 +283,7 @@ struct SQLLowering {
     }
 
     /// A column that must hold a GeoPoint (when the schema knows its type).
-    private func geoKey(_ p: SQLPath, in className: String?) throws(Diagnostic) -> KeyPath {
+    private func geoKey(_ p: SQLPath, in className: String?) throws(Diagnostic) -> FieldPath {
         let (key, type) = try resolver.resolve(p, in: className)
         if let t = scalarType(type), t != .geoPoint, t != .mixed {
             throw Diagnostic("type.mismatch", "'\(key)' is a \(t) column, not a GeoPoint", at: p.range)

@@ -11,13 +11,13 @@ struct SQLPrinter {
 
     private enum Parent { case none, and, or }
 
-    mutating func print(_ p: Predicate) throws(Diagnostic) -> String {
+    mutating func print(_ p: Filter) throws(Diagnostic) -> String {
         var out = ""
         try write(p, parent: .none, into: &out)
         return out
     }
 
-    private mutating func write(_ p: Predicate, parent: Parent, into out: inout String) throws(Diagnostic) {
+    private mutating func write(_ p: Filter, parent: Parent, into out: inout String) throws(Diagnostic) {
         depth += 1
         defer { depth -= 1 }
         if depth > limits.maxNestingDepth {
@@ -38,7 +38,7 @@ struct SQLPrinter {
         }
     }
 
-    private mutating func junction(_ items: [Predicate], keyword: String, empty: String, me: Parent,
+    private mutating func junction(_ items: [Filter], keyword: String, empty: String, me: Parent,
                                    parenthesizedIn: [Parent], parent: Parent,
                                    into out: inout String) throws(Diagnostic) {
         switch items.count {
@@ -212,7 +212,7 @@ struct SQLPrinter {
         }
     }
 
-    private mutating func subquery(_ q: Query, _ innerKey: KeyPath, into out: inout String) throws(Diagnostic) {
+    private mutating func subquery(_ q: Query, _ innerKey: FieldPath, into out: inout String) throws(Diagnostic) {
         guard q.order.isEmpty, q.skip == nil, q.limit == nil, q.keys == nil, q.excludeKeys.isEmpty,
               q.includes.isEmpty, !q.count, q.profile == .exact
         else {
@@ -268,7 +268,7 @@ struct SQLPrinter {
         }
     }
 
-    private func path(_ k: KeyPath) throws(Diagnostic) -> String {
+    private func path(_ k: FieldPath) throws(Diagnostic) -> String {
         var parts: [String] = []
         for c in k.components { parts.append(try name(c)) }
         return parts.joined(separator: ".")

@@ -130,7 +130,7 @@ import Testing
             let db = Self.database(seed: seed)
             let engine = Engine(database: db, now: { 0 }, random: { 0.5 })
             if indexed {
-                for k in ["s", "tags", "nums"] as [KeyPath] { try engine.createIndex(.ordered, on: k, in: "Item") }
+                for k in ["s", "tags", "nums"] as [FieldPath] { try engine.createIndex(.ordered, on: k, in: "Item") }
                 try engine.createIndex(.geo, on: "loc", in: "Item")
             }
             let reference = ReferenceEvaluator(database: db, now: { 0 }, random: { 0.5 })

@@ -7,11 +7,11 @@ import Testing
 /// (golden EXPLAIN), when the box is not used, and results equal to the reference for ranges
 /// of every shape, also while the data changes.
 @Suite struct CoordinateBoxTests {
-    static func between(_ key: KeyPath, _ lo: Value, _ hi: Value, _ s: LeafSemantics = .sql) -> Predicate {
+    static func between(_ key: FieldPath, _ lo: Value, _ hi: Value, _ s: LeafSemantics = .sql) -> Filter {
         .leaf(.between(.key(key), lower: .literal(lo), upper: .literal(hi)), s)
     }
 
-    static let latLon = Predicate.and([
+    static let latLon = Filter.and([
         between("home.latitude", 30.5, 31), between("home.longitude", -97.5, -96.5),
     ])
 
@@ -80,14 +80,14 @@ import Testing
         }
     }
 
-    static func coordinateConjuncts(_ random: inout RandomData) -> [Predicate] {
+    static func coordinateConjuncts(_ random: inout RandomData) -> [Filter] {
         let s = random.pick(LeafSemantics.allCases)
         func bound() -> Value {
             random.chance(20) ? .int(Int64(random.int(60) - 30)) : .double(Double(random.int(600) - 300) / 10)
         }
-        var out: [Predicate] = []
+        var out: [Filter] = []
         for _ in 0..<(1 + random.int(3)) {
-            let key: KeyPath = random.pick(["at.latitude", "at.longitude"])
+            let key: FieldPath = random.pick(["at.latitude", "at.longitude"])
             switch random.int(4) {
             case 0:
                 let a = bound(), b = bound()

@@ -33,7 +33,7 @@ import Testing
         var current = q
         while true {
             var next: Query? = nil
-            let parts: [Predicate]
+            let parts: [Filter]
             switch current.predicate {
             case .and(let ps), .or(let ps): parts = ps
             case .not(let p): parts = [p]
@@ -50,7 +50,7 @@ import Testing
     }
 
     static func check(seed: UInt64, items: Int, queries: Int, depth: Int,
-                      indexes: [(IndexKind, KeyPath, String)] = []) {
+                      indexes: [(IndexKind, FieldPath, String)] = []) {
         var random = RandomData(seed: seed)
         let db = random.database(items: items, others: 6)
         let engine = Engine(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
@@ -77,7 +77,7 @@ import Testing
         Self.check(seed: seed, items: 40, queries: 250, depth: 3)
     }
 
-    static let indexedKeys: [KeyPath] = ["i", "d", "s", "dt", "b", "tags", "m", "ptr", "rel", "ptr.name", "objectId", "labels", "nums"]
+    static let indexedKeys: [FieldPath] = ["i", "d", "s", "dt", "b", "tags", "m", "ptr", "rel", "ptr.name", "objectId", "labels", "nums"]
 
     @Test(arguments: [IndexKind.hash, .ordered], [5, 6] as [UInt64])
     func withValueIndexes(kind: IndexKind, seed: UInt64) {

@@ -20,7 +20,7 @@ import Testing
     }()
 
     /// A regex that exceeds a small match budget on the long strings only.
-    static let costly = Predicate.leaf(
+    static let costly = Filter.leaf(
         .string(.key("s"), .matches(RegexOptions(wholeString: true)), .literal("(a+)+$"), []), .sql)
     static let tight = Limits(regexMatchLimit: 2000)
 
@@ -38,7 +38,7 @@ import Testing
     func errorsSurfaceOnlyWhereTheReferenceMeetsThem(indexed: Bool) throws {
         let engine = Engine(database: Self.rows, limits: Self.tight)
         if indexed { try engine.createIndex(.ordered, on: "n", in: "R") }
-        let cases: [Predicate] = [
+        let cases: [Filter] = [
             Self.costly,
             .and([compare("n", .gt, 10, .sql), compare("n", .lt, 49, .sql), Self.costly]),
             .and([Self.costly, compare("n", .gt, 10, .sql)]),
@@ -67,8 +67,8 @@ import Testing
         }
         let db = database(("R", records))
         let engine = Engine(database: db, limits: Self.tight)
-        let badDate = Predicate.leaf(.compare(.key("when"), .gt, .literal("not a date"), []), .sql)
-        for p in [Predicate.or([Self.costly, badDate]), .or([badDate, Self.costly]), .and([.not(badDate), Self.costly])] {
+        let badDate = Filter.leaf(.compare(.key("when"), .gt, .literal("not a date"), []), .sql)
+        for p in [Filter.or([Self.costly, badDate]), .or([badDate, Self.costly]), .and([.not(badDate), Self.costly])] {
             let q = Query(className: "R", predicate: p)
             let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in
                 try ReferenceEvaluator(database: db, limits: Self.tight).run(q)
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func anInvalidRegexFailsOnlyWhenReached() throws {
-        let bad = Predicate.leaf(.string(.key("s"), .matches(RegexOptions(wholeString: false)), .literal("("), []), .sql)
+        let bad = Filter.leaf(.string(.key("s"), .matches(RegexOptions(wholeString: false)), .literal("("), []), .sql)
         let engine = Engine(database: Self.rows)
         let reached = Query(className: "R", predicate: .and([compare("n", .eq, 3, .sql), bad]))
         let never = Query(className: "R", predicate: .and([compare("n", .eq, 1000, .sql), bad]))
@@ -118,7 +118,7 @@ import Testing
         for order in [[], [SortKey.key("k", .descending)]] {
             for profile in [Profile.parse, .exact] {
                 let inner = Query(className: "T", predicate: compare("k", .ge, 10, .document), order: order, profile: profile)
-                for p in [Predicate.leaf(.inQuery("t", inner), .document),
+                for p in [Filter.leaf(.inQuery("t", inner), .document),
                           .leaf(.select("v", inner, innerKey: "objectId"), .document),
                           .leaf(.inQuery("t", inner), negated: true, .document)] {
                     let q = Query(className: "S", predicate: p, count: true)
@@ -167,7 +167,7 @@ import Testing
         try engine.createIndex(.hash, on: "tag", in: "R")
         try engine.createIndex(.ordered, on: "n", in: "R")
         let reference = ReferenceEvaluator(database: Self.rows)
-        let cases: [(Predicate, String)] = [
+        let cases: [(Filter, String)] = [
             (compare("n", .eq, 42, .sql), "ordered index on n = 42"),
             (.and([compare("n", .ge, 100, .sql), compare("n", .lt, 103, .sql)]), "range on n >= 100 AND < 103"),
             (.or([compare("n", .eq, 1, .sql), compare("n", .eq, 299, .sql)]), "IN (1, 299)"),
@@ -211,7 +211,7 @@ import Testing
     @Test func indexDeclarationErrors() {
         let engine = Engine(database: Self.rows)
         #expect(errorCode { try engine.createIndex(.hash, on: "n", in: "Nope") } == "index.unknown-class")
-        #expect(errorCode { try engine.createIndex(.hash, on: KeyPath([""]), in: "R") } == "index.invalid-key")
+        #expect(errorCode { try engine.createIndex(.hash, on: FieldPath([""]), in: "R") } == "index.invalid-key")
         #expect(errorCode { try engine.createIndex(.hash, on: "n", in: "R") } == nil)
         #expect(engine.dropIndex(.hash, on: "n", in: "R"))
         #expect(!engine.dropIndex(.hash, on: "n", in: "R"))

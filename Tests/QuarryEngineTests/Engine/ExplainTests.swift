@@ -17,7 +17,7 @@ import Testing
         return database(("Person", persons), ("Team", teams))
     }()
 
-    static func engine(_ indexes: [(IndexKind, KeyPath)] = []) -> Engine {
+    static func engine(_ indexes: [(IndexKind, FieldPath)] = []) -> Engine {
         let e = Engine(database: people)
         for (kind, key) in indexes { try? e.createIndex(kind, on: key, in: "Person") }
         return e

@@ -8,16 +8,16 @@ import Testing
 /// none; the list names what is left.
 @Suite struct FallbackListingTests {
     /// Every `FallbackNode` in a compiled filter.
-    static func fallbacks(_ node: FilterNode) -> [Predicate] {
+    static func fallbacks(_ node: FilterNode) -> [Filter] {
         if let f = node as? FallbackNode { return [f.predicate] }
         return node.children.flatMap(fallbacks)
     }
 
     /// A short name for a leaf's kind, with the column kind of its subject key.
-    static func kind(_ p: Predicate, _ store: ColumnStore) -> String {
+    static func kind(_ p: Filter, _ store: ColumnStore) -> String {
         guard case .leaf(let l) = p else { return "\(p)" }
         let table = store.table("Item")
-        func column(_ k: KeyPath) -> String {
+        func column(_ k: FieldPath) -> String {
             guard let table, let access = KeyAccess(k, in: table, store: store) else { return "path \(k)" }
             return access.column.map { "\($0.kind)" } ?? "absent"
         }

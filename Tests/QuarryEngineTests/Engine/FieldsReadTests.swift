@@ -7,7 +7,7 @@ import Testing
 /// reads: which fields those are, and that SELF still sees the whole object.
 @Suite struct FieldsReadTests {
     @Test func keysQuantifiersAndConditionsNameTheirFirstStep() {
-        let p: Predicate = .and([
+        let p: Filter = .and([
             compare("a.b", .eq, 1, .sql),
             .leaf(.quantified(.any, .key("tags"), variable: "t", .leaf(.compare(.variable("t"), .eq, .key("c"), []), .predicate)), .predicate),
             .leaf(.geo(.withinBox("g", southwest: GeoPoint(latitude: 0, longitude: 0), northeast: GeoPoint(latitude: 1, longitude: 1))), .sql),
@@ -27,7 +27,7 @@ import Testing
         let db = random.database(items: 70, others: 6)
         let engine = Engine(database: db)
         let reference = ReferenceEvaluator(database: db)
-        let queries: [Predicate] = [
+        let queries: [Filter] = [
             .leaf(.compare(.member(.evaluatedObject, "s"), .eq, .literal("a"), []), .predicate),
             .leaf(.compare(.evaluatedObject, .eq, .literal(pointer("Item", "i3")), []), .predicate),
             .leaf(.inCollection(.evaluatedObject, .list([.literal(pointer("Item", "i4")), .literal(pointer("Item", "i9"))]), []), .predicate),

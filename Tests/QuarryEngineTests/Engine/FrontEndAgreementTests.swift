@@ -63,7 +63,7 @@ import Testing
         let db = random.database(items: 60, others: 6)
         let engine = Engine(database: db, now: { 0 }, random: { 0.5 })
         if indexed {
-            for k in ["i", "d", "s", "tags", "ptr", "b"] as [KeyPath] { try engine.createIndex(.ordered, on: k, in: "Item") }
+            for k in ["i", "d", "s", "tags", "ptr", "b"] as [FieldPath] { try engine.createIndex(.ordered, on: k, in: "Item") }
             try engine.createIndex(.hash, on: "m", in: "Item")
             try engine.createIndex(.geo, on: "g", in: "Item")
         }

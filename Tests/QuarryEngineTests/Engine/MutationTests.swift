@@ -14,7 +14,7 @@ import Testing
         let engine = Engine(database: db, now: { 0 }, random: { 0.5 })
         // Paths through pointers (one and two steps, relations, back into Item) and pointer
         // values: their rows change when the objects they reach do.
-        for key in ["i", "d", "s", "dt", "tags", "ptr", "ptr.name", "objectId", "rel", "rel.name", "ptr.owner.s", "ptr.n"] as [KeyPath] {
+        for key in ["i", "d", "s", "dt", "tags", "ptr", "ptr.name", "objectId", "rel", "rel.name", "ptr.owner.s", "ptr.n"] as [FieldPath] {
             try engine.createIndex(random.chance(50) ? .hash : .ordered, on: key, in: "Item")
         }
         try engine.createIndex(.geo, on: "g", in: "Item")
@@ -66,11 +66,11 @@ import Testing
         }
     }
 
-    static func coordinateRanges(_ random: inout RandomData) -> [Predicate] {
+    static func coordinateRanges(_ random: inout RandomData) -> [Filter] {
         let s = random.semantics()
         let bounds: [Double] = [-97.74, -96, -95.36, -34, 0, 29.76, 30, 30.27, 151.2, .nan, 200]
         return (0..<(1 + random.int(2))).map { _ in
-            let key: KeyPath = random.pick(["g.latitude", "g.longitude"])
+            let key: FieldPath = random.pick(["g.latitude", "g.longitude"])
             if random.chance(50) {
                 return .leaf(.between(.key(key), lower: .literal(.double(random.pick(bounds))),
                                       upper: .literal(.double(random.pick(bounds)))), s)

@@ -5,23 +5,23 @@ import Testing
 
 /// Facts for tests: the listed paths reach one value per object and never a date.
 private struct TestFacts: KeyFacts {
-    var single: Set<KeyPath> = []
-    func reachableTypes(_ path: KeyPath) -> UInt16? { single.contains(path) ? Value.int(0).typeBit : nil }
-    func isSingleValued(_ path: KeyPath) -> Bool { single.contains(path) }
+    var single: Set<FieldPath> = []
+    func reachableTypes(_ path: FieldPath) -> UInt16? { single.contains(path) ? Value.int(0).typeBit : nil }
+    func isSingleValued(_ path: FieldPath) -> Bool { single.contains(path) }
 }
 
-private func normalize(_ p: Predicate, single: Set<KeyPath> = []) -> (Predicate, [String]) {
+private func normalize(_ p: Filter, single: Set<FieldPath> = []) -> (Filter, [String]) {
     let facts = TestFacts(single: single)
     var n = Normalizer(facts: facts, fallibility: Fallibility(facts: facts), limits: .default)
     let out = n.normalize(p)
     return (out, n.rewrites.map(\.rule))
 }
 
-private func leaf(_ c: Condition, _ s: LeafSemantics = .predicate, negated: Bool = false) -> Predicate {
+private func leaf(_ c: Condition, _ s: LeafSemantics = .predicate, negated: Bool = false) -> Filter {
     .leaf(c, negated: negated, s)
 }
 
-private func cmp(_ k: KeyPath, _ op: ComparisonOperator, _ v: Value, _ s: LeafSemantics = .predicate) -> Predicate {
+private func cmp(_ k: FieldPath, _ op: ComparisonOperator, _ v: Value, _ s: LeafSemantics = .predicate) -> Filter {
     leaf(.compare(.key(k), op, .literal(v), []), s)
 }
 
@@ -45,7 +45,7 @@ private let regex = leaf(.string(.key("s"), .matches(RegexOptions(wholeString: f
     /// Under `.sql` a key reaching several values (an array) satisfies `a > 10 AND a < 5`
     /// with different elements: merging needs the data to say it reaches one value.
     @Test func sqlRangesMergeOnlyForSingleValuedKeys() throws {
-        let p = Predicate.and([cmp("a", .gt, 10, .sql), cmp("a", .lt, 5, .sql)])
+        let p = Filter.and([cmp("a", .gt, 10, .sql), cmp("a", .lt, 5, .sql)])
         #expect(normalize(p).0 == p)
         #expect(normalize(p, single: ["a"]).0 == .constant(false))
         let db = database(("T", [record("t", ["a": [20, 1]])]))
@@ -55,17 +55,17 @@ private let regex = leaf(.string(.key("s"), .matches(RegexOptions(wholeString: f
     /// Strings are ordered by scalars except under `.sql`, where a string may be read as a date.
     @Test func stringBoundsMergeOutsideSQL() {
         #expect(normalize(.and([cmp("s", .gt, "a"), cmp("s", .gt, "b")])).0 == cmp("s", .gt, "b"))
-        let sql = Predicate.and([cmp("s", .gt, "a", .sql), cmp("s", .gt, "b", .sql)])
+        let sql = Filter.and([cmp("s", .gt, "a", .sql), cmp("s", .gt, "b", .sql)])
         #expect(normalize(sql, single: ["s"]).0 == sql)
     }
 
     @Test func equalitiesBecomeInLists() {
-        let p = Predicate.or([cmp("a", .eq, 1, .sql), cmp("b", .eq, 9, .sql), cmp("a", .eq, 2, .sql),
+        let p = Filter.or([cmp("a", .eq, 1, .sql), cmp("b", .eq, 9, .sql), cmp("a", .eq, 2, .sql),
                               leaf(.inCollection(.key("a"), .list([.literal(3), .literal(1)]), []), .sql)])
         let merged = leaf(.inCollection(.key("a"), .list([.literal(1), .literal(2), .literal(3)]), []), .sql)
         #expect(normalize(p) == (.or([merged, cmp("b", .eq, 9, .sql)]), ["or-to-in"]))
         // Different semantics or options stay apart.
-        let q = Predicate.or([cmp("a", .eq, 1, .sql), cmp("a", .eq, 2, .document)])
+        let q = Filter.or([cmp("a", .eq, 1, .sql), cmp("a", .eq, 2, .document)])
         #expect(normalize(q).0 == q)
     }
 
@@ -89,12 +89,12 @@ private let regex = leaf(.string(.key("s"), .matches(RegexOptions(wholeString: f
     }
 
     @Test func notGoesToTheLeavesWhereNegationIsLogical() {
-        let p = Predicate.not(.and([cmp("a", .eq, 1), cmp("b", .eq, 2, .document)]))
-        let expected = Predicate.or([leaf(.compare(.key("a"), .eq, .literal(1), []), negated: true),
+        let p = Filter.not(.and([cmp("a", .eq, 1), cmp("b", .eq, 2, .document)]))
+        let expected = Filter.or([leaf(.compare(.key("a"), .eq, .literal(1), []), negated: true),
                                      leaf(.compare(.key("b"), .eq, .literal(2), []), .document, negated: true)])
         #expect(normalize(p) == (expected, ["not-pushdown"]))
         // A SQL comparison keeps its NOT: NOT (a > 5) also holds where a is null.
-        let sql = Predicate.not(cmp("a", .gt, 5, .sql))
+        let sql = Filter.not(cmp("a", .gt, 5, .sql))
         #expect(normalize(sql).0 == sql)
         // ...but a SQL IS NULL flips.
         #expect(normalize(.not(leaf(.isNull(.key("a")), .sql))).0 == leaf(.isNull(.key("a")), .sql, negated: true))
@@ -121,7 +121,7 @@ private let regex = leaf(.string(.key("s"), .matches(RegexOptions(wholeString: f
     /// keeps the regex.
     @Test func foldingNeverSkipsWhatMayThrow() {
         #expect(normalize(.and([regex, .constant(false)])).0 == .and([regex, .constant(false)]))
-        let p = Predicate.and([cmp("a", .gt, 5), regex, cmp("a", .gt, 10)])
+        let p = Filter.and([cmp("a", .gt, 5), regex, cmp("a", .gt, 10)])
         #expect(normalize(p).0 == p)
     }
 

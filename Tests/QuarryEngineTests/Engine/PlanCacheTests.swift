@@ -16,7 +16,7 @@ import Testing
     /// For random queries: shape A with literals L1, then with L2, then L1 again, each equal to
     /// the reference for its own literals. L2 redraws every scalar literal, mostly keeping its
     /// type (the same shape: a rebind), sometimes changing it (another shape).
-    static func checkRebinding(seed: UInt64, indexes: [(IndexKind, KeyPath, String)]) -> Engine.PlanCounts {
+    static func checkRebinding(seed: UInt64, indexes: [(IndexKind, FieldPath, String)]) -> Engine.PlanCounts {
         var random = RandomData(seed: seed)
         let db = random.database(items: 40, others: 6)
         let engine = Engine(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
@@ -73,9 +73,9 @@ import Testing
     /// equalities whose IN set has repeats or not, LIKE patterns with and without inner
     /// wildcards, date strings that parse or not, equality with a value and with a type the
     /// column does not hold.
-    static func pairs(_ s: LeafSemantics) -> [(Predicate, Predicate)] {
-        func c(_ k: KeyPath, _ op: ComparisonOperator, _ v: Value) -> Predicate { compare(k, op, v, s) }
-        func like(_ p: String) -> Predicate { .leaf(.string(.key("name"), .like(.sql(escape: nil)), .literal(.string(p)), []), s) }
+    static func pairs(_ s: LeafSemantics) -> [(Filter, Filter)] {
+        func c(_ k: FieldPath, _ op: ComparisonOperator, _ v: Value) -> Filter { compare(k, op, v, s) }
+        func like(_ p: String) -> Filter { .leaf(.string(.key("name"), .like(.sql(escape: nil)), .literal(.string(p)), []), s) }
         return [
             (.and([c("age", .gt, 5), c("age", .lt, 3)]), .and([c("age", .gt, 2), c("age", .lt, 9)])),
             (.and([c("age", .gt, 5), c("age", .gt, 8)]), .and([c("age", .gt, 8), c("age", .gt, 5)])),
@@ -103,7 +103,7 @@ import Testing
     func literalsThatFlipRewrites(semantics: LeafSemantics, indexed: Bool) {
         let engine = Engine(database: Self.people)
         if indexed {
-            for key: KeyPath in ["age", "name", "score", "born", "code"] { try? engine.createIndex(.ordered, on: key, in: "Person") }
+            for key: FieldPath in ["age", "name", "score", "born", "code"] { try? engine.createIndex(.ordered, on: key, in: "Person") }
         }
         let reference = ReferenceEvaluator(database: Self.people)
         for (a, b) in Self.pairs(semantics) {
@@ -164,7 +164,7 @@ import Testing
         let engine = Engine(database: db)
         let reference = ReferenceEvaluator(database: db)
         for key in ["caf\u{e9}", "cafe\u{301}"] {
-            let q = Query(className: "T", predicate: compare(KeyPath([key]), .eq, "x", .sql))
+            let q = Query(className: "T", predicate: compare(FieldPath([key]), .eq, "x", .sql))
             #expect(try engine.run(q) == reference.run(q))
         }
         #expect(engine.planCounts == Engine.PlanCounts())
@@ -188,7 +188,7 @@ import Testing
 extension RandomData {
     /// The predicate with every scalar literal drawn again: nine times in ten of the same type
     /// (patterns of string tests from patterns), else of any type.
-    mutating func redrawLiterals(_ p: Predicate) -> Predicate {
+    mutating func redrawLiterals(_ p: Filter) -> Filter {
         switch p {
         case .constant: return p
         case .and(let ps): return .and(ps.map { redrawLiterals($0) })

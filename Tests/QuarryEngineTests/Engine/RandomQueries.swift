@@ -22,13 +22,13 @@ extension RandomData {
         pick([[], [], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]])
     }
 
-    mutating func itemKey() -> KeyPath {
+    mutating func itemKey() -> FieldPath {
         pick(["i", "d", "s", "dt", "b", "g", "tags", "m", "ptr", "ptr.name", "ptr.n", "rel", "rel.name", "nothing",
               "objectId", "ptr.owner.s", "labels", "nums", "labels", "nums"])
     }
 
     mutating func condition(_ className: String, depth: Int) -> Condition {
-        let key: KeyPath = className == "Item" ? itemKey() : pick(["name", "n", "owner", "owner.i", "owner.s"])
+        let key: FieldPath = className == "Item" ? itemKey() : pick(["name", "n", "owner", "owner.i", "owner.s"])
         switch int(14) {
         case 0, 1, 2:
             return .compare(.key(key), pick(ComparisonOperator.allCases), .literal(literal()), options())
@@ -76,7 +76,7 @@ extension RandomData {
         }
     }
 
-    mutating func predicate(_ className: String, depth: Int) -> Predicate {
+    mutating func predicate(_ className: String, depth: Int) -> Filter {
         let pickKind = int(10)
         if depth == 0 || pickKind < 5 {
             return .leaf(condition(className, depth: depth), negated: chance(30), semantics())

@@ -4,23 +4,23 @@ import QuarrySQL
 
 // Short IR constructors so golden expectations read like the where clause they describe.
 
-func key(_ path: String) -> Expr { .key(KeyPath(path)) }
+func key(_ path: String) -> Expr { .key(FieldPath(path)) }
 func lit(_ v: Value) -> Expr { .literal(v) }
 
-func cmp(_ path: String, _ op: ComparisonOperator, _ v: Value, negated: Bool = false) -> Predicate {
+func cmp(_ path: String, _ op: ComparisonOperator, _ v: Value, negated: Bool = false) -> Filter {
     .leaf(.compare(key(path), op, lit(v), []), negated: negated, .sql)
 }
 
-func sqlLeaf(_ c: Condition, negated: Bool = false) -> Predicate { .leaf(c, negated: negated, .sql) }
+func sqlLeaf(_ c: Condition, negated: Bool = false) -> Filter { .leaf(c, negated: negated, .sql) }
 
-func like(_ path: String, _ pattern: String, escape: Character? = nil, negated: Bool = false) -> Predicate {
+func like(_ path: String, _ pattern: String, escape: Character? = nil, negated: Bool = false) -> Filter {
     sqlLeaf(.string(key(path), .like(.sql(escape: escape)), lit(.string(pattern)), .caseInsensitive),
             negated: negated)
 }
 
 /// Parses or records the diagnostics as a test failure.
 func parsed(_ text: String, className: String? = nil, schema: (any Schema)? = nil,
-            limits: Limits = .default, sourceLocation: SourceLocation = #_sourceLocation) -> Predicate? {
+            limits: Limits = .default, sourceLocation: SourceLocation = #_sourceLocation) -> Filter? {
     do {
         return try SQLWhere.parse(text, className: className, schema: schema, limits: limits)
     } catch {

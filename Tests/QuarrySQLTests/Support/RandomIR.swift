@@ -43,7 +43,7 @@ struct RandomIR {
     static let stringPieces = ["a", "b", "'", "''", "%", "_", "!", "\\", " ", "\u{00A0}", "\n", "é", "e\u{301}",
                                "'\u{301}", "☃", "𝄞", "`", "\"", "AND", "--", "x"]
 
-    mutating func predicate(depth: Int = 0) -> Predicate {
+    mutating func predicate(depth: Int = 0) -> Filter {
         if depth < 3, random.chance(0.45) {
             let items = (0..<random.int(2...4)).map { _ in predicate(depth: depth + 1) }
             return random.chance(0.5) ? .and(items) : .or(items)
@@ -79,14 +79,14 @@ struct RandomIR {
         case 8: return .geo(.withinPolygon(path(), polygon()))
         default:
             guard depth < 3 else { return .isNull(.key(path())) }
-            let inner: Predicate = random.chance(0.3) ? .constant(true) : predicate(depth: depth + 1)
+            let inner: Filter = random.chance(0.3) ? .constant(true) : predicate(depth: depth + 1)
             return .select(path(), Query(className: random.pick(Self.classes), predicate: inner), innerKey: path())
         }
     }
 
     mutating func typedCondition(depth: Int) -> Condition {
         let prefix = random.chance(0.2) ? ["p"] : (random.chance(0.1) ? ["r"] : [])
-        func k(_ field: String) -> KeyPath { KeyPath(prefix + [field]) }
+        func k(_ field: String) -> FieldPath { FieldPath(prefix + [field]) }
         switch random.int(0...9) {
         case 0:
             let (field, value) = typedValue()
@@ -104,12 +104,12 @@ struct RandomIR {
             return .between(.key(k(field)), lower: .literal(typedValue(field)), upper: .literal(typedValue(field)))
         case 5: return .geo(distance(k("g")))
         case 6: return .geo(.withinPolygon(k("g"), polygon()))
-        case 7: return .compare(.key(k("d")), random.pick(ComparisonOperator.allCases), .key(KeyPath("d")), [])
+        case 7: return .compare(.key(k("d")), random.pick(ComparisonOperator.allCases), .key(FieldPath("d")), [])
         default:
             guard depth < 3 else { return .isNull(.key(k("n"))) }
-            let inner: Predicate = random.chance(0.3) ? .constant(true) : predicate(depth: depth + 1)
-            let (outer, innerKey) = random.pick([(KeyPath("objectId"), KeyPath("p.objectId")),
-                                                 (KeyPath("n"), KeyPath("n")), (KeyPath("s"), KeyPath("p.s"))])
+            let inner: Filter = random.chance(0.3) ? .constant(true) : predicate(depth: depth + 1)
+            let (outer, innerKey) = random.pick([(FieldPath("objectId"), FieldPath("p.objectId")),
+                                                 (FieldPath("n"), FieldPath("n")), (FieldPath("s"), FieldPath("p.s"))])
             return .select(outer, Query(className: "T", predicate: inner), innerKey: innerKey)
         }
     }
@@ -143,7 +143,7 @@ struct RandomIR {
         return escaping
     }
 
-    mutating func distance(_ key: KeyPath) -> GeoCondition {
+    mutating func distance(_ key: FieldPath) -> GeoCondition {
         let units: [DistanceUnit] = [.feet, .yards, .miles, .kilometers, .meters]
         return .distance(key, from: point(), random.pick([.lt, .le, .gt, .ge, .eq]),
                          Distance(random.chance(0.5) ? Double(random.int(0...1000)) : abs(double()), random.pick(units)))
@@ -164,8 +164,8 @@ struct RandomIR {
 
     // MARK: - Names and literals
 
-    mutating func path() -> KeyPath {
-        KeyPath((0..<random.int(1...3)).map { _ in random.pick(Self.names) })
+    mutating func path() -> FieldPath {
+        FieldPath((0..<random.int(1...3)).map { _ in random.pick(Self.names) })
     }
 
     mutating func literal() -> Expr {

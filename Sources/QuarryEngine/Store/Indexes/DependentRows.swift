@@ -54,7 +54,7 @@ extension IndexEntries {
     /// The objects a record's path passes through or ends at: every pointer (also in arrays,
     /// relations and embedded objects) met along the way, followed where it resolves. A
     /// dangling pointer is listed too: the object it names may come later.
-    static func objectsReached(_ record: Record, _ path: KeyPath, _ resolve: (Pointer, String) -> Value?) -> [ObjectKey] {
+    static func objectsReached(_ record: Record, _ path: FieldPath, _ resolve: (Pointer, String) -> Value?) -> [ObjectKey] {
         guard let first = record[path.first] else { return [] }
         var out: [ObjectKey] = []
         var current = [first]

@@ -9,7 +9,7 @@ import QuarryCore
 /// size is chosen again (a rebuild from the entries) only when the number of points has
 /// changed several-fold since it was chosen.
 final class GeoIndex {
-    let path: KeyPath
+    let path: FieldPath
     let className: String
     /// The cells, sized for a few points each.
     private(set) var grid = GeoGrid(cellDegrees: 1)
@@ -23,7 +23,7 @@ final class GeoIndex {
     /// Rows by the objects their points depend on (paths through pointers).
     private(set) var dependents = DependentRows()
 
-    init(path: KeyPath, className: String) {
+    init(path: FieldPath, className: String) {
         self.path = path
         self.className = className
     }

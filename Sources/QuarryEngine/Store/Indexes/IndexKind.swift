@@ -29,7 +29,7 @@ struct IndexEntries {
     var reached: [ObjectKey] = []
 
     /// The entries of a record, following the reference's key paths exactly.
-    init(_ record: Record, _ path: KeyPath, _ resolver: KeyPathResolver) {
+    init(_ record: Record, _ path: FieldPath, _ resolver: KeyPathResolver) {
         if path.components.count > 1 || record[path.first].map(Self.mayHoldPointers) == true {
             reached = Self.objectsReached(record, path) { resolver.source.field($1, of: $0) }
         }

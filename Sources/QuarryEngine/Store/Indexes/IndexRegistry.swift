@@ -2,7 +2,7 @@ import QuarryCore
 
 /// What the registry needs of an index to keep it current row by row.
 protocol RowIndex: AnyObject {
-    var path: KeyPath { get }
+    var path: FieldPath { get }
     var dependents: DependentRows { get }
     func add(_ row: Int, _ e: IndexEntries)
     func remove(_ row: Int, _ e: IndexEntries)
@@ -23,7 +23,7 @@ final class IndexRegistry {
     func add(_ index: ValueIndex) { values.append(index) }
     func add(_ index: GeoIndex) { geo.append(index) }
 
-    func remove(kind: IndexKind, path: KeyPath) -> Bool {
+    func remove(kind: IndexKind, path: FieldPath) -> Bool {
         let before = values.count + geo.count
         if kind == .geo { geo.removeAll { $0.path == path } } else { values.removeAll { $0.kind == kind && $0.path == path } }
         return values.count + geo.count != before
@@ -50,7 +50,7 @@ final class IndexRegistry {
 
     /// Before `object` changes: the entries of its own row (`ownRow`, when it is a row of this
     /// class) and of the rows that reached it. `entries(path, row)` reads the current data.
-    func before(_ object: ObjectKey, ownRow: Int?, _ entries: (KeyPath, Int) -> IndexEntries) -> [Before] {
+    func before(_ object: ObjectKey, ownRow: Int?, _ entries: (FieldPath, Int) -> IndexEntries) -> [Before] {
         var out: [Before] = []
         for index in all {
             if let ownRow { out.append(Before(index: index, row: ownRow, entries: entries(index.path, ownRow), isOwn: true)) }
@@ -63,7 +63,7 @@ final class IndexRegistry {
 
     /// After the change: entries read before are taken out and the rows' new ones put in.
     /// `change` is nil when the object is not of this class.
-    func after(_ before: [Before], _ change: Change?, _ entries: (KeyPath, Int) -> IndexEntries) {
+    func after(_ before: [Before], _ change: Change?, _ entries: (FieldPath, Int) -> IndexEntries) {
         for index in all {
             switch change {
             case .inserted(let row)?: index.add(row, entries(index.path, row))

@@ -9,7 +9,7 @@ import QuarryCore
 /// `Value ==` does (numbers across int and double).
 final class ValueIndex {
     let kind: IndexKind
-    let path: KeyPath
+    let path: FieldPath
     let className: String
 
     /// Hash form: each value's slot in `postingLists`.
@@ -31,7 +31,7 @@ final class ValueIndex {
     /// Rows by the objects their entries depend on.
     private(set) var dependents = DependentRows()
 
-    init(kind: IndexKind, path: KeyPath, className: String) {
+    init(kind: IndexKind, path: FieldPath, className: String) {
         self.kind = kind
         self.path = path
         self.className = className

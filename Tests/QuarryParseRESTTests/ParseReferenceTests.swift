@@ -1,5 +1,5 @@
 import Testing
-@testable import QuarryJSON
+@testable import QuarryParseREST
 import Quarry
 
 /// The Parse reference's test cases (seed-parse-queries.md §18) that a query can express,

@@ -1,5 +1,5 @@
 import Testing
-@testable import QuarryJSON
+@testable import QuarryParseREST
 
 @Suite struct QuotedRegexTests {
     @Test(arguments: [

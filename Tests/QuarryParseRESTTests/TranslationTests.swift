@@ -1,5 +1,5 @@
 import Testing
-@testable import QuarryJSON
+@testable import QuarryParseREST
 import Quarry
 
 /// Other front-ends' IR printed as REST JSON: what translates, what is refused, and that a

@@ -1,12 +1,12 @@
 import Testing
-@testable import QuarryJSON
+@testable import QuarryParseREST
 import QuarryCore
 
 /// Every builder method, with the exact IR it lowers to.
 @Suite struct BuilderTests {
     let scores = QueryBuilder("GameScore")
 
-    func predicate(_ c: Constraint...) throws -> Predicate {
+    func predicate(_ c: Constraint...) throws -> Filter {
         var q = scores
         for x in c { q = q.where(x) }
         return try q.build().predicate
@@ -77,22 +77,22 @@ import QuarryCore
 
     @Test func textSearch() throws {
         #expect(try predicate(Field("body").matchesText("coffee -tea", language: "en", caseSensitive: true))
-                == doc(.text(KeyPath("body"), TextSearch(terms: "coffee -tea", language: "en", caseSensitive: true))))
+                == doc(.text(FieldPath("body"), TextSearch(terms: "coffee -tea", language: "en", caseSensitive: true))))
     }
 
     @Test func innerQueries() throws {
         let withImages = QueryBuilder("Post").where(Field("image").exists)
         let inner = Query(className: "Post", predicate: doc(.isNull(key("image")), negated: true))
-        #expect(try predicate(Field("post").matchesQuery(withImages)) == doc(.inQuery(KeyPath("post"), inner)))
+        #expect(try predicate(Field("post").matchesQuery(withImages)) == doc(.inQuery(FieldPath("post"), inner)))
         #expect(try predicate(Field("post").doesNotMatchQuery(withImages))
-                == doc(.inQuery(KeyPath("post"), inner), negated: true))
+                == doc(.inQuery(FieldPath("post"), inner), negated: true))
         let teams = QueryBuilder("Team").where("winPct" > 0.5).limit(1000)
         var teamQuery = Query(className: "Team", predicate: cmp("winPct", .gt, 0.5))
         teamQuery.limit = 1000
         #expect(try predicate(Field("hometown").matchesKey("city", in: teams))
-                == doc(.select(KeyPath("hometown"), teamQuery, innerKey: "city")))
+                == doc(.select(FieldPath("hometown"), teamQuery, innerKey: "city")))
         #expect(try predicate(Field("hometown").doesNotMatchKey("city", in: teams))
-                == doc(.select(KeyPath("hometown"), teamQuery, innerKey: "city"), negated: true))
+                == doc(.select(FieldPath("hometown"), teamQuery, innerKey: "city"), negated: true))
     }
 
     @Test func relatedTo() throws {
@@ -104,36 +104,36 @@ import QuarryCore
     @Test func nearSortsByDistanceUnlessOrdered() throws {
         let here = geo(37.7749, -122.4194)
         let q = try scores.where(Field("location").near(here)).limit(10).build()
-        #expect(q.predicate == doc(.geo(.near(KeyPath("location"), here, maxDistance: nil))))
-        #expect(q.order == [.distance(KeyPath("location"), from: here, .ascending)])
+        #expect(q.predicate == doc(.geo(.near(FieldPath("location"), here, maxDistance: nil))))
+        #expect(q.order == [.distance(FieldPath("location"), from: here, .ascending)])
         #expect(q.limit == 10)
         let ordered = try scores.where(Field("location").near(here)).order(.ascending("name")).build()
-        #expect(ordered.order == [.key(KeyPath("name"), .ascending)])
+        #expect(ordered.order == [.key(FieldPath("name"), .ascending)])
     }
 
     @Test(arguments: [Distance(10, .miles), Distance(16.1, .kilometers), Distance(10 / 3958.8, .radians)])
     func nearWithinDistanceKeepsTheUnit(_ d: Distance) throws {
         let q = try scores.where(Field("location").near(geo(1, 2), within: d)).build()
-        #expect(q.predicate == doc(.geo(.near(KeyPath("location"), geo(1, 2), maxDistance: d))))
+        #expect(q.predicate == doc(.geo(.near(FieldPath("location"), geo(1, 2), maxDistance: d))))
     }
 
     @Test func otherDistanceUnitsTravelAsKilometres() throws {
         let q = try scores.where(Field("location").near(geo(1, 2), within: Distance(1500, .meters))).build()
-        #expect(q.predicate == doc(.geo(.near(KeyPath("location"), geo(1, 2), maxDistance: Distance(1.5, .kilometers)))))
+        #expect(q.predicate == doc(.geo(.near(FieldPath("location"), geo(1, 2), maxDistance: Distance(1.5, .kilometers)))))
     }
 
     @Test func geoShapes() throws {
         let sw = geo(37.708813, -122.526398), ne = geo(37.822802, -122.373962)
         #expect(try predicate(Field("location").withinGeoBox(southwest: sw, northeast: ne))
-                == doc(.geo(.withinBox(KeyPath("location"), southwest: sw, northeast: ne))))
+                == doc(.geo(.withinBox(FieldPath("location"), southwest: sw, northeast: ne))))
         let triangle = [geo(0, 0), geo(0, 10), geo(10, 0)]
         #expect(try predicate(Field("location").withinPolygon(triangle))
-                == doc(.geo(.withinPolygon(KeyPath("location"), triangle))))
+                == doc(.geo(.withinPolygon(FieldPath("location"), triangle))))
         #expect(try predicate(Field("bounds").polygonContains(geo(1, 1)))
-                == doc(.geo(.polygonContains(KeyPath("bounds"), geo(1, 1)))))
+                == doc(.geo(.polygonContains(FieldPath("bounds"), geo(1, 1)))))
         // Circles travel in radians ($centerSphere).
         let circle = try predicate(Field("location").withinCircle(center: geo(0, 0), radius: Distance(6371, .kilometers)))
-        #expect(circle == doc(.geo(.withinCircle(KeyPath("location"), center: geo(0, 0), radius: Distance(1, .radians)))))
+        #expect(circle == doc(.geo(.withinCircle(FieldPath("location"), center: geo(0, 0), radius: Distance(1, .radians)))))
     }
 
     @Test func compoundOperators() throws {

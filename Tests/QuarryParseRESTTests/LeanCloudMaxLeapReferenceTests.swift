@@ -1,5 +1,5 @@
 import Testing
-@testable import QuarryJSON
+@testable import QuarryParseREST
 import Quarry
 
 /// The LeanCloud and MaxLeap reference's test cases (seed-leancloud-maxleap-queries.md §9)

@@ -1,5 +1,5 @@
 import Testing
-@testable import QuarryJSON
+@testable import QuarryParseREST
 import QuarryCore
 
 /// Builder → REST JSON: the exact request each builder method sends, and that it decodes back

@@ -1,5 +1,5 @@
 import Testing
-@testable import QuarryJSON
+@testable import QuarryParseREST
 import QuarryCore
 
 /// The profile rules of DESIGN §4 as the builder applies them; each case shows `exact` beside

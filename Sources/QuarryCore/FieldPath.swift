@@ -1,6 +1,6 @@
 /// A dotted path of field names (`address.city`). Following a pointer or an array of pointers
 /// into the pointed-to class is the evaluator's job; the path itself is only names.
-public struct KeyPath: Hashable, Codable, Sendable, CustomStringConvertible,
+public struct FieldPath: Hashable, Codable, Sendable, CustomStringConvertible,
     ExpressibleByStringLiteral
 {
     public var components: [String]
@@ -10,7 +10,7 @@ public struct KeyPath: Hashable, Codable, Sendable, CustomStringConvertible,
         self.components = components
     }
 
-    /// Splits on dots: `KeyPath("address.city")`.
+    /// Splits on dots: `FieldPath("address.city")`.
     public init(_ dotted: String) {
         self.init(dotted.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
     }
@@ -22,14 +22,14 @@ public struct KeyPath: Hashable, Codable, Sendable, CustomStringConvertible,
     public var last: String { components[components.count - 1] }
     public var count: Int { components.count }
 
-    public func appending(_ other: KeyPath) -> KeyPath { KeyPath(components + other.components) }
-    public func appending(_ name: String) -> KeyPath { KeyPath(components + [name]) }
+    public func appending(_ other: FieldPath) -> FieldPath { FieldPath(components + other.components) }
+    public func appending(_ name: String) -> FieldPath { FieldPath(components + [name]) }
 
     /// The path without its last component, or nil for a one-component path.
-    public var parent: KeyPath? { components.count > 1 ? KeyPath(Array(components.dropLast())) : nil }
+    public var parent: FieldPath? { components.count > 1 ? FieldPath(Array(components.dropLast())) : nil }
 }
 
-extension KeyPath {
+extension FieldPath {
     // Encoded as the dotted string: compact and readable in plans and caches. Components never
     // contain dots when they come from a front-end (they would not be addressable otherwise).
     public init(from decoder: Decoder) throws {

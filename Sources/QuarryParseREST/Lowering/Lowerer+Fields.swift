@@ -5,14 +5,14 @@ import QuarryCore
 // `$ne`, `$nin`, `$notInQuery` and `$dontSelect` are logical NOT and so match a missing field).
 extension Lowerer {
     mutating func field(_ entry: FieldEntry, subqueryDepth: Int, depth: Int, inCompound: Bool,
-                        nears: inout [SortKey]) -> [Predicate] {
+                        nears: inout [SortKey]) -> [Filter] {
         guard let path = keyPath(entry.key, at: entry.location) else { return [] }
         switch entry.constraint {
         case .equals(let value):
             guard equalityOperand(value) else { return [] }
             return [leaf(.compare(.key(path), .eq, .literal(value.value), []))]
         case .operators(let ops):
-            var out: [Predicate] = []
+            var out: [Filter] = []
             for entry in ops {
                 if entry.op.isGeo && inCompound && rules.isCompatibility {
                     problems.add("json.compound-geo", "geo constraints such as \(entry.op.slot) are not allowed in "
@@ -28,12 +28,12 @@ extension Lowerer {
         }
     }
 
-    private func leaf(_ c: Condition, negated: Bool = false) -> Predicate {
+    private func leaf(_ c: Condition, negated: Bool = false) -> Filter {
         .leaf(c, negated: negated, .document)
     }
 
-    private mutating func op(_ entry: OperatorEntry, path: KeyPath, subqueryDepth: Int, depth: Int,
-                             nears: inout [SortKey]) -> Predicate? {
+    private mutating func op(_ entry: OperatorEntry, path: FieldPath, subqueryDepth: Int, depth: Int,
+                             nears: inout [SortKey]) -> Filter? {
         let at = entry.location
         switch entry.op {
         case .compare(let op, let operand):
@@ -136,7 +136,7 @@ extension Lowerer {
     }
 
     private mutating func compare(_ op: ComparisonOperator, _ operand: Located<Operand>,
-                                  path: KeyPath) -> Predicate? {
+                                  path: FieldPath) -> Filter? {
         let name = ComparisonWire.name(op)
         switch operand.value {
         case .relativeTime(let text):
@@ -194,7 +194,7 @@ extension Lowerer {
         return ok ? .list(items) : nil
     }
 
-    private mutating func regex(_ pattern: String, _ options: Located<String>?, path: KeyPath) -> Predicate? {
+    private mutating func regex(_ pattern: String, _ options: Located<String>?, path: FieldPath) -> Filter? {
         var flags: RegexFlags = []
         if let options {
             guard let parsed = RegexFlags(letters: options.value) else {

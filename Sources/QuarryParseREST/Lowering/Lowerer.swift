@@ -67,7 +67,7 @@ struct Lowerer {
     /// `keys`, `excludeKeys` and `include` of an outer query.
     private mutating func projection(_ spec: QuerySpec, into query: inout Query) {
         if let keys = spec.keys {
-            var selected: [KeyPath] = []
+            var selected: [FieldPath] = []
             for (i, key) in keys.value.enumerated() {
                 if rules.allowsInvertedKeys, key.hasPrefix("-") {
                     if let path = keyPath(String(key.dropFirst()), at: keys.location.index(i)) {
@@ -116,26 +116,26 @@ struct Lowerer {
         return out
     }
 
-    mutating func keyPath(_ key: String, at location: Location) -> KeyPath? {
+    mutating func keyPath(_ key: String, at location: Location) -> FieldPath? {
         guard Names.isValidKey(key) else {
             problems.add("json.key-name", "invalid key name '\(key)'; a key starts with a letter and holds "
                          + "letters, digits, '_' and '.'", at: location, parseCode: ParseCode.invalidKeyName)
             return nil
         }
-        return KeyPath(key)
+        return FieldPath(key)
     }
 
     // MARK: - Where objects
 
     /// A where object: the AND of its members. `$and` branches are spliced into it.
     mutating func clause(_ c: WhereClause, depth: Int, subqueryDepth: Int, inCompound: Bool,
-                         nears: inout [SortKey]) -> Predicate {
+                         nears: inout [SortKey]) -> Filter {
         if depth > limits.maxNestingDepth {
             problems.add("limit.nesting", "the query nests deeper than \(limits.maxNestingDepth) levels",
                          at: c.location, parseCode: ParseCode.invalidQuery)
             return .constant(false)
         }
-        var conjuncts: [Predicate] = []
+        var conjuncts: [Filter] = []
         for member in c.members {
             switch member {
             case .field(let entry):
@@ -160,7 +160,7 @@ struct Lowerer {
         return Lowerer.conjunction(conjuncts)
     }
 
-    static func conjunction(_ ps: [Predicate]) -> Predicate {
+    static func conjunction(_ ps: [Filter]) -> Filter {
         switch ps.count {
         case 0: return .constant(true)
         case 1: return ps[0]
@@ -168,7 +168,7 @@ struct Lowerer {
         }
     }
 
-    static func conjuncts(of p: Predicate) -> [Predicate] {
+    static func conjuncts(of p: Filter) -> [Filter] {
         switch p {
         case .constant(true): return []
         case .and(let ps): return ps
@@ -177,7 +177,7 @@ struct Lowerer {
     }
 
     private mutating func compound(_ c: Compound, depth: Int, subqueryDepth: Int,
-                                   nears: inout [SortKey]) -> Predicate? {
+                                   nears: inout [SortKey]) -> Filter? {
         if c.branches.isEmpty {
             problems.add("json.compound", "\(c.kind.rawValue) needs an array of at least one where object",
                          at: c.location, parseCode: ParseCode.invalidQuery)
@@ -193,7 +193,7 @@ struct Lowerer {
                          + "\(limits.maxInListSize) are allowed", at: c.location, parseCode: ParseCode.invalidQuery)
             return nil
         }
-        var branches: [Predicate] = []
+        var branches: [Filter] = []
         for branch in c.branches {
             checkSubquery(branch, of: c)
             var branchNears: [SortKey] = []

@@ -1,5 +1,5 @@
 import Testing
-@testable import QuarryJSON
+@testable import QuarryParseREST
 import QuarryCore
 
 /// JSON → IR → JSON and IR → JSON → IR.

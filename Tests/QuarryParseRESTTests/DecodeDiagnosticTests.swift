@@ -1,5 +1,5 @@
 import Testing
-@testable import QuarryJSON
+@testable import QuarryParseREST
 import QuarryCore
 
 /// Bad REST JSON: each mistake is a diagnostic with its code, Parse's numeric code, the JSON

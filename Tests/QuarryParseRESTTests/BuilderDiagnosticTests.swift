@@ -1,5 +1,5 @@
 import Testing
-@testable import QuarryJSON
+@testable import QuarryParseREST
 import QuarryCore
 
 /// Builder mistakes come back from `build()` as diagnostics with Parse codes and the JSON path

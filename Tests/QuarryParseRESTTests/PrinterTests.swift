@@ -1,5 +1,5 @@
 import Testing
-@testable import QuarryJSON
+@testable import QuarryParseREST
 import QuarryCore
 
 /// IR → request model → IR, without JSON text: printing must give back exactly the IR the
@@ -65,7 +65,7 @@ import QuarryCore
     }
 
     @Test func constantsAndNegations() throws {
-        for p: Predicate in [.constant(true), .constant(false), .not(eq("a", 1)), .not(.or([eq("a", 1), eq("b", 2)])),
+        for p: Filter in [.constant(true), .constant(false), .not(eq("a", 1)), .not(.or([eq("a", 1), eq("b", 2)])),
                              .or([.constant(true), eq("a", 1)]),
                              doc(.string(key("n"), .beginsWith, lit("x"), []), negated: true),
                              doc(.geo(.withinBox("l", southwest: geo(0, 0), northeast: geo(1, 1))), negated: true)] {
@@ -82,19 +82,19 @@ import QuarryCore
         }
     }
 
-    func printed(_ p: Predicate, schema: (any Schema)? = nil, order: [SortKey] = []) throws -> Predicate {
+    func printed(_ p: Filter, schema: (any Schema)? = nil, order: [SortKey] = []) throws -> Filter {
         let ir = Query(className: "T", predicate: p, order: order)
         return try Lowerer.lower(try Printer.spec(ir, schema: schema), profile: .exact, limits: .default).predicate
     }
 
-    func inexpressible(_ p: Predicate, schema: (any Schema)? = nil, order: [SortKey] = []) -> [Diagnostic] {
+    func inexpressible(_ p: Filter, schema: (any Schema)? = nil, order: [SortKey] = []) -> [Diagnostic] {
         diagnostics { () throws(Diagnostics) in
             try Printer.spec(Query(className: "T", predicate: p, order: order), schema: schema)
         }
     }
 
     @Test func positiveSQLTestsAgreeWithParse() throws {
-        let sql: [Predicate] = [
+        let sql: [Filter] = [
             .leaf(.compare(key("age"), .gt, lit(21), []), .sql),
             .leaf(.compare(key("name"), .eq, lit("x"), []), .sql),
             .leaf(.inCollection(key("n"), list([1, 2]), []), .sql),
@@ -110,20 +110,20 @@ import QuarryCore
     }
 
     @Test func likeBecomesAnAnchoredRegex() throws {
-        let p = Predicate.leaf(.string(key("name"), .like(.sql(escape: "!")), lit("a%b_c!%"), .caseInsensitive), .sql)
+        let p = Filter.leaf(.string(key("name"), .like(.sql(escape: "!")), lit("a%b_c!%"), .caseInsensitive), .sql)
         #expect(try printed(p) == doc(.string(key("name"), .matches(RegexOptions(wholeString: false, flags: [.caseInsensitive, .dotAll])),
                                               lit(#"\A\Qa\E.*\Qb\E.\Qc%\E\z"#), [])))
         #expect(LikePattern.regex(#"*.txt\?"#, .glob) == #"\A.*\Q.txt?\E\z"#)
-        let whole = Predicate.leaf(.string(key("n"), .matches(RegexOptions(wholeString: true, flags: [.multiline])),
+        let whole = Filter.leaf(.string(key("n"), .matches(RegexOptions(wholeString: true, flags: [.multiline])),
                                            lit("a|b"), []), .document)
         #expect(try printed(whole) == doc(.string(key("n"), .matches(RegexOptions(wholeString: false, flags: .multiline)),
                                                   lit(#"\A(?:a|b)\z"#), [])))
     }
 
     @Test func nullSensitiveTestsNeedASchema() throws {
-        let ne = Predicate.leaf(.compare(key("name"), .ne, lit("foo"), []), .sql)
-        let isNull = Predicate.leaf(.isNull(key("name")), .sql)
-        let nsEq = Predicate.leaf(.compare(key("name"), .eq, lit("foo"), []), .predicate)
+        let ne = Filter.leaf(.compare(key("name"), .ne, lit("foo"), []), .sql)
+        let isNull = Filter.leaf(.isNull(key("name")), .sql)
+        let nsEq = Filter.leaf(.compare(key("name"), .eq, lit("foo"), []), .predicate)
         for p in [ne, isNull, nsEq] {
             let d = inexpressible(p)
             #expect(d.map(\.code) == ["translate.inexpressible"])
@@ -148,7 +148,7 @@ import QuarryCore
     }
 
     @Test func inexpressibleConstructs() {
-        let cases: [Predicate] = [
+        let cases: [Filter] = [
             .leaf(.compare(key("a"), .gt, .arithmetic(.add, key("b"), lit(1)), []), .sql),
             .leaf(.compare(key("a"), .eq, key("b"), []), .document),
             .leaf(.quantified(.any, key("tags"), variable: "t", eq("x", 1)), .predicate),

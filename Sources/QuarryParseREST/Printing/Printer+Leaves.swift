@@ -94,7 +94,7 @@ extension Printer {
 
     private mutating func between(_ e: Expr, _ lo: Expr, _ hi: Expr, negated: Bool, className: String,
                                   at location: Location) -> [Piece] {
-        let range = Predicate.and([.leaf(.compare(e, .ge, lo, []), .document), .leaf(.compare(e, .le, hi, []), .document)])
+        let range = Filter.and([.leaf(.compare(e, .ge, lo, []), .document), .leaf(.compare(e, .le, hi, []), .document)])
         return pieces(negated ? .not(range) : range, className: className, at: location)
     }
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import QuarryJSON
+@testable import QuarryParseREST
 import QuarryCore
 
 /// REST JSON → IR for every operator and parameter, including the alternative spellings the
@@ -9,11 +9,11 @@ import QuarryCore
         try ParseWhere.decode(json, className: "T", profile: profile)
     }
 
-    func predicate(_ json: String) throws -> Predicate { try decode(json).predicate }
+    func predicate(_ json: String) throws -> Filter { try decode(json).predicate }
 
     static let sf = geo(37.7749, -122.4194)
 
-    static let golden: [(String, Predicate)] = [
+    static let golden: [(String, Filter)] = [
         (#"{}"#, .constant(true)),
         (#"{"a":1}"#, eq("a", 1)),
         (#"{"a":1.5,"b":"x","c":true,"d":null}"#, .and([eq("a", 1.5), eq("b", "x"), eq("c", true), eq("d", .null)])),

@@ -69,7 +69,7 @@ struct Printer {
     }
 
     /// The distance ordering that lowering derives from the nears of the top-level conjunction.
-    static func nearOrder(_ p: Predicate) -> [SortKey] {
+    static func nearOrder(_ p: Filter) -> [SortKey] {
         Lowerer.conjuncts(of: p).flatMap { c -> [SortKey] in
             if case .and = c { return nearOrder(c) }
             if case .leaf(let l) = c, !l.negated, case .geo(.near(let path, let point, _)) = l.condition {
@@ -79,7 +79,7 @@ struct Printer {
         }
     }
 
-    static func hasUnboundedNear(_ p: Predicate) -> Bool {
+    static func hasUnboundedNear(_ p: Filter) -> Bool {
         switch p {
         case .constant: return false
         case .and(let ps), .or(let ps): return ps.contains(where: hasUnboundedNear)
@@ -93,14 +93,14 @@ struct Printer {
     // MARK: Where objects
 
     /// A where object for the predicate.
-    mutating func clause(_ p: Predicate, className: String, at location: Location) -> WhereClause {
+    mutating func clause(_ p: Filter, className: String, at location: Location) -> WhereClause {
         var placement = Placement(clause: WhereClause(location: location))
         for piece in pieces(p, className: className, at: location) { placement.place(piece) }
         return placement.finish(printer: &self, className: className)
     }
 
     /// The conjuncts of the predicate as where-object members.
-    mutating func pieces(_ p: Predicate, className: String, at location: Location) -> [Piece] {
+    mutating func pieces(_ p: Filter, className: String, at location: Location) -> [Piece] {
         switch p {
         case .constant(true):
             return []

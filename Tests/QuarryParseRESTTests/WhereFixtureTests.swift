@@ -1,5 +1,5 @@
 import Testing
-@testable import QuarryJSON
+@testable import QuarryParseREST
 import Quarry
 
 /// One object, one REST where, one answer: the in-memory matching cases of parse-server's
