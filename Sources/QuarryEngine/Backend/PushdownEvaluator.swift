@@ -1,0 +1,85 @@
+import QuarryCore
+
+/// What a backend that pushes queries down to a database needs from Quarry to answer exactly
+/// as the reference evaluator does (docs/STORAGE.md): the query checked as the reference
+/// checks it, the predicate normalized and split into conjuncts, which conjuncts may throw
+/// (those stay residual, so errors surface on the rows the reference would see them on), and
+/// the finishing of a query on the candidates the database returned — the residual, then
+/// order, count or page, includes and projection.
+public struct PushdownEvaluator {
+    let source: StoredObjectsSource
+    let evaluation: Evaluation
+    public let limits: Limits
+
+    /// - Parameters:
+    ///   - objects: the snapshot the candidates came from.
+    ///   - now: the clock, read once here (as the reference reads it once per query).
+    public init(objects: any StoredObjects, limits: Limits, variables: [String: Value],
+                now: @Sendable () -> Int64, random: @escaping @Sendable () -> Double) {
+        source = StoredObjectsSource(objects)
+        self.limits = limits
+        evaluation = Evaluation(source: source, limits: limits, variables: variables, nowMillis: now(), random: random)
+    }
+
+    /// Checks the query as `ReferenceEvaluator.run` does before it reads a row.
+    public func validate(_ query: Query) throws(Diagnostic) {
+        var validator = QueryValidator(source: source, limits: limits, variables: Set(evaluation.variables.keys))
+        try validator.check(query)
+        try surfaceFailure()
+    }
+
+    /// The predicate normalized (rewrites valid for any data) and split into its top-level
+    /// conjuncts, in evaluation order.
+    public static func conjuncts(of predicate: Filter, limits: Limits) -> [Filter] {
+        var normalizer = Normalizer(facts: NoKeyFacts(), fallibility: Fallibility(facts: NoKeyFacts()), limits: limits)
+        let normalized = normalizer.normalize(predicate)
+        if case .and(let parts) = normalized { return parts }
+        if normalized == .constant(true) { return [] }
+        return [normalized]
+    }
+
+    /// Whether evaluating the predicate may throw on some row (a regex, a date to parse, an
+    /// inner query that may fail). Such a conjunct stays residual, and so does every conjunct
+    /// after it.
+    public static func mayThrow(_ predicate: Filter) -> Bool {
+        Fallibility(facts: NoKeyFacts()).mayThrow(predicate)
+    }
+
+    /// Renders a predicate as EXPLAIN shows it.
+    public static func render(_ predicate: Filter) -> String { PredicateText.render(predicate) }
+
+    /// Finishes a query on the candidates the database returned for its pushed conjuncts.
+    ///
+    /// - Parameters:
+    ///   - candidates: the objects satisfying the pushed conjuncts, in insertion order, or in
+    ///     the query's order when `ordered`, and already paged when `paged`.
+    ///   - residual: the conjuncts left to Quarry, in evaluation order.
+    public func finish(_ query: Query, candidates: [Record], residual: [Filter], ordered: Bool,
+                       paged: Bool) throws(Diagnostic) -> QueryResult {
+        var matched: [Record] = []
+        matched.reserveCapacity(candidates.count)
+        let scope = query.className
+        candidateLoop: for record in candidates {
+            try evaluation.visitRow()
+            for part in residual {
+                guard try evaluation.evaluate(part, Scope(record: record, className: scope)) else { continue candidateLoop }
+            }
+            matched.append(record)
+        }
+        try surfaceFailure()
+        if query.count { return .count(matched.count) }
+        var rows = ordered ? matched : try evaluation.sorted(matched, query)
+        if !paged {
+            var limit = query.limit ?? query.profile.defaultLimit
+            if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
+            rows = try evaluation.page(rows, skip: query.skip, limit: limit)
+        }
+        let shaped = rows.map { evaluation.shape($0, query) }
+        try surfaceFailure()
+        return .records(shaped)
+    }
+
+    private func surfaceFailure() throws(Diagnostic) {
+        if let failure = source.failure { throw failure }
+    }
+}
