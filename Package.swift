@@ -62,6 +62,8 @@ let package = Package(
         .testTarget(name: "QuarryPredicateTests", dependencies: ["Quarry", "QuarryTestSupport"]),
         .testTarget(name: "QuarryParseRESTTests", dependencies: ["Quarry"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "Quarry", "QuarryTestSupport"]),
+        // The SQLite store against the reference evaluator on real files (needs GRDB).
+        .testTarget(name: "QuarrySQLiteStoreTests", dependencies: ["QuarrySQLite", "QuarryTestSupport"]),
         .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI", "QuarrySQLite", "QuarryTestSupport"]),
     ]
 )

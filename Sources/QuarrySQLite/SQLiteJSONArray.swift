@@ -4,7 +4,7 @@ import Quarry
 /// `json_each` reads as 1/0, like bool columns), dates as epoch milliseconds, pointers as
 /// their objectIds (dangling ones as null), and nulls.
 enum SQLiteJSONArray {
-    static func text(_ value: Value, database: Database) -> String {
+    static func text(_ value: Value, pointerExists: (Pointer) -> Bool) -> String {
         let items: [Value]
         switch value {
         case .array(let a): items = a
@@ -18,7 +18,7 @@ enum SQLiteJSONArray {
             case .string(let s): return .string(s)
             case .bool(let b): return .bool(b)
             case .date(let ms): return .int(ms)
-            case .pointer(let p): return database.resolve(p) != nil ? .string(p.objectId) : .null
+            case .pointer(let p): return pointerExists(p) ? .string(p.objectId) : .null
             default: return .null
             }
         }))

@@ -146,7 +146,7 @@ public final class SQLitePeer {
             // A dangling pointer behaves as null everywhere in Quarry.
             if database.resolve(p) != nil { stmt.bind(column, p.objectId) } else { stmt.bindNull(column) }
         case .array, .relation:
-            stmt.bind(column, SQLiteJSONArray.text(value, database: database))
+            stmt.bind(column, SQLiteJSONArray.text(value, pointerExists: { database.resolve($0) != nil }))
         default: stmt.bindNull(column)
         }
     }

@@ -11,6 +11,20 @@ struct SQLiteTable {
     /// Every field of the class with its kind; unsupported fields have no column.
     private(set) var kinds: [String: SQLiteColumnKind] = [:]
     private(set) var fields: [String] = []
+    /// The store's numbered columns (`f<n>`, and `g<n>` for a geo point's longitude), so that
+    /// no field name is ever written into SQL; nil for the peer, whose columns are named
+    /// after the fields.
+    private var columnNumbers: [String: Int]? = nil
+
+    /// A class of the SQLite store, from its catalog (docs/STORAGE.md).
+    init(className: String, name: String, fields: [String], kinds: [String: SQLiteColumnKind],
+         columnNumbers: [String: Int]) {
+        self.className = className
+        self.name = name
+        self.fields = fields
+        self.kinds = kinds
+        self.columnNumbers = columnNumbers
+    }
 
     init(_ data: ClassData, in database: Database) {
         className = data.name
@@ -53,9 +67,17 @@ struct SQLiteTable {
     }
 
     /// The quoted column of a stored field (not a geo point).
-    func column(_ field: String) -> String { sqlIdentifier(field) }
-    func latitudeColumn(_ field: String) -> String { sqlIdentifier(field + "_lat") }
-    func longitudeColumn(_ field: String) -> String { sqlIdentifier(field + "_lon") }
+    func column(_ field: String) -> String {
+        guard let columnNumbers else { return sqlIdentifier(field) }
+        return columnNumbers[field].map { "f\($0)" } ?? "NULL"
+    }
+    func latitudeColumn(_ field: String) -> String {
+        columnNumbers == nil ? sqlIdentifier(field + "_lat") : column(field)
+    }
+    func longitudeColumn(_ field: String) -> String {
+        guard let columnNumbers else { return sqlIdentifier(field + "_lon") }
+        return columnNumbers[field].map { "g\($0)" } ?? "NULL"
+    }
 
     /// Columns in table order, each with its declared type.
     var columnDefinitions: [String] {

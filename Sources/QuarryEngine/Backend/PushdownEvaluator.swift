@@ -41,8 +41,28 @@ public struct PushdownEvaluator {
     /// Whether evaluating the predicate may throw on some row (a regex, a date to parse, an
     /// inner query that may fail). Such a conjunct stays residual, and so does every conjunct
     /// after it.
-    public static func mayThrow(_ predicate: Filter) -> Bool {
-        Fallibility(facts: NoKeyFacts()).mayThrow(predicate)
+    ///
+    /// - Parameters:
+    ///   - mayReachDate: whether a key path may reach a date in the backend's data (a string
+    ///     compared with it under `.sql` must then parse as one); answer true when unsure.
+    ///   - objectCount: the objects of a class in the snapshot, which bounds what an inner
+    ///     query can yield; nil when unknown.
+    public func mayThrow(_ predicate: Filter, mayReachDate: @escaping (FieldPath) -> Bool,
+                         objectCount: @escaping (String) -> Int?) -> Bool {
+        var fallibility = Fallibility(facts: BackendKeyFacts(mayReachDate: mayReachDate))
+        let limits = limits
+        let evaluation = evaluation
+        // An inner query cannot fail when its own predicate cannot throw, its page is valid,
+        // and it cannot yield more than `maxInnerRows` rows.
+        fallibility.innerSucceeds = { inner in
+            // The facts are the outer class's: the inner predicate is judged without them.
+            guard (inner.skip ?? 0) >= 0, (inner.limit ?? 0) >= 0,
+                !Fallibility(facts: NoKeyFacts()).mayThrow(inner.predicate)
+            else { return false }
+            let bound = Swift.min(evaluation.innerLimit(inner) ?? .max, objectCount(inner.className) ?? .max)
+            return bound <= limits.maxInnerRows
+        }
+        return fallibility.mayThrow(predicate)
     }
 
     /// Renders a predicate as EXPLAIN shows it.
@@ -77,6 +97,13 @@ public struct PushdownEvaluator {
         let shaped = rows.map { evaluation.shape($0, query) }
         try surfaceFailure()
         return .records(shaped)
+    }
+
+    /// Key facts that know only which paths may reach a date.
+    private struct BackendKeyFacts: KeyFacts {
+        let mayReachDate: (FieldPath) -> Bool
+        func reachableTypes(_ path: FieldPath) -> UInt16? { mayReachDate(path) ? nil : ~Value.date(0).typeBit }
+        func isSingleValued(_ path: FieldPath) -> Bool { false }
     }
 
     private func surfaceFailure() throws(Diagnostic) {
