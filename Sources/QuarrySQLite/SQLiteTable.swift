@@ -11,6 +11,9 @@ struct SQLiteTable {
     /// Every field of the class with its kind; unsupported fields have no column.
     private(set) var kinds: [String: SQLiteColumnKind] = [:]
     private(set) var fields: [String] = []
+    /// Fields holding a string with a NUL somewhere (alone or in an array), which SQLite's
+    /// pattern matching cannot test.
+    private(set) var nulFields: Set<String> = []
     /// The store's numbered columns (`f<n>`, and `g<n>` for a geo point's longitude), so that
     /// no field name is ever written into SQL; nil for the peer, whose columns are named
     /// after the fields.
@@ -18,7 +21,8 @@ struct SQLiteTable {
 
     /// A class of the SQLite store, from its catalog (docs/STORAGE.md).
     init(className: String, name: String, fields: [String], kinds: [String: SQLiteColumnKind],
-         columnNumbers: [String: Int]) {
+         nulFields: Set<String>, columnNumbers: [String: Int]) {
+        self.nulFields = nulFields
         self.className = className
         self.name = name
         self.fields = fields
@@ -37,6 +41,7 @@ struct SQLiteTable {
                     continue
                 }
                 if !SQLiteColumnKind.exactInReal(v) { largeInts.insert(field) }
+                if v.holdsNUL { nulFields.insert(field) }
                 if let existing = kinds[field] {
                     if existing != k { kinds[field] = existing.merged(with: k) }
                 } else {
@@ -104,6 +109,17 @@ struct SQLiteTable {
         fields.compactMap { field in
             if case .unsupported? = kinds[field] { return nil }
             return (field, kinds[field])
+        }
+    }
+}
+
+extension Value {
+    /// A string with a NUL, or an array holding one.
+    var holdsNUL: Bool {
+        switch self {
+        case .string(let s): return s.utf8.contains(0)
+        case .array(let items): return items.contains(where: \.holdsNUL)
+        default: return false
         }
     }
 }

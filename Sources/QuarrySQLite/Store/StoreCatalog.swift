@@ -13,6 +13,11 @@ struct StoreCatalog {
         var kind: SQLiteColumnKind?
         /// Some value was an integer beyond 2^53, which a REAL column would round.
         var largeInts: Bool
+        /// Some value held a string with a NUL (`SQLiteTable.nulFields`).
+        var nulStrings: Bool
+
+        /// The catalog's `flags` column.
+        var flags: Int64 { (largeInts ? 1 : 0) | (nulStrings ? 2 : 0) }
     }
 
     struct Class {
@@ -33,7 +38,7 @@ struct StoreCatalog {
         "CREATE TABLE IF NOT EXISTS quarry_classes (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
         """
         CREATE TABLE IF NOT EXISTS quarry_fields (class INTEGER NOT NULL, name TEXT NOT NULL, number INTEGER NOT NULL,
-            kind TEXT, large_ints INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (class, name))
+            kind TEXT, flags INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (class, name))
         """,
         """
         CREATE TABLE IF NOT EXISTS quarry_indexes (class INTEGER NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL,
@@ -43,23 +48,24 @@ struct StoreCatalog {
 
     static func load(_ db: GRDB.Database) throws -> StoreCatalog {
         var catalog = StoreCatalog()
-        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM quarry_classes ORDER BY id") {
-            let name: String = row["name"]
-            catalog.classes[name] = Class(id: row["id"], name: name, fields: [], indexes: [])
+        var byId: [Int64: String] = [:]
+        try db.each("SELECT id, name FROM quarry_classes ORDER BY id") { row in
+            let name = row.string(1)
+            catalog.classes[name] = Class(id: row.int64(0), name: name, fields: [], indexes: [])
             catalog.classNames.append(name)
+            byId[row.int64(0)] = name
         }
-        let byId = Dictionary(uniqueKeysWithValues: catalog.classes.values.map { ($0.id, $0.name) })
-        for row in try Row.fetchAll(db, sql: "SELECT class, name, number, kind, large_ints FROM quarry_fields ORDER BY class, number") {
-            guard let className = byId[row["class"]] else { continue }
-            let kindText: String? = row["kind"]
+        try db.each("SELECT class, name, number, kind, flags FROM quarry_fields ORDER BY class, number") { row in
+            guard let className = byId[row.int64(0)] else { return }
             catalog.classes[className]?.fields.append(
-                Field(name: row["name"], number: row["number"], kind: kindText.flatMap(SQLiteColumnKind.init(storedText:)),
-                      largeInts: row["large_ints"]))
+                Field(name: row.string(1), number: Int(row.int64(2)), kind: row.text(3).flatMap(SQLiteColumnKind.init(storedText:)),
+                      largeInts: row.int64(4) & 1 != 0, nulStrings: row.int64(4) & 2 != 0))
         }
-        for row in try Row.fetchAll(db, sql: "SELECT class, key, kind FROM quarry_indexes ORDER BY rowid") {
-            guard let className = byId[row["class"]], let kind = IndexKind(rawValue: row["kind"]) else { continue }
+        try db.each("SELECT class, key, kind FROM quarry_indexes ORDER BY rowid") { row in
             // The key's components as a JSON array: a field name may hold a dot.
-            guard case .array(let parts)? = try? JSONParser().parse(row["key"] as String) else { continue }
+            guard let className = byId[row.int64(0)], let kind = IndexKind(rawValue: row.string(2)),
+                case .array(let parts)? = try? JSONParser().parse(row.string(1))
+            else { return }
             let components = parts.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
             catalog.classes[className]?.indexes.append(IndexDeclaration(kind: kind, key: FieldPath(components)))
         }
@@ -69,10 +75,10 @@ struct StoreCatalog {
     /// The class, created (catalog row and table) when it is new.
     mutating func ensureClass(_ name: String, _ db: GRDB.Database) throws -> Class {
         if let c = classes[name] { return c }
-        try db.execute(sql: "INSERT INTO quarry_classes (name) VALUES (?)", arguments: [name])
+        try db.run("INSERT INTO quarry_classes (name) VALUES (?1)", [.text(name)])
         let c = Class(id: db.lastInsertedRowID, name: name, fields: [], indexes: [])
         // seq is the rowid: insertion order, kept by VACUUM and by replacement in place.
-        try db.execute(sql: """
+        try db.run("""
             CREATE TABLE \(c.table) (seq INTEGER PRIMARY KEY, objectId TEXT NOT NULL UNIQUE,
                 createdAt INTEGER, updatedAt INTEGER, doc TEXT NOT NULL)
             """)
@@ -87,11 +93,11 @@ struct StoreCatalog {
         guard var c = classes[className] else { preconditionFailure("ensureClass first") }
         if let f = c.field(name) { return f }
         let number = (c.fields.map(\.number).max() ?? 0) + 1
-        try db.execute(sql: "ALTER TABLE \(c.table) ADD COLUMN f\(number)")
-        try db.execute(sql: "ALTER TABLE \(c.table) ADD COLUMN g\(number)")
-        try db.execute(sql: "INSERT INTO quarry_fields (class, name, number) VALUES (?, ?, ?)",
-                       arguments: [c.id, name, number])
-        let f = Field(name: name, number: number, kind: nil, largeInts: false)
+        try db.run("ALTER TABLE \(c.table) ADD COLUMN f\(number)")
+        try db.run("ALTER TABLE \(c.table) ADD COLUMN g\(number)")
+        try db.run("INSERT INTO quarry_fields (class, name, number) VALUES (?1, ?2, ?3)",
+                   [.int(c.id), .text(name), .int(Int64(number))])
+        let f = Field(name: name, number: number, kind: nil, largeInts: false, nulStrings: false)
         c.fields.append(f)
         classes[className] = c
         return f
@@ -101,14 +107,15 @@ struct StoreCatalog {
         guard var c = classes[className], let at = c.fields.firstIndex(where: { $0.name == field.name }) else { return }
         c.fields[at] = field
         classes[className] = c
-        try db.execute(sql: "UPDATE quarry_fields SET kind = ?, large_ints = ? WHERE class = ? AND name = ?",
-                       arguments: [field.kind?.storedText, field.largeInts, c.id, field.name])
+        try db.run("UPDATE quarry_fields SET kind = ?1, flags = ?2 WHERE class = ?3 AND name = ?4",
+                   [field.kind.map { .text($0.storedText) }, .int(field.flags), .int(c.id), .text(field.name)])
     }
 
     mutating func addIndex(_ index: IndexDeclaration, to className: String, _ db: GRDB.Database) throws {
         guard var c = classes[className], !c.indexes.contains(index) else { return }
-        try db.execute(sql: "INSERT INTO quarry_indexes (class, key, kind) VALUES (?, ?, ?)",
-                       arguments: [c.id, JSONWriter.string(.array(index.key.components.map { .string($0) })), index.kind.rawValue])
+        try db.run("INSERT INTO quarry_indexes (class, key, kind) VALUES (?1, ?2, ?3)",
+                   [.int(c.id), .text(JSONWriter.string(.array(index.key.components.map { .string($0) }))),
+                    .text(index.kind.rawValue)])
         c.indexes.append(index)
         classes[className] = c
     }
@@ -121,6 +128,7 @@ struct StoreCatalog {
             var kinds: [String: SQLiteColumnKind] = [:]
             for f in c.fields { kinds[f.name] = Self.pushdownKind(f) }
             out[c.name] = SQLiteTable(className: c.name, name: c.table, fields: c.fields.map(\.name), kinds: kinds,
+                                      nulFields: Set(c.fields.filter(\.nulStrings).map(\.name)),
                                       columnNumbers: Dictionary(uniqueKeysWithValues: c.fields.map { ($0.name, $0.number) }))
         }
         return out

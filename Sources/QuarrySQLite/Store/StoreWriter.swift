@@ -18,7 +18,8 @@ struct StoreWriter {
             let before = field
             if let k = SQLiteColumnKind.of(value) { field.kind = field.kind.map { $0.merged(with: k) } ?? k }
             if !SQLiteColumnKind.exactInReal(value) { field.largeInts = true }
-            if field.kind != before.kind || field.largeInts != before.largeInts {
+            if value.holdsNUL { field.nulStrings = true }
+            if field.kind != before.kind || field.flags != before.flags {
                 try catalog.update(field, in: className, db)
                 // Integers in a field that now also holds doubles are stored as REAL, as the
                 // peer stores them; no other change of kind changes a stored value.
