@@ -55,17 +55,21 @@ public final class SQLiteStore: QueryBackend, Sendable {
         try storeCall { try pool.write { db in try self.declareIndex(kind, key, className, db) } }
     }
 
+    /// The classes and field types, for compiling queries against the store.
+    public func schema() throws(Diagnostic) -> StoreSchema {
+        try storeCall { try pool.read { db in try StoreCatalog.load(db).schema } }
+    }
+
     public func classes() throws(Diagnostic) -> [ClassCatalog] {
         try storeCall { try pool.read { db in try self.classes(db) } }
     }
 
     /// Runs `body` with a writer that saves objects, in one transaction: on any error nothing
     /// it saved is kept (`quarry import`).
-    public func transaction(_ body: (inout StoreTransaction) throws -> Void) throws(Diagnostic) {
+    public func transaction(_ body: (StoreTransaction) throws -> Void) throws(Diagnostic) {
         try storeCall {
             try pool.write { db in
-                var t = StoreTransaction(writer: StoreWriter(catalog: try StoreCatalog.load(db), db: db))
-                try body(&t)
+                try body(StoreTransaction(store: self, writer: StoreWriter(catalog: try StoreCatalog.load(db), db: db)))
             }
         }
     }
@@ -183,11 +187,25 @@ public final class SQLiteStore: QueryBackend, Sendable {
     }
 }
 
-/// Saves inside `SQLiteStore.transaction`.
-public struct StoreTransaction {
+/// Saves and index declarations inside `SQLiteStore.transaction`.
+public final class StoreTransaction {
+    let store: SQLiteStore
     var writer: StoreWriter
 
-    public mutating func save(_ record: QuarryCore.Record, in className: String) throws {
+    init(store: SQLiteStore, writer: StoreWriter) {
+        self.store = store
+        self.writer = writer
+    }
+
+    public func save(_ record: QuarryCore.Record, in className: String) throws {
         try writer.save(record, in: className)
+    }
+
+    /// Declares an index; without a kind, a geo index for a field of geo points and an
+    /// ordered one otherwise.
+    public func declareIndex(_ kind: IndexKind?, on key: FieldPath, in className: String) throws {
+        let type = key.count == 1 ? writer.catalog.classes[className]?.field(key.first)?.type : nil
+        try store.declareIndex(kind ?? (type == .geoPoint ? .geo : .ordered), key, className, writer.db)
+        writer.catalog = try StoreCatalog.load(writer.db)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import Quarry
 
@@ -15,6 +16,8 @@ struct StoreCatalog {
         var largeInts: Bool
         /// Some value held a string with a NUL (`SQLiteTable.nulFields`).
         var nulStrings: Bool
+        /// The field's type as a `Database` of the same objects would report it (`Schema`).
+        var type: FieldType?
 
         /// The catalog's `flags` column.
         var flags: Int64 { (largeInts ? 1 : 0) | (nulStrings ? 2 : 0) }
@@ -38,7 +41,7 @@ struct StoreCatalog {
         "CREATE TABLE IF NOT EXISTS quarry_classes (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
         """
         CREATE TABLE IF NOT EXISTS quarry_fields (class INTEGER NOT NULL, name TEXT NOT NULL, number INTEGER NOT NULL,
-            kind TEXT, flags INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (class, name))
+            kind TEXT, flags INTEGER NOT NULL DEFAULT 0, type TEXT, PRIMARY KEY (class, name))
         """,
         """
         CREATE TABLE IF NOT EXISTS quarry_indexes (class INTEGER NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL,
@@ -55,11 +58,12 @@ struct StoreCatalog {
             catalog.classNames.append(name)
             byId[row.int64(0)] = name
         }
-        try db.each("SELECT class, name, number, kind, flags FROM quarry_fields ORDER BY class, number") { row in
+        try db.each("SELECT class, name, number, kind, flags, type FROM quarry_fields ORDER BY class, number") { row in
             guard let className = byId[row.int64(0)] else { return }
             catalog.classes[className]?.fields.append(
                 Field(name: row.string(1), number: Int(row.int64(2)), kind: row.text(3).flatMap(SQLiteColumnKind.init(storedText:)),
-                      largeInts: row.int64(4) & 1 != 0, nulStrings: row.int64(4) & 2 != 0))
+                      largeInts: row.int64(4) & 1 != 0, nulStrings: row.int64(4) & 2 != 0,
+                      type: row.text(5).flatMap { try? JSONDecoder().decode(FieldType.self, from: Data($0.utf8)) }))
         }
         try db.each("SELECT class, key, kind FROM quarry_indexes ORDER BY rowid") { row in
             // The key's components as a JSON array: a field name may hold a dot.
@@ -97,7 +101,7 @@ struct StoreCatalog {
         try db.run("ALTER TABLE \(c.table) ADD COLUMN g\(number)")
         try db.run("INSERT INTO quarry_fields (class, name, number) VALUES (?1, ?2, ?3)",
                    [.int(c.id), .text(name), .int(Int64(number))])
-        let f = Field(name: name, number: number, kind: nil, largeInts: false, nulStrings: false)
+        let f = Field(name: name, number: number, kind: nil, largeInts: false, nulStrings: false, type: nil)
         c.fields.append(f)
         classes[className] = c
         return f
@@ -107,8 +111,10 @@ struct StoreCatalog {
         guard var c = classes[className], let at = c.fields.firstIndex(where: { $0.name == field.name }) else { return }
         c.fields[at] = field
         classes[className] = c
-        try db.run("UPDATE quarry_fields SET kind = ?1, flags = ?2 WHERE class = ?3 AND name = ?4",
-                   [field.kind.map { .text($0.storedText) }, .int(field.flags), .int(c.id), .text(field.name)])
+        let type = try field.type.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        try db.run("UPDATE quarry_fields SET kind = ?1, flags = ?2, type = ?3 WHERE class = ?4 AND name = ?5",
+                   [field.kind.map { .text($0.storedText) }, .int(field.flags), type.map { .text($0) }, .int(c.id),
+                    .text(field.name)])
     }
 
     mutating func addIndex(_ index: IndexDeclaration, to className: String, _ db: GRDB.Database) throws {
@@ -132,6 +138,13 @@ struct StoreCatalog {
                                       columnNumbers: Dictionary(uniqueKeysWithValues: c.fields.map { ($0.name, $0.number) }))
         }
         return out
+    }
+
+    /// What the front-ends ask while they compile a query against the store.
+    var schema: StoreSchema {
+        var classes: [String: [(String, FieldType?)]] = [:]
+        for c in self.classes.values { classes[c.name] = c.fields.map { ($0.name, $0.type) } }
+        return StoreSchema(classNames: classNames, fields: classes)
     }
 
     /// Whether a key path of a class may reach a date (a path through a pointer: assume so).

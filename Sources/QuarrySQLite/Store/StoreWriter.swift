@@ -19,7 +19,9 @@ struct StoreWriter {
             if let k = SQLiteColumnKind.of(value) { field.kind = field.kind.map { $0.merged(with: k) } ?? k }
             if !SQLiteColumnKind.exactInReal(value) { field.largeInts = true }
             if value.holdsNUL { field.nulStrings = true }
-            if field.kind != before.kind || field.flags != before.flags {
+            // Merged as `ClassData` merges types, so the schema reads as the same objects' would.
+            if let t = FieldType.of(value) { field.type = field.type.map { $0 == t ? $0 : $0.merged(with: t) } ?? t }
+            if field.kind != before.kind || field.flags != before.flags || field.type != before.type {
                 try catalog.update(field, in: className, db)
                 // Integers in a field that now also holds doubles are stored as REAL, as the
                 // peer stores them; no other change of kind changes a stored value.

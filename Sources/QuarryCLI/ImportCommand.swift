@@ -1,0 +1,115 @@
+import ArgumentParser
+import Quarry
+import QuarrySQLite
+
+/// `quarry import`: a data file into a store, in one transaction.
+struct ImportCommand: ConsoleCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Load a data file into a store (created if needed), in one transaction.",
+        discussion: """
+            The file is read object by object (the layouts 'quarry run --data' reads) and saved \
+            into the store; an object whose objectId is already stored replaces it in place. \
+            The import is atomic: if anything fails (a malformed object, a full disk) the store \
+            is left as it was. --index declares a persistent index, Class.key[:hash|ordered|geo].
+
+            Examples:
+              quarry import --data people.json --store sqlite:people.db --index Person.age
+              quarry run --store sqlite:people.db --class Person "age > 20"
+            """)
+
+    @Option(name: .customLong("data"), help: ArgumentHelp("The data file to import.", valueName: "file"))
+    var file: String
+
+    @Option(name: .customLong("store"), help: ArgumentHelp("The store: sqlite:PATH.", valueName: "url"))
+    var store: String
+
+    @Option(name: .customLong("class"), help: ArgumentHelp(
+        "The class for a file of objects without classes (default: the file's name).", valueName: "name"))
+    var className: String?
+
+    @Option(name: .customLong("index"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
+        "Declare an index, Class.key or Class.key:kind; repeat for each.", valueName: "index"))
+    var indexes: [String] = []
+
+    @Flag(help: "Report errors as JSON on stdout: {\"ok\":false,\"errors\":[…]}.")
+    var json = false
+
+    var reportsJSON: Bool { json }
+
+    func validate() throws {
+        for spec in indexes {
+            guard let dot = spec.firstIndex(of: "."), dot != spec.startIndex, spec.index(after: dot) != spec.endIndex else {
+                throw ValidationError("--index '\(spec)' is not Class.key (the class, a dot, then the key path).")
+            }
+        }
+    }
+}
+
+extension ImportCommand {
+    func execute(_ console: Console) throws(Failure) {
+        let path = try StoreSource.path(of: store)
+        let target = try StoreSource.opening(path)
+        let progress = (console.error as? FileDescriptorSink).flatMap { $0.isTerminal ? $0 : nil }
+        var counts: [(String, Int)] = []
+        var total = 0
+        var dataError: DataFileError?
+        var storeError: Diagnostic?
+        do throws(Diagnostic) {
+            try target.transaction { t in
+                do throws(DataFileError) {
+                    try DataFile.stream(path: file, className: className) { record, name throws(DataFileError) in
+                        do {
+                            try t.save(record, in: name)
+                        } catch {
+                            storeError = Diagnostic("store.write", "could not save \(name) \(record.objectId): \(error)")
+                            throw DataFileError(code: "store.write", message: "the store failed", file: file)
+                        }
+                        if counts.last?.0 == name { counts[counts.count - 1].1 += 1 } else { counts.append((name, 1)) }
+                        total += 1
+                        if let progress, total % 10_000 == 0 {
+                            progress.write("\rimported \(total) objects")
+                            progress.flush()
+                        }
+                    }
+                } catch {
+                    dataError = error
+                    throw error
+                }
+                for spec in indexes {
+                    let dot = spec.firstIndex(of: ".")!
+                    let className = String(spec[..<dot])
+                    let (key, kind) = try Self.parseKey(String(spec[spec.index(after: dot)...]), spec)
+                    try t.declareIndex(kind, on: key, in: className)
+                }
+            }
+        } catch {
+            progress?.write("\n")
+            if let storeError { throw .query(Diagnostics([storeError]), source: "") }
+            if let dataError { throw .data(dataError) }
+            throw .query(Diagnostics([error]), source: "")
+        }
+        if progress != nil { progress?.write("\r") }
+        let summary = counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+        console.output.write("imported \(total) objects\(summary.isEmpty ? "" : " (\(summary))") into \(path)\n")
+    }
+
+    /// `key` or `key:kind`; nil kind lets the store choose.
+    static func parseKey(_ text: String, _ spec: String) throws(Diagnostic) -> (FieldPath, IndexKind?) {
+        var keyText = Substring(text)
+        var kind: IndexKind?
+        if let colon = text.lastIndex(of: ":") {
+            let name = text[text.index(after: colon)...]
+            guard let k = IndexKind(rawValue: String(name)) else {
+                throw Diagnostic("index.invalid-kind", "--index \(spec): '\(name)' is not an index kind; use hash, ordered or geo")
+            }
+            kind = k
+            keyText = text[..<colon]
+        }
+        let parts = keyText.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !parts.contains(where: \.isEmpty) else {
+            throw Diagnostic("index.invalid-key", "--index \(spec): expected a key path such as 'Person.age'")
+        }
+        return (FieldPath(parts), kind)
+    }
+}
