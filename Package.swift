@@ -62,8 +62,11 @@ let package = Package(
         .testTarget(name: "QuarryPredicateTests", dependencies: ["Quarry", "QuarryTestSupport"]),
         .testTarget(name: "QuarryParseRESTTests", dependencies: ["Quarry"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "Quarry", "QuarryTestSupport"]),
-        // The SQLite store against the reference evaluator on real files (needs GRDB).
+        // The SQLite store against the reference evaluator on real files (needs GRDB); the
+        // durability test kills StoreWriteBurst and `quarry import` mid-write.
         .testTarget(name: "QuarrySQLiteStoreTests", dependencies: ["QuarrySQLite", "QuarryTestSupport"]),
+        .executableTarget(name: "StoreWriteBurst", dependencies: ["QuarrySQLite", "QuarryTestSupport"],
+                          path: "Tests/StoreWriteBurst"),
         .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI", "QuarrySQLite", "QuarryTestSupport"]),
     ]
 )

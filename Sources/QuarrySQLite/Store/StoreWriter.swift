@@ -7,6 +7,13 @@ import QuarryCore
 struct StoreWriter {
     var catalog: StoreCatalog
     let db: GRDB.Database
+    /// The upsert of each class, prepared once per set of columns (the hot path of an import).
+    private var upserts: [String: SQLiteStatement] = [:]
+
+    init(catalog: StoreCatalog, db: GRDB.Database) {
+        self.catalog = catalog
+        self.db = db
+    }
 
     /// Inserts the object, or replaces the one with its objectId in place (same `seq`, so
     /// insertion order is kept).
@@ -40,10 +47,19 @@ struct StoreWriter {
         let placeholders = (1...columns.count).map { "?\($0)" }.joined(separator: ", ")
         // An upsert on objectId updates the row in place: the seq (insertion order) stays.
         let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        try db.run("""
+        let sql = """
             INSERT INTO \(c.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
             ON CONFLICT (objectId) DO UPDATE SET \(updates)
-            """, bindings)
+            """
+        let statement: SQLiteStatement
+        if let cached = upserts[sql] {
+            statement = cached
+        } else {
+            statement = try db.prepared(sql, [])
+            upserts[sql] = statement
+        }
+        for (i, b) in bindings.enumerated() { statement.bind(Int32(i + 1), b) }
+        try statement.run()
     }
 
     /// Removes the object; returns whether it was there.
