@@ -68,47 +68,52 @@ public struct DiagnosticCatalogue: Sendable {
 // The domains. Each is a namespace that the modules' catalogues extend with static members, so a
 // throw site reads `Diagnostic(.syntax.unexpectedToken, …)`.
 extension DiagnosticCode {
-    /// Characters that do not form a token.
+    /// Every domain, in the order docs/DIAGNOSTICS.md lists them, with what its codes are about.
+    public static let domains: [(name: String, summary: String)] = [
+        ("lex", "Characters that do not form a token."),
+        ("syntax", "Tokens in an order the grammar does not allow."),
+        ("type", "Values of the wrong type for where they are used."),
+        ("query", "Well-formed queries that name what does not exist or ask for what cannot be done."),
+        ("date", "Dates and relative times that do not parse."),
+        ("like", "SQL LIKE patterns."),
+        ("geo", "Geo functions, coordinates and shapes."),
+        ("regex", "Regular expressions."),
+        ("predicate", "NSPredicate constructs."),
+        ("argument", "Arguments substituted into an NSPredicate format string."),
+        ("variable", "Variables without values."),
+        ("profile", "Dialect profiles that do not accept a construct."),
+        ("schema", "The class a query names, checked against a schema."),
+        ("json", "JSON text and the Parse REST request."),
+        ("data", "Parse REST JSON values and data files."),
+        ("limit", "The bounds of `Limits` (docs/SEMANTICS.md), exceeded."),
+        ("print", "Printing a query as an NSPredicate."),
+        ("translate", "Writing a query in another dialect."),
+        ("index", "Indexes the engine is asked to build."),
+        ("input", "The command line's input."),
+        ("sqlite", "The SQLite peer of `quarry bench`."),
+    ]
+
+    // One namespace per domain, for the members the catalogues declare.
     public enum Lex {}
-    /// Tokens in an order the grammar does not allow.
     public enum Syntax {}
-    /// Well-formed queries that name things that do not exist or ask for what cannot be done.
     public enum Query {}
-    /// Values of the wrong type for where they are used.
     public enum TypeCheck {}
-    /// The bounds of `Limits` (docs/SEMANTICS.md), exceeded.
     public enum Limit {}
-    /// Dates that do not parse.
     public enum Date {}
-    /// SQL LIKE patterns.
     public enum Like {}
-    /// Geo functions and shapes.
     public enum Geo {}
-    /// Regular expressions.
     public enum Regex {}
-    /// JSON text and the Parse REST request.
     public enum JSON {}
-    /// Parse REST JSON values and data files.
     public enum Data {}
-    /// NSPredicate constructs.
     public enum Predicate {}
-    /// Arguments substituted into an NSPredicate format string.
     public enum Argument {}
-    /// Variables without values.
     public enum Variable {}
-    /// Dialect profiles that do not support a construct.
     public enum Profile {}
-    /// The class a query names, checked against a schema.
     public enum Schema {}
-    /// Printing a query in a dialect.
     public enum Print {}
-    /// Translating a query between dialects.
     public enum Translate {}
-    /// Indexes the engine is asked to build.
     public enum Index {}
-    /// The command line's input.
     public enum Input {}
-    /// The SQLite peer used by benchmarks.
     public enum SQLite {}
 
     public static var lex: Lex.Type { Lex.self }

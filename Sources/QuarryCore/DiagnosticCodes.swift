@@ -78,7 +78,7 @@ extension DiagnosticCode.Limit {
         "limit.regex",
         meaning: "Matching a regular expression exceeded its PCRE2 budget (`Limits.regexMatchLimit`, "
             + "`regexDepthLimit`): the pattern backtracks too much on some value.",
-        example: .predicate("name MATCHES '(a+)+b'"))
+        example: .situation("NSPredicate `name MATCHES '(a+)+b'` run on a name of 40 a's"))
     public static let deadline = DiagnosticCode(
         "limit.deadline",
         meaning: "Running the query took longer than `Limits.deadlineSeconds`.",

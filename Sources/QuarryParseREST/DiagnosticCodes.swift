@@ -63,8 +63,8 @@ extension DiagnosticCode.JSON {
     public static let compoundGeo = DiagnosticCode(
         "json.compound-geo",
         meaning: "A geo constraint ($nearSphere, $within, …) inside $or, $and or $nor, which Parse does "
-            + "not allow there.",
-        example: .parseREST(#"{"$or": [{"l": {"$nearSphere": {"__type": "GeoPoint", "latitude": 1, "longitude": 1}}}, {"a": 1}]}"#),
+            + "not allow there; reported in the profiles that follow a hosted platform's rules.",
+        example: .situation(#"Parse REST `{"$or": [{"l": {"$nearSphere": …}}, {"a": 1}]}` in the parse profile"#),
         parseCode: ParseCode.invalidQuery)
     public static let compoundSubquery = DiagnosticCode(
         "json.compound-subquery",

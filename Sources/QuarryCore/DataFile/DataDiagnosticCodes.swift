@@ -51,7 +51,8 @@ extension DiagnosticCode.Data {
         example: .situation(#"a data file record {"objectId": 7}"#))
     public static let field = DiagnosticCode(
         "data.field",
-        meaning: "A system field of a record (`createdAt`, `updatedAt`, `ACL`) has the wrong type.",
+        meaning: "A record's `createdAt` or `updatedAt` is neither an ISO-8601 string, a Date wrapper "
+            + "nor null.",
         example: .situation(#"a data file record {"objectId": "a", "createdAt": 5}"#))
     public static let duplicateId = DiagnosticCode(
         "data.duplicate-id",
