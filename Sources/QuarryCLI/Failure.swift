@@ -4,7 +4,7 @@ import Quarry
 /// Why a command stopped, which decides its exit status and how it is reported.
 enum Failure: Error {
     /// The query is invalid or cannot run; diagnostics are located in `source`.
-    case query(Diagnostics, source: String)
+    case query(Diagnostic, source: String)
     /// An option value or combination that parsing alone could not reject.
     case usage(String)
     /// The data file is unreadable or malformed.

@@ -11,7 +11,7 @@ enum DateCoercion {
         if let ms = BackendlessDate.parse(s) { return .date(ms) }
         guard constant else { return nil }
         throw Diagnostic(
-            "date.unparseable",
+            .date.unparseable,
             "'\(s)' is not a date: write epoch milliseconds or a date string such as "
                 + "'23-Mar-2015', '03/23/2015 14:30:15' or '2015-03-23T14:30:15.250Z'")
     }
