@@ -1,4 +1,4 @@
-/// Loads a `Database` from a data file (DESIGN §2; the CLI's `--data`).
+/// Loads a `Database` from a data file (docs/SEMANTICS.md#data-files; the CLI's `--data`).
 ///
 /// Accepted layouts:
 ///
