@@ -48,5 +48,6 @@ let package = Package(
         .testTarget(name: "QuarryParseRESTTests", dependencies: ["Quarry"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "Quarry"]),
         .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI"]),
+        .testTarget(name: "DocsTests"),
     ]
 )
