@@ -1,6 +1,8 @@
 import Foundation
 import Quarry
+@testable import QuarrySQLite
 import Testing
+import QuarryTestSupport
 
 @testable import QuarryCLI
 

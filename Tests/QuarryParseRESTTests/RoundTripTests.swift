@@ -1,4 +1,5 @@
 import Testing
+import QuarryTestSupport
 @testable import QuarryParseREST
 import QuarryCore
 

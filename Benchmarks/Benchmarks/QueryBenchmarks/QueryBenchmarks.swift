@@ -1,7 +1,8 @@
 import Benchmark
 import Foundation
 import Quarry
-import QuarryCLI
+import QuarrySQLite
+import QuarryTestSupport
 
 // Quarry against SQLite `:memory:` on the same generated rows, in the same run: parsing,
 // parse + plan, and every query of ../../queries/ on Quarry's engine and on SQLite, each

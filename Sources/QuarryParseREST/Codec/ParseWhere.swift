@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryData
 
 /// The Parse REST `where` JSON front-end: the dialect the Parse, LeanCloud and MaxLeap SDKs
 /// send (`GET /classes/GameScore?where={…}&order=-score&limit=10`).

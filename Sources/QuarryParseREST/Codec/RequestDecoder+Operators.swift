@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryData
 
 // The operator dictionary of one key: `{"$gt": 5, "$lt": 10}`. `$options` belongs to `$regex`
 // and the `$maxDistance…` members to `$nearSphere`; everything else is one operator each.

@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryData
 
 /// Reads Parse REST request JSON into the request model: either a bare `where` object or a
 /// find body `{"where":{…},"order":"-score,name","limit":10,…}`. Structural mistakes are

@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryData
 
 /// Writes the request model as Parse REST JSON, in the shapes the SDKs send: operators in the
 /// order they were given, `$options` after `$regex`, the `$maxDistance…` member after

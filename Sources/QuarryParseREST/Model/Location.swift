@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryData
 
 /// Where a piece of a query came from: its JSON path (`where.$or[1].score.$gt`) and, when it
 /// was decoded from text, its bytes. Builder-made pieces carry the path the SDK would send.

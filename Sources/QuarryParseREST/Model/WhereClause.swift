@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryData
 
 // The shape of a Parse REST find request, before lowering to the IR. Both the JSON decoder and
 // the Swift builder produce it, so one lowering gives both the same semantics and the same
