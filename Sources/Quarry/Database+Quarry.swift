@@ -1,7 +1,7 @@
 extension Database {
-    /// Loads a data file: `{"Class": [objects…], …}`, an array of objects, `{"results": […]}`
-    /// or NDJSON, in Parse REST JSON (DESIGN §2). Objects of the class-less layouts go into
-    /// `className` (by default the file's base name).
+    /// Loads a data file: `{"Class": [objects…], …}`, an array of objects, `{"results": […]}` or
+    /// NDJSON, in Parse REST JSON (docs/SEMANTICS.md#data-files). Objects of the class-less layouts
+    /// go into `className` (by default the file's base name).
     public init(contentsOfFile path: String, className: String? = nil) throws(DataFileError) {
         self = try DataFile.load(path: path, className: className)
     }

@@ -18,8 +18,9 @@ enum Failure: Error {
         }
     }
 
-    /// Text on stderr, compiler style; or with `json`, the DESIGN §5 object on stdout.
-    /// Usage errors are always text, in ArgumentParser's own form.
+    /// Text on stderr, compiler style; or with `json`, the object of
+    /// docs/ARCHITECTURE.md#diagnostic-output on stdout. Usage errors are always text, in
+    /// ArgumentParser's own form.
     func report(to console: Console, json: Bool, command: ParsableCommand.Type) {
         switch self {
         case .usage(let message):

@@ -120,7 +120,7 @@ public struct SourceText: Sendable {
         return ""
     }
 
-    /// The compiler-style rendering of DESIGN §5.
+    /// The compiler-style rendering of docs/ARCHITECTURE.md#diagnostic-output.
     public func render(_ d: Diagnostic) -> String {
         var out = "error[\(d.code)]"
         if let p = d.parseCode { out += "(\(p))" }
@@ -147,8 +147,9 @@ public struct SourceText: Sendable {
         return out
     }
 
-    /// The `--json` shape of one diagnostic (DESIGN §5): code, message, line, column, offset,
-    /// length (offset and length in Unicode scalars), plus path and parseCode when present.
+    /// The `--json` shape of one diagnostic (docs/ARCHITECTURE.md#diagnostic-output): code,
+    /// message, line, column, offset, length (offset and length in Unicode scalars), plus path and
+    /// parseCode when present.
     package func jsonObject(_ d: Diagnostic) -> [(String, JSONScalar)] {
         var fields: [(String, JSONScalar)] = [("code", .string(d.code)), ("message", .string(d.message))]
         if let range = d.range {

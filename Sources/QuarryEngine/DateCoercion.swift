@@ -1,7 +1,8 @@
 import QuarryCore
 
-/// How `.sql` leaves read the other side of a comparison with a date (IR-SEMANTICS: a string is
-/// a Backendless date, UTC when it has no zone; a number is epoch milliseconds).
+/// How `.sql` leaves read the other side of a comparison with a date
+/// (docs/SEMANTICS.md#dates-and-time-zones: a string is a Backendless date, UTC when it has no
+/// zone; a number is epoch milliseconds).
 enum DateCoercion {
     /// The operand to compare with a date: a date for a parseable string, the value itself for
     /// numbers and dates (and other types, which then simply compare unequal). An unparseable

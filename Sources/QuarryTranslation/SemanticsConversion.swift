@@ -3,7 +3,7 @@ import QuarryCore
 /// Rewrites IR whose leaves have one `LeafSemantics` into IR whose leaves all have another, with
 /// the same results on every object: translation between the dialects is parse, convert, print.
 ///
-/// The three semantics differ in what a test sees (IR-SEMANTICS "Leaf semantics"): `.sql` tests
+/// The three semantics differ in what a test sees (docs/SEMANTICS.md#leaf-semantics): `.sql` tests
 /// each non-null value a field reaches and is false on nil, even negated; `.predicate` tests the
 /// value as a whole, with nil a value for `==`/`!=`; `.document` tests the value and each
 /// element of an array, with a missing field equal to null. On top of that, `.sql` reads strings

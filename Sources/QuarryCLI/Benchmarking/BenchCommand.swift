@@ -4,7 +4,7 @@ import Quarry
 import QuarrySQLite
 
 /// `quarry bench`: how long queries take over a data file, and optionally how long SQLite
-/// takes for the same queries on the same rows (DESIGN §5).
+/// takes for the same queries on the same rows (docs/ARCHITECTURE.md#benchmarks).
 struct BenchCommand: ConsoleCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",

@@ -2,7 +2,7 @@ import Quarry
 import QuarrySQLite
 @_spi(Benchmarking) import QuarryEngine
 
-/// What `quarry bench` measures for one query (DESIGN §5).
+/// What `quarry bench` measures for one query (docs/ARCHITECTURE.md#benchmarks).
 public struct BenchResult: Sendable, Equatable {
     public var query: String
     /// Parse and the first planning of the query's shape (no plan cached), averaged over many

@@ -1,7 +1,7 @@
 import QuarryCore
 
-/// Parse REST JSON ⇄ `Value` (DESIGN §2): plain JSON values map to themselves and typed values
-/// use Parse's `__type` wrappers.
+/// Parse REST JSON ⇄ `Value` (docs/SEMANTICS.md#values): plain JSON values map to themselves and
+/// typed values use Parse's `__type` wrappers.
 ///
 /// Decoding, wrapper by wrapper (extra members of a wrapper are ignored, as parse-server does):
 ///

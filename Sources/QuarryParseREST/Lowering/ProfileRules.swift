@@ -1,8 +1,8 @@
 import QuarryCore
 
-/// The per-profile rules a `where` request is checked against (DESIGN §4). The engine applies
-/// default limits and inner-query truncation from `Profile`; these are the rules that reject or
-/// rewrite what the request itself says.
+/// The per-profile rules a `where` request is checked against (docs/SEMANTICS.md#profiles). The
+/// engine applies default limits and inner-query truncation from `Profile`; these are the rules
+/// that reject or rewrite what the request itself says.
 struct ProfileRules {
     let profile: Profile
 
