@@ -68,5 +68,6 @@ let package = Package(
         .executableTarget(name: "StoreWriteBurst", dependencies: ["QuarrySQLite", "QuarryTestSupport"],
                           path: "Tests/StoreWriteBurst"),
         .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI", "QuarrySQLite", "QuarryTestSupport"]),
+        .testTarget(name: "DocsTests"),
     ]
 )

@@ -58,7 +58,7 @@ extension ExplainCommand {
         do throws(Diagnostic) {
             report = try engine.explain(compiled, analyze: analyze)
         } catch {
-            throw .query(Diagnostics([error]), source: text)
+            throw .query(error, source: text)
         }
         console.output.write((json ? report.json : report.description) + "\n")
     }
@@ -74,7 +74,7 @@ extension ExplainCommand {
         do throws(Diagnostic) {
             explanation = try store.store.explanation(compiled)
         } catch {
-            throw .query(Diagnostics([error]), source: text)
+            throw .query(error, source: text)
         }
         console.output.write((json ? JSONWriter.string(explanation.json) : explanation.text) + "\n")
     }

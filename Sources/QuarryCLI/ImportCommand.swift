@@ -38,11 +38,23 @@ struct ImportCommand: ConsoleCommand {
     var reportsJSON: Bool { json }
 
     func validate() throws {
-        for spec in indexes {
-            guard let dot = spec.firstIndex(of: "."), dot != spec.startIndex, spec.index(after: dot) != spec.endIndex else {
-                throw ValidationError("--index '\(spec)' is not Class.key (the class, a dot, then the key path).")
-            }
+        for spec in indexes where Self.index(spec) == nil {
+            throw ValidationError("--index '\(spec)' is not Class.key or Class.key:kind (kind: hash, ordered or geo).")
         }
+    }
+
+    /// `Class.key` or `Class.key:kind`; nil kind lets the store choose. Nil when malformed.
+    static func index(_ spec: String) -> (className: String, key: FieldPath, kind: IndexKind?)? {
+        var text = Substring(spec)
+        var kind: IndexKind?
+        if let colon = spec.lastIndex(of: ":") {
+            guard let k = IndexKind(rawValue: String(spec[spec.index(after: colon)...])) else { return nil }
+            kind = k
+            text = spec[..<colon]
+        }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, !parts.contains(where: \.isEmpty) else { return nil }
+        return (parts[0], FieldPath(Array(parts.dropFirst())), kind)
     }
 }
 
@@ -62,8 +74,8 @@ extension ImportCommand {
                         do {
                             try t.save(record, in: name)
                         } catch {
-                            storeError = Diagnostic("store.write", "could not save \(name) \(record.objectId): \(error)")
-                            throw DataFileError(code: "store.write", message: "the store failed", file: file)
+                            storeError = Diagnostic(.store.write, "could not save \(name) \(record.objectId): \(error)")
+                            throw DataFileError(code: .store.write, message: "the store failed", file: file)
                         }
                         if counts.last?.0 == name { counts[counts.count - 1].1 += 1 } else { counts.append((name, 1)) }
                         total += 1
@@ -76,40 +88,18 @@ extension ImportCommand {
                     dataError = error
                     throw error
                 }
-                for spec in indexes {
-                    let dot = spec.firstIndex(of: ".")!
-                    let className = String(spec[..<dot])
-                    let (key, kind) = try Self.parseKey(String(spec[spec.index(after: dot)...]), spec)
+                for (className, key, kind) in indexes.compactMap(Self.index) {
                     try t.declareIndex(kind, on: key, in: className)
                 }
             }
         } catch {
             progress?.write("\n")
-            if let storeError { throw .query(Diagnostics([storeError]), source: "") }
+            if let storeError { throw .query(storeError, source: "") }
             if let dataError { throw .data(dataError) }
-            throw .query(Diagnostics([error]), source: "")
+            throw .query(error, source: "")
         }
         if progress != nil { progress?.write("\r") }
         let summary = counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
         console.output.write("imported \(total) objects\(summary.isEmpty ? "" : " (\(summary))") into \(path)\n")
-    }
-
-    /// `key` or `key:kind`; nil kind lets the store choose.
-    static func parseKey(_ text: String, _ spec: String) throws(Diagnostic) -> (FieldPath, IndexKind?) {
-        var keyText = Substring(text)
-        var kind: IndexKind?
-        if let colon = text.lastIndex(of: ":") {
-            let name = text[text.index(after: colon)...]
-            guard let k = IndexKind(rawValue: String(name)) else {
-                throw Diagnostic("index.invalid-kind", "--index \(spec): '\(name)' is not an index kind; use hash, ordered or geo")
-            }
-            kind = k
-            keyText = text[..<colon]
-        }
-        let parts = keyText.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard !parts.contains(where: \.isEmpty) else {
-            throw Diagnostic("index.invalid-key", "--index \(spec): expected a key path such as 'Person.age'")
-        }
-        return (FieldPath(parts), kind)
     }
 }

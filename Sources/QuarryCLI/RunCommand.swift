@@ -106,14 +106,14 @@ extension RunCommand {
             do throws(Diagnostic) {
                 result = try store.store.query(compiled)
             } catch {
-                throw .query(Diagnostics([error]), source: text)
+                throw .query(error, source: text)
             }
         } else {
             let engine = try indexes.engine(source!)
             do throws(Diagnostic) {
                 result = try engine.run(compiled)
             } catch {
-                throw .query(Diagnostics([error]), source: text)
+                throw .query(error, source: text)
             }
         }
         switch result {

@@ -14,7 +14,7 @@ struct StoreSource {
         guard FileManager.default.fileExists(atPath: path) else { throw .usage("there is no store at \(path); make one with 'quarry import'") }
         let store = try opening(path)
         let schema: StoreSchema
-        do throws(Diagnostic) { schema = try store.schema() } catch { throw .query(Diagnostics([error]), source: "") }
+        do throws(Diagnostic) { schema = try store.schema() } catch { throw .query(error, source: "") }
         let names = schema.classNames
         if let className {
             guard schema.hasClass(className) else {
@@ -40,7 +40,7 @@ struct StoreSource {
 
     /// Opens (or creates) the store file.
     static func opening(_ path: String) throws(Failure) -> SQLiteStore {
-        do throws(Diagnostic) { return try SQLiteStore(path: path) } catch { throw .query(Diagnostics([error]), source: "") }
+        do throws(Diagnostic) { return try SQLiteStore(path: path) } catch { throw .query(error, source: "") }
     }
 
     /// Declares `--index` keys in the store (kept there for later queries).

@@ -1,5 +1,4 @@
 import QuarryCore
-import QuarryData
 
 // `translate.inexpressible` diagnostics: which test, from which semantics, cannot be restated
 // in which dialect, and why.
@@ -28,7 +27,7 @@ extension SemanticsConverter {
                 : "the schema allows values of this field for which the rules differ")
         }
         return Diagnostic(
-            "translate.inexpressible",
+            .translate.inexpressible,
             "the \(l.semantics.rawValue) test `\(Self.describe(l))` has no exact \(targetName) equivalent: \(reason)",
             notes: notes)
     }

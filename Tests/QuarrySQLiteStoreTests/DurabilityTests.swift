@@ -13,9 +13,14 @@ import Testing
         let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let path = dir.appendingPathComponent(name).path
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw Diagnostic("test.missing-helper", "\(path) is not built; run swift build --build-tests")
+            throw HelperMissing(path: path)
         }
         return path
+    }
+
+    struct HelperMissing: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "\(path) is not built; run swift build --build-tests" }
     }
 
     @Test func killedMidWriteBurstLosesNothingAcknowledged() throws {

@@ -160,10 +160,10 @@ public final class SQLiteStore: QueryBackend, Sendable {
     func declareIndex(_ kind: IndexKind, _ key: FieldPath, _ className: String, _ db: GRDB.Database) throws {
         var catalog = try StoreCatalog.load(db)
         guard catalog.classes[className] != nil else {
-            throw Diagnostic("index.unknown-class", "there is no class named '\(className)' to index")
+            throw Diagnostic(.index.unknownClass, "there is no class named '\(className)' to index")
         }
         guard !key.components.isEmpty, !key.components.contains(where: \.isEmpty) else {
-            throw Diagnostic("index.invalid-key", "'\(key)' is not a key path to index")
+            throw Diagnostic(.index.invalidKey, "'\(key)' is not a key path to index")
         }
         try catalog.addIndex(IndexDeclaration(kind: kind, key: key), to: className, db)
         // One B-tree on the field's column pair serves equality, ranges, order and the

@@ -22,7 +22,7 @@ struct StorePushdown {
         do throws(SQLiteNotComparable) {
             row = try translator.newRow(query.className)
         } catch {
-            throw Diagnostic("query.unknown-class", "there is no class named '\(query.className)'")
+            throw Diagnostic(.query.unknownClass, "there is no class named '\(query.className)'")
         }
         var pushed: [String] = []
         var residual: [Filter] = []

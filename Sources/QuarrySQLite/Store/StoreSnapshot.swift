@@ -63,9 +63,9 @@ func storeCall<T>(_ body: () throws -> T) throws(Diagnostic) -> T {
 func storeDiagnostic(_ error: any Error) -> Diagnostic {
     switch error {
     case let d as Diagnostic: return d
-    case let e as SQLiteError: return Diagnostic("store.sqlite", "SQLite failed: \(e.message) (code \(e.code))")
+    case let e as SQLiteError: return Diagnostic(.store.sqlite, "SQLite failed: \(e.message) (code \(e.code))")
     case let e as DatabaseError:
-        return Diagnostic("store.sqlite", "SQLite failed: \(e.message ?? "\(e.resultCode)") (code \(e.resultCode.rawValue))")
-    default: return Diagnostic("store.sqlite", "the store failed: \(error)")
+        return Diagnostic(.store.sqlite, "SQLite failed: \(e.message ?? "\(e.resultCode)") (code \(e.resultCode.rawValue))")
+    default: return Diagnostic(.store.sqlite, "the store failed: \(error)")
     }
 }

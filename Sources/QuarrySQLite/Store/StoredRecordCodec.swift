@@ -35,7 +35,7 @@ enum StoredRecordCodec {
     }
 
     private static func corrupt(_ objectId: String, _ why: String) -> Diagnostic {
-        Diagnostic("store.corrupt", "the stored object \(objectId) cannot be read: \(why)")
+        Diagnostic(.store.corrupt, "the stored object \(objectId) cannot be read: \(why)")
     }
 
     static func encode(_ v: Value) -> JSON {
