@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean bench docs
+.PHONY: demo test deps build release clean bench docs clients
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config.
@@ -29,6 +29,17 @@ demo: release
 
 test: deps
 	$(SWIFT) test
+	$(MAKE) clients
+
+# Real client SDKs against a live `quarry serve` on loopback (Tests/Clients): LeanCloud's Python
+# SDK and qs-parse-rest, installed from PyPI into a virtual environment under .build/.
+CLIENTS_VENV := .build/clients-venv
+clients: deps
+	$(SWIFT) build --product quarry
+	@test -x $(CLIENTS_VENV)/bin/python || python3 -m venv $(CLIENTS_VENV)
+	@$(CLIENTS_VENV)/bin/python -c 'import leancloud, parse_rest' 2>/dev/null \
+	    || $(CLIENTS_VENV)/bin/pip install -q leancloud==3.0.2 qs-parse-rest==0.2.20240920
+	bash Tests/Clients/run.sh "$$($(SWIFT) build --show-bin-path)/quarry" $(CLIENTS_VENV)
 
 # docs/DIAGNOSTICS.md, generated from the diagnostic catalogues (a test fails when it is stale).
 docs: deps

@@ -19,6 +19,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     ],
     targets: [
         .systemLibrary(
@@ -46,10 +51,21 @@ let package = Package(
             name: "QuarrySQLite",
             dependencies: ["Quarry", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),
+        // `quarry serve`: Parse, LeanCloud and Backendless REST data APIs over any QueryBackend.
+        .target(
+            name: "QuarryServer",
+            dependencies: [
+                "Quarry",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .target(
             name: "QuarryCLI",
             dependencies: [
-                "Quarry", "QuarrySQLite", "CMalloc",
+                "Quarry", "QuarrySQLite", "QuarryServer", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "quarry", dependencies: ["QuarryCLI"]),
@@ -67,6 +83,13 @@ let package = Package(
         .testTarget(name: "QuarrySQLiteStoreTests", dependencies: ["QuarrySQLite", "QuarryTestSupport"]),
         .executableTarget(name: "StoreWriteBurst", dependencies: ["QuarrySQLite", "QuarryTestSupport"],
                           path: "Tests/StoreWriteBurst"),
+        .testTarget(
+            name: "QuarryServerTests",
+            dependencies: [
+                "QuarryServer", "QuarrySQLite",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI", "QuarrySQLite", "QuarryTestSupport"]),
         .testTarget(name: "DocsTests"),
     ]

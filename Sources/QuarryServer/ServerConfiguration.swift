@@ -1,0 +1,37 @@
+import Quarry
+
+/// How `quarry serve` runs: the application's keys, the profile, the safety caps and the
+/// request-body cap.
+public struct ServerConfiguration: Sendable {
+    public var applicationId: String
+    public var restKey: String?
+    public var masterKey: String?
+    /// Overrides each API's own profile (`parse` under /parse and /query, `leancloud` under
+    /// /1.1, `backendless` under /api) when set.
+    public var profile: Profile?
+    /// Caps for compiling and running every request's query, the deadline among them.
+    public var limits: Limits
+    /// The largest request body read, in bytes; a larger one is refused with 413.
+    public var maxBodyBytes: Int
+
+    public init(applicationId: String, restKey: String? = nil, masterKey: String? = nil, profile: Profile? = nil,
+                limits: Limits = ServerConfiguration.defaultLimits, maxBodyBytes: Int = 1 << 20) {
+        self.applicationId = applicationId
+        self.restKey = restKey
+        self.masterKey = masterKey
+        self.profile = profile
+        self.limits = limits
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// The library's caps with a 10-second deadline: a hostile query cannot hold a core.
+    public static var defaultLimits: Limits {
+        var limits = Limits.default
+        limits.deadlineSeconds = 10
+        return limits
+    }
+
+    var credentials: Credentials {
+        Credentials(applicationId: applicationId, restKey: restKey, masterKey: masterKey)
+    }
+}
