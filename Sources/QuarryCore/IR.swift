@@ -122,6 +122,15 @@ public enum StringOperator: Hashable, Codable, Sendable {
     case contains
     case like(LikeSyntax)
     case matches(RegexOptions)
+
+    /// BEGINSWITH, ENDSWITH, CONTAINS: under `.predicate` semantics an empty pattern is in no
+    /// string, as Foundation's `hasPrefix:@""` is NO (docs/SEMANTICS.md).
+    public var isSubstringTest: Bool {
+        switch self {
+        case .beginsWith, .endsWith, .contains: return true
+        case .like, .matches: return false
+        }
+    }
 }
 
 /// The wildcard language of a LIKE pattern; the pattern text stays as written.

@@ -36,7 +36,8 @@ extension Evaluation {
             guard case .string(let pattern)? = try evaluate(patternExpr, scope).value else {
                 return rule.decideWithoutOperand()
             }
-            let matcher = try matcher(op, pattern, options)
+            if rule.semantics == .predicate, pattern.isEmpty, op.isSubstringTest { return rule.decideWithoutOperand() }
+            let matcher = try matcher(op, pattern, options.folding(op, rule.semantics))
             return try decide(operand, rule) { v throws(Diagnostic) in
                 guard case .string(let s) = v else { return nil }
                 return try matcher.matches(s)
@@ -235,6 +236,7 @@ extension Evaluation {
             // it is not worth caching.
             return try decide(operand, rule) { v throws(Diagnostic) in
                 guard case .string(let needle) = v else { return nil }
+                if rule.semantics == .predicate, needle.isEmpty { return false }
                 return try StringMatcher(.contains, pattern: needle, options: options, limits: limits)
                     .matches(haystack)
             }

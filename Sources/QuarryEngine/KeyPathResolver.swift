@@ -20,10 +20,11 @@ enum Operand: Equatable {
     }
 }
 
-/// Follows key paths through objects, pointers, arrays and relations (IR-SEMANTICS "Key
-/// paths"). A pointer is followed into the pointed-to record of the source; an array or a
-/// relation maps the rest of the step over its elements, flattening one level per crossing;
-/// a pointer whose record does not exist (dangling) is null.
+/// Follows key paths through objects, pointers, arrays and relations (docs/SEMANTICS.md). A
+/// pointer is a value in its own right, whether or not its object is loaded; a path *through*
+/// it is followed into the pointed-to record of the source, and through a dangling pointer
+/// reaches nothing, except `objectId`, which is the pointer's own. An array or a relation maps
+/// the rest of the step over its elements, flattening one level per crossing.
 struct KeyPathResolver {
     let source: any RecordSource
 
@@ -40,13 +41,14 @@ struct KeyPathResolver {
             guard case .value(let next) = step(current, name) else { return .missing }
             current = next
         }
-        return .value(live(current))
+        return .value(current)
     }
 
     /// One path component applied to a value.
     private func step(_ value: Value, _ name: String) -> Operand {
         switch value {
         case .pointer(let p):
+            if name == "objectId" { return .value(.string(p.objectId)) }
             return source.field(name, of: p).map(Operand.value) ?? .missing
         case .object(let fields):
             return fields[name].map(Operand.value) ?? .missing
@@ -76,26 +78,13 @@ struct KeyPathResolver {
         return out
     }
 
-    /// A reached value with dangling pointers (also as array elements) turned into null.
-    func live(_ value: Value) -> Value {
-        switch value {
-        case .pointer(let p): return source.contains(p) ? value : .null
-        case .array(let items):
-            guard items.contains(where: { if case .pointer = $0 { return true } else { return false } }) else {
-                return value
-            }
-            return .array(items.map(live))
-        default: return value
-        }
-    }
-
-    /// The elements of a collection value: an array's items, a relation's live pointers.
+    /// The elements of a collection value: an array's items, a relation's pointers.
     /// Nil for anything that is not a collection.
     func elements(_ value: Value) -> [Value]? {
         switch value {
         case .array(let items): return items
         case .relation(let className, let ids):
-            return ids.map { live(.pointer(Pointer(className: className, objectId: $0))) }
+            return ids.map { .pointer(Pointer(className: className, objectId: $0)) }
         default: return nil
         }
     }

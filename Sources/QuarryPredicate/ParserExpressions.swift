@@ -72,6 +72,12 @@ extension Parser {
                 case .identifier(let name):
                     let t = advance()
                     e = ExprNode(kind: .member(e, Name(text: name, range: t.range)), range: e.range.union(t.range))
+                case .argument(let spec) where spec.kind == .keyPath:
+                    // Apple allows `%K.%K` and `name.%K`: the argument names more components.
+                    let t = advance()
+                    argumentRanges.append(t.range)
+                    e = ExprNode(kind: .memberArgument(e, spec, index: argumentRanges.count - 1, range: t.range),
+                                 range: e.range.union(t.range))
                 case .collectionOperator(let op):
                     let t = advance()
                     let rest = try parseRestOfPath()

@@ -12,6 +12,9 @@ extension SemanticsConverter {
             throw inexpressible(l, "the pattern \(Self.describe(pattern)) is not a constant")
         }
         guard case .string(let text) = v else { return nil }
+        // NSPredicate's empty prefix, suffix or substring is in no string: as a pattern that is
+        // not a string.
+        if l.semantics == .predicate, text.isEmpty, op.isSubstringTest { return nil }
         return restated(op, text, opts)
     }
 
@@ -19,6 +22,9 @@ extension SemanticsConverter {
     /// LIKE as a glob, SQL as `%`/`_` and has no case-insensitive prefix test but LIKE.
     func restated(_ op: StringOperator, _ text: String, _ opts: StringOptions) -> (StringOperator, String) {
         switch (target, op) {
+        case (.predicate, _) where text.isEmpty && op.isSubstringTest:
+            // Every string has the empty prefix elsewhere; NSPredicate says it with LIKE.
+            return (.like(.glob), "*")
         case (.predicate, .like(.sql)):
             return (.like(.glob), LikeText.glob(LikeText.tokens(text, op.likeSyntax)))
         case (.predicate, .matches(let r)) where !r.wholeString:

@@ -199,7 +199,7 @@ struct AccessPlanner {
     // MARK: - ORDER BY through an index
 
     /// Walking an ordered index on the first sort key: when no row holds an array or a
-    /// pointer (whose dangling form sorts as null), the walk is ORDER BY's order; with a LIMIT
+    /// pointer, the walk is ORDER BY's order; with a LIMIT
     /// and a predicate that cannot throw, the scan stops once the page is full.
     private func orderedScan(_ q: Query, fallible: Bool, selectivity: Double, perRowCost: Double)
         -> (source: RowSource, cost: Double)?
