@@ -92,6 +92,9 @@ import Testing
         "predicate: name BEGINSWITH[c] 'l' OR title ENDSWITH 'er' → sql",
         #"json: {"$or": [{"name": "Ken"}, {"title": {"$regex": "^Ed"}}]} → sql"#,
         #"json: {"name": {"$regex": "^l", "$options": "i"}} → sql"#,
+        // Parse cannot tell an array holding only "hero" from the single value (`$all` is an
+        // AND of equalities, as in MongoDB), and tags holds arrays.
+        "sql: NOT (tags = 'hero') AND age < 40 → json",
     ]
 
     /// With the sample database as schema, every example translates (but for the few that no

@@ -121,6 +121,7 @@ final class SemanticsConverter {
             return .not(predicate(q, scope.deeper, negate: false))
         case .leaf(let l):
             do throws(Diagnostic) {
+                try checkMongoPathRules(l, scope)
                 switch target {
                 case .predicate: return try toPredicate(l, scope)
                 case .document: return try toDocument(l, scope)

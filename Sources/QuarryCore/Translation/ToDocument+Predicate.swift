@@ -94,7 +94,8 @@ extension SemanticsConverter {
     }
 
     /// NSPredicate equality with any of `values`: the value as a whole equals one (nil equals
-    /// null). Parse would also accept an array holding one, which `$all` tells apart.
+    /// null). Parse would also accept an array holding one, and nothing in Parse tells that
+    /// array from the single value (`$all` is an AND of equalities, as in MongoDB).
     func wholeEquals(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
                              _ opts: StringOptions) throws(Diagnostic) -> Filter
     {
@@ -111,8 +112,8 @@ extension SemanticsConverter {
                                 + "arrays apart, ignores string options", schemaHelps: true)
         }
         // Parse also matches an array through an element; NSPredicate never matches an array here.
-        let arrays = values.map { not(leaf(.containsAll(key(k), .list([.literal($0)])))) }
-        return all([any(base)] + arrays)
+        guard scalars.isEmpty else { throw arrayHoldingTheValue(l) }
+        return any(base)
     }
 
     /// ANY / ALL / NONE over a field, with a one-test body on the element: the element tests

@@ -30,8 +30,9 @@ extension FilterCompiler {
         // Arrays reached at the targets would be spliced in: only scalar columns here.
         guard column.statistics.multiValued == 0, column.statistics.others == 0 else { return nil }
         if case .isNull = l.condition {
-            // The path reaches an array (a value), which SQL looks into.
-            guard l.semantics != .sql else { return nil }
+            // The path reaches an array (a value), which SQL looks into, and Parse's `$exists`
+            // counts only when some target has the field.
+            guard l.semantics == .predicate else { return nil }
             return SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: l.negated ? 0.9 : 0.1)
         }
         // `rel.objectId`: a dangling element reaches its own id, which only the stored list has.

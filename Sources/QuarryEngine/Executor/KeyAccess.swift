@@ -33,7 +33,8 @@ struct KeyAccess {
     /// and when no target has the field.
     static func throughList(_ path: FieldPath, in table: ClassTable, store: ColumnStore) -> KeyAccess? {
         let components = path.components
-        guard components.count == 2, let list = table.column(components[0]) as? PointerListColumn,
+        // `rel.0` is the list's first element (docs/SEMANTICS.md), not a field of the targets.
+        guard components.count == 2, Int(components[1]) == nil, let list = table.column(components[0]) as? PointerListColumn,
             let column = store.table(list.targetClass)?.column(components[1])
         else { return nil }
         return KeyAccess(path: path, list: list, column: column)

@@ -206,7 +206,25 @@ extension FilterCompiler {
         if case .quantified(let q, _, let variable, let p) = l.condition {
             return quantified(l, q, variable, p, access, elements: column, arrays: nil, answers)
         }
+        if l.semantics == .document, case .containsAll(_, let list) = l.condition {
+            return allOnScalar(l, list, access, column, answers)
+        }
         return notApplicable(l, access, column, answers)
+    }
+
+    /// Parse's `$all` on a single value: an AND of equalities, so the value must equal every
+    /// listed literal (docs/SEMANTICS.md): an equality when they are all one value, else false.
+    private func allOnScalar(_ l: Leaf, _ list: Expr, _ access: KeyAccess, _ column: Column,
+                             _ answers: SlotAnswers) -> FilterNode? {
+        guard let members = Self.literalList(list), let first = members.first, !first.isNull,
+            members.allSatisfy({ $0 == first })
+        else {
+            return Self.literalList(list).map { _ in
+                SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: 0.01)
+            }
+        }
+        let equality = Leaf(.compare(.key(access.path), .eq, .literal(first), []), negated: l.negated, semantics: .document)
+        return comparison(equality, .eq, first, [], access, column, answers)
     }
 
     /// A typed column whose values the test does not apply to (a string test on numbers): the
