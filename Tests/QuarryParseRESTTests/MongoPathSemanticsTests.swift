@@ -139,7 +139,7 @@ import Quarry
 
     private func expectMatches(_ json: String, in data: Database, className: String, _ expected: Set<String>,
                                sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let query = try ParseWhere.decode(json, className: className)
+        let query = try ParseWhere.parse(json, className: className)
         let reference = Set(try ReferenceEvaluator(database: data).run(query).objectIds)
         let engine = Set(try Engine(database: data).run(query).objectIds)
         #expect(reference == expected, "\(json)", sourceLocation: sourceLocation)
