@@ -20,8 +20,8 @@ enum Operand: Equatable {
     }
 }
 
-/// Follows key paths through objects, pointers, arrays and relations (docs/SEMANTICS.md). A
-/// pointer is a value in its own right, whether or not its object is loaded; a path *through*
+/// Follows key paths through objects, pointers, arrays and relations (docs/SEMANTICS.md#key-paths).
+/// A pointer is a value in its own right, whether or not its object is loaded; a path *through*
 /// it is followed into the pointed-to record of the source, and through a dangling pointer
 /// reaches nothing, except `objectId`, which is the pointer's own. An array or a relation maps
 /// the rest of the step over its elements, flattening one level per crossing, as MongoDB reads
