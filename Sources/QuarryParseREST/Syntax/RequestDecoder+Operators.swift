@@ -253,7 +253,7 @@ extension RequestDecoder {
         }
         // parse-server rejects an inner query without `where` rather than reading it as "all".
         guard hasWhere else {
-            problems.add("json.subquery", "improper usage of \(operatorName): the inner query needs a where object",
+            problems.add(.json.subquery, "improper usage of \(operatorName): the inner query needs a where object",
                          at: at, parseCode: ParseCode.invalidQuery)
             return nil
         }

@@ -142,7 +142,7 @@ extension Lowering {
         switch arguments[index] {
         case .keyPath(let s), .value(.string(let s)): return s
         case let a:
-            throw Diagnostic("argument.type-mismatch",
+            throw Diagnostic(.argument.typeMismatch,
                              "\(spec.text) needs a key path, but argument \(index + 1) is \(describe(a))", at: range)
         }
     }
