@@ -1,5 +1,4 @@
 import QuarryCore
-import QuarryData
 
 // `translate.inexpressible` diagnostics: which test, from which semantics, cannot be restated
 // in which dialect, and why.

@@ -1,4 +1,5 @@
 import Testing
+import QuarryTestSupport
 @testable import QuarryParseREST
 import Quarry
 
@@ -15,7 +16,7 @@ import Quarry
     }
 
     let gs = QueryBuilder("GameScore")
-    let data = Datasets.gameScores
+    let data = ReferenceData.gameScores
 
     @Test func basicConstraints() throws {
         #expect(try set(gs.where("playerName" == "Dan Stemkoski"), data) == ["g2"])  // T01
