@@ -1,7 +1,7 @@
 import QuarryCore
 
 /// Data sets of the dialects' reference test cases that several test targets check against:
-/// the Backendless reference's DS-R and DS-F, and Parse's GameScore.
+/// the Backendless reference's DS-R and DS-F, and Parse's GameScore, BarbecueSauce and MyClass.
 public enum ReferenceData {
     /// DS-R of the Backendless reference: addresses, contacts, phone books (§7 tests 41–55).
     public static let relations = classes(
@@ -47,6 +47,20 @@ public enum ReferenceData {
             record("g6", ["playerName": "Shawn Simon", "playerAge": 40, "wins": 151, "cheatMode": false]),
             record("g7", ["playerName": "michael yabuti", "score": 10, "playerAge": 18, "wins": 4, "cheatMode": false]),
             record("g8", ["playerName": "Big Michael", "score": 300, "playerAge": 18, "wins": 5, "cheatMode": false]),
+        ]))
+
+    /// Parse's BarbecueSauce examples.
+    public static let sauces = classes(
+        ("BarbecueSauce", [
+            record("b1", ["name": "Big Daddy's"]), record("b2", ["name": "Big Daddy's BBQ"]),
+            record("b3", ["name": "big daddy's"]), record("b4", ["name": "BBQ Sauce: Big Daddy's"]),
+        ]))
+
+    /// Parse's array examples (class MyClass).
+    public static let arrays = classes(
+        ("MyClass", [
+            record("a1", ["arrayKey": [1, 2, 3]]), record("a2", ["arrayKey": [2, 3, 4, 5]]), record("a3", ["arrayKey": [4, 5]]),
+            record("a4", ["arrayKey": [2]]), record("a5"),
         ]))
 
     private static func classes(_ classes: (String, [Record])...) -> Database {

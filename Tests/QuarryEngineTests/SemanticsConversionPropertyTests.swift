@@ -86,6 +86,12 @@ import QuarryTestSupport
         return Database([ClassData(name: "T", records: records), ClassData(name: "U", records: targets)])
     }
 
+    /// A random filter on `keys` of class T, its leaves in `semantics`.
+    static func randomFilter(_ rng: inout SplitMix64, keys: [FieldPath], semantics: [LeafSemantics]) -> Filter {
+        var generator = RandomIR(seed: rng.next(), subset: .anySemantics(keys: keys, constants: constants, semantics: semantics))
+        return generator.filter()
+    }
+
     /// Random IR in one semantics (now and then mixed) on random data with every shape, no
     /// schema: each target gets the same results or a `translate.inexpressible`.
     @Test(arguments: LeafSemantics.allCases)
@@ -96,10 +102,8 @@ import QuarryTestSupport
             let db = Self.mixedDatabase(&rng)
             for _ in 0..<50 {
                 let source = LeafSemantics.allCases[Int(rng.next() % 3)]
-                let semantics = round % 4 == 0 ? LeafSemantics.allCases : [source]
-                var generator = RandomIR(seed: rng.next(), subset: .anySemantics(
-                    keys: ["a", "b", "ref.x", "refs.x", "refs"], constants: Self.constants, semantics: semantics))
-                let p = generator.filter()
+                let p = Self.randomFilter(&rng, keys: ["a", "b", "ref.x", "refs.x", "refs"],
+                                          semantics: round % 4 == 0 ? LeafSemantics.allCases : [source])
                 if try checkConversion(p, to: target, db: db, schema: nil) == .converted { converted += 1 }
             }
         }
@@ -115,10 +119,8 @@ import QuarryTestSupport
             let db = Self.typedDatabase(&rng)
             for _ in 0..<50 {
                 let source = LeafSemantics.allCases[Int(rng.next() % 3)]
-                var generator = RandomIR(seed: rng.next(), subset: .anySemantics(
-                    keys: ["s", "n", "d", "arr", "ref", "ref.x", "refs", "refs.x", "g"], constants: Self.constants,
-                    semantics: [source]))
-                let p = generator.filter()
+                let p = Self.randomFilter(&rng, keys: ["s", "n", "d", "arr", "ref", "ref.x", "refs", "refs.x", "g"],
+                                          semantics: [source])
                 if try checkConversion(p, to: target, db: db, schema: db) == .converted { converted += 1 }
             }
         }

@@ -19,16 +19,6 @@ func point(_ lat: Double, _ lon: Double) -> Value { .geoPoint(GeoPoint(latitude:
 func iso(_ text: String) -> Value { .date(ISODate.parse(text)!) }
 
 enum Datasets {
-    static let sauces = db(["BarbecueSauce": [
-        rec("b1", ["name": "Big Daddy's"]), rec("b2", ["name": "Big Daddy's BBQ"]),
-        rec("b3", ["name": "big daddy's"]), rec("b4", ["name": "BBQ Sauce: Big Daddy's"]),
-    ]])
-
-    static let arrays = db(["MyClass": [
-        rec("a1", ["arrayKey": [1, 2, 3]]), rec("a2", ["arrayKey": [2, 3, 4, 5]]), rec("a3", ["arrayKey": [4, 5]]),
-        rec("a4", ["arrayKey": [2]]), rec("a5", [:]),
-    ]])
-
     /// Dataset PC — Post and Comment.
     static let postsAndComments = db([
         "Post": [
