@@ -46,7 +46,7 @@ import QuarryTestSupport
 
     @Test(arguments: requests)
     func sqliteFindsWhatQuarryFindsForEachRequest(_ text: String) throws {
-        try agree(try ParseWhere.decode(text, className: "Person"))
+        try agree(try ParseWhere.parse(text, className: "Person"))
     }
 
     private func agree(_ query: Query) throws {

@@ -68,7 +68,7 @@ func queries(_ file: String) -> [String] {
 
 /// A where-clause (SQL dialect), or a Parse REST find body when `json`.
 func compile(_ text: String, json: Bool = false, schema: Database?) throws -> Query {
-    if json { return try ParseWhere.decode(text, className: className) }
+    if json { return try ParseWhere.parse(text, className: className) }
     return Query(className: className, predicate: try SQLWhere.parse(text, className: className, schema: schema))
 }
 

@@ -3,15 +3,15 @@
 /// the next scalar literal, an escape at the very end stands for itself, and literal runs are
 /// compared scalar by scalar. A rewritten pattern has the same wildcards and the same literal
 /// scalars, so it matches the same strings under the same string options.
-public enum LikeText {
-    public enum Token: Equatable, Sendable {
+package enum LikeText {
+    package enum Token: Equatable, Sendable {
         case literal(Unicode.Scalar)
         case one
         case any
     }
 
     /// The pattern's wildcards and literal scalars, as the evaluator reads them.
-    public static func tokens(_ pattern: String, _ syntax: LikeSyntax) -> [Token] {
+    package static func tokens(_ pattern: String, _ syntax: LikeSyntax) -> [Token] {
         let scalars = Array(pattern.unicodeScalars)
         let escape: [Unicode.Scalar]
         let anyRun: Unicode.Scalar, oneChar: Unicode.Scalar

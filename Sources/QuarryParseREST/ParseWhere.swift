@@ -4,7 +4,7 @@ import QuarryData
 /// The Parse REST `where` JSON front-end: the dialect the Parse, LeanCloud and MaxLeap SDKs
 /// send (`GET /classes/GameScore?where={…}&order=-score&limit=10`).
 ///
-/// `decode` reads either a bare where object or a whole find body
+/// `parse` reads either a bare where object or a whole find body
 /// `{"where":{…},"order":"-score,name","limit":10,"skip":0,"keys":"a,b","excludeKeys":"c",
 /// "include":"post.author","count":1}` and lowers it to a Core `Query` with Parse / MongoDB
 /// semantics in every leaf:
@@ -37,7 +37,7 @@ import QuarryData
 /// the JSON path (`where.$or[1].score.$gt`) and the bytes it concerns.
 public enum ParseWhere {
     /// The query a where object or find body asks for, checked against the profile's rules.
-    public static func decode(_ text: String, className: String, profile: Profile = .exact,
+    public static func parse(_ text: String, className: String, profile: Profile = .exact,
                               limits: Limits = .default) throws(Diagnostics) -> Query {
         let spec = try request(text, className: className, limits: limits)
         return try Lowerer.lower(spec, profile: profile, limits: limits)
@@ -46,7 +46,7 @@ public enum ParseWhere {
     /// The query as Parse REST JSON: a bare where object when it has no parameters, else a find
     /// body. IR that `where` JSON cannot express is a `translate.inexpressible` diagnostic; a
     /// schema lets SQL and NSPredicate tests on single-valued fields translate (see `Printer`).
-    public static func encode(_ query: Query, schema: (any Schema)? = nil) throws(Diagnostics) -> String {
+    public static func print(_ query: Query, schema: (any Schema)? = nil) throws(Diagnostics) -> String {
         JSONWriter.string(try json(query, schema: schema))
     }
 
@@ -78,8 +78,8 @@ public enum ParseWhere {
 }
 
 extension QueryBuilder {
-    /// The REST request the SDKs would send for this query (see `ParseWhere.encode`).
+    /// The REST request the SDKs would send for this query (see `ParseWhere.print`).
     public func encoded(profile: Profile = .exact, limits: Limits = .default) throws(Diagnostics) -> String {
-        try ParseWhere.encode(build(profile: profile, limits: limits))
+        try ParseWhere.print(build(profile: profile, limits: limits))
     }
 }
