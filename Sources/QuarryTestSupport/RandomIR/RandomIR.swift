@@ -49,7 +49,7 @@ public struct RandomIR {
     }
 
     /// A filter with at most `depth` levels of AND/OR/NOT above its leaves.
-    mutating func filter(depth: Int) -> Filter {
+    public mutating func filter(depth: Int) -> Filter {
         guard depth > 0 else { return leaf(depth: 0) }
         let shape = subset.shape
         var roll = int(0...shape.total - 1)
