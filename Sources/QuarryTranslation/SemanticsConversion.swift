@@ -3,7 +3,7 @@ import QuarryCore
 /// Rewrites IR whose leaves have one `LeafSemantics` into IR whose leaves all have another, with
 /// the same results on every object: translation between the dialects is parse, convert, print.
 ///
-/// The three semantics differ in what a test sees (IR-SEMANTICS "Leaf semantics"): `.sql` tests
+/// The three semantics differ in what a test sees (docs/SEMANTICS.md#leaf-semantics): `.sql` tests
 /// each non-null value a field reaches and is false on nil, even negated; `.predicate` tests the
 /// value as a whole, with nil a value for `==`/`!=`; `.document` tests the value and each
 /// element of an array, with a missing field equal to null. On top of that, `.sql` reads strings
@@ -47,18 +47,18 @@ public enum SemanticsConversion {
     /// - Throws: every `translate.inexpressible` found (and `limit.nesting` for IR nested deeper
     ///   than `limits` allow).
     public static func convert(_ predicate: Filter, to target: LeafSemantics, className: String?,
-                               schema: (any Schema)?, limits: Limits = .default) throws(Diagnostics) -> Filter
+                               schema: (any Schema)?, limits: Limits = .default) throws(Diagnostic) -> Filter
     {
         let converter = SemanticsConverter(target: target, schema: schema, limits: limits, variablesIn: predicate)
         let out = converter.predicate(predicate, SemanticsConverter.Scope(className: className), negate: false)
-        guard converter.problems.isEmpty else { throw Diagnostics(converter.problems) }
+        try Diagnostic.throwIfAny(converter.problems)
         return out
     }
 
     /// The query with its predicate (and those of its inner queries) converted; order, paging and
     /// projection are kept.
     public static func convert(_ query: Query, to target: LeafSemantics, schema: (any Schema)?,
-                               limits: Limits = .default) throws(Diagnostics) -> Query
+                               limits: Limits = .default) throws(Diagnostic) -> Query
     {
         var query = query
         query.predicate = try convert(query.predicate, to: target, className: query.className, schema: schema,
@@ -102,8 +102,8 @@ final class SemanticsConverter {
     /// negate: other targets keep `.not`.
     func predicate(_ p: Filter, _ scope: Scope, negate: Bool) -> Filter {
         guard scope.depth <= maxDepth else {
-            if !problems.contains(where: { $0.code == "limit.nesting" }) {
-                problems.append(Diagnostic("limit.nesting", "the query nests deeper than \(maxDepth) levels"))
+            if !problems.contains(where: { $0.diagnosticCode == .limit.nesting }) {
+                problems.append(Diagnostic(.limit.nesting, "the query nests deeper than \(maxDepth) levels"))
             }
             return .constant(false)
         }
