@@ -1,9 +1,10 @@
 // The one place that knows which children each IR case holds (as DuckDB's ExpressionIterator
 // does for its expressions). Every pass that walks the IR goes through `mapChildren` here, or
 // through `forEach` / `contains` / `children` built on it, so a new IR case is added here once.
+// Inlinable, so that a transform in another module is specialized as a hand-written walk is.
 
 /// A node of the IR as a traversal hands it over.
-package enum IRNode: Hashable, Sendable {
+@usableFromInline package enum IRNode: Hashable, Sendable {
     case filter(Filter)
     /// A leaf of a filter: its condition with its negation and semantics.
     case leaf(Leaf)
@@ -18,7 +19,7 @@ package enum IRNode: Hashable, Sendable {
 ///
 /// The defaults go on down the tree unchanged; `query` has none, so that every transform says
 /// whether it enters inner queries.
-package protocol IRChildTransform {
+@usableFromInline package protocol IRChildTransform {
     associatedtype Failure: Error = Never
     /// `binding` is the variable a quantifier or SUBQUERY binds in this body (nil elsewhere).
     mutating func filter(_ child: Filter, binding: String?) throws(Failure) -> Filter
@@ -29,18 +30,18 @@ package protocol IRChildTransform {
 }
 
 extension IRChildTransform {
-    package mutating func filter(_ child: Filter, binding: String?) throws(Failure) -> Filter {
+    @inlinable package mutating func filter(_ child: Filter, binding: String?) throws(Failure) -> Filter {
         try child.mapChildren(&self)
     }
-    package mutating func leaf(_ child: Leaf) throws(Failure) -> Leaf { try child.mapChildren(&self) }
-    package mutating func condition(_ child: Condition) throws(Failure) -> Condition {
+    @inlinable package mutating func leaf(_ child: Leaf) throws(Failure) -> Leaf { try child.mapChildren(&self) }
+    @inlinable package mutating func condition(_ child: Condition) throws(Failure) -> Condition {
         try child.mapChildren(&self)
     }
-    package mutating func expr(_ child: Expr) throws(Failure) -> Expr { try child.mapChildren(&self) }
+    @inlinable package mutating func expr(_ child: Expr) throws(Failure) -> Expr { try child.mapChildren(&self) }
 }
 
 extension Filter {
-    package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Filter {
+    @inlinable package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Filter {
         switch self {
         case .constant: return self
         case .and(let fs): return .and(try Self.map(fs, &t))
@@ -50,7 +51,7 @@ extension Filter {
         }
     }
 
-    private static func map<T: IRChildTransform>(_ fs: [Filter], _ t: inout T) throws(T.Failure) -> [Filter] {
+    @usableFromInline static func map<T: IRChildTransform>(_ fs: [Filter], _ t: inout T) throws(T.Failure) -> [Filter] {
         var out: [Filter] = []
         out.reserveCapacity(fs.count)
         for f in fs { out.append(try t.filter(f, binding: nil)) }
@@ -59,7 +60,7 @@ extension Filter {
 }
 
 extension Leaf {
-    package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Leaf {
+    @inlinable package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Leaf {
         var l = self
         l.condition = try t.condition(condition)
         return l
@@ -67,7 +68,7 @@ extension Leaf {
 }
 
 extension Condition {
-    package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Condition {
+    @inlinable package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Condition {
         switch self {
         case .compare(let a, let op, let b, let o): return .compare(try t.expr(a), op, try t.expr(b), o)
         case .between(let e, let lo, let hi):
@@ -88,7 +89,7 @@ extension Condition {
 }
 
 extension Expr {
-    package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Expr {
+    @inlinable package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Expr {
         switch self {
         case .literal, .key, .variable, .evaluatedObject: return self
         case .member(let e, let path): return .member(try t.expr(e), path)
@@ -107,7 +108,7 @@ extension Expr {
         }
     }
 
-    private static func map<T: IRChildTransform>(_ es: [Expr], _ t: inout T) throws(T.Failure) -> [Expr] {
+    @usableFromInline static func map<T: IRChildTransform>(_ es: [Expr], _ t: inout T) throws(T.Failure) -> [Expr] {
         var out: [Expr] = []
         out.reserveCapacity(es.count)
         for e in es { out.append(try t.expr(e)) }
@@ -117,7 +118,7 @@ extension Expr {
 
 extension Query {
     /// The query with its predicate transformed; order, page and projection hold no IR nodes.
-    package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Query {
+    @inlinable package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Query {
         var q = self
         q.predicate = try t.filter(predicate, binding: nil)
         return q
@@ -125,7 +126,7 @@ extension Query {
 }
 
 extension IRNode {
-    package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> IRNode {
+    @inlinable package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> IRNode {
         switch self {
         case .filter(let f): return .filter(try f.mapChildren(&t))
         case .leaf(let l): return .leaf(try l.mapChildren(&t))
