@@ -58,6 +58,7 @@ extension IRNode {
 
 /// Lists the children `mapChildren` hands over, leaving them as they are.
 private struct ChildCollector: IRChildTransform {
+    static var readsOnly: Bool { true }
     let innerQueries: Bool
     var children: [IRNode] = []
 
@@ -89,6 +90,7 @@ private struct ChildCollector: IRChildTransform {
 
 /// Walks by asking `mapChildren` for each node's children and discarding the rebuilt node.
 private struct Walker: IRChildTransform {
+    static var readsOnly: Bool { true }
     let innerQueries: Bool
     let visit: (IRNode, IRContext) -> Bool
     var context = IRContext()
