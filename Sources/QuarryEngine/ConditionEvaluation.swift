@@ -39,7 +39,7 @@ extension Evaluation {
             let matcher = try matcher(op, pattern, options)
             return try decide(operand, rule) { v throws(Diagnostic) in
                 guard case .string(let s) = v else { return nil }
-                return try matcher.matches(s)
+                return try matcher.matches(s, budget: budget)
             }
         case .containsAll(let e, let list):
             return try arrayTest(e, list, rule, scope) { items, list in
@@ -236,7 +236,7 @@ extension Evaluation {
             return try decide(operand, rule) { v throws(Diagnostic) in
                 guard case .string(let needle) = v else { return nil }
                 return try StringMatcher(.contains, pattern: needle, options: options, limits: limits)
-                    .matches(haystack)
+                    .matches(haystack, budget: budget)
             }
         }
         let elements = resolver.collection(collection)
