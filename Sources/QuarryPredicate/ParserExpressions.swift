@@ -48,16 +48,18 @@ extension Parser {
     }
 
     private mutating func parseUnary(seed: ExprNode?) throws(Diagnostic) -> ExprNode {
-        try enter()
-        defer { depth -= 1 }
         if seed == nil, isSymbol(.minus) {
             let minus = advance()
+            try enter()
+            defer { depth -= 1 }
             let operand = try parseUnary(seed: nil)
             return ExprNode(kind: .negate(operand), range: minus.range.union(operand.range))
         }
         let base = try parsePostfix(seed: seed)
         guard isSymbol(.doubleStar) else { return base }
         _ = advance()
+        try enter()
+        defer { depth -= 1 }
         let exponent = try parseUnary(seed: nil)
         return ExprNode(kind: .binary(.power, base, exponent), range: base.range.union(exponent.range))
     }
@@ -90,7 +92,10 @@ extension Parser {
                 case .keyword(.first): _ = advance(); spec = .first
                 case .keyword(.last): _ = advance(); spec = .last
                 case .keyword(.size): _ = advance(); spec = .size
-                default: spec = .expr(try parseExpression(seed: nil))
+                default:
+                    try enter()
+                    defer { depth -= 1 }
+                    spec = .expr(try parseExpression(seed: nil))
                 }
                 let close = try expect(.rightBracket, "']' to close the index")
                 e = ExprNode(kind: .index(e, spec), range: e.range.union(close.range))
@@ -176,6 +181,8 @@ extension Parser {
             }
         case .symbol(.leftParen):
             let open = advance()
+            try enter()
+            defer { depth -= 1 }
             let inner = try parseExpression(seed: nil)
             let close = try expect(.rightParen, "')' to close the '('", openedAt: open.range)
             return ExprNode(kind: .parenthesized(inner), range: open.range.union(close.range))
@@ -188,6 +195,8 @@ extension Parser {
 
     /// `( [expr {, expr}] )`, returning the arguments and the range of the `)`.
     private mutating func parseArguments() throws(Diagnostic) -> ([ExprNode], SourceRange) {
+        try enter()
+        defer { depth -= 1 }
         let open = advance()
         var args: [ExprNode] = []
         if !isSymbol(.rightParen) {
@@ -202,6 +211,8 @@ extension Parser {
     }
 
     private mutating func parseList() throws(Diagnostic) -> ExprNode {
+        try enter()
+        defer { depth -= 1 }
         let open = advance()
         var elements: [ExprNode] = []
         if !isSymbol(.rightBrace) {
@@ -221,6 +232,8 @@ extension Parser {
 
     /// `SUBQUERY(collection, $variable, predicate)`
     private mutating func parseSubquery() throws(Diagnostic) -> ExprNode {
+        try enter()
+        defer { depth -= 1 }
         let keyword = advance()
         subqueryCount += 1
         if subqueryCount > limits.maxSubqueries {
@@ -230,7 +243,7 @@ extension Parser {
         subqueryDepth += 1
         defer { subqueryDepth -= 1 }
         if subqueryDepth > limits.maxSubqueryDepth {
-            throw Diagnostic("limit.subqueries",
+            throw Diagnostic("limit.subquery-depth",
                              "subqueries nest deeper than \(limits.maxSubqueryDepth) levels",
                              at: keyword.range)
         }

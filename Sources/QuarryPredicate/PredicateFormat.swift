@@ -26,12 +26,7 @@ public enum PredicateFormat {
                              limits: Limits = .default) throws(Diagnostics) -> Filter {
         let bytes = Array(format.utf8)
         let whole = SourceRange(offset: 0, length: bytes.count)
-        if bytes.count > limits.maxQueryLength {
-            throw Diagnostics([Diagnostic(
-                "limit.query-length",
-                "the predicate is \(bytes.count) bytes long; the limit is \(limits.maxQueryLength)",
-                at: SourceRange(offset: limits.maxQueryLength, length: bytes.count - limits.maxQueryLength))])
-        }
+        do throws(Diagnostic) { try QueryTextScreen.check(format, limits: limits) } catch { throw Diagnostics([error]) }
         if !ProfileRules.acceptsFormatStrings(profile) {
             throw Diagnostics([ProfileRules.rejectAll(profile, at: whole)])
         }

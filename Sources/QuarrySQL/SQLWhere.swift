@@ -24,15 +24,9 @@ public enum SQLWhere {
 
     /// The tokens of a where clause, ending with `.end`.
     public static func tokens(_ text: String, limits: Limits = .default) throws(Diagnostics) -> [SQLToken] {
-        let bytes = Array(text.utf8)
-        guard bytes.count <= limits.maxQueryLength else {
-            throw Diagnostics([Diagnostic(
-                "limit.query-length",
-                "the query is \(bytes.count) bytes long; the limit is \(limits.maxQueryLength) (Limits.maxQueryLength)",
-                at: SourceRange(offset: limits.maxQueryLength, length: bytes.count - limits.maxQueryLength))])
-        }
         do throws(Diagnostic) {
-            return try SQLLexer.tokens(bytes)
+            try QueryTextScreen.check(text, limits: limits)
+            return try SQLLexer.tokens(Array(text.utf8))
         } catch {
             throw Diagnostics([error])
         }

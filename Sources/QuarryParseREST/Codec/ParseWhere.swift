@@ -54,11 +54,12 @@ public enum ParseWhere {
     }
 
     static func request(_ text: String, className: String, limits: Limits) throws(Diagnostics) -> QuerySpec {
-        let length = text.utf8.count
-        if length > limits.maxQueryLength {
-            throw Diagnostics([Diagnostic("limit.query-length", "the query is \(length) bytes long; at most "
-                                          + "\(limits.maxQueryLength) are allowed",
-                                          at: SourceRange(offset: 0, length: length), parseCode: ParseCode.invalidQuery)])
+        do throws(Diagnostic) {
+            try QueryTextScreen.check(text, limits: limits)
+        } catch {
+            var d = error
+            d.parseCode = d.code == "input.nul" ? ParseCode.invalidJSON : ParseCode.invalidQuery
+            throw Diagnostics([d])
         }
         let root: JSONNode
         do {

@@ -20,7 +20,7 @@ struct Lowerer {
     /// The query, or every diagnostic found.
     static func lower(_ spec: QuerySpec, profile: Profile, limits: Limits) throws(Diagnostics) -> Query {
         var lowerer = Lowerer(profile: profile, limits: limits)
-        let query = lowerer.query(spec, inner: false, depth: 1, subqueryDepth: 0)
+        let query = lowerer.query(spec, inner: false, depth: 0, subqueryDepth: 0)
         try lowerer.problems.check()
         return query
     }
