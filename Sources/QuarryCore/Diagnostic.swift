@@ -33,6 +33,15 @@ public struct Diagnostic: Error, Hashable, Codable, Sendable, CustomStringConver
     }
 
     public var description: String { "error[\(code)]: \(message)" }
+
+    /// The diagnostic located at `range` when it has no location of its own: an error raised
+    /// while checking or running a leaf points at the text the leaf was read from.
+    public func located(at range: SourceRange?) -> Diagnostic {
+        guard self.range == nil, let range else { return self }
+        var d = self
+        d.range = range
+        return d
+    }
 }
 
 /// Several diagnostics at once (a front-end may report more than the first).

@@ -14,7 +14,12 @@ extension Evaluation {
             for p in ps where try evaluate(p, scope) { return true }
             return false
         case .not(let p): return !(try evaluate(p, scope))
-        case .leaf(let leaf): return try evaluate(leaf, scope)
+        case .leaf(let leaf):
+            do throws(Diagnostic) {
+                return try evaluate(leaf, scope)
+            } catch {
+                throw error.located(at: leaf.range)
+            }
         }
     }
 

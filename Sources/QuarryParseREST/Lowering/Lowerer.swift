@@ -154,7 +154,8 @@ struct Lowerer {
                     problems.add("json.key-name", "$relatedTo needs the name of the relation field",
                                  at: key.location, parseCode: ParseCode.invalidKeyName)
                 }
-                conjuncts.append(.leaf(.relatedTo(object.value, key: key.value), .document))
+                let related = Filter.leaf(.relatedTo(object.value, key: key.value), .document)
+                conjuncts.append(object.location.range.map(related.locating) ?? related)
             }
         }
         return Lowerer.conjunction(conjuncts)
