@@ -147,9 +147,9 @@ struct Parser {
         case .keyword(.falsePredicate):
             return .predicate(PredicateNode(kind: .constant(false), range: advance().range))
         case .symbol(.leftParen):
-            let open = advance()
             try enter()
             defer { depth -= 1 }
+            let open = advance()
             parenDepth += 1
             let inner = try parseOr()
             let close = try expect(.rightParen, "')' to close the '('", openedAt: open.range)

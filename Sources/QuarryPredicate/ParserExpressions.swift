@@ -49,9 +49,9 @@ extension Parser {
 
     private mutating func parseUnary(seed: ExprNode?) throws(Diagnostic) -> ExprNode {
         if seed == nil, isSymbol(.minus) {
-            let minus = advance()
             try enter()
             defer { depth -= 1 }
+            let minus = advance()
             let operand = try parseUnary(seed: nil)
             return ExprNode(kind: .negate(operand), range: minus.range.union(operand.range))
         }
@@ -180,9 +180,9 @@ extension Parser {
                 throw expected("a value (a key, a literal, SELF, %@ or $variable)")
             }
         case .symbol(.leftParen):
-            let open = advance()
             try enter()
             defer { depth -= 1 }
+            let open = advance()
             let inner = try parseExpression(seed: nil)
             let close = try expect(.rightParen, "')' to close the '('", openedAt: open.range)
             return ExprNode(kind: .parenthesized(inner), range: open.range.union(close.range))
