@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean bench
+.PHONY: demo test deps build release clean bench fuzz
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config.
@@ -48,5 +48,23 @@ bench: release
 	@printf '\n### Parse REST requests (no indexes)\n\n'
 	@$(BENCH) --dialect json - < Benchmarks/queries/requests.json
 
+# libFuzzer harnesses (the Fuzz package: each front-end, the data-file reader, the whole
+# compile+run path), built with -sanitize=fuzzer,address and each run for FUZZ_SECONDS from its
+# seed corpus (Fuzz/corpus). A crash stops the target and leaves the input in .build/fuzz/;
+# it then belongs in the test suite.
+FUZZ_SECONDS ?= 60
+FUZZERS := sql predicate json datafile run
+
+fuzz: deps
+	$(SWIFT) build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address
+	@for f in $(FUZZERS); do \
+	  mkdir -p .build/fuzz/$$f; \
+	  printf 'fuzz-%s, %s s: ' $$f $(FUZZ_SECONDS); \
+	  if Fuzz/.build/debug/fuzz-$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	      -artifact_prefix=.build/fuzz/$$f- .build/fuzz/$$f Fuzz/corpus/$$f > .build/fuzz/$$f.log 2>&1; \
+	  then grep -E '^#[0-9]+ +DONE' .build/fuzz/$$f.log || echo done; \
+	  else echo FAILED; tail -40 .build/fuzz/$$f.log; exit 1; fi; \
+	done
+
 clean:
-	rm -rf .build
+	rm -rf .build Fuzz/.build

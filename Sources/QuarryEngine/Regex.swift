@@ -61,7 +61,7 @@ public final class CompiledRegex: @unchecked Sendable {
         }
         // JIT is an optimisation only: without it (or on failure) the interpreter runs the
         // same pattern with the same results.
-        _ = pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE)
+        if limits.regexJIT { _ = pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) }
         self.code = compiled
         self.steps = steps
     }
