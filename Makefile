@@ -56,13 +56,18 @@ FUZZ_SECONDS ?= 60
 FUZZERS := sql predicate json datafile run
 
 fuzz: deps
-	$(SWIFT) build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address
+	@mkdir -p .build/fuzz
+	@for f in $(FUZZERS); do \
+	  echo "building fuzz-$$f"; \
+	  $(SWIFT) build --package-path Fuzz --product fuzz-$$f -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
+	    > .build/fuzz/build-$$f.log 2>&1 || { grep -E 'error' .build/fuzz/build-$$f.log; exit 1; }; \
+	done
 	@for f in $(FUZZERS); do \
 	  mkdir -p .build/fuzz/$$f; \
 	  printf 'fuzz-%s, %s s: ' $$f $(FUZZ_SECONDS); \
-	  if Fuzz/.build/debug/fuzz-$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  if ASAN_OPTIONS=detect_leaks=0 Fuzz/.build/debug/fuzz-$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
 	      -artifact_prefix=.build/fuzz/$$f- .build/fuzz/$$f Fuzz/corpus/$$f > .build/fuzz/$$f.log 2>&1; \
-	  then grep -E '^#[0-9]+ +DONE' .build/fuzz/$$f.log || echo done; \
+	  then grep -E '^Done [0-9]+ runs' .build/fuzz/$$f.log || echo done; \
 	  else echo FAILED; tail -40 .build/fuzz/$$f.log; exit 1; fi; \
 	done
 

@@ -8,7 +8,9 @@ import Darwin
 #endif
 
 /// Runs libFuzzer over `test` with the process's command line (`-max_total_time=…`, corpus
-/// directories) and exits with its status. `test` returns 0; a trap in it is a finding.
+/// directories) and exits with its status. `test` returns 0; a trap in it is a finding. A
+/// harness also exports `test` as `LLVMFuzzerTestOneInput`, for when the linker picks
+/// libFuzzer's own `main` over the harness's.
 public func fuzz(_ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> Never {
     var argc = CommandLine.argc
     var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv

@@ -2,7 +2,8 @@ import FuzzSupport
 
 // The data-file reader (JSON, NDJSON, Parse export layouts): any bytes load or fail with a
 // `DataFileError`, and what loads builds an engine.
-fuzz { data, size in
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let database = try? DataFile.load(bytes: bytes, fileName: "fuzz.json", className: "T") else { return 0 }
@@ -12,3 +13,5 @@ fuzz { data, size in
     }
     return 0
 }
+
+fuzz(fuzzOne)

@@ -2,7 +2,8 @@ import FuzzSupport
 
 // The whole path: the first byte picks the dialect, the rest is the query, compiled against
 // the fuzzing database and run by the engine and the reference evaluator, which must agree.
-fuzz { data, size in
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     guard size > 0, let text = FuzzInput.text(data + 1, size - 1) else { return 0 }
     let dialect = Dialect.allCases[Int(data[0]) % Dialect.allCases.count]
@@ -18,3 +19,5 @@ fuzz { data, size in
     _ = try? engine.explain(query, analyze: true)
     return 0
 }
+
+fuzz(fuzzOne)
