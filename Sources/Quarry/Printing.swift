@@ -9,29 +9,29 @@ extension Dialect {
     /// - Parameter schema: lets a test whose null and array rules differ between dialects
     ///   translate when the schema shows the field holds single values (json).
     public func print(_ query: Query, schema: (any Schema)? = nil,
-                      limits: Limits = .default) throws(Diagnostics) -> String {
+                      limits: Limits = .default) throws(Diagnostic) -> String {
         switch self {
         case .sql, .predicate:
             let extra = Self.requestParameters(of: query)
             guard extra.isEmpty else {
-                throw Diagnostics([Diagnostic(
-                    "translate.inexpressible",
-                    "a \(self) where-clause cannot hold the query's \(Self.list(extra)); only the json dialect writes them")])
+                throw Diagnostic(
+                    .translate.inexpressible,
+                    "a \(self) where-clause cannot hold the query's \(Self.list(extra)); only the json dialect writes them")
             }
             return try print(query.predicate, limits: limits)
         case .json:
-            return try ParseWhere.encode(query, schema: schema)
+            return try ParseWhere.print(query, schema: schema)
         }
     }
 
     /// A predicate written in this dialect, or a `translate.inexpressible` diagnostic naming the
     /// first construct the dialect cannot say.
     public func print(_ predicate: Filter, className: String = "", schema: (any Schema)? = nil,
-                      limits: Limits = .default) throws(Diagnostics) -> String {
+                      limits: Limits = .default) throws(Diagnostic) -> String {
         switch self {
         case .sql: return try SQLWhere.print(predicate, limits: limits)
         case .predicate: return try PredicateFormat.print(predicate)
-        case .json: return try ParseWhere.encode(Query(className: className, predicate: predicate), schema: schema)
+        case .json: return try ParseWhere.print(Query(className: className, predicate: predicate), schema: schema)
         }
     }
 
@@ -43,7 +43,7 @@ extension Dialect {
     /// try Dialect.sql.translate("name LIKE 'J%'", to: .predicate)   // ANY name LIKE[c] "J*"
     /// ```
     public func translate(_ text: String, to target: Dialect, className: String = "",
-                          options: CompileOptions = CompileOptions()) throws(Diagnostics) -> String {
+                          options: CompileOptions = CompileOptions()) throws(Diagnostic) -> String {
         let query = try compile(text, className: className, options: options)
         let converted = try SemanticsConversion.convert(query, to: target.semantics, schema: options.schema,
                                                         limits: options.limits)

@@ -53,7 +53,7 @@ extension CheckCommand {
         do throws(Diagnostic) {
             try QueryCheck.check(compiled, schema: source?.database, variables: variables)
         } catch {
-            throw .query(Diagnostics([error]), source: text)
+            throw .query(error, source: text)
         }
         // The canonical form is a courtesy: a query the dialect reads, it also writes.
         let canonical = try? dialect.print(compiled, schema: source?.database)

@@ -21,18 +21,18 @@ struct QueryOperand: ParsableArguments {
         do {
             bytes = try console.readInput(cap + 1)
         } catch {
-            throw .query(Diagnostics([Diagnostic("input.read", "\(error)")]), source: "")
+            throw .query(Diagnostic(.input.read, "\(error)"), source: "")
         }
         if bytes.count > cap {
             let shown = String(decoding: bytes.prefix(cap), as: UTF8.self)
-            throw .query(Diagnostics([Diagnostic(
-                "limit.query-length",
+            throw .query(Diagnostic(
+                .limit.queryLength,
                 "standard input holds more than \(cap) bytes; the limit is \(cap) (Limits.maxQueryLength)",
-                at: SourceRange(offset: shown.utf8.count, length: 0))]), source: shown)
+                at: SourceRange(offset: shown.utf8.count, length: 0)), source: shown)
         }
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.utf8.elementsEqual(bytes) else {
-            throw .query(Diagnostics([Diagnostic("input.encoding", "standard input is not valid UTF-8")]), source: "")
+            throw .query(Diagnostic(.input.encoding, "standard input is not valid UTF-8"), source: "")
         }
         // A trailing newline from `echo` or a file is not part of the query.
         var trimmed = Substring(text)

@@ -50,7 +50,7 @@ extension TranslateCommand {
         let compiled = try Compilation.compile(
             text, dialect: from, className: data.className(in: source),
             schema: source?.database, profile: .exact, bindings: bindings)
-        do throws(Diagnostics) {
+        do throws(Diagnostic) {
             let converted = try SemanticsConversion.convert(compiled, to: to.semantics, schema: source?.database)
             console.output.write(try to.print(converted, schema: source?.database) + "\n")
         } catch {

@@ -9,13 +9,13 @@ public enum QueryTextScreen {
         let length = text.utf8.count
         if length > limits.maxQueryLength {
             throw Diagnostic(
-                "limit.query-length",
+                .limit.queryLength,
                 "the query is \(length) bytes long; the limit is \(limits.maxQueryLength) (Limits.maxQueryLength)",
                 at: SourceRange(offset: limits.maxQueryLength, length: length - limits.maxQueryLength))
         }
         if let nul = text.utf8.firstIndex(of: 0) {
             throw Diagnostic(
-                "input.nul", "the query holds a NUL character; remove it (write \\u0000 inside a JSON string)",
+                .input.nul, "the query holds a NUL character; remove it (write \\u0000 inside a JSON string)",
                 at: SourceRange(offset: text.utf8.distance(from: text.utf8.startIndex, to: nul), length: 1))
         }
     }

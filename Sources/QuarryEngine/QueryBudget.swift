@@ -25,7 +25,7 @@ final class QueryBudget {
     func checkDeadline() throws(Diagnostic) {
         if let deadline, ContinuousClock.now >= deadline {
             throw Diagnostic(
-                "limit.deadline",
+                .limit.deadline,
                 "the query ran out of its time budget of \(limits.deadlineSeconds ?? 0) seconds")
         }
     }
@@ -36,7 +36,7 @@ final class QueryBudget {
         guard steps <= regexStepsLeft else {
             regexStepsLeft = 0
             throw Diagnostic(
-                "limit.regex",
+                .limit.regex,
                 "the regular expression /\(pattern)/ used up the query's total regex budget of "
                     + "\(limits.regexTotalLimit) steps over its rows; simplify the pattern, narrow "
                     + "the query or raise the regex limits")

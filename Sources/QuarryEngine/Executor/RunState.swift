@@ -47,7 +47,7 @@ final class RunState {
     /// when the surrounding task is cancelled. Called once per batch.
     func checkpoint() throws(Diagnostic) {
         try budget.checkDeadline()
-        if Task.isCancelled { throw Diagnostic("query.cancelled", "the query was cancelled") }
+        if Task.isCancelled { throw Diagnostic(.query.cancelled, "the query was cancelled") }
     }
 
     private var innerSets: [Query: RowSet] = [:]
