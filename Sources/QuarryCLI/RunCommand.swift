@@ -53,6 +53,8 @@ struct RunCommand: ConsoleCommand {
 
     @OptionGroup var indexes: IndexOptions
 
+    @OptionGroup var deadline: DeadlineOption
+
     @Flag(help: "Print one objectId a line.")
     var ids = false
 
@@ -96,7 +98,7 @@ extension RunCommand {
         if count { compiled.count = true }
 
         // The engine answers exactly as the reference evaluator does, through the indexes.
-        let engine = try indexes.engine(source)
+        let engine = try indexes.engine(source, limits: deadline.limits)
         let result: QueryResult
         do throws(Diagnostic) {
             result = try engine.run(compiled)

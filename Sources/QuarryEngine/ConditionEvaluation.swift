@@ -14,7 +14,12 @@ extension Evaluation {
             for p in ps where try evaluate(p, scope) { return true }
             return false
         case .not(let p): return !(try evaluate(p, scope))
-        case .leaf(let leaf): return try evaluate(leaf, scope)
+        case .leaf(let leaf):
+            do throws(Diagnostic) {
+                return try evaluate(leaf, scope)
+            } catch {
+                throw error.located(at: leaf.range)
+            }
         }
     }
 
@@ -45,7 +50,7 @@ extension Evaluation {
             let matcher = try matcher(op, pattern, options.folding(op, rule.semantics))
             return try decide(operand, rule) { v throws(Diagnostic) in
                 guard case .string(let s) = v else { return nil }
-                return try matcher.matches(s)
+                return try matcher.matches(s, budget: budget)
             }
         case .containsAll(let e, let list):
             if rule.semantics == .document, case .value(let v) = try evaluate(e, scope), !v.isNull, resolver.elements(v) == nil {
@@ -268,7 +273,7 @@ extension Evaluation {
                 guard case .string(let needle) = v else { return nil }
                 if rule.semantics == .predicate, needle.isEmpty { return false }
                 return try StringMatcher(.contains, pattern: needle, options: options, limits: limits)
-                    .matches(haystack)
+                    .matches(haystack, budget: budget)
             }
         }
         let elements = resolver.collection(collection)

@@ -137,7 +137,7 @@ import QuarryCore
         for _ in 0..<5 { json = #"{"$or":[\#(json)]}"# }
         let d = diagnostics { () throws(Diagnostics) in try ParseWhere.parse(json, className: "T", limits: limits) }
         #expect(d.map(\.code) == ["limit.nesting"])
-        #expect(d.first?.path == "where.$or[0].$or[0].$or[0].$or")
+        #expect(d.first?.path == "where.$or[0].$or[0].$or[0].$or[0].$or")
         // Far deeper JSON stops in the parser, before any recursion of ours.
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         let parser = diagnostics { () throws(Diagnostics) in try ParseWhere.parse(#"{"a":\#(deep)}"#, className: "T") }

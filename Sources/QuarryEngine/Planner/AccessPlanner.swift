@@ -212,7 +212,7 @@ struct AccessPlanner {
         guard let index = store.valueIndexes(table.name, path).first(where: {
             $0.kind == .ordered && !$0.multiValued && $0.typeBits & avoid == 0
         }) else { return nil }
-        let wanted = Double((q.skip ?? 0) + limit)
+        let wanted = Double((q.skip ?? 0).addingSaturated(limit))
         let visited = Swift.min(Double(table.rowCount), wanted / Swift.max(selectivity, 1e-6))
         let source = IndexOrderSource(index: index, descending: direction == .descending, rest: Array(q.order.dropFirst()))
         return (source, visited * (1 + perRowCost))

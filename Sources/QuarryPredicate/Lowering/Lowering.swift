@@ -34,7 +34,7 @@ struct Lowering {
         case .not(let p): return .not(predicate(p))
         case .comparison(let c):
             do {
-                return try comparison(c)
+                return try comparison(c).locating(node.range)
             } catch {
                 diagnostics.append(error)
                 return .constant(false)
