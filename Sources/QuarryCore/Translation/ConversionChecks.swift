@@ -35,6 +35,18 @@ extension SemanticsConverter {
         }
     }
 
+    /// A Parse regex search that is literal text, as the prefix or substring test it is
+    /// (`RegexText.literalTest`), for the targets that spell those plainly: `^cl` with `i` is
+    /// `BEGINSWITH[c] "cl"`, or SQL's `LIKE 'cl%'`.
+    func plainerString(_ l: Leaf) -> Leaf {
+        guard target != .document, case .string(let e, .matches(let r), .literal(.string(let p)), let opts) = l.condition,
+              opts.isEmpty, let (op, text, options) = RegexText.literalTest(p, r)
+        else { return l }
+        var out = l
+        out.condition = .string(e, op, .literal(.string(text)), options)
+        return out
+    }
+
     /// `containsAll` / `containedBy` compare elements with Parse equality under `.document`
     /// (a string equals a pointer with that objectId) and plain equality otherwise.
     func checkListEquality(_ l: Leaf, _ d: ValueDomain, _ list: Expr) throws(Diagnostic) {

@@ -85,7 +85,7 @@ extension SemanticsConverter {
             return leaf(.inQuery(k, nested(q, scope)))
 
         case .select(let k, let q, let innerKey):
-            try checkSelectEquality(l, domain(.key(k), scope), ValueDomain.of(innerKey, in: q.className, schema: schema))
+            try checkSelectEquality(l, domain(.key(k), scope), fieldDomain(innerKey, in: q.className))
             return leaf(.select(k, nested(q, scope), innerKey: innerKey))
 
         case .relatedTo:

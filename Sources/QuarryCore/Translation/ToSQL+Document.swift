@@ -60,11 +60,11 @@ extension SemanticsConverter {
             return leaf(l.condition)
 
         case .inQuery(let k, let q):
-            return leaf(.inQuery(k, nested(q, scope)))
+            return try inQueryAsSQL(l, k, q, scope)
 
         case .select(let k, let q, let innerKey):
             let d = domain(.key(k), scope)
-            let inner = ValueDomain.of(innerKey, in: q.className, schema: schema)
+            let inner = fieldDomain(innerKey, in: q.className)
             try checkSelectEquality(l, d, inner)
             guard !d.multiValued || !inner.kinds.contains(.collection) else { throw arrayItselfMatches(l) }
             return leaf(.select(k, nested(q, scope), innerKey: innerKey))

@@ -97,10 +97,10 @@ extension SemanticsConverter {
             return leaf(.text(k, search))
 
         case .inQuery(let k, let q):
-            return leaf(.inQuery(k, nested(q, scope)))
+            return try inQueryAsSQL(l, k, q, scope)
 
         case .select(let k, let q, let innerKey):
-            let inner = ValueDomain.of(innerKey, in: q.className, schema: schema)
+            let inner = fieldDomain(innerKey, in: q.className)
             guard !domain(.key(k), scope).multiValued || !inner.kinds.contains(.collection) else { throw arrayItselfMatches(l) }
             return leaf(.select(k, nested(q, scope), innerKey: innerKey))
         }

@@ -189,6 +189,38 @@ extension SemanticsConverter {
         }
     }
 
+    // MARK: - Inner queries
+
+    /// Parse `$inQuery` (NSPredicate `key IN %@` with a query) as the Backendless subquery
+    /// `address.objectId IN (Address[city = 'Tokyo'].objectId)`: the pointers' ids among the
+    /// ids of the inner results. That compares ids only, so the field must hold pointers to the
+    /// inner query's class and nothing else (a schema or the assumptions say so).
+    func inQueryAsSQL(_ l: Leaf, _ k: FieldPath, _ q: Query, _ scope: Scope) throws(Diagnostic) -> Filter {
+        let d = domain(.key(k), scope)
+        guard !d.kinds.isEmpty, d.kinds.isSubset(of: .pointer), pointerClass(k, in: scope.className) == q.className else {
+            throw inexpressible(l, "SQL can only compare objectIds (`\(k).objectId IN (\(q.className)[…].objectId)`), "
+                                + "which says the same only when the field holds pointers to \(q.className) alone",
+                                schemaHelps: true)
+        }
+        return leaf(.select(k.appending("objectId"), nested(q, scope), innerKey: FieldPath("objectId")))
+    }
+
+    /// The class the pointers at `k` point to, when the schema (or the assumptions) tell.
+    func pointerClass(_ k: FieldPath, in className: String?) -> String? {
+        guard let schema else { return assumptions?.pointerTarget(k, in: className) }
+        guard var current = className else { return nil }
+        for (i, name) in k.components.enumerated() {
+            switch schema.fieldType(name, in: current) {
+            case .pointer(let target)?, .relation(let target)?, .array(of: .pointer(let target)?)?:
+                if i == k.count - 1 { return target }
+                current = target
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
     // MARK: - Building blocks
 
     /// Some non-null value of `e` equals `y` (plain equality; string options as an exact LIKE).
