@@ -52,7 +52,24 @@ extension Dialect {
         let assumptions = exact || options.schema != nil ? nil : FieldAssumptions(query)
         let converted = try SemanticsConversion.convert(query, to: target.semantics, schema: options.schema,
                                                         assumptions: assumptions, limits: options.limits)
-        return try target.print(converted, schema: options.schema, limits: options.limits)
+        return try target.printTranslation(converted, schema: options.schema, limits: options.limits)
+    }
+
+    /// A query converted to this dialect's semantics (`SemanticsConversion`), printed: a
+    /// construct the dialect's text has no spelling for (an inner query or a geo test in
+    /// NSPredicate, an array size in SQL) is a `translate.inexpressible` diagnostic.
+    public func printTranslation(_ converted: Query, schema: (any Schema)? = nil,
+                                 limits: Limits = .default) throws(Diagnostics) -> String {
+        do {
+            return try print(converted, schema: schema, limits: limits)
+        } catch {
+            throw Diagnostics(error.all.map { d in
+                guard d.code == "print.inexpressible" else { return d }
+                var refusal = d
+                refusal.code = "translate.inexpressible"
+                return refusal
+            })
+        }
     }
 
     /// The request-body parameters (beyond `where`) a query sets, by their Parse REST names.

@@ -59,7 +59,7 @@ extension TranslateCommand {
         do throws(Diagnostics) {
             let converted = try SemanticsConversion.convert(compiled, to: to.semantics, schema: source?.database,
                                                             assumptions: assumptions)
-            console.output.write(try to.print(converted, schema: source?.database) + "\n")
+            console.output.write(try to.printTranslation(converted, schema: source?.database) + "\n")
         } catch {
             throw .query(error, source: text)
         }

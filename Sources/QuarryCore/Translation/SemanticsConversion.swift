@@ -51,7 +51,9 @@ public enum SemanticsConversion {
     {
         let converter = SemanticsConverter(target: target, schema: schema, assumptions: assumptions, limits: limits,
                                            variablesIn: predicate)
-        let out = converter.predicate(predicate, SemanticsConverter.Scope(className: className), negate: false)
+        let scope = SemanticsConverter.Scope(className: className)
+        var out = converter.predicate(predicate, scope, negate: false)
+        if target == .sql { out = converter.typeCheckedSQL(out, scope) }
         guard converter.problems.isEmpty else { throw Diagnostics(converter.problems) }
         return out
     }
@@ -127,6 +129,7 @@ final class SemanticsConverter {
             return .not(predicate(q, scope.deeper, negate: false))
         case .leaf(let source):
             let l = plainerString(source)
+            if let answer = constantAnswer(l, scope) { return .constant(answer != negate) }
             do throws(Diagnostic) {
                 switch target {
                 case .predicate: return try toPredicate(l, scope)

@@ -137,7 +137,8 @@ extension SemanticsConverter {
     /// out where the field may hold one.
     func containsAllAsPredicate(_ l: Leaf, _ e: Expr, _ list: Expr, _ d: ValueDomain) throws(Diagnostic) -> Filter {
         let values = try listedValues(l, list)
-        if values.isEmpty { return .constant(false) }
+        // A field that never holds an array never passes (and `ANY` would not compile on it).
+        if values.isEmpty || !d.multiValued { return .constant(false) }
         let isArray = d.maybeSingleValue ? [compare(.index(e, .size), .gt, .int(0))] : []
         return all(isArray + values.map { v in anyElement(e) { compare($0, .eq, v) } })
     }
@@ -147,6 +148,7 @@ extension SemanticsConverter {
     /// (or `tags[SIZE] >= 0` where the field may hold a single value) goes with it.
     func containedByAsPredicate(_ l: Leaf, _ e: Expr, _ list: Expr, _ d: ValueDomain) throws(Diagnostic) -> Filter {
         let values = try listedValues(l, list)
+        if !d.multiValued { return .constant(false) }
         let isArray = d.maybeSingleValue ? compare(.index(e, .size), .ge, .int(0)) : compare(e, .ne, .null)
         let v = freshVariable()
         let each = leaf(.inCollection(.variable(v), .list(values.map(Expr.literal)), []))
@@ -156,6 +158,7 @@ extension SemanticsConverter {
     /// Parse `$size`: `tags.@count == 2` where the field holds arrays (nil counts 0, so not for
     /// size 0), else `tags[SIZE] == 2`, which is missing for anything but an array.
     func arraySizeAsPredicate(_ e: Expr, _ size: Int, _ d: ValueDomain) -> Filter {
+        if !d.multiValued { return .constant(false) }
         let count: Expr = size > 0 && !d.maybeSingleValue ? .aggregate(.count, e) : .index(e, .size)
         return compare(count, .eq, .int(Int64(size)))
     }

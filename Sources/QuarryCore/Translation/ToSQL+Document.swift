@@ -56,8 +56,14 @@ extension SemanticsConverter {
             try checkListEquality(l, domain(e, scope), list)
             return leaf(l.condition)
 
-        case .arraySize, .geo, .text, .relatedTo:
+        case .arraySize, .text:
             return leaf(l.condition)
+
+        case .geo(let g):
+            return leaf(.geo(Self.sqlGeo(g)))
+
+        case .relatedTo(let parent, let key):
+            return try relatedToAsSQL(l, parent, key, scope)
 
         case .inQuery(let k, let q):
             return try inQueryAsSQL(l, k, q, scope)

@@ -205,6 +205,35 @@ extension SemanticsConverter {
         return leaf(.select(k.appending("objectId"), nested(q, scope), innerKey: FieldPath("objectId")))
     }
 
+    /// Parse `$relatedTo` (the object is in relation `key` of `parent`) as Backendless's
+    /// subquery `objectId IN (T[objectId = 't1'].refs.objectId)`, which compares ids only: the
+    /// relation must hold objects of the class queried (the schema or the assumptions say so).
+    func relatedToAsSQL(_ l: Leaf, _ parent: Pointer, _ key: String, _ scope: Scope) throws(Diagnostic) -> Filter {
+        let relation = FieldPath([key])
+        let target = schema == nil ? (assumptions == nil ? nil : scope.className) : pointerClass(relation, in: parent.className)
+        guard let target, target == scope.className else {
+            throw inexpressible(l, "SQL can only compare objectIds (`objectId IN (\(parent.className)[…].\(key).objectId)`), "
+                                + "which says the same only when the relation holds objects of the class queried",
+                                schemaHelps: true)
+        }
+        let isParent = Filter.leaf(.compare(.key("objectId"), .eq, .literal(.string(parent.objectId)), []), .sql)
+        return leaf(.select("objectId", Query(className: parent.className, predicate: isParent),
+                            innerKey: relation.appending("objectId")))
+    }
+
+    /// Parse's circle and sphere tests as the distance test SQL spells
+    /// (`distance(…) <= km(300)`), a radian distance in meters; without a maximum, any point
+    /// is at a distance of at least 0.
+    static func sqlGeo(_ g: GeoCondition) -> GeoCondition {
+        func sqlUnit(_ d: Distance) -> Distance { d.unit == .radians ? Distance(d.meters, .meters) : d }
+        switch g {
+        case .withinCircle(let k, let center, let radius): return .distance(k, from: center, .le, sqlUnit(radius))
+        case .near(let k, let center, let max?): return .distance(k, from: center, .le, sqlUnit(max))
+        case .near(let k, let center, nil): return .distance(k, from: center, .ge, Distance(0, .meters))
+        default: return g
+        }
+    }
+
     /// The class the pointers at `k` point to, when the schema (or the assumptions) tell.
     func pointerClass(_ k: FieldPath, in className: String?) -> String? {
         guard let schema else { return assumptions?.pointerTarget(k, in: className) }
