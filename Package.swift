@@ -1,17 +1,19 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Dependency direction (DESIGN §1): front-ends depend only on QuarryCore; the engine never sees
-// source text; only the CLI and the benchmarks take package dependencies.
+// Dependency direction (docs/ARCHITECTURE.md): front-ends depend only on QuarryCore (and the
+// Parse REST one on QuarryData for its JSON); the engine never sees source text; only the CLI
+// and the benchmarks take package dependencies.
 let package = Package(
     name: "Quarry",
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Quarry", targets: ["Quarry"]),
         .executable(name: "quarry", targets: ["quarry"]),
-        // For the Benchmarks package (its own package, so the main build never builds it):
-        // the data generator and the SQLite peer live in the CLI module.
-        .library(name: "QuarryCLI", targets: ["QuarryCLI"]),
+        // Quarry's IR translated into SQLite SQL with Quarry's semantics (the benchmark peer).
+        .library(name: "QuarrySQLite", targets: ["QuarrySQLite"]),
+        // The synthetic data set and the helpers the tests and the Benchmarks package share.
+        .library(name: "QuarryTestSupport", targets: ["QuarryTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -26,27 +28,36 @@ let package = Package(
         // The C library's malloc.h (heap statistics for `quarry bench`); nothing to link.
         .systemLibrary(name: "CMalloc"),
         .target(name: "QuarryCore"),
+        .target(name: "QuarryData", dependencies: ["QuarryCore"]),
+        .target(name: "QuarryTranslation", dependencies: ["QuarryCore"]),
         .target(name: "QuarrySQL", dependencies: ["QuarryCore"]),
         .target(name: "QuarryPredicate", dependencies: ["QuarryCore"]),
-        .target(name: "QuarryParseREST", dependencies: ["QuarryCore"]),
-        .target(name: "QuarryEngine", dependencies: ["QuarryCore", "CPCRE2"]),
+        .target(name: "QuarryParseREST", dependencies: ["QuarryCore", "QuarryData"]),
+        .target(name: "QuarryEngine", dependencies: ["QuarryCore", "QuarryData", "CPCRE2"]),
         .target(
             name: "Quarry",
-            dependencies: ["QuarryCore", "QuarrySQL", "QuarryPredicate", "QuarryParseREST", "QuarryEngine"]),
+            dependencies: [
+                "QuarryCore", "QuarryData", "QuarryTranslation", "QuarrySQL", "QuarryPredicate",
+                "QuarryParseREST", "QuarryEngine",
+            ]),
+        .target(name: "QuarrySQLite", dependencies: ["Quarry", "CSQLite"]),
+        .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),
         .target(
             name: "QuarryCLI",
             dependencies: [
-                "Quarry", "CSQLite", "CMalloc",
+                "Quarry", "QuarrySQLite", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "quarry", dependencies: ["QuarryCLI"]),
 
-        .testTarget(name: "QuarryCoreTests", dependencies: ["QuarryCore"]),
+        .testTarget(name: "QuarryCoreTests", dependencies: ["QuarryCore", "QuarryTestSupport"]),
+        .testTarget(name: "QuarryDataTests", dependencies: ["QuarryData", "QuarryTestSupport"]),
+        .testTarget(name: "QuarryTranslationTests", dependencies: ["QuarryTranslation"]),
         .testTarget(name: "QuarrySQLTests", dependencies: ["Quarry", "CSQLite"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "QuarryPredicateTests", dependencies: ["Quarry"]),
+        .testTarget(name: "QuarryPredicateTests", dependencies: ["Quarry", "QuarryTestSupport"]),
         .testTarget(name: "QuarryParseRESTTests", dependencies: ["Quarry"]),
-        .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "Quarry"]),
-        .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI"]),
+        .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "Quarry", "QuarryTestSupport"]),
+        .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI", "QuarrySQLite", "QuarryTestSupport"]),
     ]
 )

@@ -19,13 +19,14 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Quarry", package: "Quarry"),
-                .product(name: "QuarryCLI", package: "Quarry"),
+                .product(name: "QuarrySQLite", package: "Quarry"),
+                .product(name: "QuarryTestSupport", package: "Quarry"),
             ],
             path: "Benchmarks/QueryBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(
             name: "quarry-bench-data",
-            dependencies: [.product(name: "QuarryCLI", package: "Quarry")],
+            dependencies: [.product(name: "QuarryTestSupport", package: "Quarry")],
             path: "Sources/quarry-bench-data"),
     ]
 )

@@ -27,7 +27,7 @@ extension Dialect {
             return Query(className: className, predicate: predicate, profile: options.profile)
         case .json:
             // The decoder checks the class name; with none, decode under a stand-in and clear it.
-            var query = try ParseWhere.decode(text, className: name ?? "_", profile: options.profile,
+            var query = try ParseWhere.parse(text, className: name ?? "_", profile: options.profile,
                                               limits: options.limits)
             query.className = className
             return query

@@ -20,7 +20,7 @@ extension Dialect {
             }
             return try print(query.predicate, limits: limits)
         case .json:
-            return try ParseWhere.encode(query, schema: schema)
+            return try ParseWhere.print(query, schema: schema)
         }
     }
 
@@ -31,7 +31,7 @@ extension Dialect {
         switch self {
         case .sql: return try SQLWhere.print(predicate, limits: limits)
         case .predicate: return try PredicateFormat.print(predicate)
-        case .json: return try ParseWhere.encode(Query(className: className, predicate: predicate), schema: schema)
+        case .json: return try ParseWhere.print(Query(className: className, predicate: predicate), schema: schema)
         }
     }
 

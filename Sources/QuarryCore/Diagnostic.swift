@@ -122,7 +122,7 @@ public struct SourceText: Sendable {
 
     /// The `--json` shape of one diagnostic (DESIGN §5): code, message, line, column, offset,
     /// length (offset and length in Unicode scalars), plus path and parseCode when present.
-    public func jsonObject(_ d: Diagnostic) -> [(String, JSONScalar)] {
+    package func jsonObject(_ d: Diagnostic) -> [(String, JSONScalar)] {
         var fields: [(String, JSONScalar)] = [("code", .string(d.code)), ("message", .string(d.message))]
         if let range = d.range {
             let pos = position(ofByte: range.offset)
@@ -137,12 +137,12 @@ public struct SourceText: Sendable {
 }
 
 /// The few JSON shapes a diagnostic needs, so Core writes them without Foundation.
-public enum JSONScalar: Sendable {
+package enum JSONScalar: Sendable {
     case string(String)
     case int(Int)
     case strings([String])
 
-    public var json: String {
+    package var json: String {
         switch self {
         case .string(let s): return JSONText.quote(s)
         case .int(let i): return String(i)
@@ -151,9 +151,9 @@ public enum JSONScalar: Sendable {
     }
 }
 
-public enum JSONText {
+package enum JSONText {
     /// A JSON string literal for `s`.
-    public static func quote(_ s: String) -> String {
+    package static func quote(_ s: String) -> String {
         var out = "\""
         out.reserveCapacity(s.utf8.count + 2)
         for u in s.unicodeScalars {

@@ -1,6 +1,7 @@
 import Foundation
 import Quarry
 import Testing
+import QuarryTestSupport
 
 @testable import QuarryCLI
 

@@ -1,5 +1,7 @@
 import Quarry
+@testable import QuarrySQLite
 import Testing
+import QuarryTestSupport
 
 @testable import QuarryCLI
 

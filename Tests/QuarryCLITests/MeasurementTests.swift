@@ -1,5 +1,6 @@
 import Quarry
 import Testing
+import QuarryTestSupport
 
 @testable import QuarryCLI
 

@@ -1,6 +1,8 @@
 import Testing
+import QuarryTestSupport
 import class Foundation.NSLock
 import Quarry
+@testable import QuarrySQLite
 
 @testable import QuarryCLI
 

@@ -1,6 +1,8 @@
 import Foundation
 import Quarry
+@testable import QuarrySQLite
 import Testing
+import QuarryTestSupport
 
 @testable import QuarryCLI
 
@@ -44,7 +46,7 @@ import Testing
 
     @Test(arguments: requests)
     func sqliteFindsWhatQuarryFindsForEachRequest(_ text: String) throws {
-        try agree(try ParseWhere.decode(text, className: "Person"))
+        try agree(try ParseWhere.parse(text, className: "Person"))
     }
 
     private func agree(_ query: Query) throws {

@@ -1,4 +1,5 @@
 import Testing
+import QuarryTestSupport
 @testable import QuarryCore
 
 /// One row of the "Supported Date Formats" table (reference §1.9): the pattern, its example,

@@ -1,5 +1,6 @@
 import QuarryCore
 import Testing
+import QuarryTestSupport
 
 @testable import QuarryEngine
 

@@ -1,5 +1,7 @@
 import QuarryCore
+import QuarryTranslation
 import Testing
+import QuarryTestSupport
 
 @testable import QuarryEngine
 

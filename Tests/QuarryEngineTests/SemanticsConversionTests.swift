@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryTranslation
 import Testing
 
 @testable import QuarryEngine

@@ -19,7 +19,7 @@ import Testing
             switch self {
             case .sql: return try SQLWhere.parse(text, className: className, schema: schema)
             case .predicate: return try PredicateFormat.parse(text, className: className, schema: schema)
-            case .json: return try ParseWhere.decode(text, className: className).predicate
+            case .json: return try ParseWhere.parse(text, className: className).predicate
             }
         }
 
@@ -27,7 +27,7 @@ import Testing
             switch self {
             case .sql: return try SQLWhere.print(p)
             case .predicate: return try PredicateFormat.print(p)
-            case .json: return try ParseWhere.encode(Query(className: className, predicate: p), schema: schema)
+            case .json: return try ParseWhere.print(Query(className: className, predicate: p), schema: schema)
             }
         }
     }

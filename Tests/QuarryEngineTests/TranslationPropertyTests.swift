@@ -1,4 +1,5 @@
 import Quarry
+import QuarryTestSupport
 import Testing
 
 /// Every dialect pair, on random queries and random data: a query written in one dialect is

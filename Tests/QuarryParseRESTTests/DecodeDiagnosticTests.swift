@@ -93,7 +93,7 @@ import QuarryCore
 
     @Test(arguments: cases)
     func reported(_ c: Case) throws {
-        let d = diagnostics { () throws(Diagnostics) in try ParseWhere.decode(c.json, className: "T") }
+        let d = diagnostics { () throws(Diagnostics) in try ParseWhere.parse(c.json, className: "T") }
         try #require(d.count == 1, "\(d)")
         #expect(d[0].code == c.code)
         #expect(d[0].parseCode == c.parseCode)
@@ -108,7 +108,7 @@ import QuarryCore
 
     @Test func malformedJSONCarriesLineAndColumn() {
         let text = "{\n  \"a\": [1, 2,]\n}"
-        let d = diagnostics { () throws(Diagnostics) in try ParseWhere.decode(text, className: "T") }
+        let d = diagnostics { () throws(Diagnostics) in try ParseWhere.parse(text, className: "T") }
         #expect(d.map(\.parseCode) == [107])
         let position = SourceText(text).position(ofByte: d[0].range?.offset ?? -1)
         #expect(position.line == 2)
@@ -116,7 +116,7 @@ import QuarryCore
 
     @Test func severalMistakesAtOnce() {
         let d = diagnostics { () throws(Diagnostics) in
-            try ParseWhere.decode(#"{"a":{"$in":1},"b":{"$bad":2},"$or":3}"#, className: "T")
+            try ParseWhere.parse(#"{"a":{"$in":1},"b":{"$bad":2},"$or":3}"#, className: "T")
         }
         #expect(d.map(\.path) == ["where.a.$in", "where.b.$bad", "where.$or"])
     }
@@ -126,19 +126,19 @@ import QuarryCore
         limits.maxNestingDepth = 4
         var json = #"{"a":1}"#
         for _ in 0..<5 { json = #"{"$or":[\#(json)]}"# }
-        let d = diagnostics { () throws(Diagnostics) in try ParseWhere.decode(json, className: "T", limits: limits) }
+        let d = diagnostics { () throws(Diagnostics) in try ParseWhere.parse(json, className: "T", limits: limits) }
         #expect(d.map(\.code) == ["limit.nesting"])
         #expect(d.first?.path == "where.$or[0].$or[0].$or[0].$or")
         // Far deeper JSON stops in the parser, before any recursion of ours.
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        let parser = diagnostics { () throws(Diagnostics) in try ParseWhere.decode(#"{"a":\#(deep)}"#, className: "T") }
+        let parser = diagnostics { () throws(Diagnostics) in try ParseWhere.parse(#"{"a":\#(deep)}"#, className: "T") }
         #expect(parser.map(\.code) == ["json.depth"])
     }
 
     @Test func queryLengthCap() {
         var limits = Limits.default
         limits.maxQueryLength = 10
-        let d = diagnostics { () throws(Diagnostics) in try ParseWhere.decode(#"{"abc":"defgh"}"#, className: "T", limits: limits) }
+        let d = diagnostics { () throws(Diagnostics) in try ParseWhere.parse(#"{"abc":"defgh"}"#, className: "T", limits: limits) }
         #expect(d.map(\.code) == ["limit.query-length"])
     }
 
@@ -146,7 +146,7 @@ import QuarryCore
         var limits = Limits.default
         limits.maxInListSize = 2
         let d = diagnostics { () throws(Diagnostics) in
-            try ParseWhere.decode(#"{"a":{"$in":[1,2,3]}}"#, className: "T", limits: limits)
+            try ParseWhere.parse(#"{"a":{"$in":[1,2,3]}}"#, className: "T", limits: limits)
         }
         #expect(d.map(\.code) == ["limit.in-list"])
         #expect(d.first?.path == "where.a.$in")
@@ -154,12 +154,12 @@ import QuarryCore
 
     @Test func profileErrorsPointAtTheRequest() {
         let d = diagnostics { () throws(Diagnostics) in
-            try ParseWhere.decode(#"{"where":{},"limit":1001}"#, className: "T", profile: .parse)
+            try ParseWhere.parse(#"{"where":{},"limit":1001}"#, className: "T", profile: .parse)
         }
         #expect(d.map(\.parseCode) == [117])
         #expect(d.first?.range == SourceRange(offset: 20, length: 4))
         let geoOr = diagnostics { () throws(Diagnostics) in
-            try ParseWhere.decode(#"{"$or":[{"l":{"$nearSphere":{"__type":"GeoPoint","latitude":1,"longitude":1}}},{"a":1}]}"#,
+            try ParseWhere.parse(#"{"$or":[{"l":{"$nearSphere":{"__type":"GeoPoint","latitude":1,"longitude":1}}},{"a":1}]}"#,
                                   className: "T", profile: .leancloud)
         }
         #expect(geoOr.map(\.code) == ["json.compound-geo"])
@@ -168,7 +168,7 @@ import QuarryCore
 
     @Test func renderedLikeACompiler() throws {
         let text = #"{"score":{"$gt":true}}"#
-        let d = try #require(diagnostics { () throws(Diagnostics) in try ParseWhere.decode(text, className: "T") }.first)
+        let d = try #require(diagnostics { () throws(Diagnostics) in try ParseWhere.parse(text, className: "T") }.first)
         let rendered = SourceText(text).render(d)
         #expect(rendered.hasPrefix("error[json.operand](107): $gt compares numbers"))
         #expect(rendered.contains(" --> where.score.$gt at 1:17"))

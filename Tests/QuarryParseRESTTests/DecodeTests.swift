@@ -6,7 +6,7 @@ import QuarryCore
 /// SDKs and parse-server accept.
 @Suite struct DecodeTests {
     func decode(_ json: String, profile: Profile = .exact) throws -> Query {
-        try ParseWhere.decode(json, className: "T", profile: profile)
+        try ParseWhere.parse(json, className: "T", profile: profile)
     }
 
     func predicate(_ json: String) throws -> Filter { try decode(json).predicate }

@@ -77,22 +77,22 @@ import QuarryCore
         let (builder, json) = Self.golden[i]
         #expect(try builder.encoded() == json)
         // ... and the JSON means what the builder meant.
-        #expect(try ParseWhere.decode(json, className: builder.className) == (try builder.build()))
+        #expect(try ParseWhere.parse(json, className: builder.className) == (try builder.build()))
     }
 
     @Test func countAndFirstBodies() throws {
         let base = Self.q.where("playerName" == "Sean Plott")
-        #expect(try ParseWhere.encode(base.buildCount()) == #"{"where":{"playerName":"Sean Plott"},"count":1}"#)
-        #expect(try ParseWhere.encode(base.buildFirst()) == #"{"where":{"playerName":"Sean Plott"},"limit":1}"#)
+        #expect(try ParseWhere.print(base.buildCount()) == #"{"where":{"playerName":"Sean Plott"},"count":1}"#)
+        #expect(try ParseWhere.print(base.buildFirst()) == #"{"where":{"playerName":"Sean Plott"},"limit":1}"#)
         // The SDKs' count request: count=1&limit=0.
-        let counted = try ParseWhere.decode(#"{"where":{},"count":1,"limit":0}"#, className: "T")
+        let counted = try ParseWhere.parse(#"{"where":{},"count":1,"limit":0}"#, className: "T")
         #expect(counted.count && counted.limit == 0)
     }
 
     @Test func aFieldNamedWhereForcesTheBodyForm() throws {
         let query = try Self.q.where(Field("where").exists).build()
-        let json = try ParseWhere.encode(query)
+        let json = try ParseWhere.print(query)
         #expect(json == #"{"where":{"where":{"$exists":true}}}"#)
-        #expect(try ParseWhere.decode(json, className: "GameScore") == query)
+        #expect(try ParseWhere.parse(json, className: "GameScore") == query)
     }
 }

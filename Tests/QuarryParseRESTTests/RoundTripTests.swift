@@ -1,4 +1,5 @@
 import Testing
+import QuarryTestSupport
 @testable import QuarryParseREST
 import QuarryCore
 
@@ -31,14 +32,14 @@ import QuarryCore
 
     @Test(arguments: canonical)
     func jsonTextRoundTrips(_ json: String) throws {
-        let query = try ParseWhere.decode(json, className: "T")
-        #expect(try ParseWhere.encode(query) == json)
+        let query = try ParseWhere.parse(json, className: "T")
+        #expect(try ParseWhere.print(query) == json)
     }
 
     @Test(arguments: DecodeTests.golden.map(\.0))
     func everyDecodedQueryPrintsBackToItself(_ json: String) throws {
-        let query = try ParseWhere.decode(json, className: "T")
-        #expect(try ParseWhere.decode(try ParseWhere.encode(query), className: "T") == query)
+        let query = try ParseWhere.parse(json, className: "T")
+        #expect(try ParseWhere.parse(try ParseWhere.print(query), className: "T") == query)
     }
 
     /// Random builder queries (seeded, so failures reproduce): build → JSON → IR is the
@@ -51,10 +52,10 @@ import QuarryCore
             // LeanCloud rejects geo inside compounds; those queries are checked in exact only.
             guard let query = profile == .exact ? try builder.build(profile: profile)
                     : try? builder.build(profile: profile) else { continue }
-            let json = try ParseWhere.encode(query)
-            let decoded = try ParseWhere.decode(json, className: builder.className, profile: profile)
+            let json = try ParseWhere.print(query)
+            let decoded = try ParseWhere.parse(json, className: builder.className, profile: profile)
             #expect(decoded == query, "\(json)")
-            #expect(try ParseWhere.encode(decoded) == json)
+            #expect(try ParseWhere.print(decoded) == json)
         }
     }
 }

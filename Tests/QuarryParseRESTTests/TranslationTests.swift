@@ -9,7 +9,7 @@ import Quarry
 
     func json(_ format: String, schema: (any Schema)?) throws -> String {
         let p = try PredicateFormat.parse(format, className: "GameScore", schema: schema)
-        return try ParseWhere.encode(Query(className: "GameScore", predicate: p), schema: schema)
+        return try ParseWhere.print(Query(className: "GameScore", predicate: p), schema: schema)
     }
 
     @Test func predicatesOnSingleValuedFieldsTranslateWithASchema() throws {
@@ -23,7 +23,7 @@ import Quarry
     @Test func withoutASchemaCollectionsMightDiffer() {
         let d = diagnostics { () throws(Diagnostics) in
             let p = try PredicateFormat.parse("playerName == 'x'")
-            return try ParseWhere.encode(Query(className: "GameScore", predicate: p))
+            return try ParseWhere.print(Query(className: "GameScore", predicate: p))
         }
         #expect(d.map(\.code) == ["translate.inexpressible"])
         #expect(d.first?.notes.first?.contains("schema") == true)
@@ -33,7 +33,7 @@ import Quarry
         for format in ["ANY tags == 'a'", "wins > score", "wins + 1 > 5", "SUBQUERY(tags, $t, $t == 'a').@count > 0"] {
             let d = diagnostics { () throws(Diagnostics) in
                 let p = try PredicateFormat.parse(format)
-                return try ParseWhere.encode(Query(className: "GameScore", predicate: p), schema: data)
+                return try ParseWhere.print(Query(className: "GameScore", predicate: p), schema: data)
             }
             #expect(d.map(\.code).contains("translate.inexpressible"), "\(format)")
             // A schema would not help, so no note suggests one.
@@ -54,8 +54,8 @@ import Quarry
     func translationKeepsTheAnswer(_ format: String) throws {
         let p = try PredicateFormat.parse(format, className: "GameScore", schema: data)
         let original = Query(className: "GameScore", predicate: p)
-        let text = try ParseWhere.encode(original, schema: data)
-        let translated = try ParseWhere.decode(text, className: "GameScore")
+        let text = try ParseWhere.print(original, schema: data)
+        let translated = try ParseWhere.parse(text, className: "GameScore")
         let evaluator = ReferenceEvaluator(database: data)
         #expect(Set(try evaluator.run(translated).objectIds) == Set(try evaluator.run(original).objectIds), "\(text)")
     }
@@ -63,10 +63,10 @@ import Quarry
     @Test func positiveSQLTranslatesWithoutASchema() throws {
         let p = try SQLWhere.parse("wins > 50 AND playerName LIKE 'Mich%' AND wins IN (51, 150)")
         // SQL's LIKE is case-insensitive; it becomes an anchored regex.
-        #expect(try ParseWhere.encode(Query(className: "GameScore", predicate: p))
+        #expect(try ParseWhere.print(Query(className: "GameScore", predicate: p))
                 == #"{"wins":{"$gt":50},"playerName":{"$regex":"\\A\\QMich\\E.*\\z","$options":"is"},"$and":[{"wins":{"$in":[51,150]}}]}"#)
         let sqlNe = diagnostics { () throws(Diagnostics) in
-            try ParseWhere.encode(Query(className: "GameScore", predicate: try SQLWhere.parse("playerName != 'x'")))
+            try ParseWhere.print(Query(className: "GameScore", predicate: try SQLWhere.parse("playerName != 'x'")))
         }
         #expect(sqlNe.map(\.code) == ["translate.inexpressible"])
     }
@@ -83,8 +83,8 @@ import Quarry
     func sqlTranslationKeepsTheAnswer(_ clause: String) throws {
         let p = try SQLWhere.parse(clause, className: "GameScore", schema: data)
         let original = Query(className: "GameScore", predicate: p)
-        let text = try ParseWhere.encode(original, schema: data)
-        let translated = try ParseWhere.decode(text, className: "GameScore")
+        let text = try ParseWhere.print(original, schema: data)
+        let translated = try ParseWhere.parse(text, className: "GameScore")
         let evaluator = ReferenceEvaluator(database: data)
         #expect(Set(try evaluator.run(translated).objectIds) == Set(try evaluator.run(original).objectIds), "\(text)")
     }

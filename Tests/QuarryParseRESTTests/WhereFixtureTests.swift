@@ -111,7 +111,7 @@ import Quarry
 
     @Test(arguments: fixtures)
     func matches(_ f: Fixture) throws {
-        let query = try ParseWhere.decode(f.where_, className: "Thing")
+        let query = try ParseWhere.parse(f.where_, className: "Thing")
         let record = Record(objectId: "O1", fields: f.object.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         // Pointers resolve against the database; a dangling one would read as null.
         let users = db(["_User": [rec("U2", [:]), rec("U3", [:])]])
@@ -122,21 +122,21 @@ import Quarry
     /// T62: the seed's REST example, whole.
     @Test func restExampleFromTheSeed() throws {
         let body = #"{"where":{"city":"San Francisco","deviceType":{"$in":["ios","android","winphone","embedded"]}},"limit":1000}"#
-        let query = try ParseWhere.decode(body, className: "_Installation", profile: .parse)
+        let query = try ParseWhere.parse(body, className: "_Installation", profile: .parse)
         let result = try ReferenceEvaluator(database: Datasets.installations).run(query)
         #expect(Set(result.objectIds) == ["i1", "i2"])
         let one = #"{"where":{"objectId":"i2","city":"San Francisco","deviceType":{"$in":["ios","android","winphone","embedded"]}},"limit":1}"#
         #expect(try ReferenceEvaluator(database: Datasets.installations)
-                .run(ParseWhere.decode(one, className: "_Installation", profile: .parse)).objectIds == ["i2"])
+                .run(ParseWhere.parse(one, className: "_Installation", profile: .parse)).objectIds == ["i2"])
     }
 
     /// TC-41 with REST JSON: the inner query's own limit lifts the truncation.
     @Test func innerLimitFromJSON() throws {
         let evaluator = ReferenceEvaluator(database: Datasets.manyPosts)
         let truncated = #"{"where":{"post":{"$inQuery":{"className":"Post","where":{"image":{"$exists":true}}}}},"limit":1000}"#
-        #expect(try evaluator.run(ParseWhere.decode(truncated, className: "Comment", profile: .leancloud)).objectIds.count == 100)
-        #expect(try evaluator.run(ParseWhere.decode(truncated, className: "Comment", profile: .exact)).objectIds.count == 150)
+        #expect(try evaluator.run(ParseWhere.parse(truncated, className: "Comment", profile: .leancloud)).objectIds.count == 100)
+        #expect(try evaluator.run(ParseWhere.parse(truncated, className: "Comment", profile: .exact)).objectIds.count == 150)
         let lifted = #"{"where":{"post":{"$inQuery":{"className":"Post","where":{"image":{"$exists":true}},"limit":1000}}},"limit":1000}"#
-        #expect(try evaluator.run(ParseWhere.decode(lifted, className: "Comment", profile: .leancloud)).objectIds.count == 150)
+        #expect(try evaluator.run(ParseWhere.parse(lifted, className: "Comment", profile: .leancloud)).objectIds.count == 150)
     }
 }

@@ -1,5 +1,6 @@
 import QuarryCore
 import Testing
+import QuarryTestSupport
 @testable import QuarryPredicate
 
 /// Untrusted input is the normal case: mangled predicates give diagnostics inside the text,

@@ -1,7 +1,8 @@
 import Benchmark
 import Foundation
 import Quarry
-import QuarryCLI
+import QuarrySQLite
+import QuarryTestSupport
 
 // Quarry against SQLite `:memory:` on the same generated rows, in the same run: parsing,
 // parse + plan, and every query of ../../queries/ on Quarry's engine and on SQLite, each
@@ -67,7 +68,7 @@ func queries(_ file: String) -> [String] {
 
 /// A where-clause (SQL dialect), or a Parse REST find body when `json`.
 func compile(_ text: String, json: Bool = false, schema: Database?) throws -> Query {
-    if json { return try ParseWhere.decode(text, className: className) }
+    if json { return try ParseWhere.parse(text, className: className) }
     return Query(className: className, predicate: try SQLWhere.parse(text, className: className, schema: schema))
 }
 

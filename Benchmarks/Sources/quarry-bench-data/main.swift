@@ -4,7 +4,7 @@
 //
 // The file holds {"City": [...], "Person": [...]}, one object a line.
 import Foundation
-import QuarryCLI
+import QuarryTestSupport
 
 var rows = 1_000_000
 var seed: UInt64 = 42

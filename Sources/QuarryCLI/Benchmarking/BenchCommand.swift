@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quarry
+import QuarrySQLite
 
 /// `quarry bench`: how long queries take over a data file, and optionally how long SQLite
 /// takes for the same queries on the same rows (DESIGN §5).

@@ -1,4 +1,5 @@
 import Quarry
+import QuarrySQLite
 @_spi(Benchmarking) import QuarryEngine
 
 /// What `quarry bench` measures for one query (DESIGN §5).

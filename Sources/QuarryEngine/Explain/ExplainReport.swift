@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryData
 
 /// A query plan as EXPLAIN shows it: a tree of steps, each with what it does, the rows the
 /// planner expects and, after EXPLAIN ANALYZE, the rows it saw and the time it took.

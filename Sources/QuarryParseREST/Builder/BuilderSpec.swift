@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryData
 
 // Turns a builder into the request it stands for (`QuerySpec`), folding its constraints into a
 // where object the way the SDKs fill their per-key dictionaries.

@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryData
 
 /// One condition of a `QueryBuilder`, made from a `Field` (`"score" > 10`,
 /// `Field("name").hasPrefix("Big")`) or combined with `||`, `&&` and `!`.

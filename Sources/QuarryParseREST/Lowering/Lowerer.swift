@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryData
 
 /// Lowers a `QuerySpec` (from the JSON decoder or the builder) into a Core `Query`, with Parse /
 /// MongoDB semantics in every leaf (`.document`) and the rules of the chosen profile. Reports

@@ -2,33 +2,22 @@ import QuarryCore
 
 /// LIKE patterns (SQL `%`/`_` with an optional escape; NSPredicate `*`/`?` with `\`) as the
 /// PCRE pattern of the same test: anchored at both ends (`\A…\z`, so a trailing newline is not
-/// forgiven), wildcards as `.*` / `.` under the `s` flag, literal runs quoted `\Q…\E`.
+/// forgiven), wildcards as `.*` / `.` under the `s` flag, literal runs quoted `\Q…\E`. The
+/// pattern is read by `LikeText.tokens`, as the evaluator reads it (an escape at the very end
+/// stands for itself).
 enum LikePattern {
     static func regex(_ pattern: String, _ syntax: LikeSyntax) -> String {
         var out = #"\A"#
-        var literal = ""
+        var literal = String.UnicodeScalarView()
         func flush() {
-            if !literal.isEmpty { out += QuotedRegex.pattern(.contains, literal) }
-            literal = ""
+            if !literal.isEmpty { out += QuotedRegex.pattern(.contains, String(literal)) }
+            literal.removeAll()
         }
-        var escaping = false
-        for ch in pattern {
-            if escaping {
-                literal.append(ch)
-                escaping = false
-                continue
-            }
-            switch syntax {
-            case .sql(let escape):
-                if let escape, ch == escape { escaping = true }
-                else if ch == "%" { flush(); out += ".*" }
-                else if ch == "_" { flush(); out += "." }
-                else { literal.append(ch) }
-            case .glob:
-                if ch == "\\" { escaping = true }
-                else if ch == "*" { flush(); out += ".*" }
-                else if ch == "?" { flush(); out += "." }
-                else { literal.append(ch) }
+        for token in LikeText.tokens(pattern, syntax) {
+            switch token {
+            case .literal(let u): literal.append(u)
+            case .any: flush(); out += ".*"
+            case .one: flush(); out += "."
             }
         }
         flush()

@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryData
 
 /// Prints IR back into the request model (and from there into `where` JSON). For IR the JSON
 /// front-end produced, lowering the printed request gives the same IR; IR from other front-ends

@@ -112,7 +112,7 @@ import Testing
         switch dialect {
         case .sql: return Query(className: "Item", predicate: try SQLWhere.parse(text, className: "Item"))
         case .predicate: return Query(className: "Item", predicate: try PredicateFormat.parse(text, className: "Item"))
-        case .json: return try ParseWhere.decode(text, className: "Item")
+        case .json: return try ParseWhere.parse(text, className: "Item")
         }
     }
 
@@ -181,13 +181,13 @@ import Testing
         let reference = ReferenceEvaluator(database: db, limits: limits, now: { 0 }, random: { 0.5 })
         for text in [#"{"s": {"$regex": "^J.n"}}"#, #"{"s": {"$regex": "(a+)+$"}}"#, #"{"s": {"$regex": "AN", "$options": "i"}}"#,
                      #"{"$or": [{"s": "x"}, {"s": {"$regex": "(a+)+$"}}]}"#] {
-            var q = try ParseWhere.decode(text, className: "Item")
+            var q = try ParseWhere.parse(text, className: "Item")
             q.limit = 1000
             let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in try reference.run(q) }
             let actual = EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(q) }
             #expect(actual == expected, "\(text)")
         }
-        let failing = try ParseWhere.decode(#"{"s": {"$regex": "(a+)+$"}}"#, className: "Item")
+        let failing = try ParseWhere.parse(#"{"s": {"$regex": "(a+)+$"}}"#, className: "Item")
         #expect(EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(failing) } == .failure("limit.regex"))
 
         // The same on array elements: the element that fails first fails the query.
@@ -198,7 +198,7 @@ import Testing
         let arrayEngine = Engine(database: arrayDB, limits: limits, now: { 0 }, random: { 0.5 })
         let arrayReference = ReferenceEvaluator(database: arrayDB, limits: limits, now: { 0 }, random: { 0.5 })
         for text in [#"{"tags": {"$regex": "(a+)+$"}}"#, #"{"tags": {"$regex": "^J"}}"#, #"{"tags": {"$not": {"$regex": "x"}}}"#] {
-            guard let q = try? ParseWhere.decode(text, className: "Item") else { continue }
+            guard let q = try? ParseWhere.parse(text, className: "Item") else { continue }
             let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in try arrayReference.run(q) }
             #expect(EngineAgreementTests.outcome { () throws(Diagnostic) in try arrayEngine.run(q) } == expected, "\(text)")
         }

@@ -53,7 +53,7 @@ import Testing
         case .predicate:
             return (try? PredicateFormat.parse(text, className: "Item")).map { Query(className: "Item", predicate: $0) }
         case .json:
-            return try? ParseWhere.decode(text, className: "Item")
+            return try? ParseWhere.parse(text, className: "Item")
         }
     }
 

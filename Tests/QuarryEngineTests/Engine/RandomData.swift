@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryTestSupport
 
 @testable import QuarryEngine
 

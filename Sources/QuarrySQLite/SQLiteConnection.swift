@@ -1,0 +1,109 @@
+import CSQLite
+
+/// An error reported by SQLite, with its result code and message.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    public var code: Int32
+    public var message: String
+    public var description: String { "SQLite error \(code): \(message)" }
+}
+
+/// One connection to a private in-memory SQLite database (`:memory:`).
+package final class SQLiteConnection {
+    package let handle: OpaquePointer
+
+    package init() throws(SQLiteError) {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open :memory:"
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: rc, message: message)
+        }
+        handle = db
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs statements that return no rows.
+    package func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard rc == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? lastError
+            sqlite3_free(message)
+            throw SQLiteError(code: rc, message: text)
+        }
+    }
+
+    package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            throw SQLiteError(code: rc, message: lastError)
+        }
+        return SQLiteStatement(stmt, connection: self)
+    }
+
+    package var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Bytes SQLite holds in this process, across all connections.
+    static var memoryUsed: Int64 { sqlite3_memory_used() }
+}
+
+/// A prepared statement; finalized when released.
+package final class SQLiteStatement {
+    package let handle: OpaquePointer
+    private let connection: SQLiteConnection
+
+    fileprivate init(_ handle: OpaquePointer, connection: SQLiteConnection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Advances to the next row; false when there is none.
+    package func step() throws(SQLiteError) -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let rc: throw SQLiteError(code: rc, message: connection.lastError)
+        }
+    }
+
+    /// Rewinds for another run, keeping the bindings.
+    package func reset() { sqlite3_reset(handle) }
+
+    /// Runs an insert or another statement without rows, then rewinds.
+    package func run() throws(SQLiteError) {
+        defer { reset() }
+        while try step() {}
+    }
+
+    package func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
+    package func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
+    package func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
+    /// Binds the string's UTF-8 bytes with their length, so an embedded NUL is kept.
+    package func bind(_ index: Int32, _ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
+            _ = bytes.withMemoryRebound(to: CChar.self) { chars in
+                guard let base = chars.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
+                return sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
+            }
+        }
+    }
+
+    package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    /// The column's text, nil for NULL.
+    package func text(_ column: Int32) -> String? {
+        guard let p = sqlite3_column_text(handle, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
+    }
+}
+
+/// SQLite copies the bound bytes before the call returns (`SQLITE_TRANSIENT`, a macro Swift
+/// cannot import).
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
