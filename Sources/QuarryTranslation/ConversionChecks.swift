@@ -14,7 +14,17 @@ extension SemanticsConverter {
             throw inexpressible(l, "the pattern \(Self.describe(pattern)) is not a constant")
         }
         guard case .string(let text) = v else { return nil }
-        return restated(op, text, opts)
+        let (op2, text2) = restated(op, text, opts)
+        if target == .sql {
+            switch op2 {
+            case .like: break
+            case .matches: throw inexpressible(l, "Backendless SQL has no regular expressions")
+            default:
+                throw inexpressible(l, "SQL's only string test is LIKE, which ignores case (and marks never), so it "
+                                    + "cannot state a case-sensitive or diacritic-insensitive test")
+            }
+        }
+        return (op2, text2)
     }
 
     /// The string test in the target dialect's own spelling where one exists: NSPredicate writes

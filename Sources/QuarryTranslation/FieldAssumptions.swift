@@ -85,8 +85,12 @@ public struct FieldAssumptions: Sendable {
         func record(_ e: Expr, _ literals: [Expr], multi: Bool = false) {
             guard let (path, element) = field(e) else { return }
             var kinds: ValueKinds = []
-            for x in literals { kinds.formUnion(Self.kinds(of: x)) }
-            note(className, path, multi: multi || element, kinds)
+            var target: String?
+            for x in literals {
+                kinds.formUnion(Self.kinds(of: x))
+                if case .literal(.pointer(let p)) = x { target = target ?? p.className }
+            }
+            note(className, path, multi: multi || element, kinds, target: target)
         }
         switch c {
         case .compare(let a, _, let b, _):

@@ -78,7 +78,9 @@ extension SemanticsConverter {
     }
 }
 
-// SQL output: a comparison the SQL front-end would reject against the schema (`n = 'a'` on a
+// SQL output: a pointer literal, which SQL cannot write, as the pointer's id next to the
+// field's (exact when the field holds pointers to that class alone). A comparison the SQL
+// front-end would reject against the schema (`n = 'a'` on a
 // number column, `d = TRUE` on a date column, LIKE on a non-string column) is decided by the
 // column's type under SQL's rules: values of other types are never equal (so `!=` holds on
 // every non-null value, `IS NOT NULL`) and never ordered or matched (false, negated or not). It
@@ -93,6 +95,20 @@ extension SemanticsConverter {
         case .leaf(var l):
             guard l.semantics == .sql else { return p }
             switch l.condition {
+            case .compare(.key(let k), let op, .literal(.pointer(let target)), let o)
+                where (op == .eq || op == .ne) && sqlPointers(k, target.className, scope):
+                l.condition = .compare(.key(k.appending("objectId")), op, .literal(.string(target.objectId)), o)
+                return .leaf(l)
+            case .inCollection(.key(let k), .list(let items), let o)
+                where !items.isEmpty && items.allSatisfy({ Self.pointerClass(of: $0) != nil })
+                && Set(items.compactMap(Self.pointerClass)).count == 1
+                && sqlPointers(k, Self.pointerClass(of: items[0])!, scope):
+                let ids = items.map { e -> Expr in
+                    if case .literal(.pointer(let t)) = e { return .literal(.string(t.objectId)) }
+                    return e
+                }
+                l.condition = .inCollection(.key(k.appending("objectId")), .list(ids), o)
+                return .leaf(l)
             case .compare(.key(let k), let op, .literal(let v), _) where !v.isNull,
                  .compare(.literal(let v), let op, .key(let k), _) where !v.isNull:
                 if sqlAccepts(k, v, scope) { return p }
@@ -115,6 +131,18 @@ extension SemanticsConverter {
                 return p
             }
         }
+    }
+
+    /// Whether `k` holds pointers to `className` only, so that SQL, which has no pointer
+    /// literal, can compare their ids instead (`address.objectId = 'a1'`).
+    private func sqlPointers(_ k: FieldPath, _ className: String, _ scope: Scope) -> Bool {
+        let kinds = fieldDomain(k, in: scope.className).kinds
+        return !kinds.isEmpty && kinds.isSubset(of: .pointer) && pointerClass(k, in: scope.className) == className
+    }
+
+    private static func pointerClass(of e: Expr) -> String? {
+        if case .literal(.pointer(let p)) = e { return p.className }
+        return nil
     }
 
     /// Whether a column that holds what `k` may hold takes `v` in an SQL comparison: numbers
