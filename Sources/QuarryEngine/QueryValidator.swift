@@ -32,81 +32,43 @@ struct QueryValidator {
         if let limit = query.limit, limit < 0 {
             throw Diagnostic("query.invalid-limit", "limit must be 0 or more, not \(limit)")
         }
-        try check(query.predicate, bound: [], depth: 0, subqueryDepth: subqueryDepth)
+        try check(query.predicate, subqueryDepth: subqueryDepth)
     }
 
-    mutating func check(_ predicate: Filter, bound: Set<String>, depth: Int, subqueryDepth: Int)
-        throws(Diagnostic)
-    {
-        try checkDepth(depth)
-        switch predicate {
-        case .constant: return
-        case .and(let ps), .or(let ps):
-            for p in ps { try check(p, bound: bound, depth: depth + 1, subqueryDepth: subqueryDepth) }
-        case .not(let p):
-            try check(p, bound: bound, depth: depth + 1, subqueryDepth: subqueryDepth)
-        case .leaf(let leaf):
-            try check(leaf.condition, bound: bound, depth: depth + 1, subqueryDepth: subqueryDepth)
-        }
-    }
-
-    private mutating func check(_ condition: Condition, bound: Set<String>, depth: Int, subqueryDepth: Int)
-        throws(Diagnostic)
-    {
-        func expr(_ e: Expr) throws(Diagnostic) {
-            try check(e, bound: bound, depth: depth + 1, subqueryDepth: subqueryDepth)
-        }
-        switch condition {
-        case .compare(let l, _, let r, _), .inCollection(let l, let r, _), .string(let l, _, let r, _),
-            .containsAll(let l, let r), .containedBy(let l, let r):
-            try expr(l)
-            try expr(r)
-        case .between(let e, let lower, let upper):
-            try expr(e)
-            try expr(lower)
-            try expr(upper)
-        case .isNull(let e), .arraySize(let e, _):
-            try expr(e)
-        case .quantified(_, let collection, let name, let p):
-            try expr(collection)
-            try check(p, bound: bound.union([name]), depth: depth + 1, subqueryDepth: subqueryDepth)
-        case .inQuery(_, let inner), .select(_, let inner, _):
-            try checkInner(inner, subqueryDepth: subqueryDepth + 1)
-        case .geo, .relatedTo, .text:
-            return
+    /// Depth is counted from the predicate of the innermost query, as `IRContext.depth` does:
+    /// each inner query is checked on its own.
+    mutating func check(_ predicate: Filter, subqueryDepth: Int = 0) throws(Diagnostic) {
+        try IRNode.filter(predicate).forEach(innerQueries: true) { (node, context) throws(Diagnostic) in
+            switch node {
+            case .filter:
+                try checkDepth(context.depth)
+            case .expr(let e):
+                try checkDepth(context.depth)
+                try check(e, bound: context.bound)
+            case .query(let inner):
+                try checkInner(inner, subqueryDepth: subqueryDepth + 1)
+                return false
+            case .leaf, .condition:
+                break
+            }
+            return true
         }
     }
 
-    private mutating func check(_ e: Expr, bound: Set<String>, depth: Int, subqueryDepth: Int) throws(Diagnostic) {
-        try checkDepth(depth)
-        func sub(_ e: Expr, _ bound: Set<String> = bound) throws(Diagnostic) {
-            try check(e, bound: bound, depth: depth + 1, subqueryDepth: subqueryDepth)
-        }
+    /// What one expression needs of its own: its variable bound, its number of arguments.
+    private func check(_ e: Expr, bound: Set<String>) throws(Diagnostic) {
         switch e {
-        case .literal, .key, .evaluatedObject: return
         case .variable(let name):
             guard bound.contains(name) || variables.contains(name) else {
                 throw Diagnostic("query.unbound-variable", "the variable $\(name) is not bound")
             }
-        case .member(let base, _), .negate(let base), .aggregate(_, let base), .cast(let base, _):
-            try sub(base)
-        case .list(let items):
-            for item in items { try sub(item) }
-        case .arithmetic(_, let l, let r):
-            try sub(l)
-            try sub(r)
         case .function(let f, let args):
             guard args.count == f.arity else {
                 throw Diagnostic("query.function-arity",
                                  "\(f.callName)() takes \(f.arity) argument(s) but was given \(args.count)")
             }
-            for arg in args { try sub(arg) }
-        case .index(let base, let spec):
-            try sub(base)
-            if case .at(let position) = spec { try sub(position) }
-        case .subquery(let collection, let name, let p):
-            try sub(collection)
-            try check(p, bound: bound.union([name]), depth: depth + 1, subqueryDepth: subqueryDepth)
+        default:
+            break
         }
     }
 

@@ -45,7 +45,7 @@ public struct ReferenceEvaluator: Sendable {
     /// need not be stored; its pointers resolve against the database, and so do inner queries.
     public func matches(_ record: Record, className: String, predicate: Filter) throws(Diagnostic) -> Bool {
         var validator = QueryValidator(source: database, limits: limits, variables: Set(variables.keys))
-        try validator.check(predicate, bound: [], depth: 0, subqueryDepth: 0)
+        try validator.check(predicate)
         return try evaluation().evaluate(predicate, Scope(record: record, className: className))
     }
 

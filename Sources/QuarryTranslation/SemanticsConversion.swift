@@ -89,10 +89,8 @@ final class SemanticsConverter {
         self.schema = schema
         self.assumptions = assumptions
         self.limits = limits
-        var names = Set<String>()
         // Each predicate level holds a condition and expressions: four walk levels per level.
-        p.collectVariableNames(into: &names, depth: (limits.maxNestingDepth * 2 + 9) * 4)
-        taken = names
+        taken = p.variableNames(maxDepth: (limits.maxNestingDepth * 2 + 9) * 4)
     }
 
     /// IR depth allowed, as the evaluator's validator counts it.

@@ -69,28 +69,19 @@ import Testing
 }
 
 extension Filter {
+    /// The case names of the filters, conditions and expressions in the predicate.
     func collectShapes(into seen: inout Set<String>) {
-        switch self {
-        case .constant: seen.insert("constant")
-        case .and(let ps): seen.insert("and"); for p in ps { p.collectShapes(into: &seen) }
-        case .or(let ps): seen.insert("or"); for p in ps { p.collectShapes(into: &seen) }
-        case .not(let p): seen.insert("not"); p.collectShapes(into: &seen)
-        case .leaf(let l):
-            let name = "\(l.condition)".prefix { $0 != "(" }
+        IRNode.filter(self).forEach(innerQueries: false) { node, _ in
+            let described: String
+            switch node {
+            case .filter(let f): described = "\(f)"
+            case .condition(let c): described = "\(c)"
+            case .expr(let e): described = "\(e)"
+            case .leaf, .query: return true
+            }
+            let name = described.prefix { $0 != "(" }
             seen.insert(String(name.split(separator: ".").last ?? name))
-            let (exprs, bound) = l.condition.operands
-            for e in exprs { e.collectShapes(into: &seen) }
-            bound?.1.collectShapes(into: &seen)
+            return true
         }
-    }
-}
-
-extension Expr {
-    func collectShapes(into seen: inout Set<String>) {
-        let name = "\(self)".prefix { $0 != "(" }
-        seen.insert(String(name.split(separator: ".").last ?? name))
-        let (exprs, bound) = children
-        for e in exprs { e.collectShapes(into: &seen) }
-        bound?.1.collectShapes(into: &seen)
     }
 }

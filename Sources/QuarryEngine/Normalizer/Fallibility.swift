@@ -11,60 +11,43 @@ struct Fallibility {
     /// Whether an inner query is known to materialize without error.
     var innerSucceeds: (Query) -> Bool = { _ in false }
 
-    func mayThrow(_ p: Filter) -> Bool {
-        switch p {
-        case .constant: return false
-        case .and(let ps), .or(let ps): return ps.contains(where: mayThrow)
-        case .not(let q): return mayThrow(q)
-        case .leaf(let l): return mayThrow(l)
-        }
-    }
+    func mayThrow(_ p: Filter) -> Bool { mayThrow(IRNode.filter(p)) }
 
-    func mayThrow(_ l: Leaf) -> Bool {
-        let sql = l.semantics == .sql
-        switch l.condition {
-        case .compare(let a, _, let b, _):
-            return mayThrow(a) || mayThrow(b) || (sql && (dateParseMayFail(a, against: b) || dateParseMayFail(b, against: a)))
-        case .between(let e, let lo, let hi):
-            return mayThrow(e) || mayThrow(lo) || mayThrow(hi)
-                || (sql && (dateParseMayFail(lo, against: e) || dateParseMayFail(hi, against: e)
-                    || dateParseMayFail(e, against: lo) || dateParseMayFail(e, against: hi)))
-        case .inCollection(let e, let coll, _):
-            return mayThrow(e) || mayThrow(coll) || (sql && dateParseMayFail(coll, against: e))
-        case .string(let e, let op, let pattern, _):
-            if case .matches = op { return true }
-            return mayThrow(e) || mayThrow(pattern)
-        case .isNull(let e), .arraySize(let e, _):
-            return mayThrow(e)
-        case .containsAll(let e, let list), .containedBy(let e, let list):
-            return mayThrow(e) || mayThrow(list)
-        case .quantified(_, let coll, _, let p):
-            return mayThrow(coll) || mayThrow(p)
-        case .inQuery(_, let q), .select(_, let q, _):
-            return !innerSucceeds(q)
-        case .geo, .relatedTo, .text:
-            return false
-        }
-    }
+    func mayThrow(_ l: Leaf) -> Bool { mayThrow(IRNode.leaf(l)) }
 
-    func mayThrow(_ e: Expr) -> Bool {
-        switch e {
-        case .literal, .key, .variable, .evaluatedObject: return false
-        case .member(let base, _), .negate(let base), .aggregate(_, let base), .cast(let base, _):
-            return mayThrow(base)
-        case .list(let items): return items.contains(where: mayThrow)
-        case .arithmetic(_, let l, let r): return mayThrow(l) || mayThrow(r)
-        case .function(let f, let args):
-            if f == .relativeTime {
+    /// Whether some node at or below `node` may throw on its own. Inner queries count as one
+    /// node each: they run before the rows are tested.
+    private func mayThrow(_ node: IRNode) -> Bool {
+        node.contains(innerQueries: false) { node, _ in
+            switch node {
+            case .leaf(let l): return mayThrowItself(l)
+            case .expr(.function(.relativeTime, let args)):
                 guard args.count == 1, case .literal(.string(let phrase)) = args[0],
                     case .success = RelativeTime.parse(phrase)
                 else { return true }
+                return false
+            default: return false
             }
-            return args.contains(where: mayThrow)
-        case .index(let base, let spec):
-            if case .at(let i) = spec, mayThrow(i) { return true }
-            return mayThrow(base)
-        case .subquery(let coll, _, let p): return mayThrow(coll) || mayThrow(p)
+        }
+    }
+
+    /// What the leaf's own test may throw, apart from its operands.
+    private func mayThrowItself(_ l: Leaf) -> Bool {
+        let sql = l.semantics == .sql
+        switch l.condition {
+        case .compare(let a, _, let b, _):
+            return sql && (dateParseMayFail(a, against: b) || dateParseMayFail(b, against: a))
+        case .between(let e, let lo, let hi):
+            return sql && (dateParseMayFail(lo, against: e) || dateParseMayFail(hi, against: e)
+                || dateParseMayFail(e, against: lo) || dateParseMayFail(e, against: hi))
+        case .inCollection(let e, let coll, _):
+            return sql && dateParseMayFail(coll, against: e)
+        case .string(_, .matches, _, _):
+            return true
+        case .inQuery(_, let q), .select(_, let q, _):
+            return !innerSucceeds(q)
+        case .string, .isNull, .arraySize, .containsAll, .containedBy, .quantified, .geo, .relatedTo, .text:
+            return false
         }
     }
 

@@ -77,56 +77,19 @@ extension Leaf {
     /// Whether the leaf's value is the same for every object and every run: no key, SELF,
     /// free variable, clock, randomness, database lookup or inner query.
     var isObjectIndependent: Bool {
-        condition.isObjectIndependent(bound: [])
-    }
-}
-
-extension Condition {
-    func isObjectIndependent(bound: Set<String>) -> Bool {
-        func e(_ x: Expr) -> Bool { x.isObjectIndependent(bound: bound) }
-        switch self {
-        case .compare(let a, _, let b, _), .inCollection(let a, let b, _), .string(let a, _, let b, _),
-            .containsAll(let a, let b), .containedBy(let a, let b):
-            return e(a) && e(b)
-        case .between(let x, let lo, let hi): return e(x) && e(lo) && e(hi)
-        case .isNull(let x), .arraySize(let x, _): return e(x)
-        case .quantified(_, let coll, let v, let p):
-            return e(coll) && p.isObjectIndependent(bound: bound.union([v]))
-        case .geo, .inQuery, .select, .relatedTo, .text: return false
-        }
-    }
-}
-
-extension Filter {
-    func isObjectIndependent(bound: Set<String>) -> Bool {
-        switch self {
-        case .constant: return true
-        case .and(let ps), .or(let ps): return ps.allSatisfy { $0.isObjectIndependent(bound: bound) }
-        case .not(let p): return p.isObjectIndependent(bound: bound)
-        case .leaf(let l): return l.condition.isObjectIndependent(bound: bound)
-        }
-    }
-}
-
-extension Expr {
-    func isObjectIndependent(bound: Set<String>) -> Bool {
-        switch self {
-        case .literal(let v): return !v.needsDatabase
-        case .key, .evaluatedObject, .member: return false
-        case .variable(let name): return bound.contains(name)
-        case .list(let items): return items.allSatisfy { $0.isObjectIndependent(bound: bound) }
-        case .arithmetic(_, let l, let r): return l.isObjectIndependent(bound: bound) && r.isObjectIndependent(bound: bound)
-        case .negate(let x), .aggregate(_, let x), .cast(let x, _): return x.isObjectIndependent(bound: bound)
-        case .function(let f, let args):
-            switch f {
-            case .now, .random, .randomn, .relativeTime: return false
-            default: return args.allSatisfy { $0.isObjectIndependent(bound: bound) }
+        !IRNode.leaf(self).contains(innerQueries: false) { node, context in
+            switch node {
+            case .condition(.geo), .condition(.inQuery), .condition(.select), .condition(.relatedTo),
+                .condition(.text):
+                return true
+            case .expr(.literal(let v)): return v.needsDatabase
+            case .expr(.key), .expr(.evaluatedObject), .expr(.member): return true
+            case .expr(.variable(let name)): return !context.bound.contains(name)
+            case .expr(.function(.now, _)), .expr(.function(.random, _)), .expr(.function(.randomn, _)),
+                .expr(.function(.relativeTime, _)):
+                return true
+            default: return false
             }
-        case .index(let x, let spec):
-            if case .at(let i) = spec, !i.isObjectIndependent(bound: bound) { return false }
-            return x.isObjectIndependent(bound: bound)
-        case .subquery(let coll, let v, let p):
-            return coll.isObjectIndependent(bound: bound) && p.isObjectIndependent(bound: bound.union([v]))
         }
     }
 }

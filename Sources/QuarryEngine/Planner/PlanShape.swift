@@ -21,7 +21,7 @@ struct PlanShape: Hashable {
     /// The shape and the literals of a query; nil when the query may not share plans.
     static func of(_ query: Query) -> (PlanShape, [Value])? {
         var builder = Builder()
-        let predicate = builder.predicate(query.predicate)
+        let predicate = builder.filter(query.predicate, binding: nil)
         guard builder.cacheable, Builder.ascii(query.className), query.order.allSatisfy(Builder.ascii),
             (query.keys ?? []).allSatisfy(Builder.ascii), query.excludeKeys.allSatisfy(Builder.ascii),
             query.includes.allSatisfy(Builder.ascii)
@@ -34,8 +34,7 @@ struct PlanShape: Hashable {
     /// A leaf with its parameters replaced by placeholders; nil when it keeps a non-ASCII string.
     static func skeleton(of leaf: Leaf) -> Leaf? {
         var builder = Builder()
-        var l = leaf
-        l.condition = builder.condition(leaf.condition)
+        let l = builder.leaf(leaf)
         return builder.cacheable ? l : nil
     }
 
@@ -62,7 +61,7 @@ struct PlanShape: Hashable {
     }
 
     /// One pass over the predicate: placeholders in, literals out, every kept string checked.
-    private struct Builder {
+    private struct Builder: IRChildTransform {
         var literals: [Value] = []
         var cacheable = true
 
@@ -77,53 +76,32 @@ struct PlanShape: Hashable {
         mutating func check(_ ok: Bool) { if !ok { cacheable = false } }
         mutating func check(_ k: FieldPath) { check(Self.ascii(k)) }
 
-        mutating func predicate(_ p: Filter) -> Filter {
-            switch p {
-            case .constant: return p
-            case .and(let ps): return .and(ps.map { predicate($0) })
-            case .or(let ps): return .or(ps.map { predicate($0) })
-            case .not(let q): return .not(predicate(q))
-            case .leaf(var l):
-                l.condition = condition(l.condition)
-                return .leaf(l)
-            }
+        mutating func filter(_ f: Filter, binding: String?) -> Filter {
+            if let binding { check(Self.ascii(binding)) }
+            return f.mapChildren(&self)
         }
 
         mutating func condition(_ c: Condition) -> Condition {
             switch c {
-            case .compare(let a, let op, let b, let o): return .compare(expr(a), op, expr(b), o)
-            case .between(let e, let lo, let hi): return .between(expr(e), lower: expr(lo), upper: expr(hi))
-            case .inCollection(let a, let b, let o): return .inCollection(expr(a), expr(b), o)
-            case .isNull(let e): return .isNull(expr(e))
-            case .string(let a, let op, let b, let o):
-                if case .like(.sql(let escape?)) = op { check(Self.ascii(String(escape))) }
-                return .string(expr(a), op, expr(b), o)
-            case .containsAll(let a, let b): return .containsAll(expr(a), expr(b))
-            case .containedBy(let a, let b): return .containedBy(expr(a), expr(b))
-            case .arraySize(let e, let n): return .arraySize(expr(e), n)
-            case .quantified(let q, let coll, let v, let p):
-                check(Self.ascii(v))
-                return .quantified(q, expr(coll), variable: v, predicate(p))
-            case .geo(let g):
-                check(g.key)
-                return c
-            case .inQuery(let k, let q):
-                check(k)
-                check(PlanShape.of(q) != nil)
-                return c
-            case .select(let k, let q, let inner):
+            case .string(_, .like(.sql(let escape?)), _, _): check(Self.ascii(String(escape)))
+            case .geo(let g): check(g.key)
+            case .inQuery(let k, _): check(k)
+            case .select(let k, _, let inner):
                 check(k)
                 check(inner)
-                check(PlanShape.of(q) != nil)
-                return c
-            case .relatedTo(let p, let key):
-                check(Self.ascii(p.className) && Self.ascii(p.objectId) && Self.ascii(key))
-                return c
+            case .relatedTo(let p, let key): check(Self.ascii(p.className) && Self.ascii(p.objectId) && Self.ascii(key))
             case .text(let k, let s):
                 check(k)
                 check(Self.ascii(s.terms) && Self.ascii(s.language ?? ""))
-                return c
+            default: break
             }
+            return c.mapChildren(&self)
+        }
+
+        /// An inner query stays in the shape as it is: it must be one that may share plans.
+        mutating func query(_ q: Query) -> Query {
+            check(PlanShape.of(q) != nil)
+            return q
         }
 
         mutating func expr(_ e: Expr) -> Expr {
@@ -135,29 +113,11 @@ struct PlanShape: Hashable {
                 }
                 literals.append(v)
                 return .literal(placeholder)
-            case .key(let k):
-                check(k)
-                return e
-            case .variable(let n):
-                check(Self.ascii(n))
-                return e
-            case .evaluatedObject: return e
-            case .member(let x, let k):
-                check(k)
-                return .member(expr(x), k)
-            case .list(let items): return .list(items.map { expr($0) })
-            case .arithmetic(let op, let l, let r): return .arithmetic(op, expr(l), expr(r))
-            case .negate(let x): return .negate(expr(x))
-            case .aggregate(let op, let x): return .aggregate(op, expr(x))
-            case .cast(let x, let t): return .cast(expr(x), t)
-            case .function(let f, let args): return .function(f, args.map { expr($0) })
-            case .index(let x, let spec):
-                if case .at(let i) = spec { return .index(expr(x), .at(expr(i))) }
-                return .index(expr(x), spec)
-            case .subquery(let coll, let v, let p):
-                check(Self.ascii(v))
-                return .subquery(expr(coll), variable: v, predicate(p))
+            case .key(let k), .member(_, let k): check(k)
+            case .variable(let n): check(Self.ascii(n))
+            default: break
             }
+            return e.mapChildren(&self)
         }
 
         /// The stand-in for a parameter of this type; nil for values that stay in the shape.

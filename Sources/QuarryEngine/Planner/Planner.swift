@@ -57,7 +57,12 @@ struct Planner {
 enum InnerQueries {
     static func collect(_ p: Filter) -> [Query] {
         var out: [Query] = []
-        visit(p, &out)
+        IRNode.filter(p).forEach(innerQueries: true) { node, _ in
+            // Queries nested in an inner query run when that one runs.
+            guard case .query(let q) = node else { return true }
+            if !out.contains(q) { out.append(q) }
+            return false
+        }
         return out
     }
 
@@ -66,55 +71,5 @@ enum InnerQueries {
     static func limit(_ query: Query) -> Int? {
         guard let own = query.limit else { return query.profile.defaultInnerLimit }
         return query.profile.maxInnerLimit.map { Swift.min(own, $0) } ?? own
-    }
-
-    private static func visit(_ p: Filter, _ out: inout [Query]) {
-        switch p {
-        case .constant: break
-        case .and(let ps), .or(let ps): for q in ps { visit(q, &out) }
-        case .not(let q): visit(q, &out)
-        case .leaf(let l): visit(l.condition, &out)
-        }
-    }
-
-    private static func visit(_ c: Condition, _ out: inout [Query]) {
-        switch c {
-        case .inQuery(_, let q), .select(_, let q, _):
-            if !out.contains(q) { out.append(q) }
-        case .quantified(_, let e, _, let p):
-            visit(e, &out)
-            visit(p, &out)
-        case .compare(let a, _, let b, _), .inCollection(let a, let b, _), .string(let a, _, let b, _),
-            .containsAll(let a, let b), .containedBy(let a, let b):
-            visit(a, &out)
-            visit(b, &out)
-        case .between(let a, let b, let d):
-            visit(a, &out)
-            visit(b, &out)
-            visit(d, &out)
-        case .isNull(let e), .arraySize(let e, _):
-            visit(e, &out)
-        case .geo, .relatedTo, .text:
-            break
-        }
-    }
-
-    private static func visit(_ e: Expr, _ out: inout [Query]) {
-        switch e {
-        case .subquery(let coll, _, let p):
-            visit(coll, &out)
-            visit(p, &out)
-        case .member(let x, _), .negate(let x), .aggregate(_, let x), .cast(let x, _):
-            visit(x, &out)
-        case .list(let items): for x in items { visit(x, &out) }
-        case .arithmetic(_, let l, let r):
-            visit(l, &out)
-            visit(r, &out)
-        case .function(_, let args): for x in args { visit(x, &out) }
-        case .index(let x, let spec):
-            visit(x, &out)
-            if case .at(let i) = spec { visit(i, &out) }
-        case .literal, .key, .variable, .evaluatedObject: break
-        }
     }
 }

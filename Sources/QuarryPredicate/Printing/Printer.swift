@@ -21,9 +21,7 @@ struct Printer {
 
     init(withArguments: Bool, variablesIn p: Filter) {
         self.withArguments = withArguments
-        var names = Set<String>()
-        p.collectVariables(into: &names)
-        self.taken = names
+        self.taken = p.variableNames()
     }
 
     // MARK: - Predicates

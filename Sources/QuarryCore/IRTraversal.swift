@@ -1,0 +1,122 @@
+// Read-only walks over the IR, built on `mapChildren` (IRNode.swift).
+
+/// Where a visited node sits.
+package struct IRContext: Sendable {
+    /// Levels below the node the walk started from. A leaf and its condition are one level,
+    /// as the front-ends' nesting limits count them; every other step is one level down.
+    package var depth = 0
+    /// The variables the quantifiers and SUBQUERYs around the node bind. An inner query sees
+    /// none of those around it: it runs once per run, not once per object or element.
+    package var bound: Set<String> = []
+}
+
+extension IRNode {
+    /// The direct children, in source order; inner queries only with `innerQueries`.
+    package func children(innerQueries: Bool) -> [IRNode] {
+        var collector = ChildCollector(innerQueries: innerQueries)
+        _ = mapChildren(&collector)
+        return collector.children
+    }
+
+    /// Visits this node and every node below it, each node before its children and children in
+    /// source order. `visit` returns whether to go on below the node it was given. Inner
+    /// queries are visited only with `innerQueries`.
+    package func forEach<E: Error>(innerQueries: Bool, _ visit: (IRNode, IRContext) throws(E) -> Bool) throws(E) {
+        try withoutActuallyEscaping(visit) { (visit) throws(E) in
+            var walker = Walker(innerQueries: innerQueries, visit: visit)
+            try walker.walk(self)
+        }
+    }
+
+    /// Whether some node at or below this one passes `test` (inner queries only with
+    /// `innerQueries`); the walk stops going down once one does.
+    package func contains(innerQueries: Bool, where test: (IRNode, IRContext) -> Bool) -> Bool {
+        var found = false
+        forEach(innerQueries: innerQueries) { node, context in
+            if !found { found = test(node, context) }
+            return !found
+        }
+        return found
+    }
+}
+
+/// Lists the children `mapChildren` hands over, leaving them as they are.
+private struct ChildCollector: IRChildTransform {
+    let innerQueries: Bool
+    var children: [IRNode] = []
+
+    mutating func filter(_ child: Filter, binding: String?) -> Filter {
+        children.append(.filter(child))
+        return child
+    }
+
+    mutating func leaf(_ child: Leaf) -> Leaf {
+        children.append(.leaf(child))
+        return child
+    }
+
+    mutating func condition(_ child: Condition) -> Condition {
+        children.append(.condition(child))
+        return child
+    }
+
+    mutating func expr(_ child: Expr) -> Expr {
+        children.append(.expr(child))
+        return child
+    }
+
+    mutating func query(_ child: Query) -> Query {
+        if innerQueries { children.append(.query(child)) }
+        return child
+    }
+}
+
+/// Walks by asking `mapChildren` for each node's children and discarding the rebuilt node.
+private struct Walker<E: Error>: IRChildTransform {
+    typealias Failure = E
+    let innerQueries: Bool
+    let visit: (IRNode, IRContext) throws(E) -> Bool
+    var context = IRContext()
+
+    mutating func walk(_ node: IRNode) throws(E) {
+        guard try visit(node, context) else { return }
+        _ = try node.mapChildren(&self)
+    }
+
+    private mutating func enter(_ node: IRNode, levels: Int = 1, binding: String? = nil) throws(E) {
+        let saved = context
+        defer { context = saved }
+        context.depth += levels
+        if let binding { context.bound.insert(binding) }
+        try walk(node)
+    }
+
+    mutating func filter(_ child: Filter, binding: String?) throws(E) -> Filter {
+        try enter(.filter(child), binding: binding)
+        return child
+    }
+
+    mutating func leaf(_ child: Leaf) throws(E) -> Leaf {
+        try enter(.leaf(child))
+        return child
+    }
+
+    mutating func condition(_ child: Condition) throws(E) -> Condition {
+        try enter(.condition(child), levels: 0)
+        return child
+    }
+
+    mutating func expr(_ child: Expr) throws(E) -> Expr {
+        try enter(.expr(child))
+        return child
+    }
+
+    mutating func query(_ child: Query) throws(E) -> Query {
+        guard innerQueries else { return child }
+        let saved = context.bound
+        context.bound = []
+        defer { context.bound = saved }
+        try enter(.query(child))
+        return child
+    }
+}
