@@ -199,7 +199,10 @@ extension SemanticsConverter {
     /// inner query's class and nothing else (a schema or the assumptions say so).
     func inQueryAsSQL(_ l: Leaf, _ k: FieldPath, _ q: Query, _ scope: Scope) throws(Diagnostic) -> Filter {
         let d = domain(.key(k), scope)
-        guard !d.kinds.isEmpty, d.kinds.isSubset(of: .pointer), pointerClass(k, in: scope.className) == q.className else {
+        let target = pointerClass(k, in: scope.className)
+        // Pointers to another class are never among the inner results.
+        if let target, target != q.className, d.kinds.isSubset(of: .pointer) { return .constant(false) }
+        guard !d.kinds.isEmpty, d.kinds.isSubset(of: .pointer), target == q.className else {
             throw inexpressible(l, "SQL can only compare objectIds (`\(k).objectId IN (\(q.className)[…].objectId)`), "
                                 + "which says the same only when the field holds pointers to \(q.className) alone",
                                 schemaHelps: true)
@@ -224,14 +227,19 @@ extension SemanticsConverter {
     }
 
     /// Parse's circle and sphere tests as the distance test SQL spells
-    /// (`distance(…) <= km(300)`), a radian distance in meters; without a maximum, any point
-    /// is at a distance of at least 0.
+    /// (`distance(…) <= km(300)`), a radian distance in meters (without a maximum, any point
+    /// is at a distance of at least 0), and a box as the polygon of its corners.
     static func sqlGeo(_ g: GeoCondition) -> GeoCondition {
         func sqlUnit(_ d: Distance) -> Distance { d.unit == .radians ? Distance(d.meters, .meters) : d }
         switch g {
         case .withinCircle(let k, let center, let radius): return .distance(k, from: center, .le, sqlUnit(radius))
         case .near(let k, let center, let max?): return .distance(k, from: center, .le, sqlUnit(max))
         case .near(let k, let center, nil): return .distance(k, from: center, .ge, Distance(0, .meters))
+        case .withinBox(let k, let sw, let ne) where sw.latitude < ne.latitude && sw.longitude < ne.longitude:
+            // Both read latitude and longitude as plane coordinates, edges included.
+            let corners = [sw, GeoPoint(latitude: sw.latitude, longitude: ne.longitude), ne,
+                           GeoPoint(latitude: ne.latitude, longitude: sw.longitude)]
+            return .withinPolygon(k, corners)
         default: return g
         }
     }
