@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean bench
+.PHONY: demo test deps build release clean bench docs
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config.
@@ -29,6 +29,10 @@ demo: release
 
 test: deps
 	$(SWIFT) test
+
+# docs/DIAGNOSTICS.md, generated from the diagnostic catalogues (a test fails when it is stale).
+docs: deps
+	QUARRY_WRITE_DOCS=1 $(SWIFT) test --filter DiagnosticsDocTests/theDocumentIsWhatTheCataloguesGenerate
 
 # The README's benchmark table: 1,000,000 generated Person objects (Benchmarks/queries for the
 # queries), Quarry against SQLite :memory: on the same rows. The data file is made once.

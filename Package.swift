@@ -59,5 +59,6 @@ let package = Package(
         .testTarget(name: "QuarryParseRESTTests", dependencies: ["Quarry"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "Quarry", "QuarryTestSupport"]),
         .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI", "QuarrySQLite", "QuarryTestSupport"]),
+        .testTarget(name: "DocsTests"),
     ]
 )

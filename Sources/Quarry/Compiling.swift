@@ -12,9 +12,10 @@ extension Dialect {
     ///
     /// - Parameter className: the class the query runs on. An empty name compiles without
     ///   one, for syntax checks; it is never written back by `print`.
-    /// - Throws: `Diagnostics` located in `text` (UTF-8 byte ranges; render with `SourceText`).
+    /// - Throws: a `Diagnostic` (the others found are in `all`) located in `text` (UTF-8 byte
+    ///   ranges; render with `SourceText`).
     public func compile(_ text: String, className: String,
-                        options: CompileOptions = CompileOptions()) throws(Diagnostics) -> Query {
+                        options: CompileOptions = CompileOptions()) throws(Diagnostic) -> Query {
         let name: String? = className.isEmpty ? nil : className
         switch self {
         case .sql:

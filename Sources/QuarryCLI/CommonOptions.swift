@@ -19,11 +19,11 @@ struct QueryOperand: ParsableArguments {
         do {
             bytes = try console.readInput()
         } catch {
-            throw .query(Diagnostics([Diagnostic("input.read", "\(error)")]), source: "")
+            throw .query(Diagnostic(.input.read, "\(error)"), source: "")
         }
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.utf8.elementsEqual(bytes) else {
-            throw .query(Diagnostics([Diagnostic("input.encoding", "standard input is not valid UTF-8")]), source: "")
+            throw .query(Diagnostic(.input.encoding, "standard input is not valid UTF-8"), source: "")
         }
         // A trailing newline from `echo` or a file is not part of the query.
         var trimmed = Substring(text)

@@ -9,7 +9,7 @@ enum Compilation {
         let options = CompileOptions(
             schema: schema, profile: profile,
             arguments: try bindings.predicateArguments(), variables: try bindings.predicateVariables())
-        do throws(Diagnostics) {
+        do throws(Diagnostic) {
             return try dialect.compile(text, className: className, options: options)
         } catch {
             throw .query(error, source: text)

@@ -1,4 +1,4 @@
-/// The exit statuses of DESIGN §5, relied on by scripts and outside tools.
+/// The exit statuses of docs/ARCHITECTURE.md#exit-statuses, relied on by scripts and outside tools.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
     /// The query is invalid or cannot run (a diagnostic says why).

@@ -54,7 +54,7 @@ extension ExplainCommand {
         do throws(Diagnostic) {
             report = try engine.explain(compiled, analyze: analyze)
         } catch {
-            throw .query(Diagnostics([error]), source: text)
+            throw .query(error, source: text)
         }
         console.output.write((json ? report.json : report.description) + "\n")
     }

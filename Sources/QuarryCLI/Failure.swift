@@ -4,7 +4,7 @@ import Quarry
 /// Why a command stopped, which decides its exit status and how it is reported.
 enum Failure: Error {
     /// The query is invalid or cannot run; diagnostics are located in `source`.
-    case query(Diagnostics, source: String)
+    case query(Diagnostic, source: String)
     /// An option value or combination that parsing alone could not reject.
     case usage(String)
     /// The data file is unreadable or malformed.
@@ -18,8 +18,9 @@ enum Failure: Error {
         }
     }
 
-    /// Text on stderr, compiler style; or with `json`, the DESIGN §5 object on stdout.
-    /// Usage errors are always text, in ArgumentParser's own form.
+    /// Text on stderr, compiler style; or with `json`, the object of
+    /// docs/ARCHITECTURE.md#diagnostic-output on stdout. Usage errors are always text, in
+    /// ArgumentParser's own form.
     func report(to console: Console, json: Bool, command: ParsableCommand.Type) {
         switch self {
         case .usage(let message):

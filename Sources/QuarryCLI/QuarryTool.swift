@@ -34,7 +34,7 @@ public enum QuarryTool {
     }
 
     /// Help and version requests go to stdout with status 0; parse errors to stderr with
-    /// status 2 (ArgumentParser says 64, EX_USAGE; DESIGN §5 says 2).
+    /// status 2 (ArgumentParser says 64, EX_USAGE; docs/ARCHITECTURE.md#exit-statuses says 2).
     private static func reportParserOutcome(_ error: Error, console: Console) -> Int32 {
         let text = QuarryCommand.fullMessage(for: error, columns: console.columns)
         let code = QuarryCommand.exitCode(for: error)

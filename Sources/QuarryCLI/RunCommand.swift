@@ -101,7 +101,7 @@ extension RunCommand {
         do throws(Diagnostic) {
             result = try engine.run(compiled)
         } catch {
-            throw .query(Diagnostics([error]), source: text)
+            throw .query(error, source: text)
         }
         switch result {
         case .count(let n):

@@ -56,7 +56,7 @@ extension TranslateCommand {
             text, dialect: from, className: data.className(in: source),
             schema: source?.database, profile: .exact, bindings: bindings)
         let assumptions = exact || source != nil ? nil : FieldAssumptions(compiled)
-        do throws(Diagnostics) {
+        do throws(Diagnostic) {
             let converted = try SemanticsConversion.convert(compiled, to: to.semantics, schema: source?.database,
                                                             assumptions: assumptions)
             console.output.write(try to.printTranslation(converted, schema: source?.database) + "\n")

@@ -80,7 +80,7 @@ public struct ClassData: Sendable {
     }
 }
 
-/// A database of classes: what the CLI's `--data` file holds (DESIGN §2).
+/// A database of classes: what the CLI's `--data` file holds (docs/SEMANTICS.md#data-files).
 public struct Database: Sendable {
     public private(set) var classes: [String: ClassData]
     /// Class names in the order they were first seen.

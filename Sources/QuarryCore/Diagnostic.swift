@@ -11,36 +11,63 @@ public struct SourceRange: Hashable, Codable, Sendable {
 
 /// An error in a query, with a stable code, a message, and where it is.
 ///
-/// Codes are dotted (`syntax.unexpected-token`, `date.unparseable`, `limit.nesting`); tools match
-/// on them. Text dialects locate by `range`; the JSON dialect also gives a `path`
-/// (`where.$or[1].score.$gt`) and Parse's numeric error code.
+/// The one error type the front-ends, the engine and the umbrella API throw. Codes are dotted
+/// (`syntax.unexpected-token`, `date.unparseable`, `limit.nesting`) and catalogued in
+/// docs/DIAGNOSTICS.md; tools match on them. Text dialects locate by `range`; the JSON dialect
+/// also gives a `path` (`where.$or[1].score.$gt`) and Parse's numeric error code. A pass that
+/// finds several problems throws the first with the others in `related`; `all` lists them.
 public struct Diagnostic: Error, Hashable, Codable, Sendable, CustomStringConvertible {
-    public var code: String
+    /// The catalogue entry (docs/DIAGNOSTICS.md).
+    public var diagnosticCode: DiagnosticCode
     public var message: String
     public var range: SourceRange?
     public var notes: [String]
     public var path: String?
     public var parseCode: Int?
+    /// Further problems the same pass found, in the order it reports them.
+    public var related: [Diagnostic]
 
-    public init(_ code: String, _ message: String, at range: SourceRange? = nil,
+    public init(_ code: DiagnosticCode, _ message: String, at range: SourceRange? = nil,
                 notes: [String] = [], path: String? = nil, parseCode: Int? = nil) {
-        self.code = code
+        self.diagnosticCode = code
         self.message = message
         self.range = range
         self.notes = notes
         self.path = path
         self.parseCode = parseCode
+        self.related = []
     }
 
-    public var description: String { "error[\(code)]: \(message)" }
+    /// The code as tools match on it: `syntax.unexpected-token`.
+    public var code: String { diagnosticCode.rawValue }
+
+    /// This diagnostic and the related ones, each on its own.
+    public var all: [Diagnostic] {
+        var first = self
+        first.related = []
+        return [first] + related
+    }
+
+    /// Throws the first of `problems` with the rest related; returns when there are none.
+    public static func throwIfAny(_ problems: [Diagnostic]) throws(Diagnostic) {
+        let each = problems.flatMap(\.all)
+        guard var first = each.first else { return }
+        first.related = Array(each.dropFirst())
+        throw first
+    }
+
+    public var description: String {
+        all.map { "error[\($0.code)]: \($0.message)" }.joined(separator: "\n")
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case diagnosticCode = "code", message, range, notes, path, parseCode, related
+    }
 }
 
-/// Several diagnostics at once (a front-end may report more than the first).
-public struct Diagnostics: Error, Sendable, CustomStringConvertible {
-    public var all: [Diagnostic]
-    public init(_ all: [Diagnostic]) { self.all = all }
-    public var description: String { all.map(\.description).joined(separator: "\n") }
-}
+/// The name the front-ends' signatures used when they threw a list: the same type, read through
+/// `all`.
+public typealias Diagnostics = Diagnostic
 
 /// Maps byte offsets in a query text to lines and columns and renders diagnostics the way a
 /// compiler does. Columns and the reported offsets count Unicode scalars, 1-based for columns.
@@ -93,7 +120,7 @@ public struct SourceText: Sendable {
         return ""
     }
 
-    /// The compiler-style rendering of DESIGN §5.
+    /// The compiler-style rendering of docs/ARCHITECTURE.md#diagnostic-output.
     public func render(_ d: Diagnostic) -> String {
         var out = "error[\(d.code)]"
         if let p = d.parseCode { out += "(\(p))" }
@@ -120,8 +147,9 @@ public struct SourceText: Sendable {
         return out
     }
 
-    /// The `--json` shape of one diagnostic (DESIGN §5): code, message, line, column, offset,
-    /// length (offset and length in Unicode scalars), plus path and parseCode when present.
+    /// The `--json` shape of one diagnostic (docs/ARCHITECTURE.md#diagnostic-output): code,
+    /// message, line, column, offset, length (offset and length in Unicode scalars), plus path and
+    /// parseCode when present.
     package func jsonObject(_ d: Diagnostic) -> [(String, JSONScalar)] {
         var fields: [(String, JSONScalar)] = [("code", .string(d.code)), ("message", .string(d.message))]
         if let range = d.range {

@@ -1,4 +1,4 @@
-// The intermediate representation every front-end lowers into (DESIGN §3).
+// The intermediate representation every front-end lowers into (docs/ARCHITECTURE.md#the-pipeline).
 // Nothing downstream knows which language a query came from: the differences between the
 // dialects are lowered into the leaves' `LeafSemantics` and into explicit nodes.
 

@@ -41,7 +41,7 @@ public enum SortKey: Hashable, Codable, Sendable {
     case distance(FieldPath, from: GeoPoint, SortDirection)
 }
 
-// MARK: - Profiles (DESIGN §4)
+// MARK: - Profiles (docs/SEMANTICS.md#profiles)
 
 /// The defaults that differ between the seed systems. `exact` is the library's and CLI's default.
 public enum Profile: String, Hashable, Codable, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-/// A stored or literal value (DESIGN §2).
+/// A stored or literal value (docs/SEMANTICS.md#values).
 ///
 /// Equality and hashing follow the query semantics rather than the Swift defaults:
 /// numbers compare by value across `int` and `double` (`21 == 21.0`), and strings compare by
@@ -51,9 +51,9 @@ public struct FileRef: Hashable, Codable, Sendable {
 // MARK: - Type ranks and the total order
 
 extension Value {
-    /// Rank of the value's type in the cross-type sort order (DESIGN §2, after MongoDB):
-    /// null, numbers, strings, objects, arrays, bytes, pointers, bools, dates.
-    /// Geo points, polygons and files sort with objects; relations with arrays.
+    /// Rank of the value's type in the cross-type sort order (docs/SEMANTICS.md#cross-type-order,
+    /// after MongoDB): null, numbers, strings, objects, arrays, bytes, pointers, bools, dates. Geo
+    /// points, polygons and files sort with objects; relations with arrays.
     public var typeRank: Int {
         switch self {
         case .null: return 0

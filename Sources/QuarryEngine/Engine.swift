@@ -74,10 +74,10 @@ public final class Engine {
     /// pointers (or pointer values) the rows that reached the changed object.
     public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) throws(Diagnostic) {
         guard store.table(className) != nil else {
-            throw Diagnostic("index.unknown-class", "there is no class named '\(className)' to index")
+            throw Diagnostic(.index.unknownClass, "there is no class named '\(className)' to index")
         }
         guard !key.components.isEmpty, !key.components.contains(where: \.isEmpty) else {
-            throw Diagnostic("index.invalid-key", "'\(key)' is not a key path to index")
+            throw Diagnostic(.index.invalidKey, "'\(key)' is not a key path to index")
         }
         plans.removeAll()
         store.createIndex(kind, on: key, in: className)
@@ -228,7 +228,7 @@ public final class Engine {
             else { return }
             guard rows.count <= limits.maxInnerRows else {
                 throw Diagnostic(
-                    "limit.inner-rows",
+                    .limit.innerRows,
                     "the inner query on \(query.className) yields \(rows.count) rows, more than the "
                         + "limit of \(limits.maxInnerRows); give it a limit or a narrower condition")
             }

@@ -72,7 +72,7 @@ final class Evaluation {
         guard let deadline, rowsVisited % Self.clockInterval == 0 else { return }
         if ContinuousClock.now >= deadline {
             throw Diagnostic(
-                "limit.deadline",
+                .limit.deadline,
                 "the query ran out of its time budget of \(limits.deadlineSeconds ?? 0) seconds")
         }
     }
@@ -80,7 +80,7 @@ final class Evaluation {
     /// The value of `$name`: a quantifier's or SUBQUERY's binding first, then the caller's.
     func variable(_ name: String, _ scope: Scope) throws(Diagnostic) -> Value {
         if let v = scope.locals[name] ?? variables[name] { return v }
-        throw Diagnostic("query.unbound-variable", "the variable $\(name) is not bound")
+        throw Diagnostic(.query.unboundVariable, "the variable $\(name) is not bound")
     }
 
     /// The string test for a pattern, prepared on first use and reused for every row.

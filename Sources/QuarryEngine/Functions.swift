@@ -6,7 +6,7 @@ extension Evaluation {
     /// function does not take, give null (so the comparison using the result is false).
     func call(_ f: Function, _ args: [Operand]) throws(Diagnostic) -> Value {
         guard args.count == f.arity else {
-            throw Diagnostic("query.function-arity",
+            throw Diagnostic(.query.functionArity,
                              "\(f.callName)() takes \(f.arity) argument(s) but was given \(args.count)")
         }
         let values = args.map { $0.value ?? .null }
@@ -67,7 +67,7 @@ extension Evaluation {
                 let (ms, overflow) = nowMillis.addingReportingOverflow(offset)
                 return overflow ? .null : .date(ms)
             case .failure(let error):
-                throw Diagnostic("date.relative-time", "'\(phrase)' is not a relative time: \(error.message)")
+                throw Diagnostic(.date.relativeTime, "'\(phrase)' is not a relative time: \(error.message)")
             }
         }
     }

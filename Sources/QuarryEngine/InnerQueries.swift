@@ -10,7 +10,7 @@ extension Evaluation {
         let rows = try page(try sorted(try filter(query), query), skip: query.skip, limit: innerLimit(query))
         guard rows.count <= limits.maxInnerRows else {
             throw Diagnostic(
-                "limit.inner-rows",
+                .limit.innerRows,
                 "the inner query on \(query.className) yields \(rows.count) rows, more than the "
                     + "limit of \(limits.maxInnerRows); give it a limit or a narrower condition")
         }

@@ -20,10 +20,10 @@ enum Operand: Equatable {
     }
 }
 
-/// Follows key paths through objects, pointers, arrays and relations (IR-SEMANTICS "Key
-/// paths"). A pointer is followed into the pointed-to record of the source; an array or a
-/// relation maps the rest of the step over its elements, flattening one level per crossing;
-/// a pointer whose record does not exist (dangling) is null.
+/// Follows key paths through objects, pointers, arrays and relations (docs/SEMANTICS.md#key-paths).
+/// A pointer is followed into the pointed-to record of the source; an array or a relation maps the
+/// rest of the step over its elements, flattening one level per crossing; a pointer whose record
+/// does not exist (dangling) is null.
 struct KeyPathResolver {
     let source: any RecordSource
 

@@ -49,9 +49,9 @@ extension Evaluation {
     /// `skip` rows dropped, then at most `limit` kept (nil: all). Negative values are errors.
     func page(_ records: [Record], skip: Int?, limit: Int?) throws(Diagnostic) -> [Record] {
         let skip = skip ?? 0
-        guard skip >= 0 else { throw Diagnostic("query.invalid-skip", "skip must be 0 or more, not \(skip)") }
+        guard skip >= 0 else { throw Diagnostic(.query.invalidSkip, "skip must be 0 or more, not \(skip)") }
         if let limit, limit < 0 {
-            throw Diagnostic("query.invalid-limit", "limit must be 0 or more, not \(limit)")
+            throw Diagnostic(.query.invalidLimit, "limit must be 0 or more, not \(limit)")
         }
         let from = Swift.min(skip, records.count)
         let to = limit.map { Swift.min(records.count - from, $0) + from } ?? records.count

@@ -17,7 +17,7 @@ struct QueryValidator {
     }
 
     static func unknownClass(_ name: String) -> Diagnostic {
-        Diagnostic("query.unknown-class", "there is no class named '\(name)' in the database")
+        Diagnostic(.query.unknownClass, "there is no class named '\(name)' in the database")
     }
 
     /// IR depth allowed: a front-end bounds its own nesting by `maxNestingDepth`, and each
@@ -27,10 +27,10 @@ struct QueryValidator {
     mutating func check(_ query: Query, subqueryDepth: Int = 0) throws(Diagnostic) {
         guard source.hasClass(query.className) else { throw Self.unknownClass(query.className) }
         if let skip = query.skip, skip < 0 {
-            throw Diagnostic("query.invalid-skip", "skip must be 0 or more, not \(skip)")
+            throw Diagnostic(.query.invalidSkip, "skip must be 0 or more, not \(skip)")
         }
         if let limit = query.limit, limit < 0 {
-            throw Diagnostic("query.invalid-limit", "limit must be 0 or more, not \(limit)")
+            throw Diagnostic(.query.invalidLimit, "limit must be 0 or more, not \(limit)")
         }
         try check(query.predicate, subqueryDepth: subqueryDepth)
     }
@@ -60,11 +60,11 @@ struct QueryValidator {
         switch e {
         case .variable(let name):
             guard bound.contains(name) || variables.contains(name) else {
-                throw Diagnostic("query.unbound-variable", "the variable $\(name) is not bound")
+                throw Diagnostic(.query.unboundVariable, "the variable $\(name) is not bound")
             }
         case .function(let f, let args):
             guard args.count == f.arity else {
-                throw Diagnostic("query.function-arity",
+                throw Diagnostic(.query.functionArity,
                                  "\(f.callName)() takes \(f.arity) argument(s) but was given \(args.count)")
             }
         default:
@@ -76,10 +76,10 @@ struct QueryValidator {
     private mutating func checkInner(_ inner: Query, subqueryDepth: Int) throws(Diagnostic) {
         subqueries += 1
         guard subqueries <= limits.maxSubqueries else {
-            throw Diagnostic("limit.subqueries", "the query has more than \(limits.maxSubqueries) subqueries")
+            throw Diagnostic(.limit.subqueries, "the query has more than \(limits.maxSubqueries) subqueries")
         }
         guard subqueryDepth <= limits.maxSubqueryDepth else {
-            throw Diagnostic("limit.subquery-depth",
+            throw Diagnostic(.limit.subqueryDepth,
                              "subqueries nest deeper than \(limits.maxSubqueryDepth) levels")
         }
         try check(inner, subqueryDepth: subqueryDepth)
@@ -87,7 +87,7 @@ struct QueryValidator {
 
     private func checkDepth(_ depth: Int) throws(Diagnostic) {
         guard depth <= maxDepth else {
-            throw Diagnostic("limit.nesting", "the query nests deeper than \(maxDepth) levels")
+            throw Diagnostic(.limit.nesting, "the query nests deeper than \(maxDepth) levels")
         }
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 import QuarryCore
 
-/// The reference evaluator (DESIGN §7): runs the IR over a `Database` as directly as the rules
-/// in IR-SEMANTICS read, row by row, with no indexes and no plan. It is the oracle every
-/// optimized executor is compared against, so it favours being obviously correct over speed;
-/// the only things it prepares once per query are string patterns (regex, LIKE, folded
-/// literals) and inner-query results.
+/// The reference evaluator (docs/ARCHITECTURE.md#the-reference-evaluator): runs the IR over a
+/// `Database` as directly as the rules in docs/SEMANTICS.md read, row by row, with no indexes and
+/// no plan. It is the oracle every optimized executor is compared against, so it favours being
+/// obviously correct over speed; the only things it prepares once per query are string patterns
+/// (regex, LIKE, folded literals) and inner-query results.
 ///
 /// Errors are `Diagnostic`s without a source range: `query.unknown-class`,
 /// `query.unbound-variable`, `query.function-arity`, `query.invalid-skip`,

@@ -34,12 +34,12 @@ public final class CompiledRegex: @unchecked Sendable {
         }
         guard let compiled else {
             throw Diagnostic(
-                "regex.invalid",
+                .regex.invalid,
                 "\(Self.message(for: errorCode)) at pattern offset \(errorOffset)")
         }
         guard let context = pcre2_match_context_create_8(nil) else {
             pcre2_code_free_8(compiled)
-            throw Diagnostic("regex.invalid", "could not allocate a PCRE2 match context")
+            throw Diagnostic(.regex.invalid, "could not allocate a PCRE2 match context")
         }
         pcre2_set_match_limit_8(context, limits.regexMatchLimit)
         pcre2_set_depth_limit_8(context, limits.regexDepthLimit)
@@ -61,7 +61,7 @@ public final class CompiledRegex: @unchecked Sendable {
     /// catastrophically is an error, never a silent "no match".
     public func matches(_ subject: String) throws(Diagnostic) -> Bool {
         guard let data = pcre2_match_data_create_8(1, nil) else {
-            throw Diagnostic("regex.match-failed", "could not allocate PCRE2 match data")
+            throw Diagnostic(.regex.matchFailed, "could not allocate PCRE2 match data")
         }
         defer { pcre2_match_data_free_8(data) }
         let rc = Self.withBytes(of: subject) { bytes, count in
@@ -75,7 +75,7 @@ public final class CompiledRegex: @unchecked Sendable {
     /// shared between threads).
     func makeMatchData() throws(Diagnostic) -> RegexMatchData {
         guard let data = pcre2_match_data_create_8(1, nil) else {
-            throw Diagnostic("regex.match-failed", "could not allocate PCRE2 match data")
+            throw Diagnostic(.regex.matchFailed, "could not allocate PCRE2 match data")
         }
         return RegexMatchData(data)
     }
@@ -103,11 +103,11 @@ public final class CompiledRegex: @unchecked Sendable {
         case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT,
             PCRE2_ERROR_JIT_STACKLIMIT:
             throw Diagnostic(
-                "limit.regex",
+                .limit.regex,
                 "the regular expression /\(pattern)/ exceeded its matching budget "
                     + "(\(Self.message(for: rc))); simplify the pattern or raise the regex limits")
         default:
-            throw Diagnostic("regex.match-failed", "matching /\(pattern)/ failed: \(Self.message(for: rc))")
+            throw Diagnostic(.regex.matchFailed, "matching /\(pattern)/ failed: \(Self.message(for: rc))")
         }
     }
 

@@ -1,8 +1,8 @@
 import QuarryCore
 
-/// Equality and order between two reached values, shared by every leaf (IR-SEMANTICS
-/// "Conditions"): numbers by value across int and double, strings by scalars after folding
-/// with the options, pointers (and embedded objects) by class and objectId.
+/// Equality and order between two reached values, shared by every leaf
+/// (docs/SEMANTICS.md#equality-of-values): numbers by value across int and double, strings by
+/// scalars after folding with the options, pointers (and embedded objects) by class and objectId.
 struct ValueComparison {
     /// Folded strings of the current run; bounded so that a large scan cannot grow it without
     /// limit (literals are folded first, so they are the ones that stay).

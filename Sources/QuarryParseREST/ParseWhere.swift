@@ -32,13 +32,13 @@ import QuarryData
 ///   field (case- and diacritic-insensitive unless asked otherwise); a quoted phrase `"a b"`
 ///   must appear as consecutive tokens; a term with a leading `-` must not appear.
 ///
-/// Bad input is reported as `Diagnostics`, each with a code (`json.key-name`, …), Parse's
+/// Bad input is reported as a `Diagnostic` listing every problem in `all`, each with a code (`json.key-name`, …), Parse's
 /// numeric code (102 invalid query, 105 key name, 106 pointer, 107 JSON, 117 limit, 118 skip),
 /// the JSON path (`where.$or[1].score.$gt`) and the bytes it concerns.
 public enum ParseWhere {
     /// The query a where object or find body asks for, checked against the profile's rules.
     public static func parse(_ text: String, className: String, profile: Profile = .exact,
-                              limits: Limits = .default) throws(Diagnostics) -> Query {
+                              limits: Limits = .default) throws(Diagnostic) -> Query {
         let spec = try request(text, className: className, limits: limits)
         return try Lowerer.lower(spec, profile: profile, limits: limits)
     }
@@ -46,20 +46,20 @@ public enum ParseWhere {
     /// The query as Parse REST JSON: a bare where object when it has no parameters, else a find
     /// body. IR that `where` JSON cannot express is a `translate.inexpressible` diagnostic; a
     /// schema lets SQL and NSPredicate tests on single-valued fields translate (see `Printer`).
-    public static func print(_ query: Query, schema: (any Schema)? = nil) throws(Diagnostics) -> String {
+    public static func print(_ query: Query, schema: (any Schema)? = nil) throws(Diagnostic) -> String {
         JSONWriter.string(try json(query, schema: schema))
     }
 
-    static func json(_ query: Query, schema: (any Schema)?) throws(Diagnostics) -> JSON {
+    static func json(_ query: Query, schema: (any Schema)?) throws(Diagnostic) -> JSON {
         RequestEncoder.json(try Printer.spec(query, schema: schema))
     }
 
-    static func request(_ text: String, className: String, limits: Limits) throws(Diagnostics) -> QuerySpec {
+    static func request(_ text: String, className: String, limits: Limits) throws(Diagnostic) -> QuerySpec {
         let length = text.utf8.count
         if length > limits.maxQueryLength {
-            throw Diagnostics([Diagnostic("limit.query-length", "the query is \(length) bytes long; at most "
-                                          + "\(limits.maxQueryLength) are allowed",
-                                          at: SourceRange(offset: 0, length: length), parseCode: ParseCode.invalidQuery)])
+            throw Diagnostic(.limit.queryLength, "the query is \(length) bytes long; at most "
+                             + "\(limits.maxQueryLength) are allowed",
+                             at: SourceRange(offset: 0, length: length), parseCode: ParseCode.invalidQuery)
         }
         let root: JSONNode
         do {
@@ -67,8 +67,8 @@ public enum ParseWhere {
             root = try JSONParser(maxDepth: limits.maxNestingDepth * 4 + 4).parseLocated(text)
         } catch {
             var d = error
-            d.parseCode = d.code == "json.depth" ? ParseCode.invalidQuery : ParseCode.invalidJSON
-            throw Diagnostics([d])
+            d.parseCode = d.diagnosticCode.parseCode ?? ParseCode.invalidJSON
+            throw d
         }
         var decoder = RequestDecoder(root: root)
         let spec = decoder.request(className: className)
@@ -79,7 +79,7 @@ public enum ParseWhere {
 
 extension QueryBuilder {
     /// The REST request the SDKs would send for this query (see `ParseWhere.print`).
-    public func encoded(profile: Profile = .exact, limits: Limits = .default) throws(Diagnostics) -> String {
+    public func encoded(profile: Profile = .exact, limits: Limits = .default) throws(Diagnostic) -> String {
         try ParseWhere.print(build(profile: profile, limits: limits))
     }
 }

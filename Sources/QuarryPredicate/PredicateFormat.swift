@@ -18,35 +18,28 @@ public enum PredicateFormat {
     ///     string field becomes a substring test.
     ///   - profile: `exact` accepts the whole language; `parse` and `maxleap` accept only what
     ///     those platforms did; `leancloud` and `backendless` never accepted format strings.
-    /// - Throws: `Diagnostics` with located errors (`lex.*`, `syntax.*`, `predicate.*`,
+    /// - Throws: a `Diagnostic` with the located errors in `all` (`lex.*`, `syntax.*`, `predicate.*`,
     ///   `argument.*`, `variable.*`, `limit.*`, `profile.unsupported`).
     public static func parse(_ format: String, arguments: [PredicateArgument] = [],
                              variables: [String: Value]? = nil, className: String? = nil,
                              schema: (any Schema)? = nil, profile: Profile = .exact,
-                             limits: Limits = .default) throws(Diagnostics) -> Filter {
+                             limits: Limits = .default) throws(Diagnostic) -> Filter {
         let bytes = Array(format.utf8)
         let whole = SourceRange(offset: 0, length: bytes.count)
         if bytes.count > limits.maxQueryLength {
-            throw Diagnostics([Diagnostic(
-                "limit.query-length",
+            throw Diagnostic(
+                .limit.queryLength,
                 "the predicate is \(bytes.count) bytes long; the limit is \(limits.maxQueryLength)",
-                at: SourceRange(offset: limits.maxQueryLength, length: bytes.count - limits.maxQueryLength))])
+                at: SourceRange(offset: limits.maxQueryLength, length: bytes.count - limits.maxQueryLength))
         }
         if !ProfileRules.acceptsFormatStrings(profile) {
-            throw Diagnostics([ProfileRules.rejectAll(profile, at: whole)])
+            throw ProfileRules.rejectAll(profile, at: whole)
         }
         if let schema, let className, !schema.hasClass(className) {
-            throw Diagnostics([Diagnostic("schema.unknown-class", "the class '\(className)' does not exist")])
+            throw Diagnostic(.schema.unknownClass, "the class '\(className)' does not exist")
         }
-        let syntax: PredicateNode
-        let parser: Parser
-        do {
-            var p = Parser(tokens: try Lexer.tokenize(bytes), bytes: bytes, limits: limits)
-            syntax = try p.parsePredicate()
-            parser = p
-        } catch {
-            throw Diagnostics([error])
-        }
+        var parser = Parser(tokens: try Lexer.tokenize(bytes), bytes: bytes, limits: limits)
+        let syntax = try parser.parsePredicate()
         try checkArgumentCount(parser.argumentRanges, given: arguments.count, whole: whole,
                                quotesPercent: format.contains("'%") || format.contains("\"%"))
 
@@ -58,26 +51,24 @@ public enum PredicateFormat {
         if diagnostics.isEmpty, let d = ProfileRules.checkNormalForm(ir, profile: profile, at: whole) {
             diagnostics.append(d)
         }
-        guard diagnostics.isEmpty else {
-            throw Diagnostics(diagnostics.sorted { ($0.range?.offset ?? 0) < ($1.range?.offset ?? 0) })
-        }
+        try Diagnostic.throwIfAny(diagnostics.sorted { ($0.range?.offset ?? 0) < ($1.range?.offset ?? 0) })
         return ir
     }
 
     private static func checkArgumentCount(_ ranges: [SourceRange], given: Int, whole: SourceRange,
-                                           quotesPercent: Bool) throws(Diagnostics) {
+                                           quotesPercent: Bool) throws(Diagnostic) {
         if ranges.count > given {
-            throw Diagnostics([Diagnostic(
-                "argument.missing",
+            throw Diagnostic(
+                .argument.missing,
                 "argument \(given + 1) is missing: the format uses \(ranges.count) argument\(ranges.count == 1 ? "" : "s") but \(given) \(given == 1 ? "was" : "were") given",
-                at: ranges[given])])
+                at: ranges[given])
         }
         if ranges.count < given {
-            throw Diagnostics([Diagnostic(
-                "argument.extra",
+            throw Diagnostic(
+                .argument.extra,
                 "\(given) arguments were given but the format uses \(ranges.count)",
                 at: ranges.last ?? whole,
-                notes: quotesPercent ? ["a quoted '%@' is a literal string, not a placeholder"] : [])])
+                notes: quotesPercent ? ["a quoted '%@' is a literal string, not a placeholder"] : [])
         }
     }
 }
@@ -89,21 +80,17 @@ extension PredicateFormat {
     /// - Throws: `print.semantics` for leaves with SQL or document semantics,
     ///   `print.inexpressible` for conditions and values the dialect cannot spell (geo, Parse
     ///   `$all`, pointers, subqueries over a `Query`; `printWithArguments` spells the last two).
-    public static func print(_ p: Filter) throws(Diagnostics) -> String {
+    public static func print(_ p: Filter) throws(Diagnostic) -> String {
         var printer = Printer(withArguments: false, variablesIn: p)
-        do { return try printer.predicate(p) } catch { throw Diagnostics([error]) }
+        return try printer.predicate(p)
     }
 
     /// Like `print`, but values without a literal spelling (dates, pointers, objects, bytes,
     /// geo points) and inner queries become `%@` arguments, and keys that are not identifiers
     /// become `%K`, so that `parse(format, arguments: arguments)` gives the predicate back.
-    public static func printWithArguments(_ p: Filter) throws(Diagnostics) -> (format: String, arguments: [PredicateArgument]) {
+    public static func printWithArguments(_ p: Filter) throws(Diagnostic) -> (format: String, arguments: [PredicateArgument]) {
         var printer = Printer(withArguments: true, variablesIn: p)
-        do {
-            let text = try printer.predicate(p)
-            return (text, printer.arguments)
-        } catch {
-            throw Diagnostics([error])
-        }
+        let text = try printer.predicate(p)
+        return (text, printer.arguments)
     }
 }

@@ -5,7 +5,7 @@ import QuarryCore
 ///
 /// Each stage is available on its own: `tokens`, `syntaxTree` (the AST with byte ranges),
 /// `lower` (AST → IR), and `parse`, which does all three. `print` writes IR back as canonical
-/// where-clause text. Errors are `Diagnostics` whose ranges are UTF-8 byte offsets into the
+/// where-clause text. Errors are `Diagnostic`s whose ranges are UTF-8 byte offsets into the
 /// text (render them with `SourceText`).
 public enum SQLWhere {
     /// Parses and lowers a where clause into the IR.
@@ -18,50 +18,42 @@ public enum SQLWhere {
     ///   - limits: query length, nesting depth, IN-list size, and the number and depth of
     ///     subqueries (an inverted relation `Parent[rel].col` counts as one).
     public static func parse(_ text: String, className: String? = nil, schema: (any Schema)? = nil,
-                             limits: Limits = .default) throws(Diagnostics) -> Filter {
+                             limits: Limits = .default) throws(Diagnostic) -> Filter {
         try lower(try syntaxTree(text, limits: limits), className: className, schema: schema, limits: limits)
     }
 
     /// The tokens of a where clause, ending with `.end`.
-    public static func tokens(_ text: String, limits: Limits = .default) throws(Diagnostics) -> [SQLToken] {
+    public static func tokens(_ text: String, limits: Limits = .default) throws(Diagnostic) -> [SQLToken] {
         let bytes = Array(text.utf8)
         guard bytes.count <= limits.maxQueryLength else {
-            throw Diagnostics([Diagnostic(
-                "limit.query-length",
+            throw Diagnostic(
+                .limit.queryLength,
                 "the query is \(bytes.count) bytes long; the limit is \(limits.maxQueryLength) (Limits.maxQueryLength)",
-                at: SourceRange(offset: limits.maxQueryLength, length: bytes.count - limits.maxQueryLength))])
+                at: SourceRange(offset: limits.maxQueryLength, length: bytes.count - limits.maxQueryLength))
         }
-        do throws(Diagnostic) {
-            return try SQLLexer.tokens(bytes)
-        } catch {
-            throw Diagnostics([error])
-        }
+        return try SQLLexer.tokens(bytes)
     }
 
     /// The syntax tree of a where clause.
-    public static func syntaxTree(_ text: String, limits: Limits = .default) throws(Diagnostics) -> SQLSyntaxTree {
+    public static func syntaxTree(_ text: String, limits: Limits = .default) throws(Diagnostic) -> SQLSyntaxTree {
         let tokens = try tokens(text, limits: limits)
         var parser = SQLParser(source: Array(text.utf8), tokens: tokens, limits: limits)
-        do throws(Diagnostic) {
-            return SQLSyntaxTree(root: try parser.parseWhereClause(), tokens: tokens)
-        } catch {
-            throw Diagnostics([error])
-        }
+        return SQLSyntaxTree(root: try parser.parseWhereClause(), tokens: tokens)
     }
 
     /// Lowers a syntax tree into the IR, reporting every semantic error found.
     public static func lower(_ tree: SQLSyntaxTree, className: String? = nil, schema: (any Schema)? = nil,
-                             limits: Limits = .default) throws(Diagnostics) -> Filter {
+                             limits: Limits = .default) throws(Diagnostic) -> Filter {
         var lowering = SQLLowering(schema: schema, limits: limits)
         var problems: [Diagnostic] = []
         if let schema, let className, !schema.hasClass(className) {
             var message = "unknown class '\(className)'"
             if let hint = Suggestions.didYouMean(className, among: schema.classNames) { message += "; \(hint)" }
-            problems.append(Diagnostic("query.unknown-class", message))
+            problems.append(Diagnostic(.query.unknownClass, message))
         }
         let predicate = lowering.lower(tree.root, in: className)
         problems += lowering.diagnostics
-        guard problems.isEmpty else { throw Diagnostics(problems) }
+        try Diagnostic.throwIfAny(problems)
         return predicate
     }
 
@@ -71,12 +63,8 @@ public enum SQLWhere {
     ///
     /// For IR that `parse` produces, `parse(print(ir)) == ir`. Date literals compared with `=`,
     /// `!=`, `IN` or `BETWEEN` read back as dates when a schema types the column as a date.
-    public static func print(_ predicate: Filter, limits: Limits = .default) throws(Diagnostics) -> String {
+    public static func print(_ predicate: Filter, limits: Limits = .default) throws(Diagnostic) -> String {
         var printer = SQLPrinter(limits: limits)
-        do throws(Diagnostic) {
-            return try printer.print(predicate)
-        } catch {
-            throw Diagnostics([error])
-        }
+        return try printer.print(predicate)
     }
 }

@@ -27,7 +27,7 @@ extension SemanticsConverter {
                 : "the schema allows values of this field for which the rules differ")
         }
         return Diagnostic(
-            "translate.inexpressible",
+            .translate.inexpressible,
             "the \(l.semantics.rawValue) test `\(Self.describe(l))` has no exact \(targetName) equivalent: \(reason)",
             notes: notes)
     }

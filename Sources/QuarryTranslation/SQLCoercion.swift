@@ -1,10 +1,11 @@
 import QuarryCore
 
 /// What a `.sql` comparison with a constant accepts beyond plain comparison, through its run-time
-/// date coercion (IR-SEMANTICS, the reference evaluator's `sqlCompare`): next to a date, a string
-/// is read as a Backendless date and a number as epoch milliseconds. Restated as plain
-/// comparisons (which `.predicate` and `.document` leaves make, and which never match across
-/// types) a coerced comparison becomes an OR of "twins": `x = 5` is `x == 5 OR x == date(5 ms)`.
+/// date coercion (docs/SEMANTICS.md#dates-and-time-zones, the reference evaluator's `sqlCompare`):
+/// next to a date, a string is read as a Backendless date and a number as epoch milliseconds.
+/// Restated as plain comparisons (which `.predicate` and `.document` leaves make, and which never
+/// match across types) a coerced comparison becomes an OR of "twins": `x = 5` is `x == 5 OR x ==
+/// date(5 ms)`.
 ///
 /// A string in the data read as a date cannot be restated (no dialect parses data strings), so
 /// a date constant next to a field that may hold strings is inexpressible. A string constant

@@ -3,7 +3,7 @@ import QuarryCore
 /// Rewrites IR whose leaves have one `LeafSemantics` into IR whose leaves all have another, with
 /// the same results on every object: translation between the dialects is parse, convert, print.
 ///
-/// The three semantics differ in what a test sees (IR-SEMANTICS "Leaf semantics"): `.sql` tests
+/// The three semantics differ in what a test sees (docs/SEMANTICS.md#leaf-semantics): `.sql` tests
 /// each non-null value a field reaches and is false on nil, even negated; `.predicate` tests the
 /// value as a whole, with nil a value for `==`/`!=`; `.document` tests the value and each
 /// element of an array, with a missing field equal to null. On top of that, `.sql` reads strings
@@ -49,21 +49,21 @@ public enum SemanticsConversion {
     ///   than `limits` allow).
     public static func convert(_ predicate: Filter, to target: LeafSemantics, className: String?,
                                schema: (any Schema)?, assumptions: FieldAssumptions? = nil,
-                               limits: Limits = .default) throws(Diagnostics) -> Filter
+                               limits: Limits = .default) throws(Diagnostic) -> Filter
     {
         let converter = SemanticsConverter(target: target, schema: schema, assumptions: assumptions, limits: limits,
                                            variablesIn: predicate)
         let scope = SemanticsConverter.Scope(className: className)
         var out = converter.predicate(predicate, scope, negate: false)
         if target == .sql { out = converter.typeCheckedSQL(out, scope) }
-        guard converter.problems.isEmpty else { throw Diagnostics(converter.problems) }
+        try Diagnostic.throwIfAny(converter.problems)
         return out
     }
 
     /// The query with its predicate (and those of its inner queries) converted; order, paging and
     /// projection are kept.
     public static func convert(_ query: Query, to target: LeafSemantics, schema: (any Schema)?,
-                               assumptions: FieldAssumptions? = nil, limits: Limits = .default) throws(Diagnostics) -> Query
+                               assumptions: FieldAssumptions? = nil, limits: Limits = .default) throws(Diagnostic) -> Query
     {
         var query = query
         query.predicate = try convert(query.predicate, to: target, className: query.className, schema: schema,
@@ -110,8 +110,8 @@ final class SemanticsConverter {
     /// negate: other targets keep `.not`.
     func predicate(_ p: Filter, _ scope: Scope, negate: Bool) -> Filter {
         guard scope.depth <= maxDepth else {
-            if !problems.contains(where: { $0.code == "limit.nesting" }) {
-                problems.append(Diagnostic("limit.nesting", "the query nests deeper than \(maxDepth) levels"))
+            if !problems.contains(where: { $0.diagnosticCode == .limit.nesting }) {
+                problems.append(Diagnostic(.limit.nesting, "the query nests deeper than \(maxDepth) levels"))
             }
             return .constant(false)
         }

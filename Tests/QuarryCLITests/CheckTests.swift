@@ -43,7 +43,7 @@ import Testing
     }
 }
 
-/// `--arg` and `--var` bind NSPredicate placeholders and variables (DESIGN §5).
+/// `--arg` and `--var` bind NSPredicate placeholders and variables (docs/ARCHITECTURE.md#bindings).
 @Suite struct PredicateBindingTests {
     let data: DataFixture
     init() throws { data = try DataFixture(DataFixture.contacts) }

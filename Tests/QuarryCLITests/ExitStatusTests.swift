@@ -1,7 +1,7 @@
 @testable import QuarryCLI
 import Testing
 
-/// Each exit status of DESIGN §5 with the exact report that goes with it.
+/// Each exit status of docs/ARCHITECTURE.md#exit-statuses with the exact report that goes with it.
 @Suite struct ExitStatusTests {
     let data: DataFixture
     init() throws { data = try DataFixture(DataFixture.contacts) }

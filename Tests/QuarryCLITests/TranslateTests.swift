@@ -1,7 +1,8 @@
 import Quarry
 import Testing
 
-/// `quarry translate`, and translations that keep their results (DESIGN §3 round trips).
+/// `quarry translate`, and translations that keep their results
+/// (docs/ARCHITECTURE.md#translating-between-dialects).
 @Suite struct TranslateTests {
     let data: DataFixture
     init() throws { data = try DataFixture(DataFixture.contacts) }

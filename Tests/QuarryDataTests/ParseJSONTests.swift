@@ -12,7 +12,7 @@ private func decodeFailure(_ text: String) throws -> ValueDecodingError {
     do {
         let v = try ParseJSON.decode(json)
         Issue.record("decoded to \(v)")
-        return ValueDecodingError("none", "")
+        return ValueDecodingError(.data.wrapper, "")
     } catch {
         return error
     }

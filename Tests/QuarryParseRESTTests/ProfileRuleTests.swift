@@ -2,8 +2,8 @@ import Testing
 @testable import QuarryParseREST
 import QuarryCore
 
-/// The profile rules of DESIGN §4 as the builder applies them; each case shows `exact` beside
-/// the compatibility profile on the same query.
+/// The profile rules of docs/SEMANTICS.md#profiles as the builder applies them; each case shows
+/// `exact` beside the compatibility profile on the same query.
 @Suite struct ProfileRuleTests {
     let q = QueryBuilder("GameScore")
 

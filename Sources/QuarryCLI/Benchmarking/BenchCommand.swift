@@ -4,7 +4,7 @@ import Quarry
 import QuarrySQLite
 
 /// `quarry bench`: how long queries take over a data file, and optionally how long SQLite
-/// takes for the same queries on the same rows (DESIGN §5).
+/// takes for the same queries on the same rows (docs/ARCHITECTURE.md#benchmarks).
 struct BenchCommand: ConsoleCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -64,7 +64,7 @@ extension BenchCommand {
         let keys = try indexKeys(database, source.className)
         // The database stays alive across both heap readings: the growth is the engine's own.
         let (engineBytes, built) = try Measurement.heapGrowth { () throws(Failure) -> BenchExecutor in
-            do throws(Diagnostics) {
+            do throws(Diagnostic) {
                 return try BenchExecutor.engine(database, indexes: keys, in: source.className)
             } catch {
                 throw .query(error, source: "")
@@ -92,7 +92,7 @@ extension BenchCommand {
                 }
                 peer = p
             } catch {
-                throw .query(Diagnostics([Diagnostic("sqlite.error", "SQLite could not load the data: \(error.message)")]),
+                throw .query(Diagnostic(.sqlite.error, "SQLite could not load the data: \(error.message)"),
                              source: "")
             }
             notes[0] += ", \(Self.seconds(Measurement.seconds(ContinuousClock.now - sqliteStart))) in SQLite (with its indexes)"
@@ -100,12 +100,12 @@ extension BenchCommand {
 
         let options = CompileOptions(schema: database, profile: .exact)
         let dialect = self.dialect, className = source.className
-        let runner = BenchRunner(executor: executor, repeatCount: repeatCount, peer: peer) { text throws(Diagnostics) in
+        let runner = BenchRunner(executor: executor, repeatCount: repeatCount, peer: peer) { text throws(Diagnostic) in
             try dialect.compile(text, className: className, options: options)
         }
         var results: [BenchResult] = []
         for text in texts {
-            do throws(Diagnostics) {
+            do throws(Diagnostic) {
                 results.append(try runner.run(text))
             } catch {
                 throw .query(error, source: text)
@@ -147,7 +147,7 @@ extension BenchCommand {
         do { bytes = try console.readInput() } catch { throw .usage("\(error)") }
         let input = String(decoding: bytes, as: UTF8.self)
         guard input.utf8.elementsEqual(bytes) else {
-            throw .query(Diagnostics([Diagnostic("input.encoding", "standard input is not valid UTF-8")]), source: "")
+            throw .query(Diagnostic(.input.encoding, "standard input is not valid UTF-8"), source: "")
         }
         return input.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).compactMap { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -2,8 +2,8 @@ import CSQLite
 import Foundation
 import Quarry
 
-/// The results of one `quarry bench` run, printed as DESIGN §5's JSON or as a Markdown table
-/// that can go into a README as it is.
+/// The results of one `quarry bench` run, printed as the JSON of docs/ARCHITECTURE.md#benchmarks or
+/// as a Markdown table that can go into a README as it is.
 public struct BenchReport: Sendable {
     public var results: [BenchResult]
     /// Objects of the benchmarked class (what a full scan visits).

@@ -2,7 +2,7 @@ import Quarry
 import QuarrySQLite
 @_spi(Benchmarking) import QuarryEngine
 
-/// What `quarry bench` measures for one query (DESIGN §5).
+/// What `quarry bench` measures for one query (docs/ARCHITECTURE.md#benchmarks).
 public struct BenchResult: Sendable, Equatable {
     public var query: String
     /// Parse and the first planning of the query's shape (no plan cached), averaged over many
@@ -36,19 +36,19 @@ public struct BenchExecutor {
     /// Heap bytes of the executor's storage by field of the benchmarked class (nil: not known).
     public let columnBytes: [(field: String, bytes: Int)]?
     /// Checks and plans a query ahead of running it (nil: the executor does not plan).
-    public let plan: ((Query) throws(Diagnostics) -> Void)?
+    public let plan: ((Query) throws(Diagnostic) -> Void)?
     /// Drops the cached plans, so that the next planning is a first one.
     public let forgetPlans: (() -> Void)?
     /// Runs a compiled query, every result record built.
-    public let execute: (Query) throws(Diagnostics) -> QueryResult
+    public let execute: (Query) throws(Diagnostic) -> QueryResult
     /// What `bench` times: runs a query and reads its objectIds in result order, as the SQLite
     /// peer's timed loop reads each row's objectId; returns the number of matches.
-    public let timedRun: (Query) throws(Diagnostics) -> Int
+    public let timedRun: (Query) throws(Diagnostic) -> Int
 
     public init(name: String, columnBytes: [(field: String, bytes: Int)]? = nil,
-                plan: ((Query) throws(Diagnostics) -> Void)? = nil, forgetPlans: (() -> Void)? = nil,
-                execute: @escaping (Query) throws(Diagnostics) -> QueryResult,
-                timedRun: @escaping (Query) throws(Diagnostics) -> Int) {
+                plan: ((Query) throws(Diagnostic) -> Void)? = nil, forgetPlans: (() -> Void)? = nil,
+                execute: @escaping (Query) throws(Diagnostic) -> QueryResult,
+                timedRun: @escaping (Query) throws(Diagnostic) -> Int) {
         self.name = name
         self.columnBytes = columnBytes
         self.plan = plan
@@ -68,30 +68,22 @@ public struct BenchExecutor {
     /// The planned engine, with an index for each key: a geo index on geo-point fields, an
     /// ordered one (equality, ranges, prefixes, sorting) on the others.
     public static func engine(_ database: Database, indexes: [FieldPath], in className: String,
-                              limits: Limits = .default) throws(Diagnostics) -> BenchExecutor {
+                              limits: Limits = .default) throws(Diagnostic) -> BenchExecutor {
         let engine = Engine(database: database, limits: limits)
-        do throws(Diagnostic) {
-            for key in indexes {
-                let geo = key.count == 1 && database.fieldType(key.first, in: className) == .geoPoint
-                try engine.createIndex(geo ? .geo : .ordered, on: key, in: className)
-            }
-        } catch {
-            throw Diagnostics([error])
+        for key in indexes {
+            let geo = key.count == 1 && database.fieldType(key.first, in: className) == .geoPoint
+            try engine.createIndex(geo ? .geo : .ordered, on: key, in: className)
         }
         return BenchExecutor(name: "Engine (column store, planner, compiled plans)",
-                             columnBytes: engine.columnBytes(of: className), plan: { query throws(Diagnostics) in
-            do throws(Diagnostic) { _ = try engine.prepare(query) } catch { throw Diagnostics([error]) }
-        }, forgetPlans: engine.forgetPlans, execute: { query throws(Diagnostics) in
-            do throws(Diagnostic) { return try engine.run(query) } catch { throw Diagnostics([error]) }
-        }, timedRun: { query throws(Diagnostics) in
+                             columnBytes: engine.columnBytes(of: className), plan: { query throws(Diagnostic) in
+            _ = try engine.prepare(query)
+        }, forgetPlans: engine.forgetPlans, execute: { query throws(Diagnostic) in
+            return try engine.run(query)
+        }, timedRun: { query throws(Diagnostic) in
             // The lazy result: row numbers, objectIds read from the store, no records built.
-            do throws(Diagnostic) {
-                switch try engine.runLazily(query) {
-                case .count(let n): return n
-                case .rows(let rows): return readIds(rows.count, rows.objectId(at:))
-                }
-            } catch {
-                throw Diagnostics([error])
+            switch try engine.runLazily(query) {
+            case .count(let n): return n
+            case .rows(let rows): return readIds(rows.count, rows.objectId(at:))
             }
         })
     }
@@ -99,10 +91,10 @@ public struct BenchExecutor {
     /// The reference evaluator: no planning step and no index.
     public static func reference(_ database: Database, limits: Limits = .default) -> BenchExecutor {
         let evaluator = ReferenceEvaluator(database: database, limits: limits)
-        let execute = { (query: Query) throws(Diagnostics) -> QueryResult in
-            do throws(Diagnostic) { return try evaluator.run(query) } catch { throw Diagnostics([error]) }
+        let execute = { (query: Query) throws(Diagnostic) -> QueryResult in
+            return try evaluator.run(query)
         }
-        return BenchExecutor(name: "ReferenceEvaluator (row by row, no indexes)", execute: execute, timedRun: { query throws(Diagnostics) in
+        return BenchExecutor(name: "ReferenceEvaluator (row by row, no indexes)", execute: execute, timedRun: { query throws(Diagnostic) in
             switch try execute(query) {
             case .count(let n): return n
             case .records(let records): return readIds(records.count) { records[$0].objectId }
@@ -116,7 +108,7 @@ public struct BenchExecutor {
 /// matches, and the same on the SQLite peer when there is one.
 public struct BenchRunner {
     let executor: BenchExecutor
-    let compile: (String) throws(Diagnostics) -> Query
+    let compile: (String) throws(Diagnostic) -> Query
     let peer: SQLitePeer?
     let repeatCount: Int
 
@@ -124,7 +116,7 @@ public struct BenchRunner {
     ///   - compile: the front-end: query text to a `Query` on the benchmarked class.
     ///   - peer: SQLite holding the same rows and indexes, or nil to measure Quarry alone.
     public init(executor: BenchExecutor, repeatCount: Int, peer: SQLitePeer?,
-                compile: @escaping (String) throws(Diagnostics) -> Query) {
+                compile: @escaping (String) throws(Diagnostic) -> Query) {
         self.executor = executor
         self.compile = compile
         self.peer = peer
@@ -136,7 +128,7 @@ public struct BenchRunner {
     /// planning, so none is a cache hit; one timed call would mostly measure cold CPU caches
     /// after the previous query's run). Rebind time is the compile time plus planning the same
     /// shape with other literals, alternating two sets so that each call binds new ones.
-    public func run(_ text: String) throws(Diagnostics) -> BenchResult {
+    public func run(_ text: String) throws(Diagnostic) -> BenchResult {
         let query = try compile(text)
         let compileSeconds = Measurement.averageSeconds { _ = try? compile(text) }
         var planSeconds = compileSeconds
@@ -156,7 +148,7 @@ public struct BenchRunner {
             }
         }
         // A query that cannot run fails on the first timed run, with its diagnostic.
-        let (execSeconds, matches) = try Measurement.median(runs: repeatCount) { () throws(Diagnostics) -> Int in
+        let (execSeconds, matches) = try Measurement.median(runs: repeatCount) { () throws(Diagnostic) -> Int in
             try executor.timedRun(query)
         }
         var result = BenchResult(query: text, planMicros: planSeconds * 1e6, rebindMicros: rebindSeconds.map { $0 * 1e6 },

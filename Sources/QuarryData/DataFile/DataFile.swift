@@ -1,6 +1,6 @@
 import QuarryCore
 
-/// Loads a `Database` from a data file (DESIGN §2; the CLI's `--data`).
+/// Loads a `Database` from a data file (docs/SEMANTICS.md#data-files; the CLI's `--data`).
 ///
 /// Accepted layouts:
 ///

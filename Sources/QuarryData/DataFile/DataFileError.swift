@@ -8,7 +8,7 @@ import QuarryCore
 /// (not one of the accepted layouts, or an entry that is not an object), `data.duplicate-id`,
 /// and the codec's `data.*` codes (`ValueDecodingError`).
 public struct DataFileError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var code: String
+    public var diagnosticCode: DiagnosticCode
     public var message: String
     /// The file as the caller named it.
     public var file: String
@@ -24,10 +24,10 @@ public struct DataFileError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The field and the path below it (`address`, `contacts[1]`, `home.latitude`).
     public var field: String?
 
-    public init(code: String, message: String, file: String, line: Int? = nil, column: Int? = nil,
+    public init(code: DiagnosticCode, message: String, file: String, line: Int? = nil, column: Int? = nil,
                 offset: Int? = nil, className: String? = nil, objectIndex: Int? = nil,
                 objectId: String? = nil, field: String? = nil) {
-        self.code = code
+        self.diagnosticCode = code
         self.message = message
         self.file = file
         self.line = line
@@ -38,6 +38,9 @@ public struct DataFileError: Error, Hashable, Sendable, CustomStringConvertible 
         self.objectId = objectId
         self.field = field
     }
+
+    /// The code as tools match on it: `data.shape`.
+    public var code: String { diagnosticCode.rawValue }
 
     public var description: String {
         var out = file

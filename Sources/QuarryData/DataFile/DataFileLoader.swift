@@ -32,7 +32,7 @@ struct DataFileLoader {
     private mutating func loadJSON() throws(DataFileError) {
         let start = firstNonBlank()
         guard start < buf.count else {
-            throw error("data.shape", "the file is empty: expected \(Self.layouts)", at: start)
+            throw error(.data.shape, "the file is empty: expected \(Self.layouts)", at: start)
         }
         switch buf[start] {
         case UInt8(ascii: "["):
@@ -45,7 +45,7 @@ struct DataFileLoader {
             try expectEnd(&reader)
         default:
             let found = describeValue(at: start, makeReader(at: start, depthAbove: 0))
-            throw error("data.shape", "expected \(Self.layouts), but found \(found)", at: start)
+            throw error(.data.shape, "expected \(Self.layouts), but found \(found)", at: start)
         }
     }
 
@@ -83,7 +83,7 @@ struct DataFileLoader {
             if valueAt < reader.end && buf[valueAt] == UInt8(ascii: "[") {
                 sawResults = sawResults || key == "results"
                 let className = key == "results" ? defaultClass : key
-                guard !className.isEmpty else { throw error("data.shape", "a class name must not be empty", at: keyAt) }
+                guard !className.isEmpty else { throw error(.data.shape, "a class name must not be empty", at: keyAt) }
                 try add(try readObjectArray(&reader, className: className), keyAt: keyAt)
             } else if key == "count", case .int? = try? reader.parseValue() {
                 countAt = valueAt  // Parse's `{"results": […], "count": n}`: checked below
@@ -107,7 +107,7 @@ struct DataFileLoader {
 
     private func notAClass(_ key: String, at: Int, _ reader: JSONReader<TreeBuilder>) -> DataFileError {
         let hint = key == "objectId" ? " (a file of one object a line needs a .ndjson name)" : ""
-        return error("data.shape",
+        return error(.data.shape,
                      "expected an array of objects for class '\(key)' but found \(describeValue(at: at, reader))\(hint)",
                      at: at)
     }
@@ -181,7 +181,7 @@ struct DataFileLoader {
     private func addObject(_ value: JSON, to data: inout ClassData, index: Int,
                            from start: Int, to end: Int) throws(DataFileError) {
         guard case .object(let object) = value else {
-            throw error("data.shape", "expected an object but found \(ParseJSON.article(value))", at: start,
+            throw error(.data.shape, "expected an object but found \(ParseJSON.article(value))", at: start,
                         className: data.name, objectIndex: index)
         }
         let record: Record
@@ -192,7 +192,7 @@ struct DataFileLoader {
                          objectId: object["objectId"]?.stringValue)
         }
         if let previous = data.positionById[record.objectId] {
-            let e = ValueDecodingError("data.duplicate-id",
+            let e = ValueDecodingError(.data.duplicateId,
                                        "objectId '\(record.objectId)' is already used by object #\(previous + 1)",
                                        path: object["objectId"] == nil ? [] : ["objectId"])
             throw locate(e, from: start, to: end, className: data.name, objectIndex: index, objectId: record.objectId)
@@ -202,7 +202,7 @@ struct DataFileLoader {
 
     private mutating func add(_ data: ClassData, keyAt: Int) throws(DataFileError) {
         guard classes[data.name] == nil else {
-            throw error("data.shape", "class '\(data.name)' appears twice in the file", at: keyAt)
+            throw error(.data.shape, "class '\(data.name)' appears twice in the file", at: keyAt)
         }
         classes[data.name] = data
         classOrder.append(data.name)
@@ -250,15 +250,15 @@ struct DataFileLoader {
         let node = try? parser.parseLocated(buf, from: start, to: end)
         let offset = node?.nearestRange(of: e.path).offset ?? start
         let field = e.path.isEmpty ? nil : e.path.description
-        return error(e.code, e.message, at: offset, className: className, objectIndex: objectIndex,
+        return error(e.diagnosticCode, e.message, at: offset, className: className, objectIndex: objectIndex,
                      objectId: objectId, field: field)
     }
 
     private func syntax(_ d: Diagnostic, className: String? = nil, objectIndex: Int? = nil) -> DataFileError {
-        error(d.code, d.message, at: d.range?.offset ?? 0, className: className, objectIndex: objectIndex)
+        error(d.diagnosticCode, d.message, at: d.range?.offset ?? 0, className: className, objectIndex: objectIndex)
     }
 
-    private func error(_ code: String, _ message: String, at offset: Int, className: String? = nil,
+    private func error(_ code: DiagnosticCode, _ message: String, at offset: Int, className: String? = nil,
                        objectIndex: Int? = nil, objectId: String? = nil, field: String? = nil) -> DataFileError {
         let (line, column) = lineAndColumn(ofByte: offset)
         return DataFileError(code: code, message: message, file: fileName, line: line, column: column, offset: offset,

@@ -24,6 +24,6 @@ enum FileBytes {
     }
 
     private static func failure(_ path: String) -> DataFileError {
-        DataFileError(code: "data.io", message: "cannot read the file: \(String(cString: strerror(errno)))", file: path)
+        DataFileError(code: .data.io, message: "cannot read the file: \(String(cString: strerror(errno)))", file: path)
     }
 }

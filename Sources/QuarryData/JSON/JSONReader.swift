@@ -124,7 +124,7 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             let isObject = buf[pos] == UInt8(ascii: "{")
             if outerDepth + frames.count >= maxDepth {
-                throw Diagnostic("json.depth",
+                throw Diagnostic(.json.depth,
                                  "arrays and objects are nested deeper than the limit of \(maxDepth)",
                                  at: SourceRange(offset: pos, length: 1))
             }
@@ -202,7 +202,7 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         let negative = buf[pos] == UInt8(ascii: "-")
         if negative { pos += 1 }
         guard pos < end, isDigit(buf[pos]) else {
-            throw Diagnostic("json.number", "expected a digit after '-' but found \(describeFound())",
+            throw Diagnostic(.json.number, "expected a digit after '-' but found \(describeFound())",
                              at: foundRange())
         }
         var mantissa: UInt64 = 0
@@ -214,7 +214,7 @@ struct JSONReader<Builder: JSONTreeBuilder> {
             pos += 1
             if pos < end && isDigit(buf[pos]) {
                 while pos < end && isDigit(buf[pos]) { pos += 1 }
-                throw Diagnostic("json.number", "a number may not have leading zeros",
+                throw Diagnostic(.json.number, "a number may not have leading zeros",
                                  at: SourceRange(offset: start, length: pos - start))
             }
         } else {
@@ -235,7 +235,7 @@ struct JSONReader<Builder: JSONTreeBuilder> {
             isInteger = false
             pos += 1
             guard pos < end, isDigit(buf[pos]) else {
-                throw Diagnostic("json.number",
+                throw Diagnostic(.json.number,
                                  "expected a digit after the decimal point but found \(describeFound())",
                                  at: foundRange())
             }
@@ -261,7 +261,7 @@ struct JSONReader<Builder: JSONTreeBuilder> {
                 pos += 1
             }
             guard pos < end, isDigit(buf[pos]) else {
-                throw Diagnostic("json.number",
+                throw Diagnostic(.json.number,
                                  "expected a digit in the exponent but found \(describeFound())",
                                  at: foundRange())
             }
@@ -292,12 +292,12 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         } else {
             let text = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<pos]), as: UTF8.self)
             guard let parsed = Double(text) else {
-                throw Diagnostic("json.number", "'\(text)' is not a representable number", at: range)
+                throw Diagnostic(.json.number, "'\(text)' is not a representable number", at: range)
             }
             value = parsed
         }
         guard value.isFinite else {
-            throw Diagnostic("json.number", "the number is too large for a double", at: range)
+            throw Diagnostic(.json.number, "the number is too large for a double", at: range)
         }
         return builder.double(value, range)
     }
@@ -383,7 +383,7 @@ struct JSONReader<Builder: JSONTreeBuilder> {
             appendUTF8(scalar)
         default:
             let width = 1 + scalarWidth(at: at + 1)
-            throw Diagnostic("json.string",
+            throw Diagnostic(.json.string,
                              "invalid escape sequence: expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
                              at: SourceRange(offset: at, length: width))
         }
@@ -393,7 +393,7 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         var unit: UInt16 = 0
         for _ in 0..<4 {
             guard pos < end, let d = hexValue(buf[pos]) else {
-                throw Diagnostic("json.string", "expected 4 hexadecimal digits after '\\u'",
+                throw Diagnostic(.json.string, "expected 4 hexadecimal digits after '\\u'",
                                  at: SourceRange(offset: at, length: pos - at + (pos < end ? 1 : 0)))
             }
             unit = unit << 4 | UInt16(d)
@@ -436,7 +436,7 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         let width = utf8Width(at: pos)
         guard width > 0 else {
             let bad = firstInvalidUTF8Byte(at: pos) ?? pos
-            throw Diagnostic("json.utf8",
+            throw Diagnostic(.json.utf8,
                              "invalid UTF-8: unexpected byte 0x\(hexByte(buf[bad]))",
                              at: SourceRange(offset: bad, length: 1))
         }
@@ -488,11 +488,11 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         let what = b == 0x0A ? "a line break must be written \\n inside a string"
             : b == 0x09 ? "a tab must be written \\t inside a string"
             : "the control character U+\(hex4Digits(UInt32(b))) must be escaped inside a string"
-        return Diagnostic("json.string", what, at: SourceRange(offset: pos, length: 1))
+        return Diagnostic(.json.string, what, at: SourceRange(offset: pos, length: 1))
     }
 
     private func unterminated(_ quote: Int) -> Diagnostic {
-        Diagnostic("json.string", "unterminated string: expected a closing '\"' before the end of the input",
+        Diagnostic(.json.string, "unterminated string: expected a closing '\"' before the end of the input",
                    at: SourceRange(offset: quote, length: 1))
     }
 
@@ -500,12 +500,12 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         let which = unit < 0xDC00
             ? "a high surrogate must be followed by a low surrogate escape \\uDC00-\\uDFFF"
             : "a low surrogate must follow a high surrogate escape \\uD800-\\uDBFF"
-        return Diagnostic("json.string", "lone surrogate \\u\(hex4Digits(UInt32(unit))): \(which)",
+        return Diagnostic(.json.string, "lone surrogate \\u\(hex4Digits(UInt32(unit))): \(which)",
                           at: SourceRange(offset: at, length: 6))
     }
 
     func unexpected(_ expectation: String, note: String = "") -> Diagnostic {
-        Diagnostic("json.syntax", "expected \(expectation) but found \(describeFound())\(note)", at: foundRange())
+        Diagnostic(.json.syntax, "expected \(expectation) but found \(describeFound())\(note)", at: foundRange())
     }
 
     /// The token at `pos`, as a reader would name it.

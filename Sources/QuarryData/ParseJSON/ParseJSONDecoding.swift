@@ -1,7 +1,7 @@
 import QuarryCore
 
-/// Parse REST JSON ⇄ `Value` (DESIGN §2): plain JSON values map to themselves and typed values
-/// use Parse's `__type` wrappers.
+/// Parse REST JSON ⇄ `Value` (docs/SEMANTICS.md#values): plain JSON values map to themselves and
+/// typed values use Parse's `__type` wrappers.
 ///
 /// Decoding, wrapper by wrapper (extra members of a wrapper are ignored, as parse-server does):
 ///
@@ -54,7 +54,7 @@ public enum ParseJSON {
 
     private static func decodeWrapper(_ type: JSON, _ o: JSONObject) throws(ValueDecodingError) -> Value {
         guard case .string(let name) = type else {
-            throw ValueDecodingError("data.unknown-type", "__type must be a string, not \(article(type))",
+            throw ValueDecodingError(.data.unknownType, "__type must be a string, not \(article(type))",
                                      path: ["__type"])
         }
         switch name {
@@ -71,7 +71,7 @@ public enum ParseJSON {
                 return .relation(className: className, objectIds: [])
             }
             guard case .array(let items) = objects else {
-                throw ValueDecodingError("data.wrapper",
+                throw ValueDecodingError(.data.wrapper,
                                          "Relation field 'objects' must be an array of Pointers, not \(article(objects))",
                                          path: ["objects"])
             }
@@ -80,14 +80,14 @@ public enum ParseJSON {
             for (i, item) in items.enumerated() {
                 let path: JSONPath = ["objects", .index(i)]
                 guard case .object(let p) = item, p["__type"] == .string("Pointer") else {
-                    throw ValueDecodingError("data.wrapper", "Relation objects must be Pointers, not \(article(item))",
+                    throw ValueDecodingError(.data.wrapper, "Relation objects must be Pointers, not \(article(item))",
                                              path: path)
                 }
                 let target: Pointer
                 do { target = try pointer(p) } catch { throw error.inside(.index(i)).inside(.key("objects")) }
                 guard target.className == className else {
                     throw ValueDecodingError(
-                        "data.wrapper",
+                        .data.wrapper,
                         "Relation to '\(className)' holds a Pointer to '\(target.className)'", path: path)
                 }
                 ids.append(target.objectId)
@@ -98,7 +98,7 @@ public enum ParseJSON {
             switch Base64.decode(text) {
             case .success(let bytes): return .bytes(bytes)
             case .failure(let e):
-                throw ValueDecodingError("data.base64", "Bytes field 'base64' is not valid base64: \(e.message)",
+                throw ValueDecodingError(.data.base64, "Bytes field 'base64' is not valid base64: \(e.message)",
                                          path: ["base64"])
             }
         case "File":
@@ -106,7 +106,7 @@ public enum ParseJSON {
             var url: String?
             if let u = o["url"], !u.isNull {
                 guard case .string(let s) = u else {
-                    throw ValueDecodingError("data.wrapper", "File field 'url' must be a string, not \(article(u))",
+                    throw ValueDecodingError(.data.wrapper, "File field 'url' must be a string, not \(article(u))",
                                              path: ["url"])
                 }
                 url = s
@@ -127,7 +127,7 @@ public enum ParseJSON {
             return .object(fields)
         default:
             throw ValueDecodingError(
-                "data.unknown-type",
+                .data.unknownType,
                 "unknown __type '\(name)': expected one of \(wrapperTypes.joined(separator: ", "))",
                 path: ["__type"])
         }
@@ -142,11 +142,11 @@ public enum ParseJSON {
 
     private static func polygon(_ o: JSONObject) throws(ValueDecodingError) -> [GeoPoint] {
         guard let coordinates = o["coordinates"] else {
-            throw ValueDecodingError("data.wrapper", "Polygon is missing 'coordinates'")
+            throw ValueDecodingError(.data.wrapper, "Polygon is missing 'coordinates'")
         }
         guard case .array(let items) = coordinates else {
             throw ValueDecodingError(
-                "data.wrapper", "Polygon field 'coordinates' must be an array of [latitude, longitude] pairs, not \(article(coordinates))",
+                .data.wrapper, "Polygon field 'coordinates' must be an array of [latitude, longitude] pairs, not \(article(coordinates))",
                 path: ["coordinates"])
         }
         var points: [GeoPoint] = []
@@ -155,14 +155,14 @@ public enum ParseJSON {
             guard case .array(let pair) = item, pair.count == 2,
                   let lat = pair[0].doubleValue, let lon = pair[1].doubleValue
             else {
-                throw ValueDecodingError("data.wrapper",
+                throw ValueDecodingError(.data.wrapper,
                                          "Polygon point must be a [latitude, longitude] pair of numbers, not \(item)",
                                          path: ["coordinates", .index(i)])
             }
             points.append(GeoPoint(latitude: lat, longitude: lon))
         }
         guard points.count >= 3 else {
-            throw ValueDecodingError("data.wrapper", "Polygon needs at least 3 points, found \(points.count)",
+            throw ValueDecodingError(.data.wrapper, "Polygon needs at least 3 points, found \(points.count)",
                                      path: ["coordinates"])
         }
         return points
@@ -173,7 +173,7 @@ public enum ParseJSON {
         guard let v = o[field] else { throw missing(field, in: wrapper) }
         guard case .string(let s) = v else { throw wrongType(field, in: wrapper, expected: "a string", found: v) }
         guard allowEmpty || !s.isEmpty else {
-            throw ValueDecodingError("data.wrapper", "\(wrapper) field '\(field)' must not be empty", path: [.key(field)])
+            throw ValueDecodingError(.data.wrapper, "\(wrapper) field '\(field)' must not be empty", path: [.key(field)])
         }
         return s
     }
@@ -194,17 +194,17 @@ public enum ParseJSON {
     static func badDate(_ s: String, field: String, in wrapper: String?) -> ValueDecodingError {
         let subject = wrapper.map { "\($0) field '\(field)' is not" } ?? "not"
         return ValueDecodingError(
-            "data.date",
+            .data.date,
             "\(subject) an ISO-8601 date-time: \(JSONText.quote(s)) (expected e.g. 2015-03-23T00:00:00.000Z)",
             path: [.key(field)])
     }
 
     private static func missing(_ field: String, in wrapper: String) -> ValueDecodingError {
-        ValueDecodingError("data.wrapper", "\(wrapper) is missing '\(field)'")
+        ValueDecodingError(.data.wrapper, "\(wrapper) is missing '\(field)'")
     }
 
     private static func wrongType(_ field: String, in wrapper: String, expected: String, found: JSON) -> ValueDecodingError {
-        ValueDecodingError("data.wrapper", "\(wrapper) field '\(field)' must be \(expected), not \(article(found))",
+        ValueDecodingError(.data.wrapper, "\(wrapper) field '\(field)' must be \(expected), not \(article(found))",
                            path: [.key(field)])
     }
 

@@ -14,14 +14,14 @@ extension ParseJSON {
         switch object["objectId"] {
         case .string(let s)?:
             guard !s.isEmpty else {
-                throw ValueDecodingError("data.object-id", "must not be empty", path: ["objectId"])
+                throw ValueDecodingError(.data.objectId, "must not be empty", path: ["objectId"])
             }
             objectId = s
         case nil:
-            guard let defaultObjectId else { throw ValueDecodingError("data.object-id", "the object has no 'objectId'") }
+            guard let defaultObjectId else { throw ValueDecodingError(.data.objectId, "the object has no 'objectId'") }
             objectId = defaultObjectId
         case let other?:
-            throw ValueDecodingError("data.object-id", "must be a string, not \(article(other))",
+            throw ValueDecodingError(.data.objectId, "must be a string, not \(article(other))",
                                      path: ["objectId"])
         }
         // Built directly (keys are unique already): this is the loader's per-object hot path.
@@ -51,7 +51,7 @@ extension ParseJSON {
         case .object(let o) where o["__type"] == .string("Date"):
             do { return try decode(json) } catch { throw error.inside(.key(field)) }
         default:
-            throw ValueDecodingError("data.field",
+            throw ValueDecodingError(.data.field,
                                      "must be an ISO-8601 date string or a Date, not \(article(json))",
                                      path: [.key(field)])
         }

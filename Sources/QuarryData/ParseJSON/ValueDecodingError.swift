@@ -7,17 +7,20 @@ import QuarryCore
 /// date-time), `data.base64`, `data.object-id` (a record without a usable objectId),
 /// `data.field` (a system field of the wrong type).
 public struct ValueDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var code: String
+    public var diagnosticCode: DiagnosticCode
     /// Names the wrapper and the field: `Pointer is missing 'objectId'`.
     public var message: String
     /// From the decoded value to the offending one; empty for the value itself.
     public var path: JSONPath
 
-    public init(_ code: String, _ message: String, path: JSONPath = []) {
-        self.code = code
+    public init(_ code: DiagnosticCode, _ message: String, path: JSONPath = []) {
+        self.diagnosticCode = code
         self.message = message
         self.path = path
     }
+
+    /// The code as tools match on it: `data.wrapper`.
+    public var code: String { diagnosticCode.rawValue }
 
     public var description: String {
         path.isEmpty ? "error[\(code)]: \(message)" : "error[\(code)]: \(path): \(message)"
@@ -34,7 +37,7 @@ public struct ValueDecodingError: Error, Hashable, Sendable, CustomStringConvert
     /// located tree, the range points at the offending value (or the nearest enclosing one).
     public func diagnostic(under base: JSONPath = [], in root: JSONNode? = nil) -> Diagnostic {
         let full = base.appending(path)
-        return Diagnostic(code, message, at: root?.nearestRange(of: full),
+        return Diagnostic(diagnosticCode, message, at: root?.nearestRange(of: full),
                           path: full.isEmpty ? nil : full.description)
     }
 }

@@ -52,10 +52,10 @@ final class RunState {
     func checkpoint() throws(Diagnostic) {
         if let deadline, ContinuousClock.now >= deadline {
             throw Diagnostic(
-                "limit.deadline",
+                .limit.deadline,
                 "the query ran out of its time budget of \(limits.deadlineSeconds ?? 0) seconds")
         }
-        if Task.isCancelled { throw Diagnostic("query.cancelled", "the query was cancelled") }
+        if Task.isCancelled { throw Diagnostic(.query.cancelled, "the query was cancelled") }
     }
 
     private var innerSets: [Query: RowSet] = [:]

@@ -1,7 +1,7 @@
 import QuarryCore
 
 /// A literal as a typed column compares with it, following the reference's rules for the
-/// column's type and the leaf's semantics (IR-SEMANTICS "Conditions"): numbers by value across
+/// column's type and the leaf's semantics (docs/SEMANTICS.md#compare): numbers by value across
 /// int and double, SQL reading dates from numbers and date strings, every other pair of types
 /// unequal and unordered. Nil when the pair needs the reference evaluator.
 enum TypedLiteral {

@@ -105,19 +105,19 @@ public struct QueryBuilder: Sendable {
     // MARK: Building
 
     /// The query, checked against the profile's rules.
-    public func build(profile: Profile = .exact, limits: Limits = .default) throws(Diagnostics) -> Query {
+    public func build(profile: Profile = .exact, limits: Limits = .default) throws(Diagnostic) -> Query {
         try Lowerer.lower(spec(at: .request), profile: profile, limits: limits)
     }
 
     /// The query that counts the matches (`countObjects`); skip and limit do not apply.
-    public func buildCount(profile: Profile = .exact, limits: Limits = .default) throws(Diagnostics) -> Query {
+    public func buildCount(profile: Profile = .exact, limits: Limits = .default) throws(Diagnostic) -> Query {
         var s = spec(at: .request)
         s.count = true
         return try Lowerer.lower(s, profile: profile, limits: limits)
     }
 
     /// The query for the first match only (`getFirstObject`): the same query with limit 1.
-    public func buildFirst(profile: Profile = .exact, limits: Limits = .default) throws(Diagnostics) -> Query {
+    public func buildFirst(profile: Profile = .exact, limits: Limits = .default) throws(Diagnostic) -> Query {
         try limit(1).build(profile: profile, limits: limits)
     }
 }

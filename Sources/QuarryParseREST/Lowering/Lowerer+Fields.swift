@@ -15,9 +15,9 @@ extension Lowerer {
             var out: [Filter] = []
             for entry in ops {
                 if entry.op.isGeo && inCompound && rules.isCompatibility {
-                    problems.add("json.compound-geo", "geo constraints such as \(entry.op.slot) are not allowed in "
+                    problems.add(.json.compoundGeo, "geo constraints such as \(entry.op.slot) are not allowed in "
                                  + "the subqueries of $or, $and or $nor in the \(rules.profile) profile",
-                                 at: entry.location, parseCode: ParseCode.invalidQuery)
+                                 at: entry.location)
                     continue
                 }
                 if let p = op(entry, path: path, subqueryDepth: subqueryDepth, depth: depth, nears: &nears) {
@@ -52,8 +52,7 @@ extension Lowerer {
             return regex(pattern, options, path: path)
         case .size(let n):
             guard n >= 0 else {
-                problems.add("json.operand", "$size must be a non-negative integer, not \(n)", at: at,
-                             parseCode: ParseCode.invalidJSON)
+                problems.add(.json.operand, "$size must be a non-negative integer, not \(n)", at: at)
                 return nil
             }
             return leaf(.arraySize(.key(path), n))
@@ -68,27 +67,26 @@ extension Lowerer {
             rules.check(sw, at: at, problems: &problems)
             rules.check(ne, at: at, problems: &problems)
             if sw.longitude > ne.longitude {
-                problems.add("json.geo-box", "the box's south-west longitude \(sw.longitude) lies east of its "
+                problems.add(.json.geoBox, "the box's south-west longitude \(sw.longitude) lies east of its "
                              + "north-east longitude \(ne.longitude): boxes that cross the antimeridian are not "
-                             + "supported", at: at, parseCode: ParseCode.invalidQuery,
+                             + "supported", at: at,
                              notes: ["split it into two boxes joined with $or"])
                 return nil
             }
             if sw.latitude > ne.latitude {
-                problems.add("json.geo-box", "the box's south-west latitude \(sw.latitude) lies north of its "
-                             + "north-east latitude \(ne.latitude)", at: at, parseCode: ParseCode.invalidQuery)
+                problems.add(.json.geoBox, "the box's south-west latitude \(sw.latitude) lies north of its "
+                             + "north-east latitude \(ne.latitude)", at: at)
                 return nil
             }
             return leaf(.geo(.withinBox(path, southwest: sw, northeast: ne)))
         case .withinPolygon(let points):
             guard points.count >= 3 else {
-                problems.add("json.operand", "$polygon needs at least 3 points, not \(points.count)", at: at,
-                             parseCode: ParseCode.invalidJSON)
+                problems.add(.json.operand, "$polygon needs at least 3 points, not \(points.count)", at: at)
                 return nil
             }
             guard points.count <= limits.maxInListSize else {
-                problems.add("limit.in-list", "the polygon has \(points.count) points; at most "
-                             + "\(limits.maxInListSize) are allowed", at: at, parseCode: ParseCode.invalidQuery)
+                problems.add(.limit.inList, "the polygon has \(points.count) points; at most "
+                             + "\(limits.maxInListSize) are allowed", at: at)
                 return nil
             }
             for p in points { rules.check(p, at: at, problems: &problems) }
@@ -109,8 +107,7 @@ extension Lowerer {
             return leaf(.select(path, inner, innerKey: innerKey), negated: negated)
         case .text(let search):
             if search.terms.isEmpty {
-                problems.add("json.operand", "$text needs a non-empty $search.$term", at: at,
-                             parseCode: ParseCode.invalidJSON)
+                problems.add(.json.operand, "$text needs a non-empty $search.$term", at: at)
                 return nil
             }
             return leaf(.text(path, search))
@@ -123,9 +120,8 @@ extension Lowerer {
     private mutating func equalityOperand(_ value: Located<Value>) -> Bool {
         switch value.value {
         case .array, .object:
-            problems.add("json.exact-match", "cannot match a \(value.value.typeName) exactly; to find arrays "
-                         + "that contain values use $all or $in", at: value.location,
-                         parseCode: ParseCode.invalidQuery)
+            problems.add(.json.exactMatch, "cannot match a \(value.value.typeName) exactly; to find arrays "
+                         + "that contain values use $all or $in", at: value.location)
             return false
         case .geoPoint(let p):
             rules.check(p, at: value.location, problems: &problems)
@@ -141,13 +137,13 @@ extension Lowerer {
         switch operand.value {
         case .relativeTime(let text):
             guard op != .eq && op != .ne else {
-                problems.add("json.relative-time", "$relativeTime can only be used with $lt, $lte, $gt and $gte",
-                             at: operand.location, parseCode: ParseCode.invalidJSON)
+                problems.add(.json.relativeTime, "$relativeTime can only be used with $lt, $lte, $gt and $gte",
+                             at: operand.location)
                 return nil
             }
             if case .failure(let failure) = RelativeTime.parse(text) {
-                problems.add("json.relative-time", "bad $relativeTime (\(name)) value '\(text)'. \(failure.message)",
-                             at: operand.location, parseCode: ParseCode.invalidJSON)
+                problems.add(.json.relativeTime, "bad $relativeTime (\(name)) value '\(text)'. \(failure.message)",
+                             at: operand.location)
                 return nil
             }
             let now = Expr.function(.relativeTime, [.literal(.string(text))])
@@ -162,8 +158,8 @@ extension Lowerer {
                 case .int, .double, .string, .date:
                     return leaf(.compare(.key(path), op, .literal(v), []))
                 default:
-                    problems.add("json.operand", "\(name) compares numbers, strings and dates, not a "
-                                 + "\(v.typeName)", at: operand.location, parseCode: ParseCode.invalidJSON)
+                    problems.add(.json.operand, "\(name) compares numbers, strings and dates, not a "
+                                 + "\(v.typeName)", at: operand.location)
                     return nil
                 }
             }
@@ -187,8 +183,8 @@ extension Lowerer {
             }
         }
         if items.count > limits.maxInListSize {
-            problems.add("limit.in-list", "\(op.rawValue) lists \(items.count) values; at most "
-                         + "\(limits.maxInListSize) are allowed", at: at, parseCode: ParseCode.invalidQuery)
+            problems.add(.limit.inList, "\(op.rawValue) lists \(items.count) values; at most "
+                         + "\(limits.maxInListSize) are allowed", at: at)
             return nil
         }
         return ok ? .list(items) : nil
@@ -198,8 +194,8 @@ extension Lowerer {
         var flags: RegexFlags = []
         if let options {
             guard let parsed = RegexFlags(letters: options.value) else {
-                problems.add("json.regex-options", "bad $options '\(options.value)'; the modifiers are i, m, x and s",
-                             at: options.location, parseCode: ParseCode.invalidQuery)
+                problems.add(.json.regexOptions, "bad $options '\(options.value)'; the modifiers are i, m, x and s",
+                             at: options.location)
                 return nil
             }
             flags = parsed
@@ -221,21 +217,21 @@ extension Lowerer {
 
     private mutating func checkDistance(_ d: Distance, at location: Location) {
         if !d.value.isFinite || d.value < 0 {
-            problems.add("json.operand", "a distance must be a non-negative number, not \(d.value)",
-                         at: location, parseCode: ParseCode.invalidJSON)
+            problems.add(.json.operand, "a distance must be a non-negative number, not \(d.value)",
+                         at: location)
         }
     }
 
     private mutating func subquery(_ spec: QuerySpec, at: Location, depth: Int, subqueryDepth: Int) -> Query? {
         subqueries += 1
         if subqueries > limits.maxSubqueries {
-            problems.add("limit.subqueries", "the query has more than \(limits.maxSubqueries) inner queries",
-                         at: at, parseCode: ParseCode.invalidQuery)
+            problems.add(.limit.subqueries, "the query has more than \(limits.maxSubqueries) inner queries",
+                         at: at)
             return nil
         }
         if subqueryDepth + 1 > limits.maxSubqueryDepth {
-            problems.add("limit.subquery-depth", "inner queries nest deeper than \(limits.maxSubqueryDepth) levels",
-                         at: at, parseCode: ParseCode.invalidQuery)
+            problems.add(.limit.subqueryDepth, "inner queries nest deeper than \(limits.maxSubqueryDepth) levels",
+                         at: at)
             return nil
         }
         return query(spec, inner: true, depth: depth + 1, subqueryDepth: subqueryDepth + 1)

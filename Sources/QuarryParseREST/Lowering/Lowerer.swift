@@ -19,7 +19,7 @@ struct Lowerer {
     }
 
     /// The query, or every diagnostic found.
-    static func lower(_ spec: QuerySpec, profile: Profile, limits: Limits) throws(Diagnostics) -> Query {
+    static func lower(_ spec: QuerySpec, profile: Profile, limits: Limits) throws(Diagnostic) -> Query {
         var lowerer = Lowerer(profile: profile, limits: limits)
         let query = lowerer.query(spec, inner: false, depth: 1, subqueryDepth: 0)
         try lowerer.problems.check()
@@ -30,8 +30,8 @@ struct Lowerer {
 
     mutating func query(_ spec: QuerySpec, inner: Bool, depth: Int, subqueryDepth: Int) -> Query {
         if !Names.isValidClassName(spec.className.value) {
-            problems.add("json.class-name", "'\(spec.className.value)' is not a valid class name",
-                         at: spec.className.location, parseCode: ParseCode.invalidClassName)
+            problems.add(.json.className, "'\(spec.className.value)' is not a valid class name",
+                         at: spec.className.location)
         }
         classes.append(spec.className.value)
         defer { classes.removeLast() }
@@ -51,12 +51,11 @@ struct Lowerer {
         }
         if inner {
             for (name, location) in spec.shapingParameters where !["order", "skip", "limit"].contains(name) {
-                problems.add("json.subquery", "an inner query takes where, limit, skip and order; '\(name)' "
-                             + "would have no effect", at: location, parseCode: ParseCode.invalidQuery)
+                problems.add(.json.subquery, "an inner query takes where, limit, skip and order; '\(name)' "
+                             + "would have no effect", at: location)
             }
             if spec.count {
-                problems.add("json.subquery", "an inner query cannot count", at: spec.whereClause.location,
-                             parseCode: ParseCode.invalidQuery)
+                problems.add(.json.subquery, "an inner query cannot count", at: spec.whereClause.location)
             }
             return query
         }
@@ -91,9 +90,8 @@ struct Lowerer {
         if let includes = spec.includes {
             for (i, key) in includes.value.enumerated() {
                 if key == "*" {
-                    problems.add("json.include", "include=* (every pointer field) needs a schema; list the "
-                                 + "pointer fields to include instead", at: includes.location.index(i),
-                                 parseCode: ParseCode.invalidQuery)
+                    problems.add(.json.include, "include=* (every pointer field) needs a schema; list the "
+                                 + "pointer fields to include instead", at: includes.location.index(i))
                 } else if let path = keyPath(key, at: includes.location.index(i)) {
                     query.includes.append(path)
                 }
@@ -106,8 +104,8 @@ struct Lowerer {
         for (i, entry) in order.value.enumerated() {
             let location = order.location.index(i)
             if entry.key == "$score" {
-                problems.add("json.order", "'$score' sorts by text-search relevance, which Quarry does not "
-                             + "compute; $text only filters", at: location, parseCode: ParseCode.invalidKeyName)
+                problems.add(.json.order, "'$score' sorts by text-search relevance, which Quarry does not "
+                             + "compute; $text only filters", at: location)
                 continue
             }
             if let path = keyPath(entry.key, at: location) {
@@ -119,8 +117,8 @@ struct Lowerer {
 
     mutating func keyPath(_ key: String, at location: Location) -> FieldPath? {
         guard Names.isValidKey(key) else {
-            problems.add("json.key-name", "invalid key name '\(key)'; a key starts with a letter and holds "
-                         + "letters, digits, '_' and '.'", at: location, parseCode: ParseCode.invalidKeyName)
+            problems.add(.json.keyName, "invalid key name '\(key)'; a key starts with a letter and holds "
+                         + "letters, digits, '_' and '.'", at: location)
             return nil
         }
         return FieldPath(key)
@@ -132,8 +130,8 @@ struct Lowerer {
     mutating func clause(_ c: WhereClause, depth: Int, subqueryDepth: Int, inCompound: Bool,
                          nears: inout [SortKey]) -> Filter {
         if depth > limits.maxNestingDepth {
-            problems.add("limit.nesting", "the query nests deeper than \(limits.maxNestingDepth) levels",
-                         at: c.location, parseCode: ParseCode.invalidQuery)
+            problems.add(.limit.nesting, "the query nests deeper than \(limits.maxNestingDepth) levels",
+                         at: c.location)
             return .constant(false)
         }
         var conjuncts: [Filter] = []
@@ -148,12 +146,12 @@ struct Lowerer {
                 }
             case .relatedTo(let object, let key, _):
                 if !Names.isValidClassName(object.value.className) {
-                    problems.add("json.pointer", "'\(object.value.className)' is not a valid class name",
-                                 at: object.location, parseCode: ParseCode.invalidPointer)
+                    problems.add(.json.pointer, "'\(object.value.className)' is not a valid class name",
+                                 at: object.location)
                 }
                 if key.value.isEmpty {
-                    problems.add("json.key-name", "$relatedTo needs the name of the relation field",
-                                 at: key.location, parseCode: ParseCode.invalidKeyName)
+                    problems.add(.json.keyName, "$relatedTo needs the name of the relation field",
+                                 at: key.location)
                 }
                 conjuncts.append(.leaf(.relatedTo(object.value, key: key.value), .document))
             }
@@ -180,18 +178,18 @@ struct Lowerer {
     private mutating func compound(_ c: Compound, depth: Int, subqueryDepth: Int,
                                    nears: inout [SortKey]) -> Filter? {
         if c.branches.isEmpty {
-            problems.add("json.compound", "\(c.kind.rawValue) needs an array of at least one where object",
-                         at: c.location, parseCode: ParseCode.invalidQuery)
+            problems.add(.json.compound, "\(c.kind.rawValue) needs an array of at least one where object",
+                         at: c.location)
             return nil
         }
         if depth + 1 > limits.maxNestingDepth {
-            problems.add("limit.nesting", "the query nests deeper than \(limits.maxNestingDepth) levels",
-                         at: c.location, parseCode: ParseCode.invalidQuery)
+            problems.add(.limit.nesting, "the query nests deeper than \(limits.maxNestingDepth) levels",
+                         at: c.location)
             return nil
         }
         if c.branches.count > limits.maxInListSize {
-            problems.add("limit.in-list", "\(c.kind.rawValue) has \(c.branches.count) subqueries; at most "
-                         + "\(limits.maxInListSize) are allowed", at: c.location, parseCode: ParseCode.invalidQuery)
+            problems.add(.limit.inList, "\(c.kind.rawValue) has \(c.branches.count) subqueries; at most "
+                         + "\(limits.maxInListSize) are allowed", at: c.location)
             return nil
         }
         var branches: [Filter] = []
@@ -225,13 +223,13 @@ struct Lowerer {
     /// compound query" are not supported).
     private mutating func checkSubquery(_ branch: Branch, of c: Compound) {
         if let className = branch.className, let outer = classes.last, className.value != outer {
-            problems.add("json.compound-subquery", "a subquery of \(c.kind.rawValue) queries '\(className.value)' "
+            problems.add(.json.compoundSubquery, "a subquery of \(c.kind.rawValue) queries '\(className.value)' "
                          + "but the compound query is on '\(outer)'; all subqueries must share the class",
-                         at: className.location, parseCode: ParseCode.invalidQuery)
+                         at: className.location)
         }
         for (name, location) in branch.shaping {
-            problems.add("json.compound-subquery", "a subquery of \(c.kind.rawValue) cannot set '\(name)'; set it "
-                         + "on the compound query instead", at: location, parseCode: ParseCode.invalidQuery)
+            problems.add(.json.compoundSubquery, "a subquery of \(c.kind.rawValue) cannot set '\(name)'; set it "
+                         + "on the compound query instead", at: location)
         }
     }
 }

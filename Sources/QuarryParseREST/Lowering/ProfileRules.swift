@@ -1,8 +1,8 @@
 import QuarryCore
 
-/// The per-profile rules a `where` request is checked against (DESIGN §4). The engine applies
-/// default limits and inner-query truncation from `Profile`; these are the rules that reject or
-/// rewrite what the request itself says.
+/// The per-profile rules a `where` request is checked against (docs/SEMANTICS.md#profiles). The
+/// engine applies default limits and inner-query truncation from `Profile`; these are the rules
+/// that reject or rewrite what the request itself says.
 struct ProfileRules {
     let profile: Profile
 
@@ -32,8 +32,8 @@ struct ProfileRules {
         let n = written.value
         let max = inner ? profile.maxInnerLimit : profile.maxLimit
         if n < 0 {
-            problems.add("json.limit", "a limit must be a non-negative integer, not \(n)",
-                         at: written.location, parseCode: ParseCode.invalidLimit)
+            problems.add(.json.limit, "a limit must be a non-negative integer, not \(n)",
+                         at: written.location)
             return nil
         }
         switch profile {
@@ -41,8 +41,8 @@ struct ProfileRules {
             return n
         case .parse:
             if let max, n > max {
-                problems.add("json.limit", "a limit must be between 0 and \(max) in the parse profile, not \(n)",
-                             at: written.location, parseCode: ParseCode.invalidLimit,
+                problems.add(.json.limit, "a limit must be between 0 and \(max) in the parse profile, not \(n)",
+                             at: written.location,
                              notes: ["hosted Parse: \"anything from 1 to 1000 is a valid limit\""])
                 return nil
             }
@@ -53,8 +53,8 @@ struct ProfileRules {
         case .backendless:
             if n == 0 && counting { return n }
             if let max, n < 1 || n > max {
-                problems.add("json.limit", "the page size must be between 1 and \(max), not \(n)",
-                             at: written.location, parseCode: ParseCode.invalidLimit)
+                problems.add(.json.limit, "the page size must be between 1 and \(max), not \(n)",
+                             at: written.location)
                 return nil
             }
             return n
@@ -64,13 +64,13 @@ struct ProfileRules {
     func skip(_ written: Located<Int>, problems: inout Problems) -> Int? {
         let n = written.value
         if n < 0 {
-            problems.add("json.skip", "skip must be a non-negative integer, not \(n)",
-                         at: written.location, parseCode: ParseCode.invalidSkip)
+            problems.add(.json.skip, "skip must be a non-negative integer, not \(n)",
+                         at: written.location)
             return nil
         }
         if let maxSkip, n > maxSkip {
-            problems.add("json.skip", "skip must be at most \(maxSkip) in the parse profile, not \(n)",
-                         at: written.location, parseCode: ParseCode.invalidSkip,
+            problems.add(.json.skip, "skip must be at most \(maxSkip) in the parse profile, not \(n)",
+                         at: written.location,
                          notes: ["sort on an indexed key such as createdAt and filter past the last row instead"])
             return nil
         }
@@ -86,13 +86,13 @@ struct ProfileRules {
         }
         if bad(p.latitude, 90) {
             let range = exclusive ? "strictly between -90 and 90" : "between -90 and 90"
-            problems.add("json.geo-range", "latitude \(p.latitude) is out of range; it must be \(range)",
-                         at: location, parseCode: ParseCode.invalidJSON)
+            problems.add(.json.geoRange, "latitude \(p.latitude) is out of range; it must be \(range)",
+                         at: location)
         }
         if bad(p.longitude, 180) {
             let range = exclusive ? "strictly between -180 and 180" : "between -180 and 180"
-            problems.add("json.geo-range", "longitude \(p.longitude) is out of range; it must be \(range)",
-                         at: location, parseCode: ParseCode.invalidJSON)
+            problems.add(.json.geoRange, "longitude \(p.longitude) is out of range; it must be \(range)",
+                         at: location)
         }
     }
 }

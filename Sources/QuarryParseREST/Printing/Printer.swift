@@ -13,7 +13,7 @@ struct Printer {
         self.schema = schema
     }
 
-    static func spec(_ query: Query, schema: (any Schema)?) throws(Diagnostics) -> QuerySpec {
+    static func spec(_ query: Query, schema: (any Schema)?) throws(Diagnostic) -> QuerySpec {
         var printer = Printer(schema: schema)
         let spec = printer.spec(query, at: .request, inner: false)
         try printer.problems.check()
@@ -21,8 +21,8 @@ struct Printer {
     }
 
     mutating func inexpressible(_ what: String, at location: Location, notes: [String] = []) {
-        problems.add("translate.inexpressible", "\(what) cannot be expressed in Parse `where` JSON",
-                     at: location, parseCode: nil, notes: notes)
+        problems.add(.translate.inexpressible, "\(what) cannot be expressed in Parse `where` JSON",
+                     at: location, notes: notes)
     }
 
     // MARK: Queries

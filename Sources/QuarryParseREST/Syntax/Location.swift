@@ -46,26 +46,16 @@ struct Problems: Sendable {
 
     var isEmpty: Bool { all.isEmpty }
 
-    mutating func add(_ code: String, _ message: String, at location: Location,
-                      parseCode: Int?, notes: [String] = []) {
+    /// Records a problem; its Parse code is the catalogue's unless `parseCode` overrides it.
+    mutating func add(_ code: DiagnosticCode, _ message: String, at location: Location,
+                      parseCode: Int? = nil, notes: [String] = []) {
         guard all.count < Problems.maximum else { return }
         all.append(Diagnostic(code, message, at: location.range, notes: notes,
                               path: location.path.isEmpty ? nil : location.path,
-                              parseCode: parseCode))
+                              parseCode: parseCode ?? code.parseCode))
     }
 
-    func check() throws(Diagnostics) {
-        if !all.isEmpty { throw Diagnostics(all) }
+    func check() throws(Diagnostic) {
+        try Diagnostic.throwIfAny(all)
     }
-}
-
-/// Parse's numeric error codes that a query can produce.
-enum ParseCode {
-    static let invalidQuery = 102
-    static let invalidClassName = 103
-    static let invalidKeyName = 105
-    static let invalidPointer = 106
-    static let invalidJSON = 107
-    static let invalidLimit = 117
-    static let invalidSkip = 118
 }

@@ -54,15 +54,15 @@ extension RequestDecoder {
             if let o = find("$options") {
                 let optionsAt = at.replacingLast("$options", range: o.value.range)
                 guard case .string(let letters) = o.value.kind else {
-                    problems.add("json.regex-options", "$options is a string of the letters i, m, x and s",
-                                 at: optionsAt, parseCode: ParseCode.invalidQuery)
+                    problems.add(.json.regexOptions, "$options is a string of the letters i, m, x and s",
+                                 at: optionsAt)
                     return nil
                 }
                 options = Located(letters, optionsAt)
             }
             return .regex(pattern, options: options)
         case "$options":
-            if find("$regex") == nil { return bad("$options modifies $regex, which is missing", keyAt, ParseCode.invalidQuery) }
+            if find("$regex") == nil { return bad("$options modifies $regex, which is missing", keyAt, .json.operator) }
             return nil
         case "$size":
             guard case .int(let n) = node.kind, let size = Int(exactly: n) else {
@@ -77,7 +77,7 @@ extension RequestDecoder {
                 let distanceAt = at.replacingLast(unitName, range: m.value.range)
                 guard maxDistance == nil else {
                     return bad("give only one of $maxDistance, $maxDistanceInRadians, $maxDistanceInKilometers "
-                               + "and $maxDistanceInMiles", distanceAt, ParseCode.invalidQuery)
+                               + "and $maxDistanceInMiles", distanceAt, .json.operator)
                 }
                 guard let d = number(m.value) else { return bad("\(unitName) takes a number", distanceAt) }
                 maxDistance = Located(Distance(d, unit), distanceAt)
@@ -85,7 +85,7 @@ extension RequestDecoder {
             return .near(point, maxDistance: maxDistance)
         case "$maxDistance", "$maxDistanceInRadians", "$maxDistanceInKilometers", "$maxDistanceInMiles":
             if find("$nearSphere") == nil {
-                return bad("\(name) limits $nearSphere, which is missing", keyAt, ParseCode.invalidQuery)
+                return bad("\(name) limits $nearSphere, which is missing", keyAt, .json.operator)
             }
             return nil
         case "$within":
@@ -110,15 +110,14 @@ extension RequestDecoder {
         case "$text":
             return text(node, at: at)
         default:
-            problems.add("json.unknown-operator", "unknown operator '\(name)'; expected one of "
-                         + RequestDecoder.operatorNames.joined(separator: " "), at: keyAt,
-                         parseCode: ParseCode.invalidJSON)
+            problems.add(.json.unknownOperator, "unknown operator '\(name)'; expected one of "
+                         + RequestDecoder.operatorNames.joined(separator: " "), at: keyAt)
             return nil
         }
     }
 
-    private mutating func bad(_ message: String, _ at: Location, _ code: Int = ParseCode.invalidJSON) -> FieldOperator? {
-        problems.add(code == ParseCode.invalidJSON ? "json.operand" : "json.operator", message, at: at, parseCode: code)
+    private mutating func bad(_ message: String, _ at: Location, _ code: DiagnosticCode = .json.operand) -> FieldOperator? {
+        problems.add(code, message, at: at)
         return nil
     }
 
@@ -126,8 +125,8 @@ extension RequestDecoder {
     private mutating func operand(_ node: JSONNode, at: Location) -> Operand? {
         if let relative = node["$relativeTime"] {
             guard case .string(let text) = relative.kind, node.objectCount == 1 else {
-                problems.add("json.relative-time", "$relativeTime takes a string such as \"3 days ago\"",
-                             at: at, parseCode: ParseCode.invalidJSON)
+                problems.add(.json.relativeTime, "$relativeTime takes a string such as \"3 days ago\"",
+                             at: at)
                 return nil
             }
             return .relativeTime(text)
@@ -147,16 +146,15 @@ extension RequestDecoder {
     private mutating func geoPoint(_ node: JSONNode, at: Location, allowPair: Bool = false) -> GeoPoint? {
         if allowPair, case .array(let pair) = node.kind {
             guard pair.count == 2, let lon = number(pair[0]), let lat = number(pair[1]) else {
-                problems.add("json.operand", "a coordinate pair is [longitude, latitude]", at: at,
-                             parseCode: ParseCode.invalidJSON)
+                problems.add(.json.operand, "a coordinate pair is [longitude, latitude]", at: at)
                 return nil
             }
             return GeoPoint(latitude: lat, longitude: lon)
         }
         guard let v = value(node, at: at) else { return nil }
         guard case .geoPoint(let p) = v else {
-            problems.add("json.operand", "expected a GeoPoint {\"__type\":\"GeoPoint\",\"latitude\":…,\"longitude\":…}, "
-                         + "not a \(v.typeName)", at: at, parseCode: ParseCode.invalidJSON)
+            problems.add(.json.operand, "expected a GeoPoint {\"__type\":\"GeoPoint\",\"latitude\":…,\"longitude\":…}, "
+                         + "not a \(v.typeName)", at: at)
             return nil
         }
         return p
@@ -227,13 +225,13 @@ extension RequestDecoder {
     /// `{"className": C, "where": {…}}`, with the `limit`, `skip` and `order` some SDKs send.
     mutating func innerQuery(_ node: JSONNode, at: Location, operatorName: String) -> QuerySpec? {
         guard case .object(let members) = node.kind else {
-            problems.add("json.subquery", "improper usage of \(operatorName): expected {\"className\": …, \"where\": {…}}",
-                         at: at, parseCode: ParseCode.invalidQuery)
+            problems.add(.json.subquery, "improper usage of \(operatorName): expected {\"className\": …, \"where\": {…}}",
+                         at: at)
             return nil
         }
         guard let classNode = node["className"], case .string(let className) = classNode.kind else {
-            problems.add("json.subquery", "improper usage of \(operatorName): the inner query needs a className string",
-                         at: at, parseCode: ParseCode.invalidQuery)
+            problems.add(.json.subquery, "improper usage of \(operatorName): the inner query needs a className string",
+                         at: at)
             return nil
         }
         var spec = QuerySpec(className: Located(className, at.member("className", range: classNode.range)),
@@ -246,8 +244,8 @@ extension RequestDecoder {
             case "order", "limit", "skip", "keys", "excludeKeys", "include", "count":
                 parameter(m.key, m.value, at: memberAt, into: &spec)
             default:
-                problems.add("json.subquery", "improper usage of \(operatorName): unexpected member '\(m.key)'",
-                             at: at.member(m.key, range: m.keyRange), parseCode: ParseCode.invalidQuery)
+                problems.add(.json.subquery, "improper usage of \(operatorName): unexpected member '\(m.key)'",
+                             at: at.member(m.key, range: m.keyRange))
             }
         }
         return spec
@@ -255,14 +253,13 @@ extension RequestDecoder {
 
     private mutating func select(_ node: JSONNode, at: Location, operatorName: String) -> FieldOperator? {
         guard case .object = node.kind, let queryNode = node["query"], let keyNode = node["key"], node.objectCount == 2 else {
-            problems.add("json.subquery", "improper usage of \(operatorName): expected {\"query\": {\"className\": …, "
-                         + "\"where\": {…}}, \"key\": \"…\"}", at: at, parseCode: ParseCode.invalidQuery)
+            problems.add(.json.subquery, "improper usage of \(operatorName): expected {\"query\": {\"className\": …, "
+                         + "\"where\": {…}}, \"key\": \"…\"}", at: at)
             return nil
         }
         let keyAt = at.member("key", range: keyNode.range)
         guard case .string(let key) = keyNode.kind else {
-            problems.add("json.subquery", "improper usage of \(operatorName): key must be a string", at: keyAt,
-                         parseCode: ParseCode.invalidQuery)
+            problems.add(.json.subquery, "improper usage of \(operatorName): key must be a string", at: keyAt)
             return nil
         }
         guard let spec = innerQuery(queryNode, at: at.member("query", range: queryNode.range),

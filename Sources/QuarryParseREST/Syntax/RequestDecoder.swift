@@ -26,8 +26,8 @@ struct RequestDecoder {
     mutating func request(className: String) -> QuerySpec {
         let classLocation = Location(path: "className")
         guard case .object(let members) = root.kind else {
-            problems.add("json.where", "a where clause is a JSON object, not \(RequestDecoder.article(root))",
-                         at: Location(path: "", range: root.range), parseCode: ParseCode.invalidJSON)
+            problems.add(.json.where, "a where clause is a JSON object, not \(RequestDecoder.article(root))",
+                         at: Location(path: "", range: root.range))
             return QuerySpec(className: Located(className, classLocation), whereClause: WhereClause(location: .whereRoot))
         }
         guard RequestDecoder.isRequest(root) else {
@@ -43,7 +43,7 @@ struct RequestDecoder {
             case "order", "limit", "skip", "keys", "excludeKeys", "include", "count":
                 parameter(m.key, m.value, at: at, into: &spec)
             default:
-                problems.add("json.parameter", "unknown request parameter '\(m.key)'; expected "
+                problems.add(.json.parameter, "unknown request parameter '\(m.key)'; expected "
                              + RequestDecoder.parameters.joined(separator: ", "),
                              at: Location(path: m.key, range: m.keyRange), parseCode: ParseCode.invalidQuery)
             }
@@ -67,13 +67,11 @@ struct RequestDecoder {
             spec.order = Located(entries, at)
         case "limit":
             if let n = integer(node) { spec.limit = Located(n, at) } else {
-                problems.add("json.limit", "a limit must be a non-negative integer, not \(node.json)", at: at,
-                             parseCode: ParseCode.invalidLimit)
+                problems.add(.json.limit, "a limit must be a non-negative integer, not \(node.json)", at: at)
             }
         case "skip":
             if let n = integer(node) { spec.skip = Located(n, at) } else {
-                problems.add("json.skip", "skip must be a non-negative integer, not \(node.json)", at: at,
-                             parseCode: ParseCode.invalidSkip)
+                problems.add(.json.skip, "skip must be a non-negative integer, not \(node.json)", at: at)
             }
         case "keys": if let names = nameList(node, at: at) { spec.keys = Located(names, at) }
         case "excludeKeys": if let names = nameList(node, at: at) { spec.excludeKeys = Located(names, at) }
@@ -85,8 +83,7 @@ struct RequestDecoder {
             case .string("1"), .string("true"): spec.count = true
             case .string("0"), .string("false"): spec.count = false
             default:
-                problems.add("json.parameter", "count is true, false, 1 or 0, not \(node.json)", at: at,
-                             parseCode: ParseCode.invalidJSON)
+                problems.add(.json.parameter, "count is true, false, 1 or 0, not \(node.json)", at: at)
             }
         default:
             break
@@ -112,16 +109,16 @@ struct RequestDecoder {
             var out: [String] = []
             for (i, item) in items.enumerated() {
                 guard case .string(let s) = item.kind else {
-                    problems.add("json.parameter", "expected a key name, not \(RequestDecoder.article(item))",
-                                 at: at.index(i, range: item.range), parseCode: ParseCode.invalidJSON)
+                    problems.add(.json.parameter, "expected a key name, not \(RequestDecoder.article(item))",
+                                 at: at.index(i, range: item.range))
                     return nil
                 }
                 out.append(s)
             }
             return out
         default:
-            problems.add("json.parameter", "expected a comma-separated string of keys, not \(RequestDecoder.article(node))",
-                         at: at, parseCode: ParseCode.invalidJSON)
+            problems.add(.json.parameter, "expected a comma-separated string of keys, not \(RequestDecoder.article(node))",
+                         at: at)
             return nil
         }
     }
@@ -131,7 +128,7 @@ struct RequestDecoder {
     mutating func clause(_ node: JSONNode, at: Location) -> WhereClause {
         var clause = WhereClause(location: at)
         guard case .object(let members) = node.kind else {
-            problems.add("json.where", "a where clause is a JSON object, not \(RequestDecoder.article(node))", at: at,
+            problems.add(.json.where, "a where clause is a JSON object, not \(RequestDecoder.article(node))", at: at,
                          parseCode: ParseCode.invalidQuery)
             return clause
         }
@@ -142,8 +139,8 @@ struct RequestDecoder {
             case "$or", "$and", "$nor":
                 let kind = CompoundKind(rawValue: m.key)!
                 guard case .array(let items) = m.value.kind else {
-                    problems.add("json.compound", "bad \(m.key) format: use an array of where objects, not "
-                                 + RequestDecoder.article(m.value), at: valueAt, parseCode: ParseCode.invalidQuery)
+                    problems.add(.json.compound, "bad \(m.key) format: use an array of where objects, not "
+                                 + RequestDecoder.article(m.value), at: valueAt)
                     continue
                 }
                 let branches = items.enumerated().map { i, item in
@@ -154,7 +151,7 @@ struct RequestDecoder {
                 if let member = relatedTo(m.value, at: valueAt) { clause.members.append(member) }
             default:
                 if m.key.hasPrefix("$") {
-                    problems.add("json.unknown-operator", "unknown operator '\(m.key)' in a where object; expected "
+                    problems.add(.json.unknownOperator, "unknown operator '\(m.key)' in a where object; expected "
                                  + "$or, $and, $nor, $relatedTo or a key", at: keyAt,
                                  parseCode: ParseCode.invalidKeyName)
                     continue
@@ -169,20 +166,18 @@ struct RequestDecoder {
 
     private mutating func relatedTo(_ node: JSONNode, at: Location) -> WhereMember? {
         guard case .object = node.kind, let objectNode = node["object"], let keyNode = node["key"] else {
-            problems.add("json.related-to", "$relatedTo takes {\"object\": <Pointer>, \"key\": \"relation field\"}",
-                         at: at, parseCode: ParseCode.invalidQuery)
+            problems.add(.json.relatedTo, "$relatedTo takes {\"object\": <Pointer>, \"key\": \"relation field\"}",
+                         at: at)
             return nil
         }
         let objectAt = at.member("object", range: objectNode.range)
         guard case .pointer(let pointer)? = value(objectNode, at: objectAt) else {
-            problems.add("json.pointer", "$relatedTo.object must be a Pointer", at: objectAt,
-                         parseCode: ParseCode.invalidPointer)
+            problems.add(.json.pointer, "$relatedTo.object must be a Pointer", at: objectAt)
             return nil
         }
         let keyAt = at.member("key", range: keyNode.range)
         guard case .string(let key) = keyNode.kind else {
-            problems.add("json.related-to", "$relatedTo.key must be the name of a relation field", at: keyAt,
-                         parseCode: ParseCode.invalidQuery)
+            problems.add(.json.relatedTo, "$relatedTo.key must be the name of a relation field", at: keyAt)
             return nil
         }
         return .relatedTo(Located(pointer, objectAt), key: Located(key, keyAt), at)
@@ -196,8 +191,8 @@ struct RequestDecoder {
         let operators = members.filter { $0.key.hasPrefix("$") }
         if operators.isEmpty { return value(node, at: at).map { .equals(Located($0, at)) } }
         if operators.count != members.count {
-            problems.add("json.exact-match", "an object that mixes operators ($…) with plain keys cannot be matched; "
-                         + "use only operators", at: at, parseCode: ParseCode.invalidQuery)
+            problems.add(.json.exactMatch, "an object that mixes operators ($…) with plain keys cannot be matched; "
+                         + "use only operators", at: at)
             return nil
         }
         return .operators(self.operators(members, at: at))
@@ -219,8 +214,7 @@ struct RequestDecoder {
             }
             location.range = node.nearestRange(of: error.path)
             let pointer = isInsidePointer(node, error.path)
-            problems.add(pointer ? "json.pointer" : "json.value", error.message, at: location,
-                         parseCode: pointer ? ParseCode.invalidPointer : ParseCode.invalidJSON)
+            problems.add(pointer ? .json.pointer : .json.value, error.message, at: location)
             return nil
         }
     }

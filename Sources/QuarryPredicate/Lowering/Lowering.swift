@@ -76,15 +76,15 @@ struct Lowering {
         }
         guard let form else { return nil }
         if let r = c.qualifierRange {
-            throw Diagnostic("predicate.quantifier-not-allowed",
+            throw Diagnostic(.predicate.quantifierNotAllowed,
                              "\(c.qualifier?.rawValue ?? "") cannot qualify `key \(form)`", at: r)
         }
         if let r = c.optionsRange {
-            throw Diagnostic("predicate.modifier-not-allowed", "string options do not apply to `key \(form)`", at: r)
+            throw Diagnostic(.predicate.modifierNotAllowed, "string options do not apply to `key \(form)`", at: r)
         }
         let lhs = try expr(c.lhs)
         guard case .key(let path) = lhs else {
-            throw Diagnostic("predicate.key-path-required",
+            throw Diagnostic(.predicate.keyPathRequired,
                              "`\(form)` needs a key path on the left, not '\(text(c.lhs.range))'",
                              at: c.lhs.range,
                              notes: form == "IN SELF" ? ["`score IN SELF` matches objects that have a value for score"] : [])
@@ -92,7 +92,7 @@ struct Lowering {
         if case .argument(_, let index) = rhs.kind, case .query(let query) = arguments[index] {
             subqueries += 1
             if subqueries > limits.maxSubqueries {
-                throw Diagnostic("limit.subqueries", "more than \(limits.maxSubqueries) subqueries", at: rhs.range)
+                throw Diagnostic(.limit.subqueries, "more than \(limits.maxSubqueries) subqueries", at: rhs.range)
             }
             return .leaf(.inQuery(path, query), .predicate)
         }
@@ -110,7 +110,7 @@ struct Lowering {
             return .between(lhs, lower: lower, upper: upper)
         case .in_:
             if let kind = staticKind(c.rhs), kind.isScalar, kind != .string {
-                throw Diagnostic("predicate.not-a-collection",
+                throw Diagnostic(.predicate.notACollection,
                                  "IN needs a collection or a string on the right, but '\(text(c.rhs.range))' is \(kind.article)",
                                  at: c.rhs.range)
             }
@@ -120,7 +120,7 @@ struct Lowering {
             if !quantified {
                 let kind = staticKind(c.lhs)
                 if let kind, kind.isScalar, kind != .string {
-                    throw Diagnostic("predicate.not-a-collection",
+                    throw Diagnostic(.predicate.notACollection,
                                      "CONTAINS needs a collection or a string on the left, but '\(text(c.lhs.range))' is \(kind.article)",
                                      at: c.lhs.range)
                 }
@@ -145,7 +145,7 @@ struct Lowering {
 
     private func requireString(_ node: ExprNode, for op: ComparisonOp) throws(Diagnostic) {
         guard let kind = staticKind(node), kind != .string else { return }
-        throw Diagnostic("predicate.type-mismatch",
+        throw Diagnostic(.predicate.typeMismatch,
                          "\(op.rawValue) compares strings, but '\(text(node.range))' is \(kind.article)",
                          at: node.range)
     }
@@ -154,7 +154,7 @@ struct Lowering {
     private mutating func betweenBounds(_ node: ExprNode) throws(Diagnostic) -> (Expr, Expr) {
         let n = node.strippingParentheses
         func bad(_ what: String) -> Diagnostic {
-            Diagnostic("predicate.between-bounds",
+            Diagnostic(.predicate.betweenBounds,
                        "BETWEEN needs two bounds {lower, upper}, but \(what)", at: node.range)
         }
         switch n.kind {
@@ -184,14 +184,14 @@ struct Lowering {
     private func checkOptions(_ c: ComparisonSyntax) throws(Diagnostic) {
         guard !c.options.isEmpty, let r = c.optionsRange else { return }
         if c.op == .between {
-            throw Diagnostic("predicate.modifier-not-allowed",
+            throw Diagnostic(.predicate.modifierNotAllowed,
                              "BETWEEN takes no string options; [c] and [d] apply to string comparisons",
                              at: r)
         }
         for (side, node) in [("left", c.lhs), ("right", c.rhs)] {
             if side == "left" && c.qualifier != nil { continue }
             if let kind = staticKind(node), kind != .string, kind != .list {
-                throw Diagnostic("predicate.modifier-not-allowed",
+                throw Diagnostic(.predicate.modifierNotAllowed,
                                  "string options apply to string comparisons, but '\(text(node.range))' is \(kind.article)",
                                  at: r)
             }
@@ -202,19 +202,19 @@ struct Lowering {
     private func checkCollection(_ c: ComparisonSyntax) throws(Diagnostic) {
         let q = c.qualifier?.rawValue ?? ""
         if let kind = staticKind(c.lhs), kind.isScalar {
-            throw Diagnostic("predicate.quantifier-on-scalar",
+            throw Diagnostic(.predicate.quantifierOnScalar,
                              "\(q) needs a collection, but '\(text(c.lhs.range))' is \(kind.article)",
                              at: c.lhs.range)
         }
         if let path = plainKeyPath(c.lhs), let type = fieldType(path), !type.isCollectionLike {
-            throw Diagnostic("predicate.quantifier-on-scalar",
+            throw Diagnostic(.predicate.quantifierOnScalar,
                              "\(q) needs a collection, but '\(path)' is a \(type) field",
                              at: c.lhs.range)
         }
     }
 
     func unbound(_ name: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic("variable.unbound", "no value was given for the variable $\(name)", at: range)
+        Diagnostic(.variable.unbound, "no value was given for the variable $\(name)", at: range)
     }
 
     func describe(_ a: PredicateArgument) -> String {

@@ -5,7 +5,7 @@ extension Lowering {
         switch node.kind {
         case .integer(let n):
             guard n <= UInt64(Int64.max) else {
-                throw Diagnostic("lex.number-out-of-range", "\(n) does not fit in a 64-bit integer", at: node.range)
+                throw Diagnostic(.lex.numberOutOfRange, "\(n) does not fit in a 64-bit integer", at: node.range)
             }
             return .literal(.int(Int64(n)))
         case .real(let d): return .literal(.double(d))
@@ -27,7 +27,7 @@ extension Lowering {
             return appending(try expr(base), [name.text])
         case .collectionOperator(let base, let op, let rest):
             guard let aggregate = AggregateOperator(rawValue: "@" + op.text) else {
-                throw Diagnostic("predicate.unknown-aggregate",
+                throw Diagnostic(.predicate.unknownAggregate,
                                  "unknown collection operator '@\(op.text)'; the operators are "
                                     + AggregateOperator.allCases.map(\.rawValue).joined(separator: " "),
                                  at: op.range)
@@ -67,7 +67,7 @@ extension Lowering {
                 return .negate(try expr(operand))
             }
         case .assignment(let name, _):
-            throw Diagnostic("predicate.unsupported",
+            throw Diagnostic(.predicate.unsupported,
                              "an assignment ($\(name.text) := …) binds a variable as a side effect, which a query cannot do; bind variables by substitution instead",
                              at: node.range)
         }
@@ -88,7 +88,7 @@ extension Lowering {
     /// A bound value as an expression, within the list-size limit a written `{…}` has.
     func bounded(_ v: Value, at range: SourceRange) throws(Diagnostic) -> Expr {
         if case .array(let items) = v, items.count > limits.maxInListSize {
-            throw Diagnostic("limit.in-list",
+            throw Diagnostic(.limit.inList,
                              "the array bound here has \(items.count) elements; the limit is \(limits.maxInListSize)",
                              at: range)
         }
@@ -107,7 +107,7 @@ extension Lowering {
     private func argument(_ spec: ArgumentSpec, _ index: Int, at range: SourceRange) throws(Diagnostic) -> Expr {
         let a = arguments[index]
         func mismatch(_ wanted: String) -> Diagnostic {
-            Diagnostic("argument.type-mismatch",
+            Diagnostic(.argument.typeMismatch,
                        "\(spec.text) needs \(wanted), but argument \(index + 1) is \(describe(a))",
                        at: range)
         }
@@ -117,7 +117,7 @@ extension Lowering {
             case .value(let v): return try bounded(v, at: range)
             case .keyPath: throw mismatch("a value (use %K for a key path)")
             case .query:
-                throw Diagnostic("argument.query-misplaced",
+                throw Diagnostic(.argument.queryMisplaced,
                                  "a query argument can only be the right side of `key IN %@` (or NOT (key IN %@))",
                                  at: range)
             }
@@ -142,14 +142,14 @@ extension Lowering {
     private func keyPathExpr(_ s: String, at range: SourceRange) throws(Diagnostic) -> Expr {
         let components = s.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !components.contains(where: \.isEmpty) else {
-            throw Diagnostic("argument.invalid-key-path", "'\(s)' is not a key path (it has an empty component)", at: range)
+            throw Diagnostic(.argument.invalidKeyPath, "'\(s)' is not a key path (it has an empty component)", at: range)
         }
         guard let at = components.firstIndex(where: { $0.hasPrefix("@") }) else {
             return .key(FieldPath(components))
         }
         let rest = Array(components[(at + 1)...])
         guard let op = AggregateOperator(rawValue: components[at]), !rest.contains(where: { $0.hasPrefix("@") }) else {
-            throw Diagnostic("argument.invalid-key-path",
+            throw Diagnostic(.argument.invalidKeyPath,
                              "'\(s)' has an unknown or repeated collection operator", at: range)
         }
         let base: Expr = at == 0 ? .evaluatedObject : .key(FieldPath(Array(components[..<at])))
@@ -163,12 +163,12 @@ extension Lowering {
         let candidates = lowered == "randomn"
             ? [Function.randomn] : Function.allCases.filter { $0.callName.lowercased() == lowered }
         guard !candidates.isEmpty else {
-            throw Diagnostic("predicate.unknown-function", "unknown function '\(name.text)'", at: name.range,
+            throw Diagnostic(.predicate.unknownFunction, "unknown function '\(name.text)'", at: name.range,
                              notes: ["the functions are " + Self.functionList])
         }
         guard let f = candidates.first(where: { $0.arity == args.count }) else {
             let arities = candidates.map { String($0.arity) }.joined(separator: " or ")
-            throw Diagnostic("predicate.function-arity",
+            throw Diagnostic(.predicate.functionArity,
                              "\(name.text) takes \(arities) argument\(arities == "1" ? "" : "s") but \(args.count) \(args.count == 1 ? "was" : "were") given",
                              at: range)
         }
@@ -186,11 +186,11 @@ extension Lowering {
     private mutating func functionExpression(_ receiver: ExprNode, _ selector: ExprNode, _ args: [ExprNode],
                                              at range: SourceRange) throws(Diagnostic) -> Expr {
         guard let name = constantString(selector) else {
-            throw Diagnostic("predicate.function-selector",
+            throw Diagnostic(.predicate.functionSelector,
                              "FUNCTION needs the selector name as a quoted string, as in 'sqrt:'", at: selector.range)
         }
         guard let f = Function(rawValue: name) else {
-            throw Diagnostic("predicate.unknown-function", "unknown function selector '\(name)'", at: selector.range,
+            throw Diagnostic(.predicate.unknownFunction, "unknown function selector '\(name)'", at: selector.range,
                              notes: ["the selectors are " + Function.allCases.map(\.rawValue).joined(separator: " ")])
         }
         var operands: [ExprNode]
@@ -199,7 +199,7 @@ extension Lowering {
         } else if args.count + 1 == f.arity {
             operands = [receiver] + args
         } else {
-            throw Diagnostic("predicate.function-arity",
+            throw Diagnostic(.predicate.functionArity,
                              "'\(name)' takes \(f.arity) argument\(f.arity == 1 ? "" : "s"); FUNCTION passes the receiver as the first one when one fewer is written, or ignores a SELF receiver",
                              at: range)
         }
@@ -210,16 +210,16 @@ extension Lowering {
 
     private mutating func cast(_ args: [ExprNode], at range: SourceRange) throws(Diagnostic) -> Expr {
         guard args.count == 2 else {
-            throw Diagnostic("predicate.function-arity",
+            throw Diagnostic(.predicate.functionArity,
                              "CAST takes a value and a type name, as in CAST(0, 'NSDate'), but \(args.count) argument\(args.count == 1 ? " was" : "s were") given",
                              at: range)
         }
         guard let typeName = constantString(args[1]) else {
-            throw Diagnostic("predicate.unknown-cast-type",
+            throw Diagnostic(.predicate.unknownCastType,
                              "CAST needs the type name as a quoted string, such as 'NSDate'", at: args[1].range)
         }
         guard let type = CastType(rawValue: typeName) else {
-            throw Diagnostic("predicate.unknown-cast-type",
+            throw Diagnostic(.predicate.unknownCastType,
                              "unknown CAST type '\(typeName)'; the types are NSDate, NSNumber and NSString",
                              at: args[1].range)
         }
@@ -227,7 +227,7 @@ extension Lowering {
         if type == .date, let text = constantString(args[0]), ISODate.parse(text) == nil,
             BackendlessDate.parse(text) == nil
         {
-            throw Diagnostic("date.unparseable",
+            throw Diagnostic(.date.unparseable,
                              "'\(text)' is not a date; CAST(…, 'NSDate') takes an ISO-8601 date such as '2015-03-23T00:00:00Z' or a number of seconds since 2001-01-01",
                              at: args[0].range)
         }

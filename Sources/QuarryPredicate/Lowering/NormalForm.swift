@@ -10,7 +10,7 @@ extension ProfileRules {
     static func checkNormalForm(_ p: Filter, profile: Profile, at range: SourceRange) -> Diagnostic? {
         guard profile == .parse || profile == .maxleap else { return nil }
         let tooComplex = { (detail: String) in
-            Diagnostic("profile.unsupported",
+            Diagnostic(.profile.unsupported,
                        "the \(profile.rawValue) profile does not support complex predicates with many ORed clauses: \(detail) (at most \(maxOrBranches))",
                        at: range)
         }

@@ -25,7 +25,7 @@ struct ProfileRules {
         let why = p == .leancloud
             ? "the LeanCloud SDK ignored the predicate of queryWithClassName:predicate:"
             : "Backendless queries are SQL where-clauses"
-        return Diagnostic("profile.unsupported",
+        return Diagnostic(.profile.unsupported,
                           "the \(p.rawValue) profile does not accept NSPredicate format strings (\(why))",
                           at: range)
     }
@@ -40,7 +40,7 @@ struct ProfileRules {
     }
 
     private func unsupported(_ what: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic("profile.unsupported", "the \(profile.rawValue) profile does not support \(what)", at: range)
+        Diagnostic(.profile.unsupported, "the \(profile.rawValue) profile does not support \(what)", at: range)
     }
 
     private func visit(_ p: PredicateNode, negated: Bool, into out: inout [Diagnostic]) {

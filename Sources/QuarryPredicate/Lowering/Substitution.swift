@@ -7,10 +7,10 @@ extension Filter {
     /// or SUBQUERY are never replaced. A variable without a value is an error
     /// (`variable.unbound`) unless `leavingUnbound` is set, in which case it stays a variable.
     /// `x BETWEEN $r` needs `$r` bound to a two-element array (`predicate.between-bounds`).
-    public func substituting(_ variables: [String: Value], leavingUnbound: Bool = false) throws(Diagnostics) -> Filter {
+    public func substituting(_ variables: [String: Value], leavingUnbound: Bool = false) throws(Diagnostic) -> Filter {
         var s = Substitution(values: variables, leavingUnbound: leavingUnbound)
         let result = s.filter(self, binding: nil)
-        guard s.diagnostics.isEmpty else { throw Diagnostics(s.diagnostics) }
+        try Diagnostic.throwIfAny(s.diagnostics)
         return result
     }
 }
@@ -52,7 +52,7 @@ private struct Substitution: IRChildTransform {
             let v = values[a]
         else { return nil }
         guard case .array(let items) = v, items.count == 2 else {
-            diagnostics.append(Diagnostic("predicate.between-bounds",
+            diagnostics.append(Diagnostic(.predicate.betweenBounds,
                                           "BETWEEN $\(a) needs $\(a) bound to a two-element array, not \(v.article)"))
             return (lo, hi)
         }
@@ -64,7 +64,7 @@ private struct Substitution: IRChildTransform {
         if bound.contains(name) { return e }
         if let v = values[name] { return expression(for: v) }
         if !leavingUnbound && reported.insert(name).inserted {
-            diagnostics.append(Diagnostic("variable.unbound", "no value was given for the variable $\(name)"))
+            diagnostics.append(Diagnostic(.variable.unbound, "no value was given for the variable $\(name)"))
         }
         return e
     }

@@ -57,7 +57,7 @@ struct Printer {
             return ("NOT " + (try predicate(q, atLeast: .not)), .not)
         case .leaf(let leaf):
             guard leaf.semantics == .predicate else {
-                throw Diagnostic("print.semantics",
+                throw Diagnostic(.print.semantics,
                                  "this condition has \(leaf.semantics.rawValue) null semantics, which an NSPredicate comparison does not share")
             }
             if case .isNull(let e) = leaf.condition { return (try existence(e, exists: leaf.negated), .atom) }
@@ -85,7 +85,7 @@ struct Printer {
             return "\(try expr(e)) BETWEEN \(try bounds(lower, upper))"
         case .inCollection(let v, let coll, let o):
             if case .evaluatedObject = coll {
-                throw Diagnostic("print.inexpressible",
+                throw Diagnostic(.print.inexpressible,
                                  "membership in SELF has no spelling: `x IN SELF` means that the key x exists")
             }
             return "\(try expr(v)) IN\(options(o)) \(try expr(coll))"
@@ -95,7 +95,7 @@ struct Printer {
             return try quantified(q, coll, variable, body)
         case .inQuery(let key, let query):
             guard withArguments else {
-                throw Diagnostic("print.inexpressible",
+                throw Diagnostic(.print.inexpressible,
                                  "a subquery (key IN query) is written `key IN %@` with the query as an argument; print with arguments")
             }
             let k = try expr(.key(key))
@@ -104,19 +104,19 @@ struct Printer {
         case .isNull(let e):
             return try existence(e, exists: false)
         case .containsAll:
-            throw Diagnostic("print.inexpressible", "containsAll (Parse $all) has no NSPredicate spelling")
+            throw Diagnostic(.print.inexpressible, "containsAll (Parse $all) has no NSPredicate spelling")
         case .containedBy:
-            throw Diagnostic("print.inexpressible", "containedBy (Parse $containedBy) has no NSPredicate spelling")
+            throw Diagnostic(.print.inexpressible, "containedBy (Parse $containedBy) has no NSPredicate spelling")
         case .arraySize:
-            throw Diagnostic("print.inexpressible", "an array-size test (Parse $size) has no NSPredicate spelling")
+            throw Diagnostic(.print.inexpressible, "an array-size test (Parse $size) has no NSPredicate spelling")
         case .geo:
-            throw Diagnostic("print.inexpressible", "geo conditions have no NSPredicate spelling")
+            throw Diagnostic(.print.inexpressible, "geo conditions have no NSPredicate spelling")
         case .select:
-            throw Diagnostic("print.inexpressible", "select (Parse $select) has no NSPredicate spelling")
+            throw Diagnostic(.print.inexpressible, "select (Parse $select) has no NSPredicate spelling")
         case .relatedTo:
-            throw Diagnostic("print.inexpressible", "relatedTo (Parse $relatedTo) has no NSPredicate spelling")
+            throw Diagnostic(.print.inexpressible, "relatedTo (Parse $relatedTo) has no NSPredicate spelling")
         case .text:
-            throw Diagnostic("print.inexpressible", "text search (Parse $text) has no NSPredicate spelling")
+            throw Diagnostic(.print.inexpressible, "text search (Parse $text) has no NSPredicate spelling")
         }
     }
 
@@ -128,10 +128,10 @@ struct Printer {
         case .contains: return "CONTAINS" + options(o)
         case .like(.glob): return "LIKE" + options(o)
         case .like(.sql):
-            throw Diagnostic("print.inexpressible", "an SQL LIKE pattern has no NSPredicate spelling; LIKE uses * and ?")
+            throw Diagnostic(.print.inexpressible, "an SQL LIKE pattern has no NSPredicate spelling; LIKE uses * and ?")
         case .matches(let ro):
             guard ro.wholeString, ro.flags.subtracting(.caseInsensitive).isEmpty else {
-                throw Diagnostic("print.inexpressible",
+                throw Diagnostic(.print.inexpressible,
                                  "NSPredicate MATCHES matches the whole string and takes no regex flags but [c]")
             }
             return "MATCHES" + options(ro.flags.contains(.caseInsensitive) ? o.union(.caseInsensitive) : o)
@@ -218,7 +218,7 @@ struct Printer {
         case .variable(let name):
             if let r = renamed[name] { return ("$" + r, .postfix) }
             guard name.isIdentifier else {
-                throw Diagnostic("print.inexpressible", "the variable name '\(name)' cannot be written as $name")
+                throw Diagnostic(.print.inexpressible, "the variable name '\(name)' cannot be written as $name")
             }
             return ("$" + name, .postfix)
         case .evaluatedObject:
@@ -301,7 +301,7 @@ struct Printer {
     private mutating func keyPath(_ path: FieldPath) throws(Diagnostic) -> String {
         if path.components.allSatisfy({ $0.isIdentifier }) { return try components(path) }
         guard withArguments, !path.components.contains(where: { $0.isEmpty || $0.contains(".") || $0.hasPrefix("@") }) else {
-            throw Diagnostic("print.inexpressible", "the key '\(path)' has a component that is not an identifier")
+            throw Diagnostic(.print.inexpressible, "the key '\(path)' has a component that is not an identifier")
         }
         arguments.append(.keyPath(path.description))
         return "%K"
@@ -312,7 +312,7 @@ struct Printer {
         var parts: [String] = []
         for c in path.components {
             guard c.isIdentifier else {
-                throw Diagnostic("print.inexpressible", "the key '\(c)' in '\(path)' is not an identifier")
+                throw Diagnostic(.print.inexpressible, "the key '\(c)' in '\(path)' is not an identifier")
             }
             // (`uti` needs no escape: only an adjacent `-EQUALS` would make it a keyword.)
             parts.append(Keyword.spelled(by: c) != nil ? "#" + c : c)
@@ -330,7 +330,7 @@ struct Printer {
         case .double(let d):
             guard d.isFinite else {
                 if withArguments { return placeholder(v) }
-                throw Diagnostic("print.inexpressible", "\(d) has no literal spelling")
+                throw Diagnostic(.print.inexpressible, "\(d) has no literal spelling")
             }
             return (d.description, d.sign == .minus ? .unary : .postfix)
         case .string(let s): return (Self.quoted(s), .postfix)
@@ -343,7 +343,7 @@ struct Printer {
             return ("CAST(\(Self.quoted(ISODate.format(ms))), \"NSDate\")", .postfix)
         default:
             if withArguments { return placeholder(v) }
-            throw Diagnostic("print.inexpressible",
+            throw Diagnostic(.print.inexpressible,
                              "a \(v.typeName) value has no literal spelling; print with arguments to pass it as %@")
         }
     }

@@ -16,7 +16,7 @@ extension Lexer {
             return c
         }
         let bad = { (lexer: Lexer) -> Diagnostic in
-            Diagnostic("lex.invalid-argument",
+            Diagnostic(.lex.invalidArgument,
                        "'\(String(decoding: lexer.bytes[start..<lexer.pos], as: UTF8.self))' is not an argument specifier; use %@ (value), %K (key path), %d %i %u %x (integer), %f %g %e (number) or %% (a percent sign)",
                        at: SourceRange(offset: start, length: Swift.max(1, lexer.pos - start)))
         }
@@ -112,7 +112,7 @@ extension Lexer {
             notes.insert("the \(q) at \(p.line):\(p.column) ended the string before it; write \\\(q) there", at: 0)
         }
         return Diagnostic(
-            "lex.unterminated-string",
+            .lex.unterminatedString,
             "unterminated string: the \(q) that opens it is never closed",
             at: SourceRange(offset: open, length: bytes.count - open),
             notes: notes)
@@ -121,7 +121,7 @@ extension Lexer {
     /// After `\u`: four hex digits (with a following `\uXXXX` low surrogate when needed) or `{hex}`.
     private mutating func lexUnicodeEscape(escapeStart: Int) throws(Diagnostic) -> Unicode.Scalar {
         func invalid(_ lexer: Lexer, _ why: String) -> Diagnostic {
-            Diagnostic("lex.invalid-escape", why,
+            Diagnostic(.lex.invalidEscape, why,
                        at: SourceRange(offset: escapeStart, length: Swift.max(2, lexer.pos - escapeStart)))
         }
         if peek() == UInt8(ascii: "{") {
@@ -199,7 +199,7 @@ extension Lexer {
             if let s = peek(1), s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { ahead = 2 }
             guard let d = peek(ahead), isDigit(d) else {
                 pos += 1
-                throw Diagnostic("lex.invalid-number", "expected digits after the exponent 'e'",
+                throw Diagnostic(.lex.invalidNumber, "expected digits after the exponent 'e'",
                                  at: SourceRange(offset: start, length: pos - start))
             }
             isReal = true
@@ -211,12 +211,12 @@ extension Lexer {
         let range = SourceRange(offset: start, length: pos - start)
         if isReal {
             guard let d = Double(text), d.isFinite else {
-                throw Diagnostic("lex.number-out-of-range", "\(text) is too large for a number", at: range)
+                throw Diagnostic(.lex.numberOutOfRange, "\(text) is too large for a number", at: range)
             }
             return .real(d)
         }
         guard let n = UInt64(text) else {
-            throw Diagnostic("lex.number-out-of-range",
+            throw Diagnostic(.lex.numberOutOfRange,
                              "\(text) does not fit in a 64-bit integer", at: range)
         }
         return .integer(n)
@@ -238,12 +238,12 @@ extension Lexer {
         let name = radix == 16 ? "hex" : radix == 8 ? "octal" : "binary"
         guard digits > 0 else {
             pos = Swift.min(pos + (peek() == nil ? 0 : 1), bytes.count)
-            throw Diagnostic("lex.invalid-number", "expected \(name) digits after '\(String(decoding: bytes[start..<(start + 2)], as: UTF8.self))'",
+            throw Diagnostic(.lex.invalidNumber, "expected \(name) digits after '\(String(decoding: bytes[start..<(start + 2)], as: UTF8.self))'",
                              at: SourceRange(offset: start, length: pos - start))
         }
         try rejectTrailingLetters(start: start)
         if overflow {
-            throw Diagnostic("lex.number-out-of-range", "\(name) literal does not fit in 64 bits",
+            throw Diagnostic(.lex.numberOutOfRange, "\(name) literal does not fit in 64 bits",
                              at: SourceRange(offset: start, length: pos - start))
         }
         return .integer(value)
@@ -253,7 +253,7 @@ extension Lexer {
     private mutating func rejectTrailingLetters(start: Int) throws(Diagnostic) {
         guard let c = peek(), isIdentifierPart(c) else { return }
         while let c = peek(), isIdentifierPart(c) { pos += 1 }
-        throw Diagnostic("lex.invalid-number",
+        throw Diagnostic(.lex.invalidNumber,
                          "'\(String(decoding: bytes[start..<pos], as: UTF8.self))' is not a number",
                          at: SourceRange(offset: start, length: pos - start))
     }

@@ -40,7 +40,7 @@ struct Parser {
         let p = try requirePredicate(parseOr())
         guard case .end = current.kind else {
             throw Diagnostic(
-                "syntax.unexpected-token",
+                .syntax.unexpectedToken,
                 "expected AND, OR or the end of the predicate but found \(current.kind.display)",
                 at: current.range, notes: trailingNotes())
         }
@@ -82,7 +82,7 @@ struct Parser {
     }
 
     func expected(_ what: String, notes: [String] = []) -> Diagnostic {
-        let code = current.kind == .end ? "syntax.unexpected-end" : "syntax.unexpected-token"
+        let code: DiagnosticCode = current.kind == .end ? .syntax.unexpectedEnd : .syntax.unexpectedToken
         return Diagnostic(code, "expected \(what) but found \(current.kind.display)",
                           at: current.range, notes: notes)
     }
@@ -95,7 +95,7 @@ struct Parser {
     mutating func enter() throws(Diagnostic) {
         depth += 1
         if depth > limits.maxNestingDepth {
-            throw Diagnostic("limit.nesting",
+            throw Diagnostic(.limit.nesting,
                              "the predicate nests deeper than \(limits.maxNestingDepth) levels",
                              at: current.range)
         }
@@ -178,7 +178,7 @@ struct Parser {
         } else if case .symbol(.rightParen) = current.kind {
             notes.append("a predicate compares two expressions, e.g. \(text(e.range)) == YES")
         }
-        let code = current.kind == .end ? "syntax.unexpected-end" : "syntax.unexpected-token"
+        let code: DiagnosticCode = current.kind == .end ? .syntax.unexpectedEnd : .syntax.unexpectedToken
         return Diagnostic(code,
                           "expected a comparison operator after '\(text(e.range))' but found \(current.kind.display)",
                           at: current.range, notes: notes)
@@ -237,7 +237,7 @@ struct Parser {
         case .keyword(.like): op = .like
         case .keyword(.matches): op = .matches
         case .keyword(let k) where k == .utiConformsTo || k == .utiEquals:
-            throw Diagnostic("predicate.unsupported",
+            throw Diagnostic(.predicate.unsupported,
                              "\(k.rawValue) compares Uniform Type Identifiers, which exist only on Apple platforms",
                              at: current.range)
         default:
@@ -257,7 +257,7 @@ struct Parser {
         var seen = Set<Character>()
         for ch in letters.lowercased() {
             guard !seen.contains(ch) else {
-                throw Diagnostic("syntax.unknown-modifier", "the option '\(ch)' is written twice in [\(letters)]",
+                throw Diagnostic(.syntax.unknownModifier, "the option '\(ch)' is written twice in [\(letters)]",
                                  at: lettersToken.range)
             }
             seen.insert(ch)
@@ -266,7 +266,7 @@ struct Parser {
             case "d": options.insert(.diacriticInsensitive)
             case "n": break
             default:
-                throw Diagnostic("syntax.unknown-modifier",
+                throw Diagnostic(.syntax.unknownModifier,
                                  "unknown comparison option '[\(letters)]'; the options are [c] (case-insensitive), [d] (diacritic-insensitive) and [cd]",
                                  at: open.range.union(lettersToken.range))
             }

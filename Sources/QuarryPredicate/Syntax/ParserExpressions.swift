@@ -12,7 +12,7 @@ extension Parser {
         guard isSymbol(.assign) else { return lhs }
         let op = advance()
         guard case .variable(let name) = lhs.kind else {
-            throw Diagnostic("syntax.unexpected-token",
+            throw Diagnostic(.syntax.unexpectedToken,
                              "only a $variable can be assigned with ':=', not '\(text(lhs.range))'",
                              at: op.range)
         }
@@ -111,7 +111,7 @@ extension Parser {
     }
 
     private func reservedWord(_ k: Keyword) -> Diagnostic {
-        Diagnostic("syntax.reserved-word",
+        Diagnostic(.syntax.reservedWord,
                    "\(k.rawValue) is a reserved word; write #\(k.rawValue.lowercased()) to use it as a key",
                    at: current.range)
     }
@@ -141,7 +141,7 @@ extension Parser {
             let range = t.range.union(close)
             if name.uppercased() == "FUNCTION" {
                 guard args.count >= 2 else {
-                    throw Diagnostic("predicate.function-arity",
+                    throw Diagnostic(.predicate.functionArity,
                                      "FUNCTION takes a receiver, a selector name and its arguments, as in FUNCTION(SELF, 'sqrt:', 4)",
                                      at: range)
                 }
@@ -164,11 +164,11 @@ extension Parser {
             case .first, .last, .size, .caseInsensitive, .ci:
                 throw reservedWord(k)
             case .anyKey:
-                throw Diagnostic("predicate.unsupported",
+                throw Diagnostic(.predicate.unsupported,
                                  "ANYKEY searches every attribute in Spotlight queries; name the key instead",
                                  at: t.range)
             case .fetch:
-                throw Diagnostic("predicate.unsupported",
+                throw Diagnostic(.predicate.unsupported,
                                  "FETCH runs a Core Data fetch request; use `key IN %@` with a query argument instead",
                                  at: t.range)
             default:
@@ -216,7 +216,7 @@ extension Parser {
     }
 
     private func tooManyElements(_ e: ExprNode) -> Diagnostic {
-        Diagnostic("limit.in-list", "more than \(limits.maxInListSize) elements in one list", at: e.range)
+        Diagnostic(.limit.inList, "more than \(limits.maxInListSize) elements in one list", at: e.range)
     }
 
     /// `SUBQUERY(collection, $variable, predicate)`
@@ -224,13 +224,13 @@ extension Parser {
         let keyword = advance()
         subqueryCount += 1
         if subqueryCount > limits.maxSubqueries {
-            throw Diagnostic("limit.subqueries", "more than \(limits.maxSubqueries) subqueries",
+            throw Diagnostic(.limit.subqueries, "more than \(limits.maxSubqueries) subqueries",
                              at: keyword.range)
         }
         subqueryDepth += 1
         defer { subqueryDepth -= 1 }
         if subqueryDepth > limits.maxSubqueryDepth {
-            throw Diagnostic("limit.subqueries",
+            throw Diagnostic(.limit.subqueries,
                              "subqueries nest deeper than \(limits.maxSubqueryDepth) levels",
                              at: keyword.range)
         }
@@ -240,7 +240,7 @@ extension Parser {
         guard case .variable(let name) = current.kind else {
             var notes = ["SUBQUERY(collection, $x, predicate) binds $x to each element"]
             if case .identifier(let n) = current.kind { notes.append("write $\(n)") }
-            throw Diagnostic("predicate.subquery-variable",
+            throw Diagnostic(.predicate.subqueryVariable,
                              "SUBQUERY needs a $variable as its second argument but found \(current.kind.display)",
                              at: current.range, notes: notes)
         }

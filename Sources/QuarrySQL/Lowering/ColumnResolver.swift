@@ -32,14 +32,14 @@ struct ColumnResolver {
                 let sub = path.components[i]
                 guard let axis = ["latitude", "longitude"].first(where: { Keyword.equalsIgnoringCase($0, sub.text) })
                 else {
-                    throw Diagnostic("query.unknown-column",
+                    throw Diagnostic(.query.unknownColumn,
                                      "'\(stored)' is a GeoPoint; it has only 'latitude' and 'longitude', not '\(sub.text)'",
                                      at: sub.range)
                 }
                 out.append(axis)
                 i += 1
                 if i < path.components.count {
-                    throw Diagnostic("query.unknown-column",
+                    throw Diagnostic(.query.unknownColumn,
                                      "'\(stored).\(axis)' is a number; it has no field '\(path.components[i].text)'",
                                      at: path.components[i].range)
                 }
@@ -48,7 +48,7 @@ struct ColumnResolver {
                 // Shape unknown below here: accept the rest as written.
                 return (FieldPath(out + written[i...]), nil)
             case let t?:
-                throw Diagnostic("query.unknown-column",
+                throw Diagnostic(.query.unknownColumn,
                                  "'\(stored)' is a \(t) column; it has no field '\(path.components[i].text)'",
                                  at: path.components[i].range)
             }
@@ -63,14 +63,14 @@ struct ColumnResolver {
         if matches.count == 1 { return matches[0] }
         var message = "unknown class '\(name.text)'"
         if let hint = Suggestions.didYouMean(name.text, among: schema.classNames) { message += "; \(hint)" }
-        throw Diagnostic("query.unknown-class", message, at: name.range)
+        throw Diagnostic(.query.unknownClass, message, at: name.range)
     }
 
     private func unknownColumn(_ name: SQLName, in className: String) -> Diagnostic {
         let known = schema?.fieldNames(in: className) ?? []
         let sameLetters = known.filter { $0.lowercased() == name.text.lowercased() }
         if sameLetters.count > 1 {
-            return Diagnostic("query.unknown-column",
+            return Diagnostic(.query.unknownColumn,
                               "'\(name.text)' matches several columns of \(className) that differ only in case (\(sameLetters.joined(separator: ", "))); write the exact name",
                               at: name.range)
         }
@@ -80,7 +80,7 @@ struct ColumnResolver {
         if !known.isEmpty, known.count <= 30 {
             notes.append("columns of \(className): \(known.joined(separator: ", "))")
         }
-        return Diagnostic("query.unknown-column", message, at: name.range, notes: notes)
+        return Diagnostic(.query.unknownColumn, message, at: name.range, notes: notes)
     }
 }
 

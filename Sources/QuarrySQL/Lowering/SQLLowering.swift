@@ -52,10 +52,10 @@ struct SQLLowering {
             var values: [Expr] = []
             for item in items {
                 guard case .literal(let l) = item else {
-                    throw Diagnostic("syntax.unexpected-token", "an IN list holds values, not columns", at: item.range)
+                    throw Diagnostic(.syntax.unexpectedToken, "an IN list holds values, not columns", at: item.range)
                 }
                 if case .null = l.value {
-                    throw Diagnostic("query.null-comparison",
+                    throw Diagnostic(.query.nullComparison,
                                      "NULL in an IN list never matches in SQL; test it separately with '\(describe(operand)) IS NULL'",
                                      at: l.range)
                 }
@@ -65,7 +65,7 @@ struct SQLLowering {
 
         case .inSubquery(let operand, let sub, let negated):
             guard case .path(let path) = operand else {
-                throw Diagnostic("syntax.unexpected-token",
+                throw Diagnostic(.syntax.unexpectedToken,
                                  "the left side of IN (subquery) must be a column", at: operand.range)
             }
             let (key, _) = try resolver.resolve(path, in: className)
@@ -84,7 +84,7 @@ struct SQLLowering {
         case .within(let w):
             let key = try geoKey(w.column, in: className)
             guard case .string(let wkt) = w.geometry.value, case .bool(let expected) = w.expected.value else {
-                throw Diagnostic("geo.within-comparison",
+                throw Diagnostic(.geo.withinComparison,
                                  "Within(column, 'POLYGON((…))') is compared with = TRUE or = FALSE", at: p.range)
             }
             let ring = try WKTPolygon.parse(wkt, base: w.geometry.range.offset + 1)
@@ -128,7 +128,7 @@ struct SQLLowering {
             return .literal(try date(l, context: "'\(op.spelling.rawValue)' compares dates"))
         case .path:
             if let t = scalarType(type), t != .date, t != .mixed {
-                throw Diagnostic("type.mismatch",
+                throw Diagnostic(.type.mismatch,
                                  "'\(op.spelling.rawValue)' compares dates, but '\(describe(s))' is a \(t) column",
                                  at: s.range)
             }
@@ -150,21 +150,21 @@ struct SQLLowering {
         switch operand {
         case .path:
             if let t = scalarType(type), t != .string, t != .mixed {
-                throw Diagnostic("type.mismatch", "LIKE matches strings, but '\(describe(operand))' is a \(t) column",
+                throw Diagnostic(.type.mismatch, "LIKE matches strings, but '\(describe(operand))' is a \(t) column",
                                  at: operand.range)
             }
         case .literal(let l):
             guard case .string = l.value else {
-                throw Diagnostic("type.mismatch", "LIKE matches strings, not \(kind(of: l))", at: l.range)
+                throw Diagnostic(.type.mismatch, "LIKE matches strings, not \(kind(of: l))", at: l.range)
             }
         }
         guard case .string(let text) = pattern.value else {
-            throw Diagnostic("type.mismatch", "LIKE needs a string pattern, not \(kind(of: pattern))", at: pattern.range)
+            throw Diagnostic(.type.mismatch, "LIKE needs a string pattern, not \(kind(of: pattern))", at: pattern.range)
         }
         var escapeCharacter: Character?
         if let escape, case .string(let escapeText) = escape.value {
             guard let c = LikePattern.escapeCharacter(escapeText) else {
-                throw Diagnostic("like.invalid-escape",
+                throw Diagnostic(.like.invalidEscape,
                                  "ESCAPE takes exactly one character, not \(escapeText.count)", at: escape.range)
             }
             escapeCharacter = c
@@ -172,7 +172,7 @@ struct SQLLowering {
         if LikePattern.endsWithLoneEscape(text, escape: escapeCharacter), let c = escapeCharacter {
             // The escape character is the pattern's last; in the source it sits before the quote.
             let written = c == "'" ? 2 : String(c).utf8.count
-            throw Diagnostic("like.trailing-escape",
+            throw Diagnostic(.like.trailingEscape,
                              "the pattern ends with the escape character '\(c)', which must be followed by the character it escapes (%, _ or '\(c)')",
                              at: SourceRange(offset: pattern.range.end - 1 - written, length: written))
         }
@@ -184,14 +184,14 @@ struct SQLLowering {
     private mutating func enterSubquery(_ table: SQLName) throws(Diagnostic) {
         subqueries += 1
         if subqueries > limits.maxSubqueries {
-            throw Diagnostic("limit.subqueries",
+            throw Diagnostic(.limit.subqueries,
                              "more than \(limits.maxSubqueries) subqueries in one query (Limits.maxSubqueries)",
                              at: table.range)
         }
         subqueryDepth += 1
         if subqueryDepth > limits.maxSubqueryDepth {
             subqueryDepth -= 1
-            throw Diagnostic("limit.subquery-depth",
+            throw Diagnostic(.limit.subqueryDepth,
                              "subqueries nest deeper than \(limits.maxSubqueryDepth) levels (Limits.maxSubqueryDepth)",
                              at: table.range)
         }
@@ -220,14 +220,14 @@ struct SQLLowering {
             switch relationType {
             case .pointer(let pointed)?, .relation(let pointed)?, .array(of: .pointer(let pointed)?)?:
                 if let target, pointed != target {
-                    throw Diagnostic("query.relation-target-mismatch",
+                    throw Diagnostic(.query.relationTargetMismatch,
                                      "\(parentClass).\(relationKey) points to \(pointed), not to \(target), the class being queried",
                                      at: relation.range)
                 }
             case nil, .mixed?, .array(of: nil)?:
                 break
             case let t?:
-                throw Diagnostic("query.not-a-relation",
+                throw Diagnostic(.query.notARelation,
                                  "\(parentClass).\(relationKey) is a \(t) column; Parent[relation] needs a relation column",
                                  at: relation.range)
             }
@@ -244,7 +244,7 @@ struct SQLLowering {
         let lon = try coordinate(d.longitude, limit: 180, what: "longitude")
         let key = try distanceKey(d.latitudeColumn, d.longitudeColumn, in: className)
         guard let unit = SQLUnits.unit(named: d.unit.text), let amount = number(d.amount) else {
-            throw Diagnostic("geo.unknown-unit", "unknown unit '\(d.unit.text)'; the units are \(SQLUnits.list)",
+            throw Diagnostic(.geo.unknownUnit, "unknown unit '\(d.unit.text)'; the units are \(SQLUnits.list)",
                              at: d.unit.range)
         }
         return .distance(key, from: GeoPoint(latitude: lat, longitude: lon), d.op.spelling.comparison,
@@ -253,7 +253,7 @@ struct SQLLowering {
 
     private func coordinate(_ l: SQLLiteral, limit: Double, what: String) throws(Diagnostic) -> Double {
         guard let v = number(l), (-limit...limit).contains(v) else {
-            throw Diagnostic("geo.invalid-coordinate",
+            throw Diagnostic(.geo.invalidCoordinate,
                              "the \(what) of the center must be between -\(Int(limit)) and \(Int(limit))", at: l.range)
         }
         return v
@@ -265,7 +265,7 @@ struct SQLLowering {
             guard p.components.count >= 2,
                   Keyword.equalsIgnoringCase(p.components[p.components.count - 1].text, axis)
             else {
-                throw Diagnostic("geo.distance-arguments",
+                throw Diagnostic(.geo.distanceArguments,
                                  "expected a GeoPoint column's \(axis), as in coordinates.\(axis)", at: p.range)
             }
             let prefix = Array(p.components.dropLast())
@@ -275,7 +275,7 @@ struct SQLLowering {
         let latKey = try geoKey(try split(latPath, "latitude"), in: className)
         let lonKey = try geoKey(try split(lonPath, "longitude"), in: className)
         guard latKey == lonKey else {
-            throw Diagnostic("geo.distance-key-mismatch",
+            throw Diagnostic(.geo.distanceKeyMismatch,
                              "the latitude comes from '\(latKey)' but the longitude from '\(lonKey)'; both must come from the same GeoPoint column",
                              at: lonPath.range)
         }
@@ -286,7 +286,7 @@ struct SQLLowering {
     private func geoKey(_ p: SQLPath, in className: String?) throws(Diagnostic) -> FieldPath {
         let (key, type) = try resolver.resolve(p, in: className)
         if let t = scalarType(type), t != .geoPoint, t != .mixed {
-            throw Diagnostic("type.mismatch", "'\(key)' is a \(t) column, not a GeoPoint", at: p.range)
+            throw Diagnostic(.type.mismatch, "'\(key)' is a \(t) column, not a GeoPoint", at: p.range)
         }
         return key
     }
@@ -302,7 +302,7 @@ struct SQLLowering {
             return (.key(key), type)
         case .literal(let l):
             if case .null = l.value, !allowNull {
-                throw Diagnostic("query.null-comparison",
+                throw Diagnostic(.query.nullComparison,
                                  "a comparison with NULL is never true in SQL; write 'IS NULL' or 'IS NOT NULL'",
                                  at: l.range)
             }
@@ -331,7 +331,7 @@ struct SQLLowering {
         default: ok = true
         }
         guard ok else {
-            throw Diagnostic("type.mismatch", "'\(describe(column))' is a \(t) column but \(text(l)) is \(kind(of: l))",
+            throw Diagnostic(.type.mismatch, "'\(describe(column))' is a \(t) column but \(text(l)) is \(kind(of: l))",
                              at: l.range)
         }
         return plain(l)
@@ -342,7 +342,7 @@ struct SQLLowering {
         switch l.value {
         case .string(let s):
             guard let ms = BackendlessDate.parse(s) else {
-                throw Diagnostic("date.unparseable",
+                throw Diagnostic(.date.unparseable,
                                  "'\(s)' is not a date in any accepted form (epoch milliseconds or a string such as '23-Mar-2015', '03/23/2015' or '2015-03-23T14:30:15.250Z')",
                                  at: l.range,
                                  notes: ["accepted forms (java.text.SimpleDateFormat letters; zone-less is UTC): "
@@ -353,11 +353,11 @@ struct SQLLowering {
             return .date(ms)
         case .double(let d):
             guard d.rounded() == d, let ms = Int64(exactly: d) else {
-                throw Diagnostic("type.mismatch", "a date as a number is whole epoch milliseconds, not \(d)", at: l.range)
+                throw Diagnostic(.type.mismatch, "a date as a number is whole epoch milliseconds, not \(d)", at: l.range)
             }
             return .date(ms)
         case .bool, .null:
-            throw Diagnostic("type.mismatch",
+            throw Diagnostic(.type.mismatch,
                              "\(context): expected a date string or epoch milliseconds, not \(kind(of: l))", at: l.range)
         }
     }

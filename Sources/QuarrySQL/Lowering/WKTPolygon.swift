@@ -73,12 +73,12 @@ enum WKTPolygon {
             guard skipSpaces() else { throw error("expected a space and a latitude after the longitude", at: i, length: 1) }
             let (lat, latStart) = try number("a latitude")
             guard (-180...180).contains(lon) else {
-                throw Diagnostic("geo.invalid-coordinate",
+                throw Diagnostic(.geo.invalidCoordinate,
                                  "longitude \(NumberText.double(lon)) is outside -180…180 (WKT points are 'longitude latitude')",
                                  at: SourceRange(offset: base + lonStart, length: lonEnd - lonStart))
             }
             guard (-90...90).contains(lat) else {
-                throw Diagnostic("geo.invalid-coordinate",
+                throw Diagnostic(.geo.invalidCoordinate,
                                  "latitude \(NumberText.double(lat)) is outside -90…90 (WKT points are 'longitude latitude')",
                                  at: SourceRange(offset: base + latStart, length: i - latStart))
             }
@@ -119,7 +119,7 @@ enum WKTPolygon {
         func error(_ message: String, at offset: Int, length: Int) -> Diagnostic {
             // Clamp to the text so a missing piece at its end points at the closing quote.
             let o = min(offset, bytes.count)
-            return Diagnostic("geo.invalid-wkt", message,
+            return Diagnostic(.geo.invalidWKT, message,
                               at: SourceRange(offset: base + o, length: max(length, 1)))
         }
     }

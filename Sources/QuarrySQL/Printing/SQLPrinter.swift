@@ -21,7 +21,7 @@ struct SQLPrinter {
         depth += 1
         defer { depth -= 1 }
         if depth > limits.maxNestingDepth {
-            throw Diagnostic("limit.nesting",
+            throw Diagnostic(.limit.nesting,
                              "the condition nests deeper than \(limits.maxNestingDepth) levels (Limits.maxNestingDepth)")
         }
         switch p {
@@ -299,7 +299,7 @@ struct SQLPrinter {
     }
 
     private func inexpressible(_ construct: String) -> Diagnostic {
-        Diagnostic("translate.inexpressible", "\(construct) cannot be written as an SQL where clause")
+        Diagnostic(.translate.inexpressible, "\(construct) cannot be written as an SQL where clause")
     }
 }
 

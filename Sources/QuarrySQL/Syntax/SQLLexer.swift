@@ -48,7 +48,7 @@ struct SQLLexer {
             let (s, length) = CharacterClasses.scalar(in: bytes, at: i)
             if CharacterClasses.isIdentifierStart(s) { return identifier() }
             let range = SourceRange(offset: start, length: length)
-            throw Diagnostic("lex.unexpected-character", Self.unexpectedMessage(s), at: range)
+            throw Diagnostic(.lex.unexpectedCharacter, Self.unexpectedMessage(s), at: range)
         }
     }
 
@@ -97,15 +97,15 @@ struct SQLLexer {
     /// `` `weird name` `` with ```` `` ```` for a literal backquote.
     private mutating func quotedIdentifier() throws(Diagnostic) -> SQLToken {
         let start = i
-        let text = try delimited(by: UInt8(ascii: "`"), code: "lex.unterminated-identifier",
+        let text = try delimited(by: UInt8(ascii: "`"), code: .lex.unterminatedIdentifier,
                                  what: "quoted name", closing: "`")
         let range = SourceRange(offset: start, length: i - start)
         if text.isEmpty {
-            throw Diagnostic("syntax.invalid-identifier", "a quoted name cannot be empty", at: range)
+            throw Diagnostic(.syntax.invalidIdentifier, "a quoted name cannot be empty", at: range)
         }
         if text.utf8.contains(UInt8(ascii: ".")) {
             // Key paths are dotted names; a dot inside one name could never be addressed.
-            throw Diagnostic("syntax.invalid-identifier",
+            throw Diagnostic(.syntax.invalidIdentifier,
                              "a quoted name cannot contain '.'; write a path as `a`.`b`", at: range)
         }
         return SQLToken(.identifier(text, quoted: true), range)
@@ -113,14 +113,14 @@ struct SQLLexer {
 
     private mutating func string() throws(Diagnostic) -> SQLToken {
         let start = i
-        let text = try delimited(by: UInt8(ascii: "'"), code: "lex.unterminated-string",
+        let text = try delimited(by: UInt8(ascii: "'"), code: .lex.unterminatedString,
                                  what: "string", closing: "'")
         return SQLToken(.string(text), SourceRange(offset: start, length: i - start))
     }
 
     /// Reads from the opening delimiter through the closing one; a doubled delimiter stands for
     /// itself. An unterminated literal is reported at its opening delimiter.
-    private mutating func delimited(by quote: UInt8, code: String, what: String,
+    private mutating func delimited(by quote: UInt8, code: DiagnosticCode, what: String,
                                     closing: String) throws(Diagnostic) -> String {
         let open = i
         i += 1
@@ -154,7 +154,7 @@ struct SQLLexer {
             isDecimal = true
             i += 1
             guard skipDigits() else {
-                throw Diagnostic("lex.invalid-number", "expected a digit after the decimal point",
+                throw Diagnostic(.lex.invalidNumber, "expected a digit after the decimal point",
                                  at: SourceRange(offset: start, length: i - start))
             }
         }
@@ -163,14 +163,14 @@ struct SQLLexer {
             i += 1
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
             guard skipDigits() else {
-                throw Diagnostic("lex.invalid-number", "expected the digits of the exponent",
+                throw Diagnostic(.lex.invalidNumber, "expected the digits of the exponent",
                                  at: SourceRange(offset: start, length: i - start))
             }
         }
         if i < bytes.count {
             let (s, length) = CharacterClasses.scalar(in: bytes, at: i)
             if CharacterClasses.isIdentifierContinue(s) {
-                throw Diagnostic("lex.invalid-number", "unexpected '\(s)' after a number",
+                throw Diagnostic(.lex.invalidNumber, "unexpected '\(s)' after a number",
                                  at: SourceRange(offset: i, length: length))
             }
         }
@@ -178,13 +178,13 @@ struct SQLLexer {
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
         if isDecimal {
             guard let d = Double(text), d.isFinite else {
-                throw Diagnostic("lex.number-out-of-range", "the number \(text) is too large for a double",
+                throw Diagnostic(.lex.numberOutOfRange, "the number \(text) is too large for a double",
                                  at: range)
             }
             return SQLToken(.decimal(d), range)
         }
         guard let u = UInt64(text) else {
-            throw Diagnostic("lex.number-out-of-range",
+            throw Diagnostic(.lex.numberOutOfRange,
                              "the integer \(text) does not fit in 64 bits", at: range)
         }
         return SQLToken(.integer(u), range)

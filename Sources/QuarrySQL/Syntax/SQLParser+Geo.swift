@@ -22,7 +22,7 @@ extension SQLParser {
         let args = try arguments()
         let call = span(start)
         guard args.count == 4 else {
-            throw Diagnostic("syntax.wrong-arity",
+            throw Diagnostic(.syntax.wrongArity,
                              "distance() takes 4 arguments (latitude, longitude, column.latitude, column.longitude) but \(args.count) \(args.count == 1 ? "was" : "were") given",
                              at: call)
         }
@@ -38,14 +38,14 @@ extension SQLParser {
         }
         switch op.spelling {
         case .notEqual, .notEqualSQL, .after, .before, .atOrAfter, .atOrBefore:
-            throw Diagnostic("geo.distance-operator",
+            throw Diagnostic(.geo.distanceOperator,
                              "distance(…) can be compared only with \(allowed), not '\(text(op.range))'",
                              at: span(opToken.range.offset))
         default: break
         }
         if literalStartsHere() {
             let bare = try literalScalar(expected: "a distance", afterRange: op.range)
-            throw Diagnostic("geo.distance-needs-unit",
+            throw Diagnostic(.geo.distanceNeedsUnit,
                              "distance(…) is compared with a distance in units, as in mi(\(text(bare.range))); the units are \(SQLUnits.list)",
                              at: bare.range)
         }
@@ -54,12 +54,12 @@ extension SQLParser {
         }
         let unitToken = current
         guard !quoted, SQLUnits.unit(named: unitText) != nil else {
-            throw Diagnostic("geo.unknown-unit",
+            throw Diagnostic(.geo.unknownUnit,
                              "unknown unit '\(unitText)'; the units are \(SQLUnits.list)", at: unitToken.range)
         }
         let unitArgs = try arguments()
         guard unitArgs.count == 1 else {
-            throw Diagnostic("syntax.wrong-arity",
+            throw Diagnostic(.syntax.wrongArity,
                              "\(unitText)() takes 1 argument but \(unitArgs.count) were given",
                              at: span(unitToken.range.offset))
         }
@@ -75,24 +75,24 @@ extension SQLParser {
         let start = current.range.offset
         let args = try arguments()
         guard args.count == 2 else {
-            throw Diagnostic("syntax.wrong-arity",
+            throw Diagnostic(.syntax.wrongArity,
                              "Within() takes 2 arguments (column, 'POLYGON((…))') but \(args.count) \(args.count == 1 ? "was" : "were") given",
                              at: span(start))
         }
         let column = try pathArgument(args[0], "a GeoPoint column")
         guard case .literal(let geometry) = args[1], case .string = geometry.value else {
-            throw Diagnostic("syntax.unexpected-token",
+            throw Diagnostic(.syntax.unexpectedToken,
                              "expected the geometry as a string, as in 'POLYGON((lon lat, …))'",
                              at: args[1].range)
         }
         let message = "Within(…) is compared with = TRUE or = FALSE"
         let opToken = current
         guard let op = try comparisonOperator(), op.spelling == .equal else {
-            throw Diagnostic("geo.within-comparison", message + " but found \(describe(opToken))",
+            throw Diagnostic(.geo.withinComparison, message + " but found \(describe(opToken))",
                              at: span(opToken.range.offset))
         }
         guard let b = booleanKeyword(current) else {
-            throw Diagnostic("geo.within-comparison", message + " but found \(describe(current))",
+            throw Diagnostic(.geo.withinComparison, message + " but found \(describe(current))",
                              at: current.range)
         }
         let expected = SQLLiteral(value: .bool(b), range: current.range)
@@ -136,12 +136,12 @@ extension SQLParser {
             }
         case .path: break
         }
-        throw Diagnostic("syntax.unexpected-token", "expected \(what), a number", at: arg.range)
+        throw Diagnostic(.syntax.unexpectedToken, "expected \(what), a number", at: arg.range)
     }
 
     private func pathArgument(_ arg: SQLScalar, _ what: String) throws(Diagnostic) -> SQLPath {
         guard case .path(let p) = arg else {
-            throw Diagnostic("syntax.unexpected-token", "expected \(what)", at: arg.range)
+            throw Diagnostic(.syntax.unexpectedToken, "expected \(what)", at: arg.range)
         }
         return p
     }

@@ -182,7 +182,7 @@ struct SQLParser {
         var separator = open
         while true {
             if items.count == limits.maxInListSize {
-                throw Diagnostic("limit.in-list",
+                throw Diagnostic(.limit.inList,
                                  "the IN list has more than \(limits.maxInListSize) values (Limits.maxInListSize)",
                                  at: current.range)
             }
@@ -254,7 +254,7 @@ struct SQLParser {
         if case .identifier(let text, let quoted) = current.kind, quoted || !Keyword.isReserved(text) {
             if !quoted, isSymbol(.leftParen, at: position + 1) { throw unknownFunction(text, current.range) }
             if isSymbol(.leftBracket, at: position + 1) {
-                throw Diagnostic("syntax.unexpected-token",
+                throw Diagnostic(.syntax.unexpectedToken,
                                  "an inverted relation \(text)[…].column can only start a condition",
                                  at: current.range)
             }
@@ -264,7 +264,7 @@ struct SQLParser {
            !isKeyword("NULL"), startsPredicateTail(at: position + 1)
         {
             // `and = 1`: a reserved word used as a column name.
-            throw Diagnostic("syntax.unexpected-token",
+            throw Diagnostic(.syntax.unexpectedToken,
                              "expected \(expected) but found the keyword '\(text)'; write `\(text)` to use it as a name",
                              at: current.range)
         }
@@ -329,7 +329,7 @@ struct SQLParser {
     }
 
     private func outOfRange(_ range: SourceRange) -> Diagnostic {
-        Diagnostic("lex.number-out-of-range",
+        Diagnostic(.lex.numberOutOfRange,
                    "the integer \(text(range)) does not fit in 64 bits (\(Int64.min) through \(Int64.max))",
                    at: range)
     }
@@ -355,7 +355,7 @@ struct SQLParser {
     mutating func name(expected: String, after: SQLToken?) throws(Diagnostic) -> SQLName {
         guard case .identifier(let text, let quoted) = current.kind, quoted || !Keyword.isReserved(text) else {
             if case .identifier(let text, false) = current.kind {
-                throw Diagnostic("syntax.unexpected-token",
+                throw Diagnostic(.syntax.unexpectedToken,
                                  "expected \(expected) but found the keyword '\(text)'; write `\(text)` to use it as a name",
                                  at: current.range)
             }
@@ -463,7 +463,7 @@ struct SQLParser {
     mutating func enter() throws(Diagnostic) {
         depth += 1
         if depth > limits.maxNestingDepth {
-            throw Diagnostic("limit.nesting",
+            throw Diagnostic(.limit.nesting,
                              "the condition nests deeper than \(limits.maxNestingDepth) levels (Limits.maxNestingDepth)",
                              at: current.range)
         }
@@ -501,9 +501,9 @@ struct SQLParser {
         if let r = afterRange, r.length > 0 { message += " after \(quoted(text(r)))" }
         message += " but found \(describe(current))"
         if case .end = current.kind {
-            return Diagnostic("syntax.unexpected-end", message, at: current.range)
+            return Diagnostic(.syntax.unexpectedEnd, message, at: current.range)
         }
-        return Diagnostic("syntax.unexpected-token", message, at: current.range)
+        return Diagnostic(.syntax.unexpectedToken, message, at: current.range)
     }
 
     func unknownFunction(_ name: String, _ range: SourceRange) -> Diagnostic {
@@ -511,6 +511,6 @@ struct SQLParser {
         if SQLUnits.unit(named: name) != nil {
             message = "the unit function '\(name)(…)' can only stand after a distance(…) comparison, as in distance(…) < \(name)(10)"
         }
-        return Diagnostic("syntax.unknown-function", message, at: range)
+        return Diagnostic(.syntax.unknownFunction, message, at: range)
     }
 }
