@@ -5,7 +5,7 @@ import QuarryCore
 /// a field the query treats as a collection (`ANY tags == 'x'`, `'x' IN tags`, `$all`, `$size`)
 /// is an array of such values. Under these assumptions `age >= 21` translates as `age >= 21`
 /// instead of also stating what SQL does with dates, arrays and nulls; the result is exact on
-/// data that fits them (docs/SEMANTICS.md, "Translation"). `SemanticsConversion` uses them only
+/// data that fits them (docs/SEMANTICS.md#translation). `SemanticsConversion` uses them only
 /// for fields no schema describes.
 public struct FieldAssumptions: Sendable {
     /// One assumed field: its class, key path and what it holds.
