@@ -90,8 +90,3 @@ struct SQLiteTable {
 func sqlIdentifier(_ name: String) -> String {
     "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
-
-/// A single-quoted SQL string literal.
-func sqlString(_ s: String) -> String {
-    "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
-}
