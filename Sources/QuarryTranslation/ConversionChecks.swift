@@ -17,7 +17,17 @@ extension SemanticsConverter {
         // NSPredicate's empty prefix, suffix or substring is in no string: as a pattern that is
         // not a string.
         if l.semantics == .predicate, text.isEmpty, op.isSubstringTest { return nil }
-        return restated(op, text, opts)
+        let (op2, text2) = restated(op, text, opts)
+        if target == .sql {
+            switch op2 {
+            case .like: break
+            case .matches: throw inexpressible(l, "Backendless SQL has no regular expressions")
+            default:
+                throw inexpressible(l, "SQL's only string test is LIKE, which ignores case (and marks never), so it "
+                                    + "cannot state a case-sensitive or diacritic-insensitive test")
+            }
+        }
+        return (op2, text2)
     }
 
     /// The string test in the target dialect's own spelling where one exists: NSPredicate writes
@@ -41,6 +51,18 @@ extension SemanticsConverter {
         default:
             return (op, text)
         }
+    }
+
+    /// A Parse regex search that is literal text, as the prefix or substring test it is
+    /// (`RegexText.literalTest`), for the targets that spell those plainly: `^cl` with `i` is
+    /// `BEGINSWITH[c] "cl"`, or SQL's `LIKE 'cl%'`.
+    func plainerString(_ l: Leaf) -> Leaf {
+        guard target != .document, case .string(let e, .matches(let r), .literal(.string(let p)), let opts) = l.condition,
+              opts.isEmpty, let (op, text, options) = RegexText.literalTest(p, r)
+        else { return l }
+        var out = l
+        out.condition = .string(e, op, .literal(.string(text)), options)
+        return out
     }
 
     /// `containsAll` / `containedBy` compare elements with Parse equality under `.document`

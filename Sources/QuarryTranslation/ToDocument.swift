@@ -154,7 +154,7 @@ extension SemanticsConverter {
 
         case .select(let k, let q, let innerKey):
             let d = domain(.key(k), scope)
-            let inner = ValueDomain.of(innerKey, in: q.className, schema: schema)
+            let inner = fieldDomain(innerKey, in: q.className)
             try checkSelectEquality(l, d, inner)
             let p = leaf(.select(k, nested(q, scope), innerKey: innerKey))
             if !negated {
