@@ -6,7 +6,7 @@ extension SemanticsConverter {
     /// Rules that hold under `.document` only (docs/SEMANTICS.md), so that a leaf they touch
     /// does not cross between `.document` and the other semantics: on a dotted path through an
     /// array, MongoDB counts an element object without the field as null and a mapping that
-    /// reaches nothing as absent; its `$all` is an AND of equalities, which a single value passes.
+    /// reaches nothing as absent.
     func checkMongoPathRules(_ l: Leaf, _ scope: Scope) throws(Diagnostic) {
         guard (l.semantics == .document) != (target == .document) else { return }
         let path: FieldPath
@@ -15,11 +15,6 @@ extension SemanticsConverter {
             path = k
         case .inCollection(.key(let k), let list, _) where (Self.listValues(list) ?? []).contains(.null):
             path = k
-        case .containsAll(let e, _):
-            guard domain(e, scope).kinds.isSubset(of: .collection) else {
-                throw inexpressible(l, "Parse's $all is an AND of equalities, which a single value passes too", schemaHelps: true)
-            }
-            return
         default:
             return
         }

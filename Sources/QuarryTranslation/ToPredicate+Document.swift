@@ -133,16 +133,15 @@ extension SemanticsConverter {
 
     // MARK: - Array tests
 
-    /// Parse `$all`: an array (or relation) with an element equal to each listed value, as
-    /// `ANY tags == "a" AND ANY tags == "b"`. ANY takes a single value as a one-element
-    /// collection, which `$all` does not: `tags[SIZE] > 0` (missing unless an array) rules it
-    /// out where the field may hold one.
+    /// Parse `$all`, an AND of equalities (docs/SEMANTICS.md#containsall-containedby-and-arraysize):
+    /// a single value equal to each listed value, or an array with an element equal to each, as
+    /// `ANY tags == "a" AND ANY tags == "b"` (ANY takes a single value as a one-element
+    /// collection), or `tags == "a" AND …` on a field that never holds an array.
     func containsAllAsPredicate(_ l: Leaf, _ e: Expr, _ list: Expr, _ d: ValueDomain) throws(Diagnostic) -> Filter {
         let values = try listedValues(l, list)
-        // A field that never holds an array never passes (and `ANY` would not compile on it).
-        if values.isEmpty || !d.multiValued { return .constant(false) }
-        let isArray = d.maybeSingleValue ? [compare(.index(e, .size), .gt, .int(0))] : []
-        return all(isArray + values.map { v in anyElement(e) { compare($0, .eq, v) } })
+        if values.isEmpty { return .constant(false) }
+        // nil is neither a single value nor an element here.
+        return all(values.map { v in d.multiValued ? anyElement(e) { compare($0, .eq, v) } : all([compare(e, .ne, .null), compare(e, .eq, v)]) })
     }
 
     /// Parse `$containedBy`: an array (or relation) whose every element is listed, as

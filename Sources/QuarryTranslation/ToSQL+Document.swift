@@ -120,15 +120,14 @@ extension SemanticsConverter {
         return any(parts)
     }
 
-    /// Parse `$all` on a field that holds arrays: SQL's `tags = 'a'` tests each element, so
-    /// `tags = 'a' AND tags = 'b'`. On a field that may hold a single value they differ (`$all`
-    /// needs an array), and SQL never sees a null element.
+    /// Parse `$all`, an AND of equalities with a single value or with some element of an
+    /// array: SQL's `tags = 'a'` tests the value or each element, so `tags = 'a' AND tags = 'b'`
+    /// (SQL never sees a null element).
     func containsAllAsSQL(_ l: Leaf, _ k: FieldPath, _ list: Expr, _ d: ValueDomain) throws(Diagnostic) -> Filter {
         guard let values = Self.listValues(list) else {
             throw inexpressible(l, "the list \(Self.describe(list)) is not a list of values")
         }
-        if values.isEmpty || !d.multiValued { return .constant(false) }
-        guard !d.maybeSingleValue else { throw onArraysInSQL(l) }
+        if values.isEmpty { return .constant(false) }
         if values.contains(where: { $0.isNull || ValueKinds(of: $0) == .collection }) {
             throw inexpressible(l, "SQL never sees a null element, or an element that is itself an array")
         }
