@@ -1,5 +1,6 @@
 import QuarryCore
 import Testing
+import QuarryTestSupport
 
 @testable import QuarryEngine
 
@@ -11,14 +12,14 @@ private func inverted(_ parent: String, _ relation: String, objectId: String) ->
 }
 
 @Suite struct KeyPathTests {
-    let resolver = KeyPathResolver(source: Datasets.relations)
+    let resolver = KeyPathResolver(source: ReferenceData.relations)
 
     private func phoneBook(_ id: String) throws -> Record {
-        try #require(Datasets.relations["PhoneBook"]?.record(id))
+        try #require(ReferenceData.relations["PhoneBook"]?.record(id))
     }
 
     @Test func pointersAreFollowed() throws {
-        let k3 = try #require(Datasets.relations["Contact"]?.record("k3"))
+        let k3 = try #require(ReferenceData.relations["Contact"]?.record("k3"))
         #expect(resolver.resolve("address.city", in: k3) == .value("Tokyo"))
         #expect(resolver.resolve("address.zip", in: k3) == .missing)
         #expect(resolver.resolve("nickname", in: k3) == .missing)
@@ -51,8 +52,8 @@ private func inverted(_ parent: String, _ relation: String, objectId: String) ->
     }
 
     @Test func geoPointsExposeLatitudeAndLongitude() throws {
-        #expect(try ids(Datasets.friends, "Friend", compare("coordinates.latitude", .gt, 30, .sql)) == ["bob"])
-        #expect(try ids(Datasets.friends, "Friend", compare("coordinates.longitude", .lt, -98, .predicate)) == ["fred"])
+        #expect(try ids(ReferenceData.friends, "Friend", compare("coordinates.latitude", .gt, 30, .sql)) == ["bob"])
+        #expect(try ids(ReferenceData.friends, "Friend", compare("coordinates.longitude", .lt, -98, .predicate)) == ["fred"])
     }
 
     @Test func relationValuesAreCollectionsOfPointers() {
@@ -66,7 +67,7 @@ private func inverted(_ parent: String, _ relation: String, objectId: String) ->
 }
 
 @Suite struct RelationQueryTests {
-    let db = Datasets.relations
+    let db = ReferenceData.relations
 
     @Test func forwardDotPath() throws {
         // §7 test 49, and 55 (a missing related object is null).

@@ -1,5 +1,6 @@
 import QuarryCore
 import Testing
+import QuarryTestSupport
 @testable import QuarryPredicate
 
 /// The syntax tree keeps the bytes of every node, so diagnostics can point at anything.
@@ -42,9 +43,9 @@ import Testing
 
     /// Over many printed predicates: every node lies inside its parent, inside the text.
     @Test func childrenLieInsideTheirParents() throws {
-        var gen = IRGenerator(seed: 99)
+        var gen = RandomIR(seed: 99, subset: .predicateFormat(withArguments: false))
         for _ in 0..<300 {
-            let text = try PredicateFormat.print(gen.predicate())
+            let text = try PredicateFormat.print(gen.filter())
             let (p, bytes) = try syntax(text)
             #expect(p.range.offset >= 0 && p.range.end <= bytes.count)
             p.checkNesting()

@@ -2,10 +2,10 @@ import QuarryCore
 
 /// What the parser can tell about an operand without data: enough to reject `ANY 5 > 3`,
 /// `age ==[c] 5` or `name BEGINSWITH 5` at the place they are written.
-enum StaticKind: Equatable {
+package enum StaticKind: Equatable {
     case number, string, bool, null, date, list
 
-    var isScalar: Bool { self != .list }
+    package var isScalar: Bool { self != .list }
 
     var article: String {
         switch self {
@@ -18,7 +18,7 @@ enum StaticKind: Equatable {
         }
     }
 
-    init?(_ v: Value) {
+    package init?(_ v: Value) {
         switch v {
         case .int, .double: self = .number
         case .string: self = .string

@@ -1,44 +1,22 @@
-import QuarryTestSupport
 import QuarryCore
-@testable import QuarryPredicate
+import QuarryPredicate
 
-
-/// Random IR in the subset the parser produces: what `parse(print(ir)) == ir` must hold for.
+/// The NSPredicate subset: what `PredicateFormat.parse(print(ir)) == ir` must hold for.
 ///
 /// It mirrors the lowering's choices: quantifier variables are named `#depth`; `a.b` is one
 /// key path, never a member of a key; literal operands never take string options; string
 /// operators never see number, boolean, null or collection literals; `x IN SELF` is only ever
 /// key existence; BETWEEN bounds may come from an unbound `$variable`.
-struct IRGenerator {
-    var rng: SplitMix64
+extension RandomIR {
     /// Values without a literal spelling and inner queries, printed as `%@` arguments.
-    let withArguments: Bool
-    private var quantifierDepth = 0
-    private var scope: [String] = []
-
-    init(seed: UInt64, withArguments: Bool = false) {
-        rng = SplitMix64(seed: seed)
-        self.withArguments = withArguments
+    private var withArguments: Bool {
+        if case .predicateFormat(withArguments: true) = subset { return true }
+        return false
     }
 
-    private mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
-    private mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
-    private mutating func pick<T>(_ xs: [T]) -> T { xs[int(0...(xs.count - 1))] }
+    // MARK: - Leaves
 
-    // MARK: - Predicates
-
-    mutating func predicate(depth: Int = 3) -> Filter {
-        guard depth > 0 else { return leaf(depth: 0) }
-        switch int(0...9) {
-        case 0: return .constant(chance(0.5))
-        case 1, 2: return .and((0..<int(2...4)).map { _ in predicate(depth: depth - 1) })
-        case 3, 4: return .or((0..<int(2...4)).map { _ in predicate(depth: depth - 1) })
-        case 5: return .not(predicate(depth: depth - 1))
-        default: return leaf(depth: depth)
-        }
-    }
-
-    private mutating func leaf(depth: Int) -> Filter {
+    mutating func predicateFormatLeaf(depth: Int) -> Filter {
         let d = max(0, depth - 1)
         switch int(0...9) {
         case 0, 1, 2:
@@ -58,7 +36,7 @@ struct IRGenerator {
         case 7:
             return .leaf(.isNull(.key(keyPath())), negated: true, .predicate)
         case 8 where withArguments:
-            return .leaf(.inQuery(keyPath(), Query(className: pick(["Post", "Team"]), predicate: predicate(depth: 1))), .predicate)
+            return .leaf(.inQuery(keyPath(), Query(className: pick(["Post", "Team"]), predicate: filter(depth: 1))), .predicate)
         default:
             return quantified(depth: d)
         }
@@ -102,7 +80,7 @@ struct IRGenerator {
     /// Anything a string operator accepts: not a number, boolean, null or collection literal.
     private mutating func stringOperand(depth: Int) -> Expr {
         let e = expr(depth: depth)
-        if let k = staticKind(e), k != .string { return .literal(.string(string())) }
+        if let k = staticKind(e), k != .string { return .literal(.string(predicateString())) }
         return e
     }
 
@@ -145,7 +123,7 @@ struct IRGenerator {
 
     // MARK: - Expressions
 
-    mutating func expr(depth: Int) -> Expr {
+    private mutating func expr(depth: Int) -> Expr {
         guard depth > 0 else { return atom() }
         let d = depth - 1
         switch int(0...19) {
@@ -163,7 +141,7 @@ struct IRGenerator {
             let c = expr(depth: d)
             scope.append(v)
             defer { scope.removeLast() }
-            return .subquery(c, variable: v, predicate(depth: min(d, 2)))
+            return .subquery(c, variable: v, filter(depth: min(d, 2)))
         case 13:
             let type: CastType = pick([.date, .number, .string])
             var e = expr(depth: d)
@@ -198,7 +176,7 @@ struct IRGenerator {
         case 4: return .literal(.int(Int64.random(in: -1000...1000, using: &rng)))
         case 5: return .literal(.int(pick([Int64.min, Int64.max, 0, -1])))
         case 6: return .literal(.double(pick([0.5, -2.25, 1e-7, 6.02e23, -0.0, 3.0, Double.random(in: -1e6...1e6, using: &rng)])))
-        case 7: return .literal(.string(string()))
+        case 7: return .literal(.string(predicateString()))
         case 8: return .literal(pick([.bool(true), .bool(false), .null]))
         case 9: return .evaluatedObject
         case 10: return .variable(pick(scope + ["min", "max", "size", "café"]))
@@ -217,7 +195,7 @@ struct IRGenerator {
         return FieldPath((0..<int(1...3)).map { _ in pick(pool) })
     }
 
-    private mutating func string() -> String {
+    private mutating func predicateString() -> String {
         let pieces = ["a", "Big Daddy's", "\"q\"", "\\", "%@", "$x", "é", "e\u{301}", "😀", "\n", "\t", "\u{0}", "\u{7F}", "*?", " "]
         return (0..<int(0...4)).map { _ in pick(pieces) }.joined()
     }
