@@ -76,6 +76,22 @@ struct Expectation: Sendable, CustomTestStringConvertible {
         Expectation("name IN[c] {'ZOË'}", finds: ["p4"]),
         Expectation("'os' IN name", finds: ["p1", "p2"]),
         Expectation("name > 'Z'", finds: ["p2", "p4"]),
+        // Foundation: `hasPrefix:@""` is NO, and so are the empty suffix and substring; nil on
+        // the right is valid, with or without options, and matches nothing. LIKE keeps its rules.
+        Expectation("name BEGINSWITH ''", finds: []),
+        Expectation("name ENDSWITH[cd] ''", finds: []),
+        Expectation("name CONTAINS ''", finds: []),
+        Expectation("NOT (name BEGINSWITH '')", finds: ["p1", "p2", "p3", "p4", "p5", "p6"]),
+        Expectation("'' IN name", finds: []),
+        Expectation("ANY tags BEGINSWITH ''", finds: []),
+        Expectation("name BEGINSWITH %@", [.value("")], finds: []),
+        Expectation("name BEGINSWITH nil", finds: []),
+        Expectation("name ENDSWITH[cd] nil", finds: []),
+        Expectation("name CONTAINS[c] NULL", finds: []),
+        Expectation("name BEGINSWITH %@", [.value(.null)], finds: []),
+        Expectation("NOT (name ENDSWITH nil)", finds: ["p1", "p2", "p3", "p4", "p5", "p6"]),
+        Expectation("name LIKE '*'", finds: ["p1", "p2", "p3", "p4", "p5"]),
+        Expectation("name LIKE ''", finds: []),
     ]
 
     static let collections: [Expectation] = [
@@ -131,8 +147,14 @@ struct Expectation: Sendable, CustomTestStringConvertible {
         Expectation("team.name == 'Red'", finds: ["p1"]),
         Expectation("team.wins > 5", finds: ["p1"]),
         Expectation("age > team.wins", finds: ["p1", "p2"]),
-        Expectation("team == nil", finds: ["p3", "p4", "p5", "p6"]),
+        // p3's team (t9) is not loaded: the pointer is a value, but nothing lies behind it.
+        Expectation("team == nil", finds: ["p4", "p5", "p6"]),
         Expectation("team.name == nil", finds: ["p3", "p4", "p5", "p6"]),
+        Expectation("team.objectId == 't9'", finds: ["p3"]),
+        Expectation("%K.%K BEGINSWITH 'R'", [.keyPath("team"), .keyPath("name")], finds: ["p1"]),
+        Expectation("%K.name == 'Blue'", [.keyPath("team")], finds: ["p2"]),
+        Expectation("team.%K > 5", [.keyPath("wins")], finds: ["p1"]),
+        Expectation("address.%K ==[c] 'oslo'", [.value("city")], finds: ["p1", "p4"]),
         Expectation("SELF.name == 'Zoë'", finds: ["p4"]),
     ]
 

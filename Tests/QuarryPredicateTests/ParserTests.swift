@@ -86,7 +86,8 @@ extension ExprNode {
         switch kind {
         case .integer, .real, .string, .bool, .null, .selfRef, .identifier, .variable, .argument, .percent: return []
         case .list(let xs), .call(_, let xs), .cast(let xs): return xs
-        case .parenthesized(let x), .member(let x, _), .negate(let x), .assignment(_, let x): return [x]
+        case .parenthesized(let x), .member(let x, _), .memberArgument(let x, _, _, _), .negate(let x), .assignment(_, let x):
+            return [x]
         case .collectionOperator(let b, _, _): return b.map { [$0] } ?? []
         case .index(let b, let spec):
             if case .expr(let e) = spec { return [b, e] }
