@@ -10,13 +10,15 @@ let package = Package(
     products: [
         .library(name: "Quarry", targets: ["Quarry"]),
         .executable(name: "quarry", targets: ["quarry"]),
-        // Quarry's IR translated into SQLite SQL with Quarry's semantics (the benchmark peer).
+        // Quarry's IR translated into SQLite SQL with Quarry's semantics: the persistent SQLite
+        // store (docs/STORAGE.md) and the benchmark peer.
         .library(name: "QuarrySQLite", targets: ["QuarrySQLite"]),
         // The synthetic data set and the helpers the tests and the Benchmarks package share.
         .library(name: "QuarryTestSupport", targets: ["QuarryTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -40,7 +42,9 @@ let package = Package(
                 "QuarryCore", "QuarryData", "QuarryTranslation", "QuarrySQL", "QuarryPredicate",
                 "QuarryParseREST", "QuarryEngine",
             ]),
-        .target(name: "QuarrySQLite", dependencies: ["Quarry", "CSQLite"]),
+        .target(
+            name: "QuarrySQLite",
+            dependencies: ["Quarry", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),
         .target(
             name: "QuarryCLI",
@@ -58,6 +62,11 @@ let package = Package(
         .testTarget(name: "QuarryPredicateTests", dependencies: ["Quarry", "QuarryTestSupport"]),
         .testTarget(name: "QuarryParseRESTTests", dependencies: ["Quarry", "QuarryTestSupport"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "Quarry", "QuarryTestSupport"]),
+        // The SQLite store against the reference evaluator on real files (needs GRDB); the
+        // durability test kills StoreWriteBurst and `quarry import` mid-write.
+        .testTarget(name: "QuarrySQLiteStoreTests", dependencies: ["QuarrySQLite", "QuarryTestSupport"]),
+        .executableTarget(name: "StoreWriteBurst", dependencies: ["QuarrySQLite", "QuarryTestSupport"],
+                          path: "Tests/StoreWriteBurst"),
         .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI", "QuarrySQLite", "QuarryTestSupport"]),
         .testTarget(name: "DocsTests"),
     ]

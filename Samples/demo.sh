@@ -60,6 +60,14 @@ show translate --from predicate --to sql --data $DATA --class Contact 'age >= 21
 section "Without the data a field may hold anything, and the translation says so exactly"
 show translate --to predicate "age >= 21"
 
+section "A persistent store: import into SQLite once, then query the file"
+STORE=${TMPDIR:-/tmp}/quarry-demo-$$.sqlite
+rm -f "$STORE" "$STORE-wal" "$STORE-shm"
+show import --data $DATA --store sqlite:$STORE --index Contact.age
+show run --store sqlite:$STORE --class Contact --keys name,age --order "-age" --format table "age > 20 AND age <= 35"
+show explain --store sqlite:$STORE --class Contact --dialect predicate "age > 20 AND age <= 35 AND name MATCHES '[A-K].*'"
+rm -f "$STORE" "$STORE-wal" "$STORE-shm"
+
 section "A mistake, reported like a compiler would"
 show check "age > AND name = 'Lois'"
 

@@ -55,17 +55,35 @@ struct BindingOptions: ParsableArguments {
     var variables: [String] = []
 }
 
-/// `--data FILE [--class NAME]` for the commands that run queries against data (run, explain,
-/// bench).
+/// `--data FILE | --store URL [--class NAME]` for the commands that run queries against data
+/// (run, explain, bench): a data file loaded into the in-memory engine, or a store.
 struct DataOptions: ParsableArguments {
     @Option(name: .customLong("data"), help: ArgumentHelp("The data file.", valueName: "file"))
-    var file: String
+    var file: String?
+
+    @Option(name: .customLong("store"), help: ArgumentHelp(
+        "A store made by 'quarry import' instead of a data file: sqlite:PATH.", valueName: "url"))
+    var store: String?
 
     @Option(name: .customLong("class"), help: ArgumentHelp(
         "The class to query (optional when the data holds one class).", valueName: "name"))
     var className: String?
 
-    func load() throws(Failure) -> DataSource { try DataSource.load(file, className: className) }
+    func validate() throws {
+        if file == nil, store == nil { throw ValidationError("Missing expected argument '--data <file>'") }
+        if file != nil, store != nil { throw ValidationError("--data and --store cannot be used together; choose one.") }
+    }
+
+    func load() throws(Failure) -> DataSource {
+        guard let file else { throw .usage("this command reads a data file: give --data") }
+        return try DataSource.load(file, className: className)
+    }
+
+    /// The store `--store` names with the class settled, nil without `--store`.
+    func openStore() throws(Failure) -> StoreSource? {
+        guard let store else { return nil }
+        return try StoreSource.open(store, className: className)
+    }
 }
 
 /// Optional `--data FILE [--class NAME]` for the commands that only compile (check, translate):

@@ -46,6 +46,9 @@ public final class FileDescriptorSink: TextSink {
 
     public init(_ fd: Int32) { self.fd = fd }
 
+    /// Whether the descriptor is a terminal (progress lines are for people, not for logs).
+    public var isTerminal: Bool { isatty(fd) == 1 }
+
     deinit { flush() }
 
     public func write(_ text: String) {

@@ -16,6 +16,7 @@ struct ExplainCommand: ConsoleCommand {
             Examples:
               quarry explain --data data.json --class Contact "age > 20 AND name LIKE 'J%'"
               quarry explain --data data.json --class Contact --index age --analyze "age = 42"
+              quarry explain --store sqlite:people.db --class Person --json "age = 42"
             """)
 
     @OptionGroup var data: DataOptions
@@ -47,6 +48,9 @@ extension ExplainCommand {
     func execute(_ console: Console) throws(Failure) {
         try bindings.requireDialect(dialect)
         let text = try query.read(from: console)
+        if let store = try data.openStore() {
+            return try explain(text, on: store, console)
+        }
         let source = try data.load()
         let compiled = try Compilation.compile(
             text, dialect: dialect, className: source.className, schema: source.database,
@@ -59,5 +63,21 @@ extension ExplainCommand {
             throw .query(error, source: text)
         }
         console.output.write((json ? report.json : report.description) + "\n")
+    }
+
+    /// The store's plan: the SQL sent (placeholders only), the residual, SQLite's plan.
+    private func explain(_ text: String, on store: StoreSource, _ console: Console) throws(Failure) {
+        if analyze { throw .usage("--analyze runs on the in-memory engine; it is not available with --store") }
+        let compiled = try Compilation.compile(
+            text, dialect: dialect, className: store.className, schema: store.schema, profile: profile,
+            bindings: bindings)
+        try store.declare(indexes.specs)
+        let explanation: BackendExplanation
+        do throws(Diagnostic) {
+            explanation = try store.store.explanation(compiled)
+        } catch {
+            throw .query(error, source: text)
+        }
+        console.output.write((json ? JSONWriter.string(explanation.json) : explanation.text) + "\n")
     }
 }

@@ -26,6 +26,10 @@ struct IndexOptions: ParsableArguments {
 
     /// `age`, `address.city`, `location:geo`.
     static func parse(_ spec: String, database: Database, className: String) throws(Failure) -> (FieldPath, IndexKind) {
+        try parse(spec, schema: database, className: className)
+    }
+
+    static func parse(_ spec: String, schema: any Schema, className: String) throws(Failure) -> (FieldPath, IndexKind) {
         var keyText = Substring(spec)
         var kind: IndexKind? = nil
         if let colon = spec.lastIndex(of: ":") {
@@ -42,7 +46,7 @@ struct IndexOptions: ParsableArguments {
         }
         let key = FieldPath(parts)
         if let kind { return (key, kind) }
-        let isGeo = parts.count == 1 && database.fieldType(parts[0], in: className) == .geoPoint
+        let isGeo = parts.count == 1 && schema.fieldType(parts[0], in: className) == .geoPoint
         return (key, isGeo ? .geo : .ordered)
     }
 }

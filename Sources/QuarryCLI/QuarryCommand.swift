@@ -12,7 +12,7 @@ struct QuarryCommand: ParsableCommand {
             Exit status: 0 success; 1 the query is invalid or cannot run (a diagnostic on \
             stderr); 2 usage error; 3 the data file is unreadable or malformed.
             """,
-        subcommands: [CheckCommand.self, RunCommand.self, TranslateCommand.self, ExplainCommand.self,
+        subcommands: [CheckCommand.self, RunCommand.self, TranslateCommand.self, ExplainCommand.self, ImportCommand.self,
                       BenchCommand.self])
 }
 

@@ -18,6 +18,7 @@ struct RunCommand: ConsoleCommand {
               quarry run --data data.json --class Contact "address.city = 'Dallas'"
               quarry run --data data.json --class Contact --order -age --ids "age > 20"
               quarry run --data data.json --class Contact --dialect json '{"age":{"$gt":2}}'
+              quarry run --store sqlite:people.db --class Person "age > 20"
             """)
 
     @OptionGroup var data: DataOptions
@@ -85,9 +86,12 @@ extension RunCommand {
     func execute(_ console: Console) throws(Failure) {
         try bindings.requireDialect(dialect)
         let text = try query.read(from: console)
-        let source = try data.load()
+        let store = try data.openStore()
+        let source = store == nil ? try data.load() : nil
+        let className = store?.className ?? source!.className
+        let schema: any Schema = store?.schema ?? source!.database
         var compiled = try Compilation.compile(
-            text, dialect: dialect, className: source.className, schema: source.database,
+            text, dialect: dialect, className: className, schema: schema,
             profile: profile, bindings: bindings)
         // Options given on the command line win over a JSON request body's own.
         if let order { compiled.order = order }
@@ -97,13 +101,22 @@ extension RunCommand {
         if let include { compiled.includes = include }
         if count { compiled.count = true }
 
-        // The engine answers exactly as the reference evaluator does, through the indexes.
-        let engine = try indexes.engine(source, limits: deadline.limits)
+        // The engine (or the store) answers exactly as the reference evaluator does.
         let result: QueryResult
-        do throws(Diagnostic) {
-            result = try engine.run(compiled)
-        } catch {
-            throw .query(error, source: text)
+        if let store {
+            try store.declare(indexes.specs)
+            do throws(Diagnostic) {
+                result = try store.store.query(compiled)
+            } catch {
+                throw .query(error, source: text)
+            }
+        } else {
+            let engine = try indexes.engine(source!, limits: deadline.limits)
+            do throws(Diagnostic) {
+                result = try engine.run(compiled)
+            } catch {
+                throw .query(error, source: text)
+            }
         }
         switch result {
         case .count(let n):
@@ -114,7 +127,7 @@ extension RunCommand {
             case .ndjson: ResultPrinter.ndjson(records, to: console.output)
             case .json: ResultPrinter.json(records, to: console.output)
             case .table:
-                let fieldOrder = source.database[source.className]?.fieldNames ?? []
+                let fieldOrder = Array(schema.fieldNames(in: className).dropFirst())
                 ResultPrinter.table(records, fieldOrder: fieldOrder, to: console.output)
             }
         }

@@ -177,7 +177,7 @@ extension FieldType {
         }
     }
 
-    func merged(with other: FieldType) -> FieldType {
+    public func merged(with other: FieldType) -> FieldType {
         if self == other { return self }
         switch (self, other) {
         case (.array(nil), .array), (.array(nil), .relation): return other

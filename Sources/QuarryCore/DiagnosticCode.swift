@@ -91,6 +91,7 @@ extension DiagnosticCode {
         ("index", "Indexes the engine is asked to build."),
         ("input", "The command line's input."),
         ("sqlite", "The SQLite peer of `quarry bench`."),
+        ("store", "The persistent SQLite store (docs/STORAGE.md)."),
     ]
 
     // One namespace per domain, for the members the catalogues declare.
@@ -115,6 +116,7 @@ extension DiagnosticCode {
     public enum Index {}
     public enum Input {}
     public enum SQLite {}
+    public enum Store {}
 
     public static var lex: Lex.Type { Lex.self }
     public static var syntax: Syntax.Type { Syntax.self }
@@ -137,4 +139,5 @@ extension DiagnosticCode {
     public static var index: Index.Type { Index.self }
     public static var input: Input.Type { Input.self }
     public static var sqlite: SQLite.Type { SQLite.self }
+    public static var store: Store.Type { Store.self }
 }

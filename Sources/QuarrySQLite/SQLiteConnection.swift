@@ -36,12 +36,7 @@ package final class SQLiteConnection {
     }
 
     package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
-        var stmt: OpaquePointer?
-        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
-        guard rc == SQLITE_OK, let stmt else {
-            throw SQLiteError(code: rc, message: lastError)
-        }
-        return SQLiteStatement(stmt, connection: self)
+        try SQLiteStatement(sql, on: handle, owner: self)
     }
 
     package var lastError: String { String(cString: sqlite3_errmsg(handle)) }
@@ -50,14 +45,25 @@ package final class SQLiteConnection {
     static var memoryUsed: Int64 { sqlite3_memory_used() }
 }
 
-/// A prepared statement; finalized when released.
+/// A prepared statement; finalized when released. The store prepares these on GRDB's
+/// connections too: GRDB binds a string up to its first NUL, this binds every byte
+/// (docs/STORAGE.md).
 package final class SQLiteStatement {
     package let handle: OpaquePointer
-    private let connection: SQLiteConnection
+    private let db: OpaquePointer
+    /// What keeps the connection open while the statement lives (the peer's connection).
+    private let owner: AnyObject?
 
-    fileprivate init(_ handle: OpaquePointer, connection: SQLiteConnection) {
-        self.handle = handle
-        self.connection = connection
+    package init(_ sql: String, on db: OpaquePointer, owner: AnyObject? = nil) throws(SQLiteError) {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            sqlite3_finalize(stmt)
+            throw SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(db)))
+        }
+        handle = stmt
+        self.db = db
+        self.owner = owner
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -67,7 +73,7 @@ package final class SQLiteStatement {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        case let rc: throw SQLiteError(code: rc, message: connection.lastError)
+        case let rc: throw SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(db)))
         }
     }
 
@@ -94,7 +100,17 @@ package final class SQLiteStatement {
         }
     }
 
+    package func bind(_ index: Int32, _ b: SQLiteBinding?) {
+        switch b {
+        case .int(let n)?: bind(index, n)
+        case .double(let d)?: bind(index, d)
+        case .text(let t)?: bind(index, t)
+        case nil: bindNull(index)
+        }
+    }
+
     package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
     /// The column's text, nil for NULL.
     package func text(_ column: Int32) -> String? {

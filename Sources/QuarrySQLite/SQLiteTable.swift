@@ -11,6 +11,24 @@ struct SQLiteTable {
     /// Every field of the class with its kind; unsupported fields have no column.
     private(set) var kinds: [String: SQLiteColumnKind] = [:]
     private(set) var fields: [String] = []
+    /// Fields holding a string with a NUL somewhere (alone or in an array), which SQLite's
+    /// pattern matching cannot test.
+    private(set) var nulFields: Set<String> = []
+    /// The store's numbered columns (`f<n>`, and `g<n>` for a geo point's longitude), so that
+    /// no field name is ever written into SQL; nil for the peer, whose columns are named
+    /// after the fields.
+    private var columnNumbers: [String: Int]? = nil
+
+    /// A class of the SQLite store, from its catalog (docs/STORAGE.md).
+    init(className: String, name: String, fields: [String], kinds: [String: SQLiteColumnKind],
+         nulFields: Set<String>, columnNumbers: [String: Int]) {
+        self.nulFields = nulFields
+        self.className = className
+        self.name = name
+        self.fields = fields
+        self.kinds = kinds
+        self.columnNumbers = columnNumbers
+    }
 
     init(_ data: ClassData, in database: Database) {
         className = data.name
@@ -23,6 +41,7 @@ struct SQLiteTable {
                     continue
                 }
                 if !SQLiteColumnKind.exactInReal(v) { largeInts.insert(field) }
+                if v.holdsNUL { nulFields.insert(field) }
                 if let existing = kinds[field] {
                     if existing != k { kinds[field] = existing.merged(with: k) }
                 } else {
@@ -53,9 +72,17 @@ struct SQLiteTable {
     }
 
     /// The quoted column of a stored field (not a geo point).
-    func column(_ field: String) -> String { sqlIdentifier(field) }
-    func latitudeColumn(_ field: String) -> String { sqlIdentifier(field + "_lat") }
-    func longitudeColumn(_ field: String) -> String { sqlIdentifier(field + "_lon") }
+    func column(_ field: String) -> String {
+        guard let columnNumbers else { return sqlIdentifier(field) }
+        return columnNumbers[field].map { "f\($0)" } ?? "NULL"
+    }
+    func latitudeColumn(_ field: String) -> String {
+        columnNumbers == nil ? sqlIdentifier(field + "_lat") : column(field)
+    }
+    func longitudeColumn(_ field: String) -> String {
+        guard let columnNumbers else { return sqlIdentifier(field + "_lon") }
+        return columnNumbers[field].map { "g\($0)" } ?? "NULL"
+    }
 
     /// Columns in table order, each with its declared type.
     var columnDefinitions: [String] {
@@ -82,6 +109,17 @@ struct SQLiteTable {
         fields.compactMap { field in
             if case .unsupported? = kinds[field] { return nil }
             return (field, kinds[field])
+        }
+    }
+}
+
+extension Value {
+    /// A string with a NUL, or an array holding one.
+    var holdsNUL: Bool {
+        switch self {
+        case .string(let s): return s.utf8.contains(0)
+        case .array(let items): return items.contains(where: \.holdsNUL)
+        default: return false
         }
     }
 }

@@ -10,6 +10,13 @@ extension SQLiteTranslator {
             throw SQLiteNotComparable("string tests are translated for a field and a literal pattern only")
         }
         guard case .string(let pattern) = patternValue else { return rule.withoutOperand ? "1" : "0" }
+        // GLOB, LIKE and quarry_regexp read text up to its first NUL.
+        if pattern.utf8.contains(0) {
+            throw SQLiteNotComparable("SQLite's pattern matching ends a pattern at its first NUL")
+        }
+        if tables.values.contains(where: { $0.nulFields.contains(path.components.last ?? "") }) {
+            throw SQLiteNotComparable("\(path) holds a string with a NUL, where SQLite's pattern matching stops")
+        }
         switch try operand(path, row) {
         case .geo: return rule.withoutOperand ? "1" : "0"
         case .scalar(let sql, let kind):

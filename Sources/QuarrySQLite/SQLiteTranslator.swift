@@ -9,7 +9,7 @@ public struct SQLiteNotComparable: Error, Hashable, Sendable, CustomStringConver
 
 /// A value bound to a `?NNN` parameter. Literals are bound rather than written into the SQL so
 /// that doubles reach SQLite bit for bit.
-enum SQLiteBinding: Equatable {
+package enum SQLiteBinding: Equatable, Sendable {
     case int(Int64)
     case double(Double)
     case text(String)

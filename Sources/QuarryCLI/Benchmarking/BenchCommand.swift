@@ -60,6 +60,7 @@ struct BenchCommand: ConsoleCommand {
 extension BenchCommand {
     func execute(_ console: Console) throws(Failure) {
         let texts = try queryTexts(console)
+        if let store = try data.openStore() { return try benchStore(store, texts, console) }
         let loadStart = ContinuousClock.now
         let source = try data.load()
         let database = source.database

@@ -48,6 +48,25 @@ public enum DataFile {
         }.get()
     }
 
+    /// Reads the file at `path` object by object, handing each to `body` with its class as
+    /// soon as it is decoded, without building a `Database` (`quarry import`). Errors are
+    /// those of `load`, or the first one `body` throws.
+    public static func stream(path: String, className: String? = nil, format: Format = .auto,
+                              parser: JSONParser = JSONParser(),
+                              _ body: @escaping (Record, String) throws(DataFileError) -> Void) throws(DataFileError) {
+        let bytes = try FileBytes.read(path)
+        let lowered = path.lowercased()
+        let byName: Format = lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") ? .ndjson : .auto
+        try bytes.withUnsafeBufferPointer { buf in
+            Result(catching: { () throws(DataFileError) -> Void in
+                var loader = DataFileLoader(buf: buf, fileName: path,
+                                            defaultClass: className ?? defaultClassName(forPath: path), parser: parser)
+                loader.sink = body
+                _ = try loader.load(format == .auto ? byName : format)
+            })
+        }.get()
+    }
+
     /// The file's base name without its last extension: `data/Contact.json` → `Contact`.
     public static func defaultClassName(forPath path: String) -> String {
         let base = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path

@@ -10,6 +10,10 @@ struct DataFileLoader {
     let parser: JSONParser
     private var classes: [String: ClassData] = [:]
     private var classOrder: [String] = []
+    /// When set, each object goes here as soon as it is decoded instead of into a class
+    /// (`DataFile.stream`); only the objectIds are kept, to find repeated ones.
+    var sink: ((Record, String) throws(DataFileError) -> Void)?
+    private var seenIds: [String: [String: Int]] = [:]
 
     init(buf: UnsafeBufferPointer<UInt8>, fileName: String, defaultClass: String, parser: JSONParser) {
         self.buf = buf
@@ -178,7 +182,7 @@ struct DataFileLoader {
 
     // MARK: Objects
 
-    private func addObject(_ value: JSON, to data: inout ClassData, index: Int,
+    private mutating func addObject(_ value: JSON, to data: inout ClassData, index: Int,
                            from start: Int, to end: Int) throws(DataFileError) {
         guard case .object(let object) = value else {
             throw error(.data.shape, "expected an object but found \(ParseJSON.article(value))", at: start,
@@ -191,13 +195,15 @@ struct DataFileLoader {
             throw locate(error, from: start, to: end, className: data.name, objectIndex: index,
                          objectId: object["objectId"]?.stringValue)
         }
-        if let previous = data.positionById[record.objectId] {
+        if let previous = sink == nil ? data.positionById[record.objectId] : seenIds[data.name]?[record.objectId] {
             let e = ValueDecodingError(.data.duplicateId,
                                        "objectId '\(record.objectId)' is already used by object #\(previous + 1)",
                                        path: object["objectId"] == nil ? [] : ["objectId"])
             throw locate(e, from: start, to: end, className: data.name, objectIndex: index, objectId: record.objectId)
         }
-        data.insert(record)
+        guard let sink else { return data.insert(record) }
+        seenIds[data.name, default: [:]][record.objectId] = index - 1
+        try sink(record, data.name)
     }
 
     private mutating func add(_ data: ClassData, keyAt: Int) throws(DataFileError) {

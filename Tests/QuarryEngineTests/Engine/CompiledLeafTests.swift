@@ -1,4 +1,5 @@
 import Quarry
+import QuarryTestSupport
 import Testing
 
 @testable import QuarryEngine

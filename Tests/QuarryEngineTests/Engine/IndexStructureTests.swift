@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryTestSupport
 import Testing
 
 @testable import QuarryEngine

@@ -1,31 +1,37 @@
 import QuarryCore
-import QuarryTestSupport
 
-@testable import QuarryEngine
+import QuarryEngine
 
 /// Seeded random data covering what the engine stores typed and what it does not: ints,
 /// doubles (NaN, -0.0, infinities), strings (case, diacritics, non-ASCII), dates, bools, geo
 /// points, arrays, pointers (also dangling and into the wrong class), nulls, missing fields,
 /// fields that mix types, and arrays of objects (some lacking the field, some nested in arrays)
 /// for MongoDB's reading of paths through arrays.
-struct RandomData {
-    var rng: SplitMix64
+public struct RandomData {
+    public var rng: SplitMix64
 
-    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+    /// Whether fields mix types and hold NaN, infinities and integers beyond 2^53. Without
+    /// it each field keeps to its kind (or null), as the typed data a SQL store pushes down.
+    public var mixesTypes: Bool
 
-    mutating func int(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
-    mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
-    mutating func pick<T>(_ xs: [T]) -> T { xs[int(xs.count)] }
+    public init(seed: UInt64, mixesTypes: Bool = true) {
+        rng = SplitMix64(seed: seed)
+        self.mixesTypes = mixesTypes
+    }
 
-    static let ints: [Int64] = [-1, 0, 1, 2, 5, 10, 42, 100, 9_007_199_254_740_993]
-    static let doubles: [Double] = [0.5, 1.5, -0.0, 2.0, 10.0, 42.5, .nan, .infinity, -2.25]
-    static let strings = ["", "a", "A", "ab", "Ab", "abc", "b", "é", "É", "e\u{301}", "ß", "SS", "J", "Jo", "joe",
+    public mutating func int(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+    public mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
+    public mutating func pick<T>(_ xs: [T]) -> T { xs[int(xs.count)] }
+
+    public static let ints: [Int64] = [-1, 0, 1, 2, 5, 10, 42, 100, 9_007_199_254_740_993]
+    public static let doubles: [Double] = [0.5, 1.5, -0.0, 2.0, 10.0, 42.5, .nan, .infinity, -2.25]
+    public static let strings = ["", "a", "A", "ab", "Ab", "abc", "b", "é", "É", "e\u{301}", "ß", "SS", "J", "Jo", "joe",
                           "Joe", "Zed", "j%", "10", "2015-03-23", "K", "\u{212A}"]
-    static let dates: [Int64] = [0, 86_400_000, 1_427_068_800_000, 1_700_000_000_000]
-    static let points = [GeoPoint(latitude: 30.27, longitude: -97.74), GeoPoint(latitude: 29.76, longitude: -95.36),
+    public static let dates: [Int64] = [0, 86_400_000, 1_427_068_800_000, 1_700_000_000_000]
+    public static let points = [GeoPoint(latitude: 30.27, longitude: -97.74), GeoPoint(latitude: 29.76, longitude: -95.36),
                          GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: -33.9, longitude: 151.2)]
 
-    mutating func scalar() -> Value {
+    public mutating func scalar() -> Value {
         switch int(7) {
         case 0: return .int(pick(Self.ints))
         case 1: return .double(pick(Self.doubles))
@@ -38,25 +44,27 @@ struct RandomData {
     }
 
     /// A value for a field that is mostly of `kind`, sometimes null, sometimes another type.
-    mutating func value(_ kind: Int) -> Value? {
+    public mutating func value(_ kind: Int) -> Value? {
         if chance(10) { return nil }
         if chance(8) { return .null }
-        if chance(7) { return scalar() }
+        if mixesTypes, chance(7) { return scalar() }
+        let doubles = mixesTypes ? Self.doubles : Self.doubles.filter(\.isFinite)
         switch kind {
-        case 0: return chance(85) ? .int(pick(Self.ints)) : .double(pick(Self.doubles))
-        case 1: return chance(80) ? .double(pick(Self.doubles)) : .int(pick(Self.ints.dropLast()))
+        case 0: return chance(85) ? .int(pick(mixesTypes ? Self.ints : Array(Self.ints.dropLast()))) : .double(pick(doubles))
+        case 1: return chance(80) ? .double(pick(doubles)) : .int(pick(Self.ints.dropLast()))
         case 2: return .string(pick(Self.strings))
         case 3: return .date(pick(Self.dates))
         case 4: return .bool(chance(50))
         case 5: return .geoPoint(pick(Self.points))
-        case 6: return .array((0..<int(4)).map { _ in chance(70) ? .string(pick(Self.strings)) : scalar() })
+        case 6:
+            return .array((0..<int(4)).map { _ in chance(70) || !mixesTypes ? .string(pick(Self.strings)) : scalar() })
         default: return scalar()
         }
     }
 
-    static let itemFields = ["i", "d", "s", "dt", "b", "g", "tags", "m"]
+    public static let itemFields = ["i", "d", "s", "dt", "b", "g", "tags", "m"]
 
-    mutating func database(items: Int, others: Int) -> Database {
+    public mutating func database(items: Int, others: Int) -> Database {
         var itemRecords: [Record] = []
         for n in 0..<items {
             var fields: [(String, Value)] = []
@@ -70,7 +78,7 @@ struct RandomData {
             if !chance(15) {
                 // Mostly clean typed arrays (typed element columns), now and then an odd element.
                 let labels: [Value] = (0..<int(4)).map { _ in chance(3) ? .null : .string(pick(Self.strings)) }
-                fields.append(("labels", chance(4) ? scalar() : .array(labels)))
+                fields.append(("labels", chance(4) && mixesTypes ? scalar() : .array(labels)))
                 fields.append(("nums", .array((0..<int(4)).map { _ in .int(pick(Self.ints)) })))
             }
             if chance(60) {
@@ -92,7 +100,7 @@ struct RandomData {
 
     /// An array of small objects `{b: …}` (some without `b`, some with a nested array), now
     /// and then an array nested in the array, an empty array, a lone object or a scalar.
-    mutating func documents() -> Value {
+    public mutating func documents() -> Value {
         func object() -> Value {
             switch int(4) {
             case 0: return .object([:])

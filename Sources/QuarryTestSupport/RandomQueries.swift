@@ -1,12 +1,12 @@
 import QuarryCore
 
-@testable import QuarryEngine
+import QuarryEngine
 
 /// Random predicates and queries over `RandomData`'s classes, across the three leaf semantics.
 extension RandomData {
-    mutating func semantics() -> LeafSemantics { pick(LeafSemantics.allCases) }
+    public mutating func semantics() -> LeafSemantics { pick(LeafSemantics.allCases) }
 
-    mutating func literal() -> Value {
+    public mutating func literal() -> Value {
         switch int(10) {
         case 0, 1: return .int(pick(Self.ints))
         case 2: return .double(pick(Self.doubles))
@@ -20,17 +20,17 @@ extension RandomData {
         }
     }
 
-    mutating func options() -> StringOptions {
+    public mutating func options() -> StringOptions {
         pick([[], [], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]])
     }
 
-    mutating func itemKey() -> FieldPath {
+    public mutating func itemKey() -> FieldPath {
         pick(["i", "d", "s", "dt", "b", "g", "tags", "m", "ptr", "ptr.name", "ptr.n", "rel", "rel.name", "nothing",
               "objectId", "ptr.owner.s", "labels", "nums", "labels", "nums", "ptr.objectId", "rel.objectId", "rel.0",
               "docs", "docs.b", "docs.0", "docs.0.b", "tags.0", "docs.b.c"])
     }
 
-    mutating func condition(_ className: String, depth: Int) -> Condition {
+    public mutating func condition(_ className: String, depth: Int) -> Condition {
         let key: FieldPath = className == "Item" ? itemKey() : pick(["name", "n", "owner", "owner.i", "owner.s"])
         switch int(14) {
         case 0, 1, 2:
@@ -82,7 +82,7 @@ extension RandomData {
         }
     }
 
-    mutating func predicate(_ className: String, depth: Int) -> Filter {
+    public mutating func predicate(_ className: String, depth: Int) -> Filter {
         let pickKind = int(10)
         if depth == 0 || pickKind < 5 {
             return .leaf(condition(className, depth: depth), negated: chance(30), semantics())
@@ -95,7 +95,7 @@ extension RandomData {
         }
     }
 
-    mutating func query(depth: Int) -> Query {
+    public mutating func query(depth: Int) -> Query {
         var q = Query(className: "Item", predicate: predicate("Item", depth: depth))
         if chance(30) {
             q.order = (0..<(1 + int(2))).map { _ in

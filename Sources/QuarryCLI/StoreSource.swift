@@ -1,0 +1,58 @@
+import Foundation
+import Quarry
+import QuarrySQLite
+
+/// `--store sqlite:PATH` and `--class`: the store a command reads, and the class its query is on.
+struct StoreSource {
+    var store: SQLiteStore
+    var className: String
+    var schema: StoreSchema
+
+    /// Opens an existing store; the class settles as `DataSource` settles it.
+    static func open(_ url: String, className: String?) throws(Failure) -> StoreSource {
+        let path = try path(of: url)
+        guard FileManager.default.fileExists(atPath: path) else { throw .usage("there is no store at \(path); make one with 'quarry import'") }
+        let store = try opening(path)
+        let schema: StoreSchema
+        do throws(Diagnostic) { schema = try store.schema() } catch { throw .query(error, source: "") }
+        let names = schema.classNames
+        if let className {
+            guard schema.hasClass(className) else {
+                throw .usage("the store \(path) has no class '\(className)'; it holds \(names.isEmpty ? "no class" : names.joined(separator: ", "))")
+            }
+            return StoreSource(store: store, className: className, schema: schema)
+        }
+        guard names.count == 1 else {
+            throw .usage(names.isEmpty
+                ? "the store \(path) holds no class"
+                : "the store \(path) holds several classes (\(names.joined(separator: ", "))); choose one with --class")
+        }
+        return StoreSource(store: store, className: names[0], schema: schema)
+    }
+
+    /// `sqlite:PATH` → PATH.
+    static func path(of url: String) throws(Failure) -> String {
+        guard url.hasPrefix("sqlite:"), url.count > 7 else {
+            throw .usage("--store \(url): expected sqlite:PATH (the only store this build knows)")
+        }
+        return String(url.dropFirst(7))
+    }
+
+    /// Opens (or creates) the store file.
+    static func opening(_ path: String) throws(Failure) -> SQLiteStore {
+        do throws(Diagnostic) { return try SQLiteStore(path: path) } catch { throw .query(error, source: "") }
+    }
+
+    /// Declares `--index` keys in the store (kept there for later queries).
+    func declare(_ specs: [String]) throws(Failure) {
+        for spec in specs {
+            let (key, kind) = try IndexOptions.parse(spec, schema: schema, className: className)
+            do throws(Diagnostic) {
+                try store.declareIndex(kind, on: key, in: className)
+            } catch {
+                throw .usage("--index \(spec): \(error.message)")
+            }
+        }
+    }
+}
+

@@ -1,0 +1,51 @@
+import QuarryCore
+
+/// The in-memory engine behind the backend interface: one `Engine`, its calls serialized by
+/// the actor (an engine is not safe to use from several threads at once).
+public actor InMemoryBackend: QueryBackend {
+    private let engine: Engine
+
+    public init(database: Database, limits: Limits = .default,
+                now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        engine = Engine(database: database, limits: limits, now: now, random: random)
+    }
+
+    public nonisolated var backendName: String { "memory" }
+
+    public func catalog() async throws(Diagnostic) -> [ClassCatalog] {
+        let store = engine.store
+        return store.classNames.map { name in
+            let registry = store.indexes[name]
+            let values = registry?.values.map { IndexDeclaration(kind: $0.kind, key: $0.path) } ?? []
+            let geo = registry?.geo.map { IndexDeclaration(kind: .geo, key: $0.path) } ?? []
+            return ClassCatalog(name: name, objectCount: store.tables[name]?.rowCount ?? 0, indexes: values + geo)
+        }
+    }
+
+    public func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult {
+        try engine.run(query, variables: variables)
+    }
+
+    public func explain(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> BackendExplanation {
+        let report = try engine.explain(query, variables: variables)
+        return BackendExplanation(backend: backendName, statement: nil, parameterCount: 0, residual: [],
+                                  orderPushed: true, pagePushed: true,
+                                  plan: report.description.split(separator: "\n").map(String.init))
+    }
+
+    /// Applies the changes in order. The engine's changes cannot fail, so the batch is
+    /// all-or-nothing by construction.
+    public func write(_ changes: [StoreChange]) async throws(Diagnostic) {
+        for change in changes {
+            switch change {
+            case .save(let record, let className): engine.insert(record, into: className)
+            case .delete(let objectId, let className): engine.delete(objectId, from: className)
+            }
+        }
+    }
+
+    public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) async throws(Diagnostic) {
+        try engine.createIndex(kind, on: key, in: className)
+    }
+}

@@ -1,0 +1,119 @@
+import QuarryCore
+
+/// What a backend that pushes queries down to a database needs from Quarry to answer exactly
+/// as the reference evaluator does (docs/STORAGE.md): the query checked as the reference
+/// checks it, the predicate normalized and split into conjuncts, which conjuncts may throw
+/// (those stay residual, so errors surface on the rows the reference would see them on), and
+/// the finishing of a query on the candidates the database returned — the residual, then
+/// order, count or page, includes and projection.
+public struct PushdownEvaluator {
+    let source: StoredObjectsSource
+    let evaluation: Evaluation
+    public let limits: Limits
+
+    /// - Parameters:
+    ///   - objects: the snapshot the candidates came from.
+    ///   - now: the clock, read once here (as the reference reads it once per query).
+    public init(objects: any StoredObjects, limits: Limits, variables: [String: Value],
+                now: @Sendable () -> Int64, random: @escaping @Sendable () -> Double) {
+        source = StoredObjectsSource(objects)
+        self.limits = limits
+        evaluation = Evaluation(source: source, limits: limits, variables: variables, nowMillis: now(), random: random)
+    }
+
+    /// Checks the query as `ReferenceEvaluator.run` does before it reads a row.
+    public func validate(_ query: Query) throws(Diagnostic) {
+        var validator = QueryValidator(source: source, limits: limits, variables: Set(evaluation.variables.keys))
+        try validator.check(query)
+        try surfaceFailure()
+    }
+
+    /// The predicate normalized (rewrites valid for any data) and split into its top-level
+    /// conjuncts, in evaluation order.
+    public static func conjuncts(of predicate: Filter, limits: Limits) -> [Filter] {
+        var normalizer = Normalizer(facts: NoKeyFacts(), fallibility: Fallibility(facts: NoKeyFacts()), limits: limits)
+        let normalized = normalizer.normalize(predicate)
+        if case .and(let parts) = normalized { return parts }
+        if normalized == .constant(true) { return [] }
+        return [normalized]
+    }
+
+    /// Whether evaluating the predicate may throw on some row (a regex, a date to parse, an
+    /// inner query that may fail). Such a conjunct stays residual, and so does every conjunct
+    /// after it.
+    ///
+    /// - Parameters:
+    ///   - mayReachDate: whether a key path may reach a date in the backend's data (a string
+    ///     compared with it under `.sql` must then parse as one); answer true when unsure.
+    ///   - objectCount: the objects of a class in the snapshot, which bounds what an inner
+    ///     query can yield; nil when unknown.
+    public func mayThrow(_ predicate: Filter, mayReachDate: @escaping (FieldPath) -> Bool,
+                         objectCount: @escaping (String) -> Int?) -> Bool {
+        var fallibility = Fallibility(facts: BackendKeyFacts(mayReachDate: mayReachDate))
+        let limits = limits
+        let evaluation = evaluation
+        // An inner query cannot fail when its own predicate cannot throw, its page is valid,
+        // and it cannot yield more than `maxInnerRows` rows.
+        fallibility.innerSucceeds = { inner in
+            // The facts are the outer class's: the inner predicate is judged without them.
+            guard (inner.skip ?? 0) >= 0, (inner.limit ?? 0) >= 0,
+                !Fallibility(facts: NoKeyFacts()).mayThrow(inner.predicate)
+            else { return false }
+            let bound = Swift.min(evaluation.innerLimit(inner) ?? .max, objectCount(inner.className) ?? .max)
+            return bound <= limits.maxInnerRows
+        }
+        return fallibility.mayThrow(predicate)
+    }
+
+    /// Renders a predicate as EXPLAIN shows it.
+    public static func render(_ predicate: Filter) -> String { PredicateText.render(predicate) }
+
+    /// Finishes a query on the candidates the database returned for its pushed conjuncts.
+    ///
+    /// - Parameters:
+    ///   - candidates: the objects satisfying the pushed conjuncts, in insertion order, or in
+    ///     the query's order when `ordered`, and already paged when `paged`.
+    ///   - residual: the conjuncts left to Quarry, in evaluation order.
+    public func finish(_ query: Query, candidates: [Record], residual: [Filter], ordered: Bool,
+                       paged: Bool) throws(Diagnostic) -> QueryResult {
+        var matched: [Record] = []
+        matched.reserveCapacity(candidates.count)
+        let scope = query.className
+        candidateLoop: for record in candidates {
+            try evaluation.visitRow()
+            for part in residual {
+                guard try evaluation.evaluate(part, Scope(record: record, className: scope)) else { continue candidateLoop }
+            }
+            matched.append(record)
+        }
+        try surfaceFailure()
+        if query.count { return .count(matched.count) }
+        var rows = ordered ? matched : try evaluation.sorted(matched, query)
+        if !paged {
+            var limit = query.limit ?? query.profile.defaultLimit
+            if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
+            rows = try evaluation.page(rows, skip: query.skip, limit: limit)
+        }
+        let shaped = rows.map { evaluation.shape($0, query) }
+        try surfaceFailure()
+        return .records(shaped)
+    }
+
+    /// Key facts that know only which paths may reach a date.
+    private struct BackendKeyFacts: KeyFacts {
+        let mayReachDate: (FieldPath) -> Bool
+        func reachableTypes(_ path: FieldPath) -> UInt16? { mayReachDate(path) ? nil : ~Value.date(0).typeBit }
+        func isSingleValued(_ path: FieldPath) -> Bool { false }
+    }
+
+    private func surfaceFailure() throws(Diagnostic) {
+        if let failure = source.failure { throw failure }
+    }
+}
+
+/// No knowledge of the data: only rewrites valid for every database (a backend's data is not
+/// the column store's, whose statistics `StoreKeyFacts` reads).
+struct NoKeyFacts: KeyFacts {
+    func reachableTypes(_ path: FieldPath) -> UInt16? { nil }
+    func isSingleValued(_ path: FieldPath) -> Bool { false }
+}

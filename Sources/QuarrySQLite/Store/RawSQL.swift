@@ -1,0 +1,31 @@
+import GRDB
+import Quarry
+
+/// Statements the store runs on a GRDB connection through `SQLiteStatement`, so that every
+/// byte of a bound string reaches SQLite (docs/STORAGE.md).
+extension GRDB.Database {
+    /// Runs a statement without rows.
+    func run(_ sql: String, _ bindings: [SQLiteBinding?] = []) throws {
+        let statement = try prepared(sql, bindings)
+        try statement.run()
+    }
+
+    /// Runs a query and hands each row to `body`.
+    func each(_ sql: String, _ bindings: [SQLiteBinding?] = [], _ body: (SQLiteStatement) throws -> Void) throws {
+        let statement = try prepared(sql, bindings)
+        defer { statement.reset() }
+        while try statement.step() { try body(statement) }
+    }
+
+    func prepared(_ sql: String, _ bindings: [SQLiteBinding?]) throws -> SQLiteStatement {
+        guard let handle = sqliteConnection else { throw SQLiteError(code: 21, message: "the connection is closed") }
+        let statement = try SQLiteStatement(sql, on: handle)
+        for (i, b) in bindings.enumerated() { statement.bind(Int32(i + 1), b) }
+        return statement
+    }
+}
+
+extension SQLiteStatement {
+    /// Column text, "" for NULL.
+    func string(_ column: Int32) -> String { text(column) ?? "" }
+}

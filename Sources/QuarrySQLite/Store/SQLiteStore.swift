@@ -1,0 +1,211 @@
+import GRDB
+import Quarry
+import QuarryCore
+
+/// Quarry's persistent embedded store: one SQLite file in WAL mode (docs/STORAGE.md). Each
+/// class is a table keyed by objectId (`seq`, its rowid, keeps insertion order) holding the
+/// object as a lossless document and typed columns the translator compiles queries against;
+/// queries are pushed down leaf by leaf with Quarry's semantics, and whatever SQLite cannot
+/// answer exactly is evaluated by Quarry on the rows it returns. Many readers run at once,
+/// each on its own snapshot; one writer at a time (GRDB's `DatabasePool`). Every commit is
+/// synced (`synchronous = FULL`), so an acknowledged write survives a crash.
+public final class SQLiteStore: QueryBackend, Sendable {
+    public let path: String
+    let pool: DatabasePool
+    let limits: Limits
+    let now: @Sendable () -> Int64
+    let random: @Sendable () -> Double
+
+    /// Opens the store at `path`, creating the file when it does not exist.
+    public init(path: String, limits: Limits = .default,
+                now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) throws(Diagnostic) {
+        self.path = path
+        self.limits = limits
+        self.now = now
+        self.random = random
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            guard let handle = db.sqliteConnection else { return }
+            try SQLiteFunctions.register(on: handle, limits: limits)
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        pool = try storeCall { try DatabasePool(path: path, configuration: configuration) }
+        try storeCall { try pool.write { db in for s in StoreCatalog.schema { try db.execute(sql: s) } } }
+    }
+
+    public var backendName: String { "sqlite" }
+
+    // MARK: - Synchronous surface (the CLI)
+
+    /// The query's answer, the same as `ReferenceEvaluator.run` on the stored objects.
+    public func query(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> QueryResult {
+        try storeCall { try pool.read { db in try self.answer(query, variables, db) } }
+    }
+
+    public func explanation(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> BackendExplanation {
+        try storeCall { try pool.read { db in try self.explain(query, variables, db) } }
+    }
+
+    public func apply(_ changes: [StoreChange]) throws(Diagnostic) {
+        try storeCall { try pool.write { db in try self.apply(changes, db) } }
+    }
+
+    public func declareIndex(_ kind: IndexKind, on key: FieldPath, in className: String) throws(Diagnostic) {
+        try storeCall { try pool.write { db in try self.declareIndex(kind, key, className, db) } }
+    }
+
+    /// The classes and field types, for compiling queries against the store.
+    public func schema() throws(Diagnostic) -> StoreSchema {
+        try storeCall { try pool.read { db in try StoreCatalog.load(db).schema } }
+    }
+
+    public func classes() throws(Diagnostic) -> [ClassCatalog] {
+        try storeCall { try pool.read { db in try self.classes(db) } }
+    }
+
+    /// Runs `body` with a writer that saves objects, in one transaction: on any error nothing
+    /// it saved is kept (`quarry import`).
+    public func transaction(_ body: (StoreTransaction) throws -> Void) throws(Diagnostic) {
+        try storeCall {
+            try pool.write { db in
+                try body(StoreTransaction(store: self, writer: StoreWriter(catalog: try StoreCatalog.load(db), db: db)))
+            }
+        }
+    }
+
+    // MARK: - QueryBackend
+
+    public func catalog() async throws(Diagnostic) -> [ClassCatalog] {
+        try await asyncCall { try await self.pool.read { db in try self.classes(db) } }
+    }
+
+    public func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult {
+        try await asyncCall { try await self.pool.read { db in try self.answer(query, variables, db) } }
+    }
+
+    public func explain(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> BackendExplanation {
+        try await asyncCall { try await self.pool.read { db in try self.explain(query, variables, db) } }
+    }
+
+    public func write(_ changes: [StoreChange]) async throws(Diagnostic) {
+        try await asyncCall { try await self.pool.write { db in try self.apply(changes, db) } }
+    }
+
+    public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) async throws(Diagnostic) {
+        try await asyncCall { try await self.pool.write { db in try self.declareIndex(kind, key, className, db) } }
+    }
+
+    private func asyncCall<T>(_ body: () async throws -> T) async throws(Diagnostic) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw storeDiagnostic(error)
+        }
+    }
+
+    // MARK: - Work inside a transaction
+
+    func answer(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> QueryResult {
+        let catalog = try StoreCatalog.load(db)
+        let snapshot = StoreSnapshot(db: db, catalog: catalog)
+        let evaluator = PushdownEvaluator(objects: snapshot, limits: limits, variables: variables, now: now, random: random)
+        try evaluator.validate(query)
+        let plan = try pushdown(query, catalog, snapshot, evaluator)
+        if plan.counts {
+            var n = 0
+            try db.each(plan.sql, plan.bindings) { n = Int($0.int64(0)) }
+            return .count(n)
+        }
+        let candidates = try snapshot.records(plan.sql, plan.bindings)
+        return try evaluator.finish(query, candidates: candidates, residual: plan.residual, ordered: plan.ordered,
+                                    paged: plan.paged)
+    }
+
+    func explain(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> BackendExplanation {
+        let catalog = try StoreCatalog.load(db)
+        let snapshot = StoreSnapshot(db: db, catalog: catalog)
+        let evaluator = PushdownEvaluator(objects: snapshot, limits: limits, variables: variables, now: now, random: random)
+        try evaluator.validate(query)
+        let plan = try pushdown(query, catalog, snapshot, evaluator)
+        var rows: [String] = []
+        try db.each("EXPLAIN QUERY PLAN " + plan.sql, plan.bindings) { row in
+            rows.append((row.int64(1) == 0 ? "" : "  ") + row.string(3))
+        }
+        let residual = zip(plan.residual, plan.residualReasons).map {
+            BackendExplanation.ResidualPart(predicate: PushdownEvaluator.render($0), reason: $1)
+        }
+        return BackendExplanation(backend: backendName, statement: plan.sql, parameterCount: plan.bindings.count,
+                                  residual: residual, orderPushed: plan.ordered, pagePushed: plan.paged, plan: rows)
+    }
+
+    private func pushdown(_ query: Query, _ catalog: StoreCatalog, _ snapshot: StoreSnapshot,
+                          _ evaluator: PushdownEvaluator) throws(Diagnostic) -> StorePushdown {
+        try StorePushdown(query, tables: catalog.sqliteTables, limits: limits) { part in
+            evaluator.mayThrow(part, mayReachDate: { catalog.mayReachDate($0, in: query.className) },
+                               objectCount: { try? snapshot.count(of: $0) })
+        }
+    }
+
+    func apply(_ changes: [StoreChange], _ db: GRDB.Database) throws {
+        var writer = StoreWriter(catalog: try StoreCatalog.load(db), db: db)
+        for change in changes {
+            switch change {
+            case .save(let record, let className): try writer.save(record, in: className)
+            case .delete(let objectId, let className): try writer.delete(objectId, from: className)
+            }
+        }
+    }
+
+    func declareIndex(_ kind: IndexKind, _ key: FieldPath, _ className: String, _ db: GRDB.Database) throws {
+        var catalog = try StoreCatalog.load(db)
+        guard catalog.classes[className] != nil else {
+            throw Diagnostic(.index.unknownClass, "there is no class named '\(className)' to index")
+        }
+        guard !key.components.isEmpty, !key.components.contains(where: \.isEmpty) else {
+            throw Diagnostic(.index.invalidKey, "'\(key)' is not a key path to index")
+        }
+        try catalog.addIndex(IndexDeclaration(kind: kind, key: key), to: className, db)
+        // One B-tree on the field's column pair serves equality, ranges, order and the
+        // latitude/longitude boxes of geo conditions; a path through a pointer or the
+        // objectId (already unique) needs none.
+        guard key.count == 1, key.first != "objectId" else { return }
+        let field = try catalog.ensureField(key.first, in: className, db)
+        let c = catalog.classes[className]!
+        try db.run("CREATE INDEX IF NOT EXISTS \(c.table)_f\(field.number) ON \(c.table) (f\(field.number), g\(field.number))")
+        try db.run("ANALYZE \(c.table)")
+    }
+
+    func classes(_ db: GRDB.Database) throws -> [ClassCatalog] {
+        let catalog = try StoreCatalog.load(db)
+        return try catalog.classNames.map { name in
+            let c = catalog.classes[name]!
+            var n = 0
+            try db.each("SELECT count(*) FROM \(c.table)") { n = Int($0.int64(0)) }
+            return ClassCatalog(name: name, objectCount: n, indexes: c.indexes)
+        }
+    }
+}
+
+/// Saves and index declarations inside `SQLiteStore.transaction`.
+public final class StoreTransaction {
+    let store: SQLiteStore
+    var writer: StoreWriter
+
+    init(store: SQLiteStore, writer: StoreWriter) {
+        self.store = store
+        self.writer = writer
+    }
+
+    public func save(_ record: QuarryCore.Record, in className: String) throws {
+        try writer.save(record, in: className)
+    }
+
+    /// Declares an index; without a kind, a geo index for a field of geo points and an
+    /// ordered one otherwise.
+    public func declareIndex(_ kind: IndexKind?, on key: FieldPath, in className: String) throws {
+        let type = key.count == 1 ? writer.catalog.classes[className]?.field(key.first)?.type : nil
+        try store.declareIndex(kind ?? (type == .geoPoint ? .geo : .ordered), key, className, writer.db)
+        writer.catalog = try StoreCatalog.load(writer.db)
+    }
+}

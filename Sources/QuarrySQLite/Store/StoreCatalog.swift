@@ -1,0 +1,223 @@
+import Foundation
+import GRDB
+import Quarry
+
+/// What the SQLite store knows about its classes, kept in the file beside the data
+/// (docs/STORAGE.md): each class's table (`c<id>`), each field's column number and kind (the
+/// merge of every value ever written there, as the peer decides kinds, so every stored value
+/// fits the kind; deletes do not narrow it), and the declared indexes. Read afresh inside
+/// each transaction, so a reader sees the catalog of its own snapshot.
+struct StoreCatalog {
+    struct Field {
+        let name: String
+        let number: Int
+        var kind: SQLiteColumnKind?
+        /// Some value was an integer beyond 2^53, which a REAL column would round.
+        var largeInts: Bool
+        /// Some value held a string with a NUL (`SQLiteTable.nulFields`).
+        var nulStrings: Bool
+        /// The field's type as a `Database` of the same objects would report it (`Schema`).
+        var type: FieldType?
+
+        /// The catalog's `flags` column.
+        var flags: Int64 { (largeInts ? 1 : 0) | (nulStrings ? 2 : 0) }
+    }
+
+    struct Class {
+        let id: Int64
+        let name: String
+        var fields: [Field]
+        var indexes: [IndexDeclaration]
+        var table: String { "c\(id)" }
+
+        func field(_ name: String) -> Field? { fields.first { $0.name == name } }
+    }
+
+    private(set) var classes: [String: Class] = [:]
+    /// Class names in the order they were created.
+    private(set) var classNames: [String] = []
+
+    static let schema = [
+        "CREATE TABLE IF NOT EXISTS quarry_classes (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
+        """
+        CREATE TABLE IF NOT EXISTS quarry_fields (class INTEGER NOT NULL, name TEXT NOT NULL, number INTEGER NOT NULL,
+            kind TEXT, flags INTEGER NOT NULL DEFAULT 0, type TEXT, PRIMARY KEY (class, name))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS quarry_indexes (class INTEGER NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL,
+            PRIMARY KEY (class, key, kind))
+        """,
+    ]
+
+    static func load(_ db: GRDB.Database) throws -> StoreCatalog {
+        var catalog = StoreCatalog()
+        var byId: [Int64: String] = [:]
+        try db.each("SELECT id, name FROM quarry_classes ORDER BY id") { row in
+            let name = row.string(1)
+            catalog.classes[name] = Class(id: row.int64(0), name: name, fields: [], indexes: [])
+            catalog.classNames.append(name)
+            byId[row.int64(0)] = name
+        }
+        try db.each("SELECT class, name, number, kind, flags, type FROM quarry_fields ORDER BY class, number") { row in
+            guard let className = byId[row.int64(0)] else { return }
+            catalog.classes[className]?.fields.append(
+                Field(name: row.string(1), number: Int(row.int64(2)), kind: row.text(3).flatMap(SQLiteColumnKind.init(storedText:)),
+                      largeInts: row.int64(4) & 1 != 0, nulStrings: row.int64(4) & 2 != 0,
+                      type: row.text(5).flatMap { try? JSONDecoder().decode(FieldType.self, from: Data($0.utf8)) }))
+        }
+        try db.each("SELECT class, key, kind FROM quarry_indexes ORDER BY rowid") { row in
+            // The key's components as a JSON array: a field name may hold a dot.
+            guard let className = byId[row.int64(0)], let kind = IndexKind(rawValue: row.string(2)),
+                case .array(let parts)? = try? JSONParser().parse(row.string(1))
+            else { return }
+            let components = parts.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+            catalog.classes[className]?.indexes.append(IndexDeclaration(kind: kind, key: FieldPath(components)))
+        }
+        return catalog
+    }
+
+    /// The class, created (catalog row and table) when it is new.
+    mutating func ensureClass(_ name: String, _ db: GRDB.Database) throws -> Class {
+        if let c = classes[name] { return c }
+        try db.run("INSERT INTO quarry_classes (name) VALUES (?1)", [.text(name)])
+        let c = Class(id: db.lastInsertedRowID, name: name, fields: [], indexes: [])
+        // seq is the rowid: insertion order, kept by VACUUM and by replacement in place.
+        try db.run("""
+            CREATE TABLE \(c.table) (seq INTEGER PRIMARY KEY, objectId TEXT NOT NULL UNIQUE,
+                createdAt INTEGER, updatedAt INTEGER, doc TEXT NOT NULL)
+            """)
+        classes[name] = c
+        classNames.append(name)
+        return c
+    }
+
+    /// The field, given a column pair of its own (`f<n>`, `g<n>`, no declared type, so values
+    /// keep the storage class they were bound with) when it is new.
+    mutating func ensureField(_ name: String, in className: String, _ db: GRDB.Database) throws -> Field {
+        guard var c = classes[className] else { preconditionFailure("ensureClass first") }
+        if let f = c.field(name) { return f }
+        let number = (c.fields.map(\.number).max() ?? 0) + 1
+        try db.run("ALTER TABLE \(c.table) ADD COLUMN f\(number)")
+        try db.run("ALTER TABLE \(c.table) ADD COLUMN g\(number)")
+        try db.run("INSERT INTO quarry_fields (class, name, number) VALUES (?1, ?2, ?3)",
+                   [.int(c.id), .text(name), .int(Int64(number))])
+        let f = Field(name: name, number: number, kind: nil, largeInts: false, nulStrings: false, type: nil)
+        c.fields.append(f)
+        classes[className] = c
+        return f
+    }
+
+    mutating func update(_ field: Field, in className: String, _ db: GRDB.Database) throws {
+        guard var c = classes[className], let at = c.fields.firstIndex(where: { $0.name == field.name }) else { return }
+        c.fields[at] = field
+        classes[className] = c
+        let type = try field.type.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        try db.run("UPDATE quarry_fields SET kind = ?1, flags = ?2, type = ?3 WHERE class = ?4 AND name = ?5",
+                   [field.kind.map { .text($0.storedText) }, .int(field.flags), type.map { .text($0) }, .int(c.id),
+                    .text(field.name)])
+    }
+
+    mutating func addIndex(_ index: IndexDeclaration, to className: String, _ db: GRDB.Database) throws {
+        guard var c = classes[className], !c.indexes.contains(index) else { return }
+        try db.run("INSERT INTO quarry_indexes (class, key, kind) VALUES (?1, ?2, ?3)",
+                   [.int(c.id), .text(JSONWriter.string(.array(index.key.components.map { .string($0) }))),
+                    .text(index.kind.rawValue)])
+        c.indexes.append(index)
+        classes[className] = c
+    }
+
+    /// The tables the translator compiles against, each field with the kind it may be
+    /// pushed down as.
+    var sqliteTables: [String: SQLiteTable] {
+        var out: [String: SQLiteTable] = [:]
+        for c in classes.values {
+            var kinds: [String: SQLiteColumnKind] = [:]
+            for f in c.fields { kinds[f.name] = Self.pushdownKind(f) }
+            out[c.name] = SQLiteTable(className: c.name, name: c.table, fields: c.fields.map(\.name), kinds: kinds,
+                                      nulFields: Set(c.fields.filter(\.nulStrings).map(\.name)),
+                                      columnNumbers: Dictionary(uniqueKeysWithValues: c.fields.map { ($0.name, $0.number) }))
+        }
+        return out
+    }
+
+    /// What the front-ends ask while they compile a query against the store.
+    var schema: StoreSchema {
+        var classes: [String: [(String, FieldType?)]] = [:]
+        for c in self.classes.values { classes[c.name] = c.fields.map { ($0.name, $0.type) } }
+        return StoreSchema(classNames: classNames, fields: classes)
+    }
+
+    /// Whether a key path of a class may reach a date (a path through a pointer: assume so).
+    func mayReachDate(_ path: FieldPath, in className: String) -> Bool {
+        guard path.count == 1 else { return true }
+        guard path.first != "objectId", let field = classes[className]?.field(path.first) else { return false }
+        switch field.kind {
+        case nil, .integer?, .real?, .text?, .bool?, .geoPoint?, .pointer?: return false
+        case .array(let element)?: return element == .date
+        case .date?, .unsupported?: return true
+        }
+    }
+
+    /// The kind the translator may use. Pointers stay residual: the peer stores a dangling
+    /// pointer as NULL (it reads as null), which a stored row cannot keep true when its target
+    /// is later saved or deleted.
+    static func pushdownKind(_ f: Field) -> SQLiteColumnKind? {
+        guard let kind = f.kind else { return nil }
+        if kind == .real, f.largeInts {
+            return .unsupported(reason: "it mixes doubles with integers beyond 2^53, which REAL would round")
+        }
+        if kind.involvesPointers {
+            return .unsupported(reason: "it holds pointers, whose null-when-dangling reading depends on other objects")
+        }
+        return kind
+    }
+}
+
+extension SQLiteColumnKind {
+    var involvesPointers: Bool {
+        switch self {
+        case .pointer: return true
+        case .array(let element?): return element.involvesPointers
+        default: return false
+        }
+    }
+
+    /// The catalog's text for a kind.
+    var storedText: String {
+        switch self {
+        case .integer: return "integer"
+        case .real: return "real"
+        case .text(let ascii): return ascii ? "text-ascii" : "text"
+        case .date: return "date"
+        case .bool: return "bool"
+        case .geoPoint: return "geo"
+        case .pointer(let c): return "pointer:" + c
+        case .array(nil): return "array"
+        case .array(let e?): return "array:" + e.storedText
+        case .unsupported(let reason): return "unsupported:" + reason
+        }
+    }
+
+    init?(storedText s: String) {
+        switch s {
+        case "integer": self = .integer
+        case "real": self = .real
+        case "text-ascii": self = .text(ascii: true)
+        case "text": self = .text(ascii: false)
+        case "date": self = .date
+        case "bool": self = .bool
+        case "geo": self = .geoPoint
+        case "array": self = .array(of: nil)
+        default:
+            if s.hasPrefix("pointer:") {
+                self = .pointer(to: String(s.dropFirst(8)))
+            } else if s.hasPrefix("array:"), let e = SQLiteColumnKind(storedText: String(s.dropFirst(6))) {
+                self = .array(of: e)
+            } else if s.hasPrefix("unsupported:") {
+                self = .unsupported(reason: String(s.dropFirst(12)))
+            } else {
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Quarry
+
+/// How one query runs on the SQLite store (docs/STORAGE.md): the normalized predicate's
+/// conjuncts, in order, are compiled into SQL one by one; a conjunct the translator refuses
+/// stays residual (Quarry evaluates it on the returned rows), and so does a conjunct that
+/// may throw and everything after it, so that errors surface on the rows and in the order
+/// the reference evaluator meets them. Order, skip and limit go into the SQL only when
+/// nothing is residual.
+struct StorePushdown {
+    /// `SELECT objectId, doc …`, or `SELECT count(*) …` when `counts`.
+    let sql: String
+    let bindings: [SQLiteBinding]
+    let residual: [Filter]
+    let residualReasons: [String]
+    let counts: Bool
+    let ordered: Bool
+    let paged: Bool
+
+    init(_ query: Query, tables: [String: SQLiteTable], limits: Limits, mayThrow: (Filter) -> Bool) throws(Diagnostic) {
+        var translator = SQLiteTranslator(tables: tables)
+        let row: SQLiteTranslator.Row
+        do throws(SQLiteNotComparable) {
+            row = try translator.newRow(query.className)
+        } catch {
+            throw Diagnostic(.query.unknownClass, "there is no class named '\(query.className)'")
+        }
+        var pushed: [String] = []
+        var residual: [Filter] = []
+        var reasons: [String] = []
+        var blocked = false
+        for part in PushdownEvaluator.conjuncts(of: query.predicate, limits: limits) {
+            if blocked {
+                residual.append(part)
+                reasons.append("follows a conjunct that may throw; evaluated in the reference's order")
+                continue
+            }
+            if mayThrow(part) {
+                residual.append(part)
+                reasons.append("may throw on some row (a regex, a date to parse or an inner query)")
+                blocked = true
+                continue
+            }
+            var attempt = translator
+            do throws(SQLiteNotComparable) {
+                pushed.append(try attempt.predicate(part, row, positive: true))
+                translator = attempt
+            } catch {
+                residual.append(part)
+                reasons.append(error.reason)
+            }
+        }
+        let filter = pushed.isEmpty ? "1" : pushed.joined(separator: " AND ")
+        let from = "FROM \(row.table.name) AS \(row.alias) WHERE \(filter)"
+        self.residual = residual
+        residualReasons = reasons
+        if residual.isEmpty, query.count {
+            sql = "SELECT count(*) \(from)"
+            (counts, ordered, paged) = (true, true, true)
+            bindings = translator.bindings
+            return
+        }
+        counts = false
+        if residual.isEmpty {
+            var limit = query.limit ?? query.profile.defaultLimit
+            if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
+            var attempt = translator
+            if let s = try? attempt.rows(query, row, column: "\(row.alias).objectId, \(row.alias).doc", filter: filter,
+                                         limit: limit) {
+                sql = s
+                (ordered, paged) = (true, true)
+                bindings = attempt.bindings
+                return
+            }
+        }
+        sql = "SELECT \(row.alias).objectId, \(row.alias).doc \(from) ORDER BY \(row.alias).rowid"
+        (ordered, paged) = (false, false)
+        bindings = translator.bindings
+    }
+}

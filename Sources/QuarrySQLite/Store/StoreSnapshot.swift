@@ -1,0 +1,71 @@
+import GRDB
+import Quarry
+import QuarryCore
+
+/// The store's objects as one read transaction sees them (`StoredObjects`), for the
+/// reference machinery that finishes a pushed-down query.
+final class StoreSnapshot: StoredObjects {
+    let db: GRDB.Database
+    let catalog: StoreCatalog
+    private var resolved: [Pointer: QuarryCore.Record?] = [:]
+
+    init(db: GRDB.Database, catalog: StoreCatalog) {
+        self.db = db
+        self.catalog = catalog
+    }
+
+    func hasClass(_ className: String) -> Bool { catalog.classes[className] != nil }
+
+    func object(_ p: Pointer) throws(Diagnostic) -> QuarryCore.Record? {
+        if let r = resolved[p] { return r }
+        guard let c = catalog.classes[p.className] else { return nil }
+        var record: QuarryCore.Record?
+        try storeCall {
+            try db.each("SELECT doc FROM \(c.table) WHERE objectId = ?1", [.text(p.objectId)]) { row in
+                record = try StoredRecordCodec.decode(row.string(0), objectId: p.objectId)
+            }
+        }
+        if resolved.count < 100_000 { resolved[p] = record }
+        return record
+    }
+
+    func objects(in className: String) throws(Diagnostic) -> [QuarryCore.Record] {
+        guard let c = catalog.classes[className] else { return [] }
+        return try records("SELECT objectId, doc FROM \(c.table) ORDER BY seq", [])
+    }
+
+    func count(of className: String) throws(Diagnostic) -> Int {
+        guard let c = catalog.classes[className] else { return 0 }
+        var n = 0
+        try storeCall { try db.each("SELECT count(*) FROM \(c.table)") { n = Int($0.int64(0)) } }
+        return n
+    }
+
+    /// Rows of `objectId, doc` decoded as records.
+    func records(_ sql: String, _ bindings: [SQLiteBinding?]) throws(Diagnostic) -> [QuarryCore.Record] {
+        var out: [QuarryCore.Record] = []
+        try storeCall {
+            try db.each(sql, bindings) { row in out.append(try StoredRecordCodec.decode(row.string(1), objectId: row.string(0))) }
+        }
+        return out
+    }
+}
+
+/// Runs store work, reporting any failure as a `Diagnostic` (`store.sqlite` for SQLite's).
+func storeCall<T>(_ body: () throws -> T) throws(Diagnostic) -> T {
+    do {
+        return try body()
+    } catch {
+        throw storeDiagnostic(error)
+    }
+}
+
+func storeDiagnostic(_ error: any Error) -> Diagnostic {
+    switch error {
+    case let d as Diagnostic: return d
+    case let e as SQLiteError: return Diagnostic(.store.sqlite, "SQLite failed: \(e.message) (code \(e.code))")
+    case let e as DatabaseError:
+        return Diagnostic(.store.sqlite, "SQLite failed: \(e.message ?? "\(e.resultCode)") (code \(e.resultCode.rawValue))")
+    default: return Diagnostic(.store.sqlite, "the store failed: \(error)")
+    }
+}

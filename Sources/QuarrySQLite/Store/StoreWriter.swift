@@ -1,0 +1,106 @@
+import GRDB
+import Quarry
+import QuarryCore
+
+/// Saves and deletes inside the writer's transaction, keeping each class's typed columns in
+/// step with its catalog kinds (docs/STORAGE.md).
+struct StoreWriter {
+    var catalog: StoreCatalog
+    let db: GRDB.Database
+    /// The upsert of each class, prepared once per set of columns (the hot path of an import).
+    private var upserts: [String: SQLiteStatement] = [:]
+
+    init(catalog: StoreCatalog, db: GRDB.Database) {
+        self.catalog = catalog
+        self.db = db
+    }
+
+    /// Inserts the object, or replaces the one with its objectId in place (same `seq`, so
+    /// insertion order is kept).
+    mutating func save(_ record: QuarryCore.Record, in className: String) throws {
+        var c = try catalog.ensureClass(className, db)
+        for name in record.fieldOrder {
+            guard let value = record.fields[name] else { continue }
+            var field = try catalog.ensureField(name, in: className, db)
+            let before = field
+            if let k = SQLiteColumnKind.of(value) { field.kind = field.kind.map { $0.merged(with: k) } ?? k }
+            if !SQLiteColumnKind.exactInReal(value) { field.largeInts = true }
+            if value.holdsNUL { field.nulStrings = true }
+            // Merged as `ClassData` merges types, so the schema reads as the same objects' would.
+            if let t = FieldType.of(value) { field.type = field.type.map { $0 == t ? $0 : $0.merged(with: t) } ?? t }
+            if field.kind != before.kind || field.flags != before.flags || field.type != before.type {
+                try catalog.update(field, in: className, db)
+                // Integers in a field that now also holds doubles are stored as REAL, as the
+                // peer stores them; no other change of kind changes a stored value.
+                if before.kind == .integer, field.kind == .real { try rewrite(field, of: catalog.classes[className]!) }
+            }
+        }
+        c = catalog.classes[className]!
+        var bindings: [SQLiteBinding?] = [.text(record.objectId), Self.millis(record.fields["createdAt"]),
+                                          Self.millis(record.fields["updatedAt"]), .text(StoredRecordCodec.encode(record))]
+        for f in c.fields {
+            let (a, b) = Self.columns(record.fields[f.name], f.kind)
+            bindings.append(a)
+            bindings.append(b)
+        }
+        let columns = ["objectId", "createdAt", "updatedAt", "doc"] + c.fields.flatMap { ["f\($0.number)", "g\($0.number)"] }
+        let placeholders = (1...columns.count).map { "?\($0)" }.joined(separator: ", ")
+        // An upsert on objectId updates the row in place: the seq (insertion order) stays.
+        let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let sql = """
+            INSERT INTO \(c.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
+            ON CONFLICT (objectId) DO UPDATE SET \(updates)
+            """
+        let statement: SQLiteStatement
+        if let cached = upserts[sql] {
+            statement = cached
+        } else {
+            statement = try db.prepared(sql, [])
+            upserts[sql] = statement
+        }
+        for (i, b) in bindings.enumerated() { statement.bind(Int32(i + 1), b) }
+        try statement.run()
+    }
+
+    /// Removes the object; returns whether it was there.
+    @discardableResult
+    func delete(_ objectId: String, from className: String) throws -> Bool {
+        guard let c = catalog.classes[className] else { return false }
+        try db.run("DELETE FROM \(c.table) WHERE objectId = ?1", [.text(objectId)])
+        return db.changesCount > 0
+    }
+
+    /// Re-encodes one field's columns of every row from the documents.
+    private func rewrite(_ field: StoreCatalog.Field, of c: StoreCatalog.Class) throws {
+        var rows: [(Int64, String, String)] = []
+        try db.each("SELECT seq, objectId, doc FROM \(c.table)") { rows.append(($0.int64(0), $0.string(1), $0.string(2))) }
+        for (seq, objectId, doc) in rows {
+            let record = try StoredRecordCodec.decode(doc, objectId: objectId)
+            let (a, b) = Self.columns(record.fields[field.name], field.kind)
+            try db.run("UPDATE \(c.table) SET f\(field.number) = ?1, g\(field.number) = ?2 WHERE seq = ?3", [a, b, .int(seq)])
+        }
+    }
+
+    private static func millis(_ v: Value?) -> SQLiteBinding? {
+        if case .date(let ms)? = v { return .int(ms) }
+        return nil
+    }
+
+    /// A value's two columns under the field's kind, encoded as the peer encodes them
+    /// (`SQLiteColumnKind`): the value (or latitude), and a geo point's longitude.
+    static func columns(_ v: Value?, _ kind: SQLiteColumnKind?) -> (SQLiteBinding?, SQLiteBinding?) {
+        guard let v, let kind else { return (nil, nil) }
+        switch (kind, v) {
+        case (.unsupported, _): return (nil, nil)
+        case (.geoPoint, .geoPoint(let p)): return (.double(p.latitude), .double(p.longitude))
+        case (_, .int(let i)): return (kind == .real ? .double(Double(i)) : .int(i), nil)
+        case (_, .double(let d)): return (.double(d), nil)
+        case (_, .string(let s)): return (.text(s), nil)
+        case (_, .date(let ms)): return (.int(ms), nil)
+        case (_, .bool(let b)): return (.int(b ? 1 : 0), nil)
+        case (_, .pointer(let p)): return (.text(p.objectId), nil)
+        case (_, .array), (_, .relation): return (.text(SQLiteJSONArray.text(v)), nil)
+        default: return (nil, nil)
+        }
+    }
+}
