@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean bench docs clients
+.PHONY: demo test deps build release clean bench docs fuzz clients
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config.
@@ -63,5 +63,28 @@ bench: release
 	@printf '\n### Parse REST requests (no indexes)\n\n'
 	@$(BENCH) --dialect json - < Benchmarks/queries/requests.json
 
+# libFuzzer harnesses (the Fuzz package: each front-end, the data-file reader, the whole
+# compile+run path), built with -sanitize=fuzzer,address and each run for FUZZ_SECONDS from its
+# seed corpus (Fuzz/corpus). A crash stops the target and leaves the input in .build/fuzz/;
+# it then belongs in the test suite.
+FUZZ_SECONDS ?= 60
+FUZZERS := sql predicate json datafile run
+
+fuzz: deps
+	@mkdir -p .build/fuzz
+	@for f in $(FUZZERS); do \
+	  echo "building fuzz-$$f"; \
+	  $(SWIFT) build --package-path Fuzz --product fuzz-$$f -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
+	    > .build/fuzz/build-$$f.log 2>&1 || { grep -E 'error' .build/fuzz/build-$$f.log; exit 1; }; \
+	done
+	@for f in $(FUZZERS); do \
+	  mkdir -p .build/fuzz/$$f; \
+	  printf 'fuzz-%s, %s s: ' $$f $(FUZZ_SECONDS); \
+	  if ASAN_OPTIONS=detect_leaks=0 Fuzz/.build/debug/fuzz-$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
+	      -artifact_prefix=.build/fuzz/$$f- .build/fuzz/$$f Fuzz/corpus/$$f > .build/fuzz/$$f.log 2>&1; \
+	  then grep -E '^Done [0-9]+ runs' .build/fuzz/$$f.log || echo done; \
+	  else echo FAILED; tail -40 .build/fuzz/$$f.log; exit 1; fi; \
+	done
+
 clean:
-	rm -rf .build
+	rm -rf .build Fuzz/.build

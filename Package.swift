@@ -73,10 +73,10 @@ let package = Package(
         .testTarget(name: "QuarryCoreTests", dependencies: ["QuarryCore", "QuarryTestSupport"]),
         .testTarget(name: "QuarryDataTests", dependencies: ["QuarryData", "QuarryTestSupport"]),
         .testTarget(name: "QuarryTranslationTests", dependencies: ["QuarryTranslation"]),
-        .testTarget(name: "QuarrySQLTests", dependencies: ["Quarry", "CSQLite"],
+        .testTarget(name: "QuarrySQLTests", dependencies: ["Quarry", "QuarrySQLite", "QuarryTestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "QuarryPredicateTests", dependencies: ["Quarry", "QuarryTestSupport"]),
-        .testTarget(name: "QuarryParseRESTTests", dependencies: ["Quarry"]),
+        .testTarget(name: "QuarryParseRESTTests", dependencies: ["Quarry", "QuarryTestSupport"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "Quarry", "QuarryTestSupport"]),
         // The SQLite store against the reference evaluator on real files (needs GRDB); the
         // durability test kills StoreWriteBurst and `quarry import` mid-write.

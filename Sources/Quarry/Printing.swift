@@ -37,17 +37,40 @@ extension Dialect {
 
     /// Compiles `text` in this dialect, restates it in `target`'s null, array and type rules
     /// (`SemanticsConversion`: same results, or `translate.inexpressible`) and prints it.
-    /// `options.schema` tells what the fields hold; without it nothing is assumed.
+    /// `options.schema` tells what the fields hold. Without it, a field is taken to hold a
+    /// single value of the type it is compared with (`FieldAssumptions`, what the query's author
+    /// usually means); `exact` assumes nothing instead, for a longer text that keeps the results
+    /// on any data.
     ///
     /// ```swift
-    /// try Dialect.sql.translate("name LIKE 'J%'", to: .predicate)   // ANY name LIKE[c] "J*"
+    /// try Dialect.sql.translate("name LIKE 'J%'", to: .predicate)               // name LIKE[c] "J*"
+    /// try Dialect.sql.translate("name LIKE 'J%'", to: .predicate, exact: true)  // ANY name LIKE[c] "J*"
     /// ```
     public func translate(_ text: String, to target: Dialect, className: String = "",
-                          options: CompileOptions = CompileOptions()) throws(Diagnostic) -> String {
+                          options: CompileOptions = CompileOptions(), exact: Bool = false) throws(Diagnostic) -> String {
         let query = try compile(text, className: className, options: options)
+        let assumptions = exact || options.schema != nil ? nil : FieldAssumptions(query)
         let converted = try SemanticsConversion.convert(query, to: target.semantics, schema: options.schema,
-                                                        limits: options.limits)
-        return try target.print(converted, schema: options.schema, limits: options.limits)
+                                                        assumptions: assumptions, limits: options.limits)
+        return try target.printTranslation(converted, schema: options.schema, limits: options.limits)
+    }
+
+    /// A query converted to this dialect's semantics (`SemanticsConversion`), printed: a
+    /// construct the dialect's text has no spelling for (an inner query or a geo test in
+    /// NSPredicate, an array size in SQL) is a `translate.inexpressible` diagnostic.
+    public func printTranslation(_ converted: Query, schema: (any Schema)? = nil,
+                                 limits: Limits = .default) throws(Diagnostic) -> String {
+        do {
+            return try print(converted, schema: schema, limits: limits)
+        } catch {
+            try Diagnostic.throwIfAny(error.all.map { d in
+                var refusal = d
+                refusal.related = []
+                if d.diagnosticCode == .print.inexpressible { refusal.diagnosticCode = .translate.inexpressible }
+                return refusal
+            })
+            throw error
+        }
     }
 
     /// The request-body parameters (beyond `where`) a query sets, by their Parse REST names.

@@ -47,6 +47,14 @@ extension CheckCommand {
         let compiled = try Compilation.compile(
             text, dialect: dialect, className: data.className(in: source),
             schema: source?.database, profile: profile, bindings: bindings)
+        // What running would check first (patterns, variables, classes): check passes only
+        // what run accepts.
+        let variables = Set(try bindings.predicateVariables()?.keys.map { $0 } ?? [])
+        do throws(Diagnostic) {
+            try QueryCheck.check(compiled, schema: source?.database, variables: variables)
+        } catch {
+            throw .query(error, source: text)
+        }
         // The canonical form is a courtesy: a query the dialect reads, it also writes.
         let canonical = try? dialect.print(compiled, schema: source?.database)
         if json {

@@ -12,14 +12,23 @@ struct QueryOperand: ParsableArguments {
         valueName: "query"))
     var text: String
 
-    /// The query text, read from standard input for `-`.
+    /// The query text, read from standard input for `-`: never more than the length cap and
+    /// one byte (an over-long query fails with `limit.query-length` after reading that much).
     func read(from console: Console) throws(Failure) -> String {
         guard text == "-" else { return text }
+        let cap = Limits.default.maxQueryLength
         let bytes: [UInt8]
         do {
-            bytes = try console.readInput()
+            bytes = try console.readInput(cap + 1)
         } catch {
             throw .query(Diagnostic(.input.read, "\(error)"), source: "")
+        }
+        if bytes.count > cap {
+            let shown = String(decoding: bytes.prefix(cap), as: UTF8.self)
+            throw .query(Diagnostic(
+                .limit.queryLength,
+                "standard input holds more than \(cap) bytes; the limit is \(cap) (Limits.maxQueryLength)",
+                at: SourceRange(offset: shown.utf8.count, length: 0)), source: shown)
         }
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.utf8.elementsEqual(bytes) else {
@@ -95,4 +104,28 @@ struct SchemaOptions: ParsableArguments {
 
     /// The class to compile under: the data's, else `--class`, else none (a syntax check).
     func className(in source: DataSource?) -> String { source?.className ?? className ?? "" }
+}
+
+/// `--deadline SECONDS` for the commands that run queries (run, explain, bench): a query that
+/// runs longer fails with `limit.deadline`. The default keeps one hostile query from holding a
+/// core; 0 lifts it.
+struct DeadlineOption: ParsableArguments {
+    static let defaultSeconds = 10.0
+
+    @Option(name: .customLong("deadline"), help: ArgumentHelp(
+        "Stop a query that runs longer than this many seconds (0: no deadline).", valueName: "seconds"))
+    var seconds: Double = DeadlineOption.defaultSeconds
+
+    func validate() throws {
+        guard seconds.isFinite, seconds >= 0 else {
+            throw ValidationError("--deadline must be 0 or a positive number of seconds (got \(seconds)).")
+        }
+    }
+
+    /// The default limits with this deadline.
+    var limits: Limits {
+        var limits = Limits.default
+        limits.deadlineSeconds = seconds == 0 ? nil : seconds
+        return limits
+    }
 }

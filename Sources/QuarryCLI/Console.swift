@@ -16,13 +16,14 @@ public protocol TextSink: AnyObject {
 public struct Console {
     public var output: any TextSink
     public var error: any TextSink
-    /// Reads all of standard input (for a `QUERY` of `-`).
-    public var readInput: () throws -> [UInt8]
+    /// Reads standard input (for a `QUERY` of `-`) to its end or until it has at least the
+    /// given number of bytes, whichever comes first: an over-long input is never read whole.
+    public var readInput: (_ atMost: Int) throws -> [UInt8]
     /// Width to wrap help text at; nil lets ArgumentParser ask the terminal.
     public var columns: Int?
 
     public init(output: any TextSink, error: any TextSink,
-                readInput: @escaping () throws -> [UInt8], columns: Int? = nil) {
+                readInput: @escaping (_ atMost: Int) throws -> [UInt8], columns: Int? = nil) {
         self.output = output
         self.error = error
         self.readInput = readInput
@@ -32,7 +33,7 @@ public struct Console {
     /// The process's own stdin, stdout and stderr.
     public static func standard() -> Console {
         Console(output: FileDescriptorSink(1), error: FileDescriptorSink(2),
-                readInput: { try FileDescriptorSink.readAll(0) })
+                readInput: { try FileDescriptorSink.read(0, atMost: $0) })
     }
 }
 
@@ -70,17 +71,19 @@ public final class FileDescriptorSink: TextSink {
         }
     }
 
-    /// Reads a descriptor to its end.
-    static func readAll(_ fd: Int32) throws -> [UInt8] {
+    /// Reads a descriptor to its end, or until `atMost` bytes are in.
+    static func read(_ fd: Int32, atMost limit: Int) throws -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
+        while bytes.count < limit {
+            let want = Swift.min(chunk.count, limit - bytes.count)
+            let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, want) }
             if n > 0 { bytes.append(contentsOf: chunk[0..<n]); continue }
             if n == 0 { return bytes }
             if errno == EINTR { continue }
             throw InputError(message: "cannot read standard input: \(String(cString: strerror(errno)))")
         }
+        return bytes
     }
 }
 

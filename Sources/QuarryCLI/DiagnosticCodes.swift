@@ -10,7 +10,7 @@ extension DiagnosticCode.Input {
         example: .situation("`quarry check -` with standard input closed"))
     public static let encoding = DiagnosticCode(
         "input.encoding",
-        meaning: "The query text read from standard input is not valid UTF-8.",
+        meaning: "The query text, read from standard input or given as an argument, is not valid UTF-8.",
         example: .situation("`printf 'a = \\xff' | quarry check -`"))
 }
 

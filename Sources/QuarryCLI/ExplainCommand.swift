@@ -29,6 +29,8 @@ struct ExplainCommand: ConsoleCommand {
 
     @OptionGroup var indexes: IndexOptions
 
+    @OptionGroup var deadline: DeadlineOption
+
     @OptionGroup var bindings: BindingOptions
 
     @Flag(help: "Run the query and show the rows and time of each step.")
@@ -53,7 +55,7 @@ extension ExplainCommand {
         let compiled = try Compilation.compile(
             text, dialect: dialect, className: source.className, schema: source.database,
             profile: profile, bindings: bindings)
-        let engine = try indexes.engine(source)
+        let engine = try indexes.engine(source, limits: deadline.limits)
         let report: ExplainReport
         do throws(Diagnostic) {
             report = try engine.explain(compiled, analyze: analyze)

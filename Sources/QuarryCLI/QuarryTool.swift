@@ -1,4 +1,5 @@
 import ArgumentParser
+import Quarry
 
 /// The `quarry` command line as a function: parse the arguments, run the command against the
 /// given console, return the exit status. Never traps on any input.
@@ -7,6 +8,23 @@ import ArgumentParser
 /// let status = QuarryTool.run(["check", "age > 20"], console: .standard())
 /// ```
 public enum QuarryTool {
+    /// The command line as the process received it, bytes and all: an argument that is not
+    /// valid UTF-8 fails with `input.encoding` (status 1) as standard input does, instead of
+    /// running with U+FFFD in place of the bad bytes.
+    public static func run(rawArguments: [[UInt8]], console: Console) -> Int32 {
+        var arguments: [String] = []
+        for (i, bytes) in rawArguments.enumerated() {
+            let argument = String(decoding: bytes, as: UTF8.self)
+            guard argument.utf8.elementsEqual(bytes) else {
+                let d = Diagnostic(.input.encoding, "argument \(i + 1) is not valid UTF-8")
+                console.error.write(SourceText("").render(d))
+                return ExitStatus.queryFailed.rawValue
+            }
+            arguments.append(argument)
+        }
+        return run(arguments, console: console)
+    }
+
     public static func run(_ arguments: [String], console: Console) -> Int32 {
         let parsed: ParsableCommand
         do {

@@ -54,6 +54,8 @@ struct RunCommand: ConsoleCommand {
 
     @OptionGroup var indexes: IndexOptions
 
+    @OptionGroup var deadline: DeadlineOption
+
     @Flag(help: "Print one objectId a line.")
     var ids = false
 
@@ -109,7 +111,7 @@ extension RunCommand {
                 throw .query(error, source: text)
             }
         } else {
-            let engine = try indexes.engine(source!)
+            let engine = try indexes.engine(source!, limits: deadline.limits)
             do throws(Diagnostic) {
                 result = try engine.run(compiled)
             } catch {

@@ -46,8 +46,9 @@ struct ServeCommand: ConsoleCommand {
     @Option(help: "Use this profile on every API instead of each platform's own (parse, leancloud, backendless).")
     var profile: Profile?
 
-    @Option(help: ArgumentHelp("The time budget of one query in seconds; 0 lifts it.", valueName: "seconds"))
-    var deadline: Double = 10
+    @Option(help: ArgumentHelp("The time budget of one query in seconds (default: Limits.untrusted's); 0 lifts it.",
+                               valueName: "seconds"))
+    var deadline: Double?
 
     @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest request body, in bytes.", valueName: "bytes"))
     var maxBody = 1 << 20
@@ -57,14 +58,14 @@ struct ServeCommand: ConsoleCommand {
     func validate() throws {
         guard (file == nil) != (store == nil) else { throw ValidationError("Give exactly one of --data FILE and --store URL.") }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535.") }
-        guard deadline >= 0, deadline.isFinite else { throw ValidationError("--deadline must be 0 or more seconds.") }
+        if let deadline, !(deadline >= 0 && deadline.isFinite) { throw ValidationError("--deadline must be 0 or more seconds.") }
         guard maxBody > 0 else { throw ValidationError("--max-body must be positive.") }
         guard !applicationId.isEmpty else { throw ValidationError("--app-id must not be empty.") }
     }
 
     func execute(_ console: Console) throws(Failure) {
-        var limits = Limits.default
-        limits.deadlineSeconds = deadline > 0 ? deadline : nil
+        var limits = Limits.untrusted
+        if let deadline { limits.deadlineSeconds = deadline > 0 ? deadline : nil }
         let backend: any QueryBackend
         if let file {
             let database: Database

@@ -9,12 +9,14 @@ struct TranslateCommand: ConsoleCommand {
         discussion: """
             The translation keeps the results, not just the syntax: the dialects treat null, \
             missing fields, arrays and values of other types differently, and the output states \
-            the source's rules exactly. Without --data nothing is assumed about the fields (any \
-            may hold an array, or a date that SQL compares with numbers and strings), so some \
-            translations come out longer or not at all; with --data (and --class) fields the data \
-            shows to hold single values of one type translate directly. A construct the target \
-            dialect cannot express is an error (translate.inexpressible) naming it; nothing is \
-            dropped or approximated.
+            the source's rules exactly. With --data (and --class) the data tells what each field \
+            holds. Without it, each field is assumed to hold a single value of the type it is \
+            compared with (an array where the query treats it as one), as the query's author \
+            usually means; a note on stderr lists the assumptions. --exact assumes nothing (any \
+            field may hold an array, or a date that SQL compares with numbers and strings), so \
+            some translations come out longer or not at all. A construct the target dialect \
+            cannot express is an error (translate.inexpressible) naming it; nothing is dropped or \
+            approximated.
 
             Examples:
               quarry translate --to predicate "name LIKE 'J%' OR tags = 'hero'"
@@ -31,6 +33,9 @@ struct TranslateCommand: ConsoleCommand {
     var to: Dialect
 
     @OptionGroup var data: SchemaOptions
+
+    @Flag(help: "Without --data, assume nothing about the fields: exact on any data, but longer.")
+    var exact = false
 
     @OptionGroup var bindings: BindingOptions
 
@@ -50,11 +55,16 @@ extension TranslateCommand {
         let compiled = try Compilation.compile(
             text, dialect: from, className: data.className(in: source),
             schema: source?.database, profile: .exact, bindings: bindings)
+        let assumptions = exact || source != nil ? nil : FieldAssumptions(compiled)
         do throws(Diagnostic) {
-            let converted = try SemanticsConversion.convert(compiled, to: to.semantics, schema: source?.database)
-            console.output.write(try to.print(converted, schema: source?.database) + "\n")
+            let converted = try SemanticsConversion.convert(compiled, to: to.semantics, schema: source?.database,
+                                                            assumptions: assumptions)
+            console.output.write(try to.printTranslation(converted, schema: source?.database) + "\n")
         } catch {
             throw .query(error, source: text)
+        }
+        if let assumptions, !assumptions.fields.isEmpty {
+            console.error.write("note: assumed \(assumptions.summary) (--data reads the types from data; --exact assumes nothing)\n")
         }
     }
 }

@@ -63,6 +63,15 @@ public struct Diagnostic: Error, Hashable, Codable, Sendable, CustomStringConver
     private enum CodingKeys: String, CodingKey {
         case diagnosticCode = "code", message, range, notes, path, parseCode, related
     }
+
+    /// The diagnostic located at `range` when it has no location of its own: an error raised
+    /// while checking or running a leaf points at the text the leaf was read from.
+    public func located(at range: SourceRange?) -> Diagnostic {
+        guard self.range == nil, let range else { return self }
+        var d = self
+        d.range = range
+        return d
+    }
 }
 
 /// The name the front-ends' signatures used when they threw a list: the same type, read through
@@ -130,21 +139,43 @@ public struct SourceText: Sendable {
             let location = d.path.map { "\($0) at " } ?? ""
             out += " --> \(location)\(pos.line):\(pos.column)\n"
             let gutter = String(repeating: " ", count: String(pos.line).count)
-            let lineText = line(pos.line)
+            let window = Self.window(Array(line(pos.line).unicodeScalars), column: pos.column,
+                                     length: scalarLength(of: range))
             out += "\(gutter) |\n"
-            out += "\(pos.line) | \(lineText)\n"
-            // Keep tabs so the caret lines up under the offending text.
-            let lead = String(lineText.unicodeScalars.prefix(pos.column - 1).map {
-                $0 == "\t" ? "\t" : " "
-            })
-            let width = Swift.max(1, Swift.min(scalarLength(of: range),
-                                               lineText.unicodeScalars.count - (pos.column - 1)))
-            out += "\(gutter) | \(lead)\(String(repeating: "^", count: width))\n"
+            out += "\(pos.line) | \(window.text)\n"
+            out += "\(gutter) | \(window.lead)\(String(repeating: "^", count: window.width))\n"
         } else if let path = d.path {
             out += " --> \(path)\n"
         }
         for note in d.notes { out += "  = note: \(note)\n" }
         return out
+    }
+
+    /// Longest line shown whole; a longer one is cut to a window around the range with `...`
+    /// at the cut ends, as rustc and swiftc do (the reported column stays the exact one).
+    static let maxShownLine = 120
+    private static let contextBefore = 40
+    private static let maxCaret = 60
+
+    /// The part of a line to show, the blanks before the caret, and the caret's width.
+    static func window(_ line: [Unicode.Scalar], column: Int, length: Int)
+        -> (text: String, lead: String, width: Int)
+    {
+        let start = Swift.min(Swift.max(column - 1, 0), line.count)
+        var width = Swift.max(1, Swift.min(length, line.count - start))
+        var from = 0, to = line.count
+        if line.count > maxShownLine {
+            width = Swift.min(width, maxCaret)
+            from = Swift.max(0, start - contextBefore)
+            to = Swift.min(line.count, Swift.max(start + width, start + 1) + contextBefore)
+        }
+        let opening = from > 0 ? "..." : "", closing = to < line.count ? "..." : ""
+        var text = opening
+        text.unicodeScalars.append(contentsOf: line[from..<to])
+        // Keep tabs so the caret lines up under the offending text.
+        let lead = String(repeating: " ", count: opening.count)
+            + String(line[from..<start].map { $0 == "\t" ? "\t" : " " })
+        return (text + closing, lead, width)
     }
 
     /// The `--json` shape of one diagnostic (docs/ARCHITECTURE.md#diagnostic-output): code,

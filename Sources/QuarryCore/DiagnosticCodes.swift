@@ -113,12 +113,20 @@ extension DiagnosticCode.Translate {
         example: .situation("printing `name LIKE 'a%'` (SQL) as Parse REST JSON with no schema"))
 }
 
+extension DiagnosticCode.Input {
+    public static let nul = DiagnosticCode(
+        "input.nul",
+        meaning: "The query text holds a raw NUL character, which every dialect rejects (C-based peers "
+            + "and logs would cut the text there); inside a JSON string write `\\u0000`.",
+        example: .situation("`printf 'a = 1\\0' | quarry check -`"), parseCode: ParseCode.invalidJSON)
+}
+
 extension DiagnosticCatalogue {
     public static let core = DiagnosticCatalogue([
         .lex.invalidNumber, .lex.numberOutOfRange, .lex.unexpectedCharacter, .lex.unterminatedString,
         .syntax.unexpectedEnd, .syntax.unexpectedToken,
         .limit.queryLength, .limit.nesting, .limit.inList, .limit.subqueries, .limit.subqueryDepth,
         .limit.regex, .limit.deadline, .limit.innerRows,
-        .date.unparseable, .query.unknownClass, .translate.inexpressible,
+        .date.unparseable, .query.unknownClass, .translate.inexpressible, .input.nul,
     ])
 }

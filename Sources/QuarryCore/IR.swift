@@ -17,11 +17,43 @@ public struct Leaf: Hashable, Codable, Sendable {
     /// Applies the leaf's NOT rule (see `LeafSemantics`); lets SQL push NOT to the leaves.
     public var negated: Bool
     public var semantics: LeafSemantics
+    /// The text the leaf was read from, so that an error met while checking or running it is
+    /// located (docs/DIAGNOSTICS.md). Not part of the leaf's identity: two leaves that test the
+    /// same thing are equal wherever they were written.
+    public var range: SourceRange?
 
-    public init(_ condition: Condition, negated: Bool = false, semantics: LeafSemantics) {
+    public init(_ condition: Condition, negated: Bool = false, semantics: LeafSemantics,
+                range: SourceRange? = nil) {
         self.condition = condition
         self.negated = negated
         self.semantics = semantics
+        self.range = range
+    }
+
+    public static func == (a: Leaf, b: Leaf) -> Bool {
+        a.condition == b.condition && a.negated == b.negated && a.semantics == b.semantics
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(condition)
+        hasher.combine(negated)
+        hasher.combine(semantics)
+    }
+}
+
+extension Filter {
+    /// The filter with every leaf that has no range given `range` (a front-end locates the
+    /// leaves one source construct lowered to).
+    public func locating(_ range: SourceRange) -> Filter {
+        switch self {
+        case .constant: return self
+        case .and(let ps): return .and(ps.map { $0.locating(range) })
+        case .or(let ps): return .or(ps.map { $0.locating(range) })
+        case .not(let p): return .not(p.locating(range))
+        case .leaf(var l):
+            if l.range == nil { l.range = range }
+            return .leaf(l)
+        }
     }
 }
 
@@ -122,6 +154,15 @@ public enum StringOperator: Hashable, Codable, Sendable {
     case contains
     case like(LikeSyntax)
     case matches(RegexOptions)
+
+    /// BEGINSWITH, ENDSWITH, CONTAINS: under `.predicate` semantics an empty pattern is in no
+    /// string, as Foundation's `hasPrefix:@""` is NO (docs/SEMANTICS.md).
+    public var isSubstringTest: Bool {
+        switch self {
+        case .beginsWith, .endsWith, .contains: return true
+        case .like, .matches: return false
+        }
+    }
 }
 
 /// The wildcard language of a LIKE pattern; the pattern text stays as written.

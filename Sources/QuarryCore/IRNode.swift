@@ -1,9 +1,10 @@
 // The one place that knows which children each IR case holds (as DuckDB's ExpressionIterator
 // does for its expressions). Every pass that walks the IR goes through `mapChildren` here, or
 // through `forEach` / `contains` / `children` built on it, so a new IR case is added here once.
+// Inlinable, so that a transform in another module is specialized as a hand-written walk is.
 
 /// A node of the IR as a traversal hands it over.
-package enum IRNode: Hashable, Sendable {
+@usableFromInline package enum IRNode: Hashable, Sendable {
     case filter(Filter)
     /// A leaf of a filter: its condition with its negation and semantics.
     case leaf(Leaf)
@@ -18,8 +19,10 @@ package enum IRNode: Hashable, Sendable {
 ///
 /// The defaults go on down the tree unchanged; `query` has none, so that every transform says
 /// whether it enters inner queries.
-package protocol IRChildTransform {
+@usableFromInline package protocol IRChildTransform {
     associatedtype Failure: Error = Never
+    /// A transform that only looks returns every child unchanged: the node is then not rebuilt.
+    static var readsOnly: Bool { get }
     /// `binding` is the variable a quantifier or SUBQUERY binds in this body (nil elsewhere).
     mutating func filter(_ child: Filter, binding: String?) throws(Failure) -> Filter
     mutating func leaf(_ child: Leaf) throws(Failure) -> Leaf
@@ -29,37 +32,66 @@ package protocol IRChildTransform {
 }
 
 extension IRChildTransform {
-    package mutating func filter(_ child: Filter, binding: String?) throws(Failure) -> Filter {
+    @inlinable package static var readsOnly: Bool { false }
+    @inlinable package mutating func filter(_ child: Filter, binding: String?) throws(Failure) -> Filter {
         try child.mapChildren(&self)
     }
-    package mutating func leaf(_ child: Leaf) throws(Failure) -> Leaf { try child.mapChildren(&self) }
-    package mutating func condition(_ child: Condition) throws(Failure) -> Condition {
+    @inlinable package mutating func leaf(_ child: Leaf) throws(Failure) -> Leaf { try child.mapChildren(&self) }
+    @inlinable package mutating func condition(_ child: Condition) throws(Failure) -> Condition {
         try child.mapChildren(&self)
     }
-    package mutating func expr(_ child: Expr) throws(Failure) -> Expr { try child.mapChildren(&self) }
-}
+    @inlinable package mutating func expr(_ child: Expr) throws(Failure) -> Expr { try child.mapChildren(&self) }
 
-extension Filter {
-    package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Filter {
-        switch self {
-        case .constant: return self
-        case .and(let fs): return .and(try Self.map(fs, &t))
-        case .or(let fs): return .or(try Self.map(fs, &t))
-        case .not(let f): return .not(try t.filter(f, binding: nil))
-        case .leaf(let l): return .leaf(try t.leaf(l))
+    /// The rebuilt node, or the node as it was when the transform only reads.
+    @inlinable static func node<N>(_ original: N, _ rebuilt: @autoclosure () -> N) -> N {
+        readsOnly ? original : rebuilt()
+    }
+
+    @inlinable mutating func map(_ fs: [Filter]) throws(Failure) -> [Filter] {
+        guard !Self.readsOnly else {
+            for f in fs { _ = try filter(f, binding: nil) }
+            return fs
         }
-    }
-
-    private static func map<T: IRChildTransform>(_ fs: [Filter], _ t: inout T) throws(T.Failure) -> [Filter] {
         var out: [Filter] = []
         out.reserveCapacity(fs.count)
-        for f in fs { out.append(try t.filter(f, binding: nil)) }
+        for f in fs { out.append(try filter(f, binding: nil)) }
+        return out
+    }
+
+    @inlinable mutating func map(_ es: [Expr]) throws(Failure) -> [Expr] {
+        guard !Self.readsOnly else {
+            for e in es { _ = try expr(e) }
+            return es
+        }
+        var out: [Expr] = []
+        out.reserveCapacity(es.count)
+        for e in es { out.append(try expr(e)) }
         return out
     }
 }
 
+extension Filter {
+    @inlinable package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Filter {
+        switch self {
+        case .constant: return self
+        case .and(let fs):
+            let m = try t.map(fs)
+            return T.node(self, .and(m))
+        case .or(let fs):
+            let m = try t.map(fs)
+            return T.node(self, .or(m))
+        case .not(let f):
+            let m = try t.filter(f, binding: nil)
+            return T.node(self, .not(m))
+        case .leaf(let l):
+            let m = try t.leaf(l)
+            return T.node(self, .leaf(m))
+        }
+    }
+}
+
 extension Leaf {
-    package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Leaf {
+    @inlinable package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Leaf {
         var l = self
         l.condition = try t.condition(condition)
         return l
@@ -67,57 +99,86 @@ extension Leaf {
 }
 
 extension Condition {
-    package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Condition {
+    @inlinable package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Condition {
         switch self {
-        case .compare(let a, let op, let b, let o): return .compare(try t.expr(a), op, try t.expr(b), o)
+        case .compare(let a, let op, let b, let o):
+            let (x, y) = (try t.expr(a), try t.expr(b))
+            return T.node(self, .compare(x, op, y, o))
         case .between(let e, let lo, let hi):
-            return .between(try t.expr(e), lower: try t.expr(lo), upper: try t.expr(hi))
-        case .inCollection(let e, let c, let o): return .inCollection(try t.expr(e), try t.expr(c), o)
-        case .isNull(let e): return .isNull(try t.expr(e))
-        case .string(let a, let op, let b, let o): return .string(try t.expr(a), op, try t.expr(b), o)
-        case .containsAll(let a, let b): return .containsAll(try t.expr(a), try t.expr(b))
-        case .containedBy(let a, let b): return .containedBy(try t.expr(a), try t.expr(b))
-        case .arraySize(let e, let n): return .arraySize(try t.expr(e), n)
+            let (x, l, h) = (try t.expr(e), try t.expr(lo), try t.expr(hi))
+            return T.node(self, .between(x, lower: l, upper: h))
+        case .inCollection(let e, let c, let o):
+            let (x, y) = (try t.expr(e), try t.expr(c))
+            return T.node(self, .inCollection(x, y, o))
+        case .isNull(let e):
+            let x = try t.expr(e)
+            return T.node(self, .isNull(x))
+        case .string(let a, let op, let b, let o):
+            let (x, y) = (try t.expr(a), try t.expr(b))
+            return T.node(self, .string(x, op, y, o))
+        case .containsAll(let a, let b):
+            let (x, y) = (try t.expr(a), try t.expr(b))
+            return T.node(self, .containsAll(x, y))
+        case .containedBy(let a, let b):
+            let (x, y) = (try t.expr(a), try t.expr(b))
+            return T.node(self, .containedBy(x, y))
+        case .arraySize(let e, let n):
+            let x = try t.expr(e)
+            return T.node(self, .arraySize(x, n))
         case .quantified(let q, let c, let v, let body):
-            return .quantified(q, try t.expr(c), variable: v, try t.filter(body, binding: v))
-        case .inQuery(let k, let q): return .inQuery(k, try t.query(q))
-        case .select(let k, let q, let innerKey): return .select(k, try t.query(q), innerKey: innerKey)
+            let (x, p) = (try t.expr(c), try t.filter(body, binding: v))
+            return T.node(self, .quantified(q, x, variable: v, p))
+        case .inQuery(let k, let q):
+            let m = try t.query(q)
+            return T.node(self, .inQuery(k, m))
+        case .select(let k, let q, let innerKey):
+            let m = try t.query(q)
+            return T.node(self, .select(k, m, innerKey: innerKey))
         case .geo, .relatedTo, .text: return self
         }
     }
 }
 
 extension Expr {
-    package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Expr {
+    @inlinable package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Expr {
         switch self {
         case .literal, .key, .variable, .evaluatedObject: return self
-        case .member(let e, let path): return .member(try t.expr(e), path)
-        case .list(let es): return .list(try Self.map(es, &t))
-        case .arithmetic(let op, let a, let b): return .arithmetic(op, try t.expr(a), try t.expr(b))
-        case .negate(let e): return .negate(try t.expr(e))
-        case .function(let f, let args): return .function(f, try Self.map(args, &t))
-        case .aggregate(let op, let e): return .aggregate(op, try t.expr(e))
+        case .member(let e, let path):
+            let x = try t.expr(e)
+            return T.node(self, .member(x, path))
+        case .list(let es):
+            let m = try t.map(es)
+            return T.node(self, .list(m))
+        case .arithmetic(let op, let a, let b):
+            let (x, y) = (try t.expr(a), try t.expr(b))
+            return T.node(self, .arithmetic(op, x, y))
+        case .negate(let e):
+            let x = try t.expr(e)
+            return T.node(self, .negate(x))
+        case .function(let f, let args):
+            let m = try t.map(args)
+            return T.node(self, .function(f, m))
+        case .aggregate(let op, let e):
+            let x = try t.expr(e)
+            return T.node(self, .aggregate(op, x))
         case .index(let e, let spec):
             let base = try t.expr(e)
-            guard case .at(let i) = spec else { return .index(base, spec) }
-            return .index(base, .at(try t.expr(i)))
+            guard case .at(let i) = spec else { return T.node(self, .index(base, spec)) }
+            let position = try t.expr(i)
+            return T.node(self, .index(base, .at(position)))
         case .subquery(let c, let v, let body):
-            return .subquery(try t.expr(c), variable: v, try t.filter(body, binding: v))
-        case .cast(let e, let type): return .cast(try t.expr(e), type)
+            let (x, p) = (try t.expr(c), try t.filter(body, binding: v))
+            return T.node(self, .subquery(x, variable: v, p))
+        case .cast(let e, let type):
+            let x = try t.expr(e)
+            return T.node(self, .cast(x, type))
         }
-    }
-
-    private static func map<T: IRChildTransform>(_ es: [Expr], _ t: inout T) throws(T.Failure) -> [Expr] {
-        var out: [Expr] = []
-        out.reserveCapacity(es.count)
-        for e in es { out.append(try t.expr(e)) }
-        return out
     }
 }
 
 extension Query {
     /// The query with its predicate transformed; order, page and projection hold no IR nodes.
-    package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Query {
+    @inlinable package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Query {
         var q = self
         q.predicate = try t.filter(predicate, binding: nil)
         return q
@@ -125,7 +186,7 @@ extension Query {
 }
 
 extension IRNode {
-    package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> IRNode {
+    @inlinable package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> IRNode {
         switch self {
         case .filter(let f): return .filter(try f.mapChildren(&t))
         case .leaf(let l): return .leaf(try l.mapChildren(&t))

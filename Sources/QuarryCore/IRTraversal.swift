@@ -22,9 +22,25 @@ extension IRNode {
     /// source order. `visit` returns whether to go on below the node it was given. Inner
     /// queries are visited only with `innerQueries`.
     package func forEach<E: Error>(innerQueries: Bool, _ visit: (IRNode, IRContext) throws(E) -> Bool) throws(E) {
-        try withoutActuallyEscaping(visit) { (visit) throws(E) in
+        var failure: E?
+        walk(innerQueries: innerQueries) { node, context in
+            guard failure == nil else { return false }
+            do throws(E) {
+                return try visit(node, context)
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The walk itself, not generic, so that it is specialized here with `mapChildren`: each
+    /// level down then takes little stack.
+    private func walk(innerQueries: Bool, _ visit: (IRNode, IRContext) -> Bool) {
+        withoutActuallyEscaping(visit) { visit in
             var walker = Walker(innerQueries: innerQueries, visit: visit)
-            try walker.walk(self)
+            walker.walk(self)
         }
     }
 
@@ -42,6 +58,7 @@ extension IRNode {
 
 /// Lists the children `mapChildren` hands over, leaving them as they are.
 private struct ChildCollector: IRChildTransform {
+    static var readsOnly: Bool { true }
     let innerQueries: Bool
     var children: [IRNode] = []
 
@@ -72,51 +89,51 @@ private struct ChildCollector: IRChildTransform {
 }
 
 /// Walks by asking `mapChildren` for each node's children and discarding the rebuilt node.
-private struct Walker<E: Error>: IRChildTransform {
-    typealias Failure = E
+private struct Walker: IRChildTransform {
+    static var readsOnly: Bool { true }
     let innerQueries: Bool
-    let visit: (IRNode, IRContext) throws(E) -> Bool
+    let visit: (IRNode, IRContext) -> Bool
     var context = IRContext()
 
-    mutating func walk(_ node: IRNode) throws(E) {
-        guard try visit(node, context) else { return }
-        _ = try node.mapChildren(&self)
+    mutating func walk(_ node: IRNode) {
+        guard visit(node, context) else { return }
+        _ = node.mapChildren(&self)
     }
 
-    private mutating func enter(_ node: IRNode, levels: Int = 1, binding: String? = nil) throws(E) {
-        let saved = context
-        defer { context = saved }
+    private mutating func enter(_ node: IRNode, levels: Int = 1, binding: String? = nil) {
         context.depth += levels
-        if let binding { context.bound.insert(binding) }
-        try walk(node)
+        defer { context.depth -= levels }
+        guard let binding, context.bound.insert(binding).inserted else { return walk(node) }
+        defer { context.bound.remove(binding) }
+        walk(node)
     }
 
-    mutating func filter(_ child: Filter, binding: String?) throws(E) -> Filter {
-        try enter(.filter(child), binding: binding)
+    mutating func filter(_ child: Filter, binding: String?) -> Filter {
+        enter(.filter(child), binding: binding)
         return child
     }
 
-    mutating func leaf(_ child: Leaf) throws(E) -> Leaf {
-        try enter(.leaf(child))
+    mutating func leaf(_ child: Leaf) -> Leaf {
+        enter(.leaf(child))
         return child
     }
 
-    mutating func condition(_ child: Condition) throws(E) -> Condition {
-        try enter(.condition(child), levels: 0)
+    mutating func condition(_ child: Condition) -> Condition {
+        enter(.condition(child), levels: 0)
         return child
     }
 
-    mutating func expr(_ child: Expr) throws(E) -> Expr {
-        try enter(.expr(child))
+    mutating func expr(_ child: Expr) -> Expr {
+        enter(.expr(child))
         return child
     }
 
-    mutating func query(_ child: Query) throws(E) -> Query {
+    mutating func query(_ child: Query) -> Query {
         guard innerQueries else { return child }
         let saved = context.bound
         context.bound = []
         defer { context.bound = saved }
-        try enter(.query(child))
+        enter(.query(child))
         return child
     }
 }

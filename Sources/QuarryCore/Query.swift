@@ -97,16 +97,24 @@ public struct Limits: Hashable, Codable, Sendable {
     public var maxSubqueryDepth: Int
     /// Most rows one inner query may materialize before the query fails.
     public var maxInnerRows: Int
-    /// PCRE2 match and depth budgets for one regex match.
+    /// PCRE2 match and depth budgets for one regex match. The depth limit bounds PCRE2's
+    /// interpreter; JIT-compiled matching ignores it and is bounded by its own stack instead.
     public var regexMatchLimit: UInt32
     public var regexDepthLimit: UInt32
+    /// Whether patterns are JIT-compiled (faster; off, every match is the interpreter's and
+    /// `regexDepthLimit` applies exactly).
+    public var regexJIT: Bool
+    /// PCRE2 match steps one query may spend on all its regex matches together, summed over
+    /// rows (each match is charged a lower bound of its work; see docs/SEMANTICS.md, limits).
+    public var regexTotalLimit: UInt64
     /// Wall-clock budget for running one query, in seconds (nil: none).
     public var deadlineSeconds: Double?
 
     public init(maxQueryLength: Int = 100_000, maxNestingDepth: Int = 100,
                 maxInListSize: Int = 10_000, maxSubqueries: Int = 16, maxSubqueryDepth: Int = 4,
                 maxInnerRows: Int = 1_000_000, regexMatchLimit: UInt32 = 1_000_000,
-                regexDepthLimit: UInt32 = 10_000, deadlineSeconds: Double? = nil) {
+                regexDepthLimit: UInt32 = 10_000, regexJIT: Bool = true, regexTotalLimit: UInt64 = 20_000_000,
+                deadlineSeconds: Double? = nil) {
         self.maxQueryLength = maxQueryLength
         self.maxNestingDepth = maxNestingDepth
         self.maxInListSize = maxInListSize
@@ -115,8 +123,17 @@ public struct Limits: Hashable, Codable, Sendable {
         self.maxInnerRows = maxInnerRows
         self.regexMatchLimit = regexMatchLimit
         self.regexDepthLimit = regexDepthLimit
+        self.regexJIT = regexJIT
+        self.regexTotalLimit = regexTotalLimit
         self.deadlineSeconds = deadlineSeconds
     }
 
     public static let `default` = Limits()
+
+    /// Tighter caps for text from clients one does not trust (a public endpoint): short
+    /// queries, shallow nesting, small regex budgets and a 2-second deadline.
+    public static let untrusted = Limits(
+        maxQueryLength: 10_000, maxNestingDepth: 32, maxInListSize: 1_000, maxSubqueries: 8,
+        maxSubqueryDepth: 2, maxInnerRows: 100_000, regexMatchLimit: 100_000, regexDepthLimit: 1_000,
+        regexTotalLimit: 2_000_000, deadlineSeconds: 2)
 }

@@ -29,6 +29,11 @@ extension DiagnosticCode.JSON {
 }
 
 extension DiagnosticCode.Data {
+    public static let geoRange = DiagnosticCode(
+        "data.geo-range",
+        meaning: "A stored GeoPoint (alone, in a Polygon, an array or an object) lies off the globe: "
+            + "latitude outside -90…90 or longitude outside -180…180.",
+        example: .situation(#"a data file value {"__type": "GeoPoint", "latitude": 1000, "longitude": 0}"#))
     public static let unknownType = DiagnosticCode(
         "data.unknown-type",
         meaning: "A `__type` wrapper names a type Quarry does not know, or `__type` is not a string.",
@@ -76,6 +81,6 @@ extension DiagnosticCatalogue {
     public static let data = DiagnosticCatalogue([
         .json.syntax, .json.depth, .json.number, .json.string, .json.utf8,
         .data.unknownType, .data.wrapper, .data.date, .data.base64, .data.objectId, .data.field,
-        .data.duplicateId, .data.shape, .data.io,
+        .data.duplicateId, .data.shape, .data.io, .data.geoRange,
     ])
 }

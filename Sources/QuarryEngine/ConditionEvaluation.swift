@@ -14,7 +14,12 @@ extension Evaluation {
             for p in ps where try evaluate(p, scope) { return true }
             return false
         case .not(let p): return !(try evaluate(p, scope))
-        case .leaf(let leaf): return try evaluate(leaf, scope)
+        case .leaf(let leaf):
+            do throws(Diagnostic) {
+                return try evaluate(leaf, scope)
+            } catch {
+                throw error.located(at: leaf.range)
+            }
         }
     }
 
@@ -29,19 +34,30 @@ extension Evaluation {
             return try inCollection(e, collection, options, rule, scope)
         case .isNull(let e):
             let operand = try evaluate(e, scope)
-            let isNull = rule.semantics == .sql ? sqlValues(operand).isEmpty : operand.isNil
+            let isNull: Bool
+            switch rule.semantics {
+            case .sql: isNull = sqlValues(operand).isEmpty
+            case .predicate: isNull = operand.isNil
+            case .document: isNull = operand.isNil || reachesNothingThroughArrays(e, operand, scope)
+            }
             return isNull != rule.negated
         case .string(let e, let op, let patternExpr, let options):
             let operand = try evaluate(e, scope)
             guard case .string(let pattern)? = try evaluate(patternExpr, scope).value else {
                 return rule.decideWithoutOperand()
             }
-            let matcher = try matcher(op, pattern, options)
+            if rule.semantics == .predicate, pattern.isEmpty, op.isSubstringTest { return rule.decideWithoutOperand() }
+            let matcher = try matcher(op, pattern, options.folding(op, rule.semantics))
             return try decide(operand, rule) { v throws(Diagnostic) in
                 guard case .string(let s) = v else { return nil }
-                return try matcher.matches(s)
+                return try matcher.matches(s, budget: budget)
             }
         case .containsAll(let e, let list):
+            if rule.semantics == .document, case .value(let v) = try evaluate(e, scope), !v.isNull, resolver.elements(v) == nil {
+                // MongoDB: `$all` is an AND of equalities, which a single value can pass.
+                let wanted = resolver.collection(try evaluate(list, scope))
+                return (!wanted.isEmpty && wanted.allSatisfy { equal(v, $0, rule) }) != rule.negated
+            }
             return try arrayTest(e, list, rule, scope) { items, list in
                 !list.isEmpty && list.allSatisfy { want in items.contains { equal($0, want, rule) } }
             }
@@ -100,6 +116,24 @@ extension Evaluation {
     private func documentEqualityCandidates(_ operand: Operand, _ expr: Expr) -> [Value] {
         guard case .value(let v) = operand else { return [.null] }
         return expr.isConstant ? [v] : documentCandidates(operand)
+    }
+
+    /// MongoDB's null through arrays: a key path that meets, inside an array, an object
+    /// lacking the rest of the path also has null among its values (`{"p.b": null}` matches
+    /// `{"p": [{}]}`). Asked only when null is what the values are compared with.
+    private func nullInsideArray(_ expr: Expr, _ scope: Scope) -> Bool {
+        guard case .key(let path) = expr else { return false }
+        return resolver.missesInsideArray(path, in: scope.record)
+    }
+
+    /// `.document` `$exists`: a dotted path that maps over arrays and reaches no value at all
+    /// does not exist (`{"p": []}` has nothing at `p.b`), although the mapped result is an
+    /// empty array.
+    private func reachesNothingThroughArrays(_ expr: Expr, _ operand: Operand, _ scope: Scope) -> Bool {
+        guard case .key(let path) = expr, path.components.count > 1, case .value(.array(let items)) = operand,
+            items.isEmpty
+        else { return false }
+        return !resolver.reachesAnything(path, in: scope.record)
     }
 
     /// A one-operand test under the leaf's rule. `test` answers for one value, nil when it
@@ -165,7 +199,9 @@ extension Evaluation {
             let passed: Bool
             if op == .eq || op == .ne {
                 // Missing counts as null, so `x == null` matches a missing x (and `$ne` does not).
-                let xs = documentEqualityCandidates(a, l), ys = documentEqualityCandidates(b, r)
+                var xs = documentEqualityCandidates(a, l), ys = documentEqualityCandidates(b, r)
+                if ys.contains(.null), nullInsideArray(l, scope) { xs.append(.null) }
+                if xs.contains(.null), nullInsideArray(r, scope) { ys.append(.null) }
                 let same = xs.contains { x in ys.contains { y in equal(x, y, rule, options) } }
                 passed = (op == .eq) == same
             } else {
@@ -235,8 +271,9 @@ extension Evaluation {
             // it is not worth caching.
             return try decide(operand, rule) { v throws(Diagnostic) in
                 guard case .string(let needle) = v else { return nil }
+                if rule.semantics == .predicate, needle.isEmpty { return false }
                 return try StringMatcher(.contains, pattern: needle, options: options, limits: limits)
-                    .matches(haystack)
+                    .matches(haystack, budget: budget)
             }
         }
         let elements = resolver.collection(collection)
@@ -261,7 +298,8 @@ extension Evaluation {
             }
             return found != rule.negated
         case .document:
-            let candidates = documentEqualityCandidates(operand, e)
+            var candidates = documentEqualityCandidates(operand, e)
+            if elements.contains(.null), nullInsideArray(e, scope) { candidates.append(.null) }
             let found = candidates.contains { c in elements.contains { equal(c, $0, rule, options) } }
             return found != rule.negated
         }

@@ -126,19 +126,21 @@ public final class Engine {
 
     /// The plan for a query, checked by `QueryValidator` with the caller's variable names and
     /// cached by shape until the data changes. The same query again reuses its plan; the same
-    /// shape with other literals is planned again from its literals (rewrites, node literals
-    /// and index estimates all depend on them) without being checked again.
+    /// shape with other literals is checked and planned again from its literals (a regex
+    /// literal must compile before any row is read; rewrites, node literals and index estimates
+    /// all depend on them).
     func plan(_ query: Query, variables: Set<String> = []) throws(Diagnostic) -> Plan {
         guard let (shape, literals) = PlanShape.of(query) else {
             try validate(query, variables)
             return try build(query)
         }
         if let cached = plans[shape], cached.plan.storeVersion == store.version {
-            if cached.variables != variables {
+            let sameLiterals = PlanShape.sameLiterals(cached.literals, literals)
+            if cached.variables != variables || !sameLiterals {
                 try validate(query, variables)
                 cached.variables = variables
             }
-            if PlanShape.sameLiterals(cached.literals, literals) {
+            if sameLiterals {
                 planCounts.reused += 1
                 return cached.plan
             }

@@ -21,7 +21,8 @@ final class Evaluation {
     let resolver: KeyPathResolver
     let comparison = ValueComparison(folds: ValueComparison.FoldCache())
 
-    private let deadline: ContinuousClock.Instant?
+    /// The run's deadline and total regex budget (the engine's, when it backs an engine run).
+    let budget: QueryBudget
     private var rowsVisited = 0
     private var matchers: [MatcherKey: StringMatcher] = [:]
     private var textMatchers: [TextKey: TextMatcher] = [:]
@@ -49,32 +50,22 @@ final class Evaluation {
     private static let clockInterval = 256
 
     init(source: any RecordSource, limits: Limits, variables: [String: Value], nowMillis: Int64,
-         random: @escaping @Sendable () -> Double) {
+         random: @escaping @Sendable () -> Double, budget: QueryBudget? = nil) {
         self.source = source
         self.limits = limits
         self.variables = variables
         self.nowMillis = nowMillis
         self.random = random
         self.resolver = KeyPathResolver(source: source)
-        if let seconds = limits.deadlineSeconds {
-            // NaN and negative budgets are already spent; absurdly large ones are "a long time".
-            let budget = seconds.isNaN ? 0 : Swift.min(Swift.max(seconds, 0), 1e9)
-            deadline = ContinuousClock.now.advanced(by: .seconds(budget))
-        } else {
-            deadline = nil
-        }
+        self.budget = budget ?? QueryBudget(limits: limits)
     }
 
     /// Counts one visited row and fails with `limit.deadline` once the budget is spent. The
     /// clock is read on the first row and then every `clockInterval` rows.
     func visitRow() throws(Diagnostic) {
         defer { rowsVisited &+= 1 }
-        guard let deadline, rowsVisited % Self.clockInterval == 0 else { return }
-        if ContinuousClock.now >= deadline {
-            throw Diagnostic(
-                .limit.deadline,
-                "the query ran out of its time budget of \(limits.deadlineSeconds ?? 0) seconds")
-        }
+        guard limits.deadlineSeconds != nil, rowsVisited % Self.clockInterval == 0 else { return }
+        try budget.checkDeadline()
     }
 
     /// The value of `$name`: a quantifier's or SUBQUERY's binding first, then the caller's.

@@ -21,9 +21,12 @@ enum Operand: Equatable {
 }
 
 /// Follows key paths through objects, pointers, arrays and relations (docs/SEMANTICS.md#key-paths).
-/// A pointer is followed into the pointed-to record of the source; an array or a relation maps the
-/// rest of the step over its elements, flattening one level per crossing; a pointer whose record
-/// does not exist (dangling) is null.
+/// A pointer is a value in its own right, whether or not its object is loaded; a path *through*
+/// it is followed into the pointed-to record of the source, and through a dangling pointer
+/// reaches nothing, except `objectId`, which is the pointer's own. An array or a relation maps
+/// the rest of the step over its elements, flattening one level per crossing, as MongoDB reads
+/// paths: an array nested in the array is not entered, and a numeric component (`t.0`) is the
+/// element at that index.
 struct KeyPathResolver {
     let source: any RecordSource
 
@@ -40,13 +43,14 @@ struct KeyPathResolver {
             guard case .value(let next) = step(current, name) else { return .missing }
             current = next
         }
-        return .value(live(current))
+        return .value(current)
     }
 
     /// One path component applied to a value.
     private func step(_ value: Value, _ name: String) -> Operand {
         switch value {
         case .pointer(let p):
+            if name == "objectId" { return .value(.string(p.objectId)) }
             return source.field(name, of: p).map(Operand.value) ?? .missing
         case .object(let fields):
             return fields[name].map(Operand.value) ?? .missing
@@ -57,6 +61,7 @@ struct KeyPathResolver {
             default: return .missing
             }
         case .array(let items):
+            if let i = Self.arrayIndex(name), i < items.count { return .value(items[i]) }
             return .value(.array(mapStep(items, name)))
         case .relation(let className, let ids):
             return .value(.array(mapStep(ids.map { .pointer(Pointer(className: className, objectId: $0)) }, name)))
@@ -65,37 +70,89 @@ struct KeyPathResolver {
         }
     }
 
-    /// Maps a step over elements; elements without the field drop out, array results are
-    /// spliced in (one level of flattening for this crossing).
+    /// `0`, `1`, … (no sign, no leading zero): a path component that indexes an array.
+    private static func arrayIndex(_ name: String) -> Int? {
+        guard let first = name.utf8.first, first != UInt8(ascii: "0") || name.utf8.count == 1,
+            name.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        return Int(name)
+    }
+
+    /// Maps a step over elements; elements without the field drop out, and so do arrays nested
+    /// in the array; array results are spliced in (one level of flattening for this crossing).
     private func mapStep(_ items: [Value], _ name: String) -> [Value] {
         var out: [Value] = []
         for item in items {
+            if case .array = item { continue }
             guard case .value(let v) = step(item, name) else { continue }
             if case .array(let inner) = v { out.append(contentsOf: inner) } else { out.append(v) }
         }
         return out
     }
 
-    /// A reached value with dangling pointers (also as array elements) turned into null.
-    func live(_ value: Value) -> Value {
+    // MARK: - MongoDB's reading of paths through arrays
+
+    /// Whether the path, followed through an array, meets an element object (or pointer) that
+    /// lacks the rest of it: MongoDB counts that element as null, so `{"p.b": null}` matches
+    /// `{"p": [{}]}` (a scalar element is no object and counts for nothing).
+    func missesInsideArray(_ path: FieldPath, in record: Record) -> Bool {
+        guard path.components.count > 1, let first = record[path.first] else { return false }
+        return misses(first, path.components.dropFirst(), insideArray: false)
+    }
+
+    private func misses(_ value: Value, _ components: ArraySlice<String>, insideArray: Bool) -> Bool {
+        guard let name = components.first else { return false }
         switch value {
-        case .pointer(let p): return source.contains(p) ? value : .null
         case .array(let items):
-            guard items.contains(where: { if case .pointer = $0 { return true } else { return false } }) else {
-                return value
+            if let i = Self.arrayIndex(name), i < items.count {
+                return misses(items[i], components.dropFirst(), insideArray: insideArray)
             }
-            return .array(items.map(live))
-        default: return value
+            return items.contains { item in
+                switch item {
+                case .object, .pointer: return misses(item, components, insideArray: true)
+                default: return false
+                }
+            }
+        case .relation:
+            return (elements(value) ?? []).contains { misses($0, components, insideArray: true) }
+        default:
+            guard case .value(let next) = step(value, name) else { return insideArray }
+            return misses(next, components.dropFirst(), insideArray: insideArray)
         }
     }
 
-    /// The elements of a collection value: an array's items, a relation's live pointers.
+    /// Whether the path reaches any value, null included, counting each array element it
+    /// maps over: `p.b` reaches nothing in `{"p": []}` or `{"p": [{}]}` although the mapped
+    /// result is an (empty) array.
+    func reachesAnything(_ path: FieldPath, in record: Record) -> Bool {
+        guard let first = record[path.first] else { return false }
+        return reaches(first, path.components.dropFirst())
+    }
+
+    private func reaches(_ value: Value, _ components: ArraySlice<String>) -> Bool {
+        guard let name = components.first else { return true }
+        switch value {
+        case .array(let items):
+            if let i = Self.arrayIndex(name), i < items.count { return reaches(items[i], components.dropFirst()) }
+            return items.contains { item in
+                if case .array = item { return false }
+                return reaches(item, components)
+            }
+        case .relation:
+            return (elements(value) ?? []).contains { reaches($0, components) }
+        default:
+            guard case .value(let next) = step(value, name) else { return false }
+            return reaches(next, components.dropFirst())
+        }
+    }
+
+    /// The elements of a collection value: an array's items, a relation's pointers.
     /// Nil for anything that is not a collection.
     func elements(_ value: Value) -> [Value]? {
         switch value {
         case .array(let items): return items
         case .relation(let className, let ids):
-            return ids.map { live(.pointer(Pointer(className: className, objectId: $0))) }
+            return ids.map { .pointer(Pointer(className: className, objectId: $0)) }
         default: return nil
         }
     }

@@ -2,16 +2,22 @@ import QuarryCore
 
 /// Checks made once before a query runs, so that an error does not depend on which rows
 /// happen to reach the faulty part: classes exist, every `$variable` is bound, functions get
-/// their number of arguments, and nesting and inner queries stay within the limits.
+/// their number of arguments, regular expressions compile, and nesting and inner queries stay
+/// within the limits. An error found inside a leaf is located at the leaf's source text.
 struct QueryValidator {
-    let source: any RecordSource
+    /// Whether a class exists (always true when no schema is known).
+    let hasClass: (String) -> Bool
     let limits: Limits
     /// The caller's variables; quantifiers and SUBQUERY bind more below them.
     let variables: Set<String>
     private var subqueries = 0
 
     init(source: any RecordSource, limits: Limits, variables: Set<String>) {
-        self.source = source
+        self.init(hasClass: source.hasClass, limits: limits, variables: variables)
+    }
+
+    init(hasClass: @escaping (String) -> Bool, limits: Limits, variables: Set<String>) {
+        self.hasClass = hasClass
         self.limits = limits
         self.variables = variables
     }
@@ -25,7 +31,7 @@ struct QueryValidator {
     private var maxDepth: Int { limits.maxNestingDepth * 2 + 8 }
 
     mutating func check(_ query: Query, subqueryDepth: Int = 0) throws(Diagnostic) {
-        guard source.hasClass(query.className) else { throw Self.unknownClass(query.className) }
+        guard hasClass(query.className) else { throw Self.unknownClass(query.className) }
         if let skip = query.skip, skip < 0 {
             throw Diagnostic(.query.invalidSkip, "skip must be 0 or more, not \(skip)")
         }
@@ -38,18 +44,28 @@ struct QueryValidator {
     /// Depth is counted from the predicate of the innermost query, as `IRContext.depth` does:
     /// each inner query is checked on its own.
     mutating func check(_ predicate: Filter, subqueryDepth: Int = 0) throws(Diagnostic) {
+        // The leaf being checked (nodes come in pre-order), whose text locates what is found in it.
+        var leafRange: SourceRange?
         try IRNode.filter(predicate).forEach(innerQueries: true) { (node, context) throws(Diagnostic) in
-            switch node {
-            case .filter:
-                try checkDepth(context.depth)
-            case .expr(let e):
-                try checkDepth(context.depth)
-                try check(e, bound: context.bound)
-            case .query(let inner):
-                try checkInner(inner, subqueryDepth: subqueryDepth + 1)
-                return false
-            case .leaf, .condition:
-                break
+            do throws(Diagnostic) {
+                switch node {
+                case .filter:
+                    try checkDepth(context.depth)
+                case .expr(let e):
+                    try checkDepth(context.depth)
+                    try check(e, bound: context.bound)
+                case .query(let inner):
+                    try checkInner(inner, subqueryDepth: subqueryDepth + 1)
+                    return false
+                case .leaf(let leaf):
+                    leafRange = leaf.range ?? leafRange
+                    try checkPattern(leaf.condition)
+                case .condition:
+                    break
+                }
+            } catch {
+                if case .filter = node { throw error }
+                throw error.located(at: leafRange)
             }
             return true
         }
@@ -83,6 +99,14 @@ struct QueryValidator {
                              "subqueries nest deeper than \(limits.maxSubqueryDepth) levels")
         }
         try check(inner, subqueryDepth: subqueryDepth)
+    }
+
+    /// A regular expression written as a literal compiles (`regex.invalid` before any row is
+    /// read, not on the first row that reaches it).
+    private func checkPattern(_ condition: Condition) throws(Diagnostic) {
+        guard case .string(_, .matches(let regexOptions), .literal(.string(let pattern)), let options) = condition
+        else { return }
+        _ = try StringMatcher.regex(pattern, regexOptions, options, limits)
     }
 
     private func checkDepth(_ depth: Int) throws(Diagnostic) {

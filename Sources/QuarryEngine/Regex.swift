@@ -4,6 +4,11 @@ import QuarryCore
 /// A regular expression compiled once by PCRE2 (UTF-8, Unicode properties, JIT when the
 /// library has it), matched under the match and depth budgets of `Limits`.
 ///
+/// With a `QueryBudget`, a match first runs under a small step limit and, when that runs out,
+/// again under limits eight times larger up to `regexMatchLimit`; each limit exhausted is
+/// charged to the query's total regex budget. The charge is a lower bound of the work done
+/// (within a factor of eight), deterministic, and cheap matches are never charged.
+///
 /// Matching is safe from several threads at once: the compiled pattern and the match context
 /// are only read after `init`, and every call gets its own match data.
 public final class CompiledRegex: @unchecked Sendable {
@@ -11,7 +16,13 @@ public final class CompiledRegex: @unchecked Sendable {
     public let pattern: String
     public let options: RegexOptions
     private let code: OpaquePointer
-    private let matchContext: OpaquePointer
+    /// Match contexts with growing match limits, the last one `regexMatchLimit`.
+    private let steps: [(limit: UInt32, context: OpaquePointer)]
+    private var matchContext: OpaquePointer { steps[steps.count - 1].context }
+
+    /// The first match limit of the ladder, and the growth from one limit to the next.
+    private static let firstStep: UInt32 = 10_000
+    private static let stepGrowth: UInt32 = 8
 
     /// Compiles `pattern`. `options.wholeString` anchors the match at both ends (NSPredicate
     /// MATCHES); otherwise the pattern is searched for anywhere (Parse `$regex`).
@@ -37,38 +48,75 @@ public final class CompiledRegex: @unchecked Sendable {
                 .regex.invalid,
                 "\(Self.message(for: errorCode)) at pattern offset \(errorOffset)")
         }
-        guard let context = pcre2_match_context_create_8(nil) else {
-            pcre2_code_free_8(compiled)
-            throw Diagnostic(.regex.invalid, "could not allocate a PCRE2 match context")
+        var steps: [(limit: UInt32, context: OpaquePointer)] = []
+        for limit in Self.ladder(upTo: limits.regexMatchLimit) {
+            guard let context = pcre2_match_context_create_8(nil) else {
+                for step in steps { pcre2_match_context_free_8(step.context) }
+                pcre2_code_free_8(compiled)
+                throw Diagnostic(.regex.invalid, "could not allocate a PCRE2 match context")
+            }
+            pcre2_set_match_limit_8(context, limit)
+            pcre2_set_depth_limit_8(context, limits.regexDepthLimit)
+            steps.append((limit, context))
         }
-        pcre2_set_match_limit_8(context, limits.regexMatchLimit)
-        pcre2_set_depth_limit_8(context, limits.regexDepthLimit)
         // JIT is an optimisation only: without it (or on failure) the interpreter runs the
         // same pattern with the same results.
-        _ = pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE)
+        if limits.regexJIT { _ = pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) }
         self.code = compiled
-        self.matchContext = context
+        self.steps = steps
     }
 
     deinit {
-        pcre2_match_context_free_8(matchContext)
+        for step in steps { pcre2_match_context_free_8(step.context) }
         pcre2_code_free_8(code)
+    }
+
+    /// `firstStep`, growing by `stepGrowth`, ending at `limit` (which it never exceeds).
+    private static func ladder(upTo limit: UInt32) -> [UInt32] {
+        var limits: [UInt32] = []
+        var step = firstStep
+        while step < limit {
+            limits.append(step)
+            step = step.multipliedSaturated(by: stepGrowth)
+        }
+        limits.append(limit)
+        return limits
+    }
+
+    /// Runs `match` under the ladder of limits (only the last without a budget), charging the
+    /// budget each limit the match exhausts.
+    private func run(_ budget: QueryBudget?, _ match: (OpaquePointer) -> Int32) throws(Diagnostic) -> Bool {
+        guard let budget else { return try outcome(match(matchContext)) }
+        var charged: UInt32 = 0
+        for (i, step) in steps.enumerated() {
+            let rc = match(step.context)
+            guard rc == PCRE2_ERROR_MATCHLIMIT, i + 1 < steps.count else { return try outcome(rc) }
+            try budget.chargeRegex(UInt64(step.limit - charged), pattern: pattern)
+            charged = step.limit
+        }
+        return try outcome(PCRE2_ERROR_MATCHLIMIT)
     }
 
     /// Whether the pattern matches `subject` (anywhere, or the whole of it when anchored).
     ///
-    /// Throws `limit.regex` when the match or depth budget runs out: a pattern that backtracks
-    /// catastrophically is an error, never a silent "no match".
+    /// Throws `limit.regex` when the match or depth budget (or the query's total regex
+    /// budget) runs out: a pattern that backtracks catastrophically is an error, never a
+    /// silent "no match".
     public func matches(_ subject: String) throws(Diagnostic) -> Bool {
+        try matches(subject, budget: nil)
+    }
+
+    func matches(_ subject: String, budget: QueryBudget?) throws(Diagnostic) -> Bool {
         guard let data = pcre2_match_data_create_8(1, nil) else {
             throw Diagnostic(.regex.matchFailed, "could not allocate PCRE2 match data")
         }
         defer { pcre2_match_data_free_8(data) }
-        let rc = Self.withBytes(of: subject) { bytes, count in
-            // Swift strings are always valid UTF-8, so PCRE2's own check would be redundant.
-            pcre2_match_8(code, bytes, count, 0, PCRE2_NO_UTF_CHECK, data, matchContext)
+        return try Self.withBytes(of: subject) { (bytes, count) throws(Diagnostic) in
+            try run(budget) { context in
+                // Swift strings are always valid UTF-8, so PCRE2's own check would be redundant.
+                pcre2_match_8(code, bytes, count, 0, PCRE2_NO_UTF_CHECK, data, context)
+            }
         }
-        return try outcome(rc)
     }
 
     /// Match data for `matches(_:_:)`, reused from one subject to the next by one scan (never
@@ -82,16 +130,13 @@ public final class CompiledRegex: @unchecked Sendable {
 
     /// `matches` on UTF-8 bytes already known to be valid (a stored string's), without making a
     /// String: the same budgets and errors.
-    func matches(_ subject: UnsafeBufferPointer<UInt8>, _ data: RegexMatchData) throws(Diagnostic) -> Bool {
-        let rc: Int32
+    func matches(_ subject: UnsafeBufferPointer<UInt8>, _ data: RegexMatchData, budget: QueryBudget?) throws(Diagnostic) -> Bool {
         if let base = subject.baseAddress {
-            rc = pcre2_match_8(code, base, subject.count, 0, PCRE2_NO_UTF_CHECK, data.pointer, matchContext)
-        } else {
-            // PCRE2 refuses a null subject even when it is empty.
-            var empty: UInt8 = 0
-            rc = pcre2_match_8(code, &empty, 0, 0, PCRE2_NO_UTF_CHECK, data.pointer, matchContext)
+            return try run(budget) { pcre2_match_8(code, base, subject.count, 0, PCRE2_NO_UTF_CHECK, data.pointer, $0) }
         }
-        return try outcome(rc)
+        // PCRE2 refuses a null subject even when it is empty.
+        var empty: UInt8 = 0
+        return try run(budget) { pcre2_match_8(code, &empty, 0, 0, PCRE2_NO_UTF_CHECK, data.pointer, $0) }
     }
 
     /// A match's return code as a result: budgets exceeded are `limit.regex`.
@@ -113,11 +158,14 @@ public final class CompiledRegex: @unchecked Sendable {
 
     /// The string's UTF-8 bytes and their count. `withCString` always yields a pointer (PCRE2
     /// 10.42 refuses a null subject even when it is empty); the count keeps interior NULs.
-    private static func withBytes<R>(of s: String, _ body: (UnsafePointer<UInt8>, Int) -> R) -> R {
+    private static func withBytes<R, E: Error>(of s: String, _ body: (UnsafePointer<UInt8>, Int) throws(E) -> R) throws(E) -> R {
         let count = s.utf8.count
-        return s.withCString { chars in
-            chars.withMemoryRebound(to: UInt8.self, capacity: count + 1) { body($0, count) }
+        let result: Result<R, E> = s.withCString { chars in
+            chars.withMemoryRebound(to: UInt8.self, capacity: count + 1) { p in
+                do throws(E) { return .success(try body(p, count)) } catch { return .failure(error) }
+            }
         }
+        return try result.get()
     }
 
     private static func message(for code: Int32) -> String {

@@ -13,7 +13,7 @@ enum StringFolding {
         if options.isEmpty { return s }
         var out = options.contains(.diacriticInsensitive) ? stripDiacritics(s) : s
         if options.contains(.caseInsensitive) {
-            out = caseFold(out)
+            out = options.contains(.simpleCaseFolding) ? simpleCaseFold(out) : caseFold(out)
             // Folding can reintroduce a mark (İ folds to i + U+0307).
             if options.contains(.diacriticInsensitive) { out = stripDiacritics(out) }
         }
@@ -34,6 +34,25 @@ enum StringFolding {
                 out.append((0x41...0x5A).contains(u.value) ? Unicode.Scalar(UInt8(u.value + 0x20)) : u)
             } else {
                 out.append(contentsOf: caseFold(u).unicodeScalars)
+            }
+        }
+        return String(out)
+    }
+
+    /// Simple case folding (CaseFolding.txt statuses C and S), as PCRE2 matches caselessly:
+    /// each scalar folds to one scalar, so `ß` stays apart from `ss` (ẞ folds to ß).
+    static func simpleCaseFold(_ s: String) -> String {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return caseFold(s) }
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            let full = u.isASCII ? caseFold(String(u)) : caseFold(u)
+            if full.unicodeScalars.count == 1 {
+                out.append(contentsOf: full.unicodeScalars)
+            } else {
+                // A multi-scalar full folding: the simple one is the lowercase when that is one
+                // scalar (ẞ → ß, ᾈ → ᾀ), else the scalar itself (ß, İ, ﬁ).
+                let lower = String(u).lowercased().unicodeScalars
+                out.append(contentsOf: lower.count == 1 ? lower : String(u).unicodeScalars)
             }
         }
         return String(out)
@@ -78,5 +97,18 @@ enum StringFolding {
             }
         }
         return String(out)
+    }
+}
+
+extension StringOptions {
+    /// Engine-internal: `.caseInsensitive` by simple case folding, as PCRE2 matches caselessly.
+    static let simpleCaseFolding = StringOptions(rawValue: 0x80)
+
+    /// The options a string test folds with. Parse's case-insensitive prefix, suffix and
+    /// substring tests are `$regex` with `i` (docs/SEMANTICS.md), so under `.document` they fold
+    /// as PCRE does: `ß` does not match `SS` there either.
+    func folding(_ op: StringOperator, _ semantics: LeafSemantics) -> StringOptions {
+        guard semantics == .document, op.isSubstringTest, contains(.caseInsensitive) else { return self }
+        return union(.simpleCaseFolding)
     }
 }

@@ -40,7 +40,8 @@ struct StringMatcher: Sendable {
         return try CompiledRegex(source, options: regexOptions, limits: limits)
     }
 
-    func matches(_ subject: String) throws(Diagnostic) -> Bool {
+    /// Whether `subject` passes; a regex charges its work to `budget` (nil: per-match limits only).
+    func matches(_ subject: String, budget: QueryBudget?) throws(Diagnostic) -> Bool {
         switch test {
         case .prefix(let p): return Array(StringFolding.fold(subject, options).utf8).starts(with: p)
         case .suffix(let p):
@@ -52,7 +53,7 @@ struct StringMatcher: Sendable {
         case .like(let pattern): return pattern.matches(subject)
         case .regex(let r):
             let s = options.contains(.diacriticInsensitive) ? StringFolding.stripDiacritics(subject) : subject
-            return try r.matches(s)
+            return try r.matches(s, budget: budget)
         }
     }
 }

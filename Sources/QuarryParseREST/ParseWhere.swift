@@ -55,11 +55,12 @@ public enum ParseWhere {
     }
 
     static func request(_ text: String, className: String, limits: Limits) throws(Diagnostic) -> QuerySpec {
-        let length = text.utf8.count
-        if length > limits.maxQueryLength {
-            throw Diagnostic(.limit.queryLength, "the query is \(length) bytes long; at most "
-                             + "\(limits.maxQueryLength) are allowed",
-                             at: SourceRange(offset: 0, length: length), parseCode: ParseCode.invalidQuery)
+        do throws(Diagnostic) {
+            try QueryTextScreen.check(text, limits: limits)
+        } catch {
+            var d = error
+            d.parseCode = d.diagnosticCode == .input.nul ? ParseCode.invalidJSON : ParseCode.invalidQuery
+            throw d
         }
         let root: JSONNode
         do {

@@ -26,12 +26,7 @@ public enum PredicateFormat {
                              limits: Limits = .default) throws(Diagnostic) -> Filter {
         let bytes = Array(format.utf8)
         let whole = SourceRange(offset: 0, length: bytes.count)
-        if bytes.count > limits.maxQueryLength {
-            throw Diagnostic(
-                .limit.queryLength,
-                "the predicate is \(bytes.count) bytes long; the limit is \(limits.maxQueryLength)",
-                at: SourceRange(offset: limits.maxQueryLength, length: bytes.count - limits.maxQueryLength))
-        }
+        try QueryTextScreen.check(format, limits: limits)
         if !ProfileRules.acceptsFormatStrings(profile) {
             throw ProfileRules.rejectAll(profile, at: whole)
         }

@@ -24,14 +24,8 @@ public enum SQLWhere {
 
     /// The tokens of a where clause, ending with `.end`.
     public static func tokens(_ text: String, limits: Limits = .default) throws(Diagnostic) -> [SQLToken] {
-        let bytes = Array(text.utf8)
-        guard bytes.count <= limits.maxQueryLength else {
-            throw Diagnostic(
-                .limit.queryLength,
-                "the query is \(bytes.count) bytes long; the limit is \(limits.maxQueryLength) (Limits.maxQueryLength)",
-                at: SourceRange(offset: limits.maxQueryLength, length: bytes.count - limits.maxQueryLength))
-        }
-        return try SQLLexer.tokens(bytes)
+        try QueryTextScreen.check(text, limits: limits)
+        return try SQLLexer.tokens(Array(text.utf8))
     }
 
     /// The syntax tree of a where clause.

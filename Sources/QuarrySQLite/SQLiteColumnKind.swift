@@ -17,8 +17,8 @@ indirect enum SQLiteColumnKind: Equatable {
     case bool
     /// Two REAL columns, `<key>_lat` and `<key>_lon`.
     case geoPoint
-    /// The objectId of an object of the class, as TEXT; a dangling pointer is stored as NULL,
-    /// since it behaves as null everywhere.
+    /// The objectId of an object of the class, as TEXT, whether or not the object is loaded
+    /// (a pointer is its identity; a path through a dangling one finds no row).
     case pointer(to: String)
     /// A JSON array as TEXT, read with `json_each`; the elements are of one scalar kind (or
     /// null), pointers as their objectIds.

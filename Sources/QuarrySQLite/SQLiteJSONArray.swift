@@ -2,9 +2,9 @@ import Quarry
 
 /// The JSON text an array field is stored as: strings, numbers, bools (as true/false, which
 /// `json_each` reads as 1/0, like bool columns), dates as epoch milliseconds, pointers as
-/// their objectIds (dangling ones as null), and nulls.
+/// their objectIds (a pointer is its identity, loaded or not), and nulls.
 enum SQLiteJSONArray {
-    static func text(_ value: Value, pointerExists: (Pointer) -> Bool) -> String {
+    static func text(_ value: Value) -> String {
         let items: [Value]
         switch value {
         case .array(let a): items = a
@@ -18,7 +18,7 @@ enum SQLiteJSONArray {
             case .string(let s): return .string(s)
             case .bool(let b): return .bool(b)
             case .date(let ms): return .int(ms)
-            case .pointer(let p): return pointerExists(p) ? .string(p.objectId) : .null
+            case .pointer(let p): return .string(p.objectId)
             default: return .null
             }
         }))

@@ -2,7 +2,7 @@ import Quarry
 
 /// What a key path reaches, as SQL over the current row.
 enum SQLiteOperand {
-    /// One value (NULL when missing, null or a dangling pointer); `kind` nil when the field
+    /// One value (NULL when missing or null); `kind` nil when the field
     /// only ever holds null or does not exist.
     case scalar(String, SQLiteColumnKind?)
     /// A geo point's two columns (both NULL or neither).
@@ -61,7 +61,7 @@ extension SQLiteTranslator {
         case .pointer(let target)?:
             let id = place.column(table.column(field))
             if rest.isEmpty { return .scalar(id, kind) }
-            // Dangling pointers are stored as NULL, so the stored id is the live objectId.
+            // The pointer's own id, whether or not its object is loaded.
             if Array(rest) == ["objectId"] { return .scalar(id, .text(ascii: false)) }
             guard let next = tables[target] else {
                 throw SQLiteNotComparable("\(path) leads to the class \(target), which the data does not hold")

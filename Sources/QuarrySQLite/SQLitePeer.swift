@@ -32,7 +32,7 @@ public final class SQLitePeer {
             let table = SQLiteTable(data, in: database)
             try connection.execute(table.createStatement)
             try connection.execute("BEGIN")
-            try Self.insert(data, into: table, database: database, connection: connection)
+            try Self.insert(data, into: table, connection: connection)
             try connection.execute("COMMIT")
             tables[name] = table
         }
@@ -105,8 +105,7 @@ public final class SQLitePeer {
         return (sql, translator.bindings)
     }
 
-    private static func insert(_ data: ClassData, into table: SQLiteTable, database: Database,
-                               connection: SQLiteConnection) throws(SQLiteError) {
+    private static func insert(_ data: ClassData, into table: SQLiteTable, connection: SQLiteConnection) throws(SQLiteError) {
         let stored = table.storedFields
         let columnCount = stored.reduce(1) { $0 + ($1.kind == .geoPoint ? 2 : 1) }
         let placeholders = Array(repeating: "?", count: columnCount).joined(separator: ", ")
@@ -127,26 +126,23 @@ public final class SQLitePeer {
                     column += 2
                     continue
                 }
-                bind(value, kind: kind, at: column, to: insert, database: database)
+                bind(value, kind: kind, at: column, to: insert)
                 column += 1
             }
             try insert.run()
         }
     }
 
-    private static func bind(_ value: Value, kind: SQLiteColumnKind?, at column: Int32, to stmt: SQLiteStatement,
-                             database: Database) {
+    private static func bind(_ value: Value, kind: SQLiteColumnKind?, at column: Int32, to stmt: SQLiteStatement) {
         switch value {
         case .int(let i): kind == .real ? stmt.bind(column, Double(i)) : stmt.bind(column, i)
         case .double(let d): stmt.bind(column, d)
         case .string(let s): stmt.bind(column, s)
         case .date(let ms): stmt.bind(column, ms)
         case .bool(let b): stmt.bind(column, Int64(b ? 1 : 0))
-        case .pointer(let p):
-            // A dangling pointer behaves as null everywhere in Quarry.
-            if database.resolve(p) != nil { stmt.bind(column, p.objectId) } else { stmt.bindNull(column) }
+        case .pointer(let p): stmt.bind(column, p.objectId)
         case .array, .relation:
-            stmt.bind(column, SQLiteJSONArray.text(value, pointerExists: { database.resolve($0) != nil }))
+            stmt.bind(column, SQLiteJSONArray.text(value))
         default: stmt.bindNull(column)
         }
     }

@@ -128,8 +128,3 @@ extension Value {
 func sqlIdentifier(_ name: String) -> String {
     "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
-
-/// A single-quoted SQL string literal.
-func sqlString(_ s: String) -> String {
-    "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
-}

@@ -24,12 +24,9 @@ public struct ServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
     }
 
-    /// The library's caps with a 10-second deadline: a hostile query cannot hold a core.
-    public static var defaultLimits: Limits {
-        var limits = Limits.default
-        limits.deadlineSeconds = 10
-        return limits
-    }
+    /// The caps for text from clients one does not trust, deadline included: a hostile
+    /// query cannot hold a core.
+    public static var defaultLimits: Limits { .untrusted }
 
     var credentials: Credentials {
         Credentials(applicationId: applicationId, restKey: restKey, masterKey: masterKey)

@@ -1,12 +1,15 @@
 import QuarryCore
+
 import QuarryEngine
 
 /// Seeded random data covering what the engine stores typed and what it does not: ints,
 /// doubles (NaN, -0.0, infinities), strings (case, diacritics, non-ASCII), dates, bools, geo
 /// points, arrays, pointers (also dangling and into the wrong class), nulls, missing fields,
-/// and fields that mix types.
+/// fields that mix types, and arrays of objects (some lacking the field, some nested in arrays)
+/// for MongoDB's reading of paths through arrays.
 public struct RandomData {
     public var rng: SplitMix64
+
     /// Whether fields mix types and hold NaN, infinities and integers beyond 2^53. Without
     /// it each field keeps to its kind (or null), as the typed data a SQL store pushes down.
     public var mixesTypes: Bool
@@ -81,6 +84,7 @@ public struct RandomData {
             if chance(60) {
                 fields.append(("rel", .array((0..<int(3)).map { _ in pointerValue("Other", "o\(int(others + 1))") })))
             }
+            if chance(50) { fields.append(("docs", documents())) }
             itemRecords.append(Record(objectId: "i\(n)", fields: fields))
         }
         var otherRecords: [Record] = []
@@ -92,6 +96,25 @@ public struct RandomData {
             otherRecords.append(Record(objectId: "o\(n)", fields: fields))
         }
         return Database([ClassData(name: "Item", records: itemRecords), ClassData(name: "Other", records: otherRecords)])
+    }
+
+    /// An array of small objects `{b: …}` (some without `b`, some with a nested array), now
+    /// and then an array nested in the array, an empty array, a lone object or a scalar.
+    public mutating func documents() -> Value {
+        func object() -> Value {
+            switch int(4) {
+            case 0: return .object([:])
+            case 1: return .object(["b": .array([.string(pick(Self.strings))])])
+            default: return .object(["b": chance(15) ? .null : scalar()])
+            }
+        }
+        switch int(10) {
+        case 0: return .array([])
+        case 1: return .array([.array([object()]), object()])
+        case 2: return object()
+        case 3: return scalar()
+        default: return .array((0..<(1 + int(3))).map { _ in chance(15) ? scalar() : object() })
+        }
     }
 
     private func pointerValue(_ c: String, _ id: String) -> Value { .pointer(Pointer(className: c, objectId: id)) }

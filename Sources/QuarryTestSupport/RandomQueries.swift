@@ -14,7 +14,9 @@ extension RandomData {
         case 6: return .date(pick(Self.dates))
         case 7: return .bool(chance(50))
         case 8: return .null
-        default: return .pointer(Pointer(className: "Other", objectId: "o\(int(6))"))
+        default:
+            // Parse accepts a bare objectId against a pointer; some name no loaded object.
+            return chance(20) ? .string("o\(int(6))") : .pointer(Pointer(className: "Other", objectId: "o\(int(9))"))
         }
     }
 
@@ -24,7 +26,8 @@ extension RandomData {
 
     public mutating func itemKey() -> FieldPath {
         pick(["i", "d", "s", "dt", "b", "g", "tags", "m", "ptr", "ptr.name", "ptr.n", "rel", "rel.name", "nothing",
-              "objectId", "ptr.owner.s", "labels", "nums", "labels", "nums"])
+              "objectId", "ptr.owner.s", "labels", "nums", "labels", "nums", "ptr.objectId", "rel.objectId", "rel.0",
+              "docs", "docs.b", "docs.0", "docs.0.b", "tags.0", "docs.b.c"])
     }
 
     public mutating func condition(_ className: String, depth: Int) -> Condition {
@@ -68,8 +71,11 @@ extension RandomData {
         case 11:
             return .relatedTo(Pointer(className: "Item", objectId: "i\(int(8))"), key: "rel")
         case 12:
-            return chance(50) ? .text(key, TextSearch(terms: pick(["joe", "a b", "-zed", "é"])))
-                : .arraySize(.key(key), int(4))
+            switch int(3) {
+            case 0: return .text(key, TextSearch(terms: pick(["joe", "a b", "-zed", "é"])))
+            case 1: return .arraySize(.key(key), int(4))
+            default: return .containsAll(.key(key), .list((0..<(1 + int(2))).map { _ in .literal(literal()) }))
+            }
         default:
             return .quantified(pick([.any, .all, .none]), .key("tags"), variable: "x",
                                .leaf(.compare(.variable("x"), .eq, .literal(.string(pick(Self.strings))), []), semantics()))

@@ -29,3 +29,15 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         low + (high - low) * Double(next() >> 11) * 0x1p-53
     }
 }
+
+// Draws in the shapes property tests use.
+extension SplitMix64 {
+    /// Uniform in `range`.
+    public mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+
+    /// True with probability `p`.
+    public mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
+
+    /// One of `items` (not empty), uniformly.
+    public mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
+}

@@ -69,8 +69,10 @@ extension SemanticsConverter {
         values.count == 1 ? compare(x, .eq, values[0], opts) : leaf(.inCollection(x, .list(values), opts))
     }
 
-    /// Whether a string test accepts `x`: `BEGINSWITH ""` holds for every string and nothing else.
+    /// Whether a string test accepts `x`: `BEGINSWITH ""` holds for every string and nothing
+    /// else; in NSPredicate, where the empty prefix is in no string, `LIKE "*"` does.
     func isString(_ x: Expr) -> Filter {
-        leaf(.string(x, .beginsWith, .literal(.string("")), []))
+        if target == .predicate { return leaf(.string(x, .like(.glob), .literal(.string("*")), [])) }
+        return leaf(.string(x, .beginsWith, .literal(.string("")), []))
     }
 }

@@ -14,13 +14,29 @@ extension SemanticsConverter {
             throw inexpressible(l, "the pattern \(Self.describe(pattern)) is not a constant")
         }
         guard case .string(let text) = v else { return nil }
-        return restated(op, text, opts)
+        // NSPredicate's empty prefix, suffix or substring is in no string: as a pattern that is
+        // not a string.
+        if l.semantics == .predicate, text.isEmpty, op.isSubstringTest { return nil }
+        let (op2, text2) = restated(op, text, opts)
+        if target == .sql {
+            switch op2 {
+            case .like: break
+            case .matches: throw inexpressible(l, "Backendless SQL has no regular expressions")
+            default:
+                throw inexpressible(l, "SQL's only string test is LIKE, which ignores case (and marks never), so it "
+                                    + "cannot state a case-sensitive or diacritic-insensitive test")
+            }
+        }
+        return (op2, text2)
     }
 
     /// The string test in the target dialect's own spelling where one exists: NSPredicate writes
     /// LIKE as a glob, SQL as `%`/`_` and has no case-insensitive prefix test but LIKE.
     func restated(_ op: StringOperator, _ text: String, _ opts: StringOptions) -> (StringOperator, String) {
         switch (target, op) {
+        case (.predicate, _) where text.isEmpty && op.isSubstringTest:
+            // Every string has the empty prefix elsewhere; NSPredicate says it with LIKE.
+            return (.like(.glob), "*")
         case (.predicate, .like(.sql)):
             return (.like(.glob), LikeText.glob(LikeText.tokens(text, op.likeSyntax)))
         case (.predicate, .matches(let r)) where !r.wholeString:
@@ -35,6 +51,18 @@ extension SemanticsConverter {
         default:
             return (op, text)
         }
+    }
+
+    /// A Parse regex search that is literal text, as the prefix or substring test it is
+    /// (`RegexText.literalTest`), for the targets that spell those plainly: `^cl` with `i` is
+    /// `BEGINSWITH[c] "cl"`, or SQL's `LIKE 'cl%'`.
+    func plainerString(_ l: Leaf) -> Leaf {
+        guard target != .document, case .string(let e, .matches(let r), .literal(.string(let p)), let opts) = l.condition,
+              opts.isEmpty, let (op, text, options) = RegexText.literalTest(p, r)
+        else { return l }
+        var out = l
+        out.condition = .string(e, op, .literal(.string(text)), options)
+        return out
     }
 
     /// `containsAll` / `containedBy` compare elements with Parse equality under `.document`

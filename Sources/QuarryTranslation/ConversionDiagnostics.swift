@@ -32,6 +32,13 @@ extension SemanticsConverter {
             notes: notes)
     }
 
+    /// Parse matches an array through an element equal to the value, and has no test that
+    /// tells that array from the single value (`$all` is an AND of equalities, as in MongoDB).
+    func arrayHoldingTheValue(_ l: Leaf) -> Diagnostic {
+        inexpressible(l, "on a field that may hold an array, Parse also matches an array holding the value, and no Parse "
+                      + "test tells such an array from the single value", schemaHelps: true)
+    }
+
     /// Runs a date-coercion rewrite, reporting a comparison it cannot restate.
     func coerced<T>(_ l: Leaf, _ body: () throws(SQLCoercion.Untranslatable) -> T) throws(Diagnostic) -> T {
         do throws(SQLCoercion.Untranslatable) {

@@ -7,7 +7,7 @@ extension SemanticsConverter {
     /// What an operand may evaluate to.
     func domain(_ e: Expr, _ scope: Scope) -> ValueDomain {
         switch e {
-        case .key(let path): return ValueDomain.of(path, in: scope.className, schema: schema)
+        case .key(let path): return fieldDomain(path, in: scope.className)
         case .variable(let name): return scope.variables[name] ?? .anything
         case .literal(let v): return ValueDomain(literal: v)
         case .list(let items):
@@ -15,6 +15,20 @@ extension SemanticsConverter {
             return .anything
         default: return .anything
         }
+    }
+
+    /// What a key path holds: as the schema says, else as the query implies (when translating
+    /// with assumptions), else anything. `objectId` at the top is always the id string.
+    func fieldDomain(_ path: FieldPath, in className: String?) -> ValueDomain {
+        // The objectId of a pointer is its id string, whatever else the class holds.
+        if path.count > 1, path.components.last == "objectId" {
+            let owner = fieldDomain(FieldPath(Array(path.components.dropLast())), in: className)
+            if !owner.kinds.isEmpty, owner.kinds.isSubset(of: .pointer) {
+                return ValueDomain(multiValued: owner.multiValued, kinds: .string, maybeSingleValue: owner.maybeSingleValue)
+            }
+        }
+        if schema == nil, path.components != ["objectId"], let d = assumptions?.domain(path, in: className) { return d }
+        return ValueDomain.of(path, in: className, schema: schema)
     }
 
     /// The value of an operand written in the query, or of a row-independent expression with

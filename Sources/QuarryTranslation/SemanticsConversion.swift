@@ -23,8 +23,8 @@ import QuarryCore
 /// LIKE in its glob or `%`/`_` syntax, `BEGINSWITH[c]` as SQL's LIKE, `==[c]` as a LIKE without
 /// wildcards, and Parse's regex search as a whole-string MATCHES (`RegexText`).
 ///
-/// **Exactness.** Without a schema nothing is assumed about a field: it may be missing, null, an
-/// array or a relation, and hold values of any type. Some rules can only be exact when that is
+/// **Exactness.** Without a schema or `FieldAssumptions` nothing is assumed about a field: it may
+/// be missing, null, an array or a relation, and hold values of any type. Some rules can only be exact when that is
 /// narrowed (SQL cannot tell an array from a single value; NSPredicate cannot state Parse's
 /// pointer-equals-objectId rule for a field that may hold both pointers and objects), so they
 /// need a `schema` — for the CLI, the `--data` file — and the result is then exact on data the
@@ -44,13 +44,18 @@ public enum SemanticsConversion {
     /// - Parameters:
     ///   - className: the class the predicate is evaluated on, for looking up field types.
     ///   - schema: narrows what fields hold (see "Exactness"); nil assumes nothing.
+    ///   - assumptions: what fields hold when there is no schema; nil assumes nothing.
     /// - Throws: every `translate.inexpressible` found (and `limit.nesting` for IR nested deeper
     ///   than `limits` allow).
     public static func convert(_ predicate: Filter, to target: LeafSemantics, className: String?,
-                               schema: (any Schema)?, limits: Limits = .default) throws(Diagnostic) -> Filter
+                               schema: (any Schema)?, assumptions: FieldAssumptions? = nil,
+                               limits: Limits = .default) throws(Diagnostic) -> Filter
     {
-        let converter = SemanticsConverter(target: target, schema: schema, limits: limits, variablesIn: predicate)
-        let out = converter.predicate(predicate, SemanticsConverter.Scope(className: className), negate: false)
+        let converter = SemanticsConverter(target: target, schema: schema, assumptions: assumptions, limits: limits,
+                                           variablesIn: predicate)
+        let scope = SemanticsConverter.Scope(className: className)
+        var out = converter.predicate(predicate, scope, negate: false)
+        if target == .sql { out = converter.typeCheckedSQL(out, scope) }
         try Diagnostic.throwIfAny(converter.problems)
         return out
     }
@@ -58,11 +63,11 @@ public enum SemanticsConversion {
     /// The query with its predicate (and those of its inner queries) converted; order, paging and
     /// projection are kept.
     public static func convert(_ query: Query, to target: LeafSemantics, schema: (any Schema)?,
-                               limits: Limits = .default) throws(Diagnostic) -> Query
+                               assumptions: FieldAssumptions? = nil, limits: Limits = .default) throws(Diagnostic) -> Query
     {
         var query = query
         query.predicate = try convert(query.predicate, to: target, className: query.className, schema: schema,
-                                      limits: limits)
+                                      assumptions: assumptions, limits: limits)
         return query
     }
 }
@@ -72,14 +77,17 @@ public enum SemanticsConversion {
 final class SemanticsConverter {
     let target: LeafSemantics
     let schema: (any Schema)?
+    let assumptions: FieldAssumptions?
     let limits: Limits
     private(set) var problems: [Diagnostic] = []
     private var taken: Set<String>
     private var counter = 0
 
-    init(target: LeafSemantics, schema: (any Schema)?, limits: Limits, variablesIn p: Filter) {
+    init(target: LeafSemantics, schema: (any Schema)?, assumptions: FieldAssumptions?, limits: Limits,
+         variablesIn p: Filter) {
         self.target = target
         self.schema = schema
+        self.assumptions = assumptions
         self.limits = limits
         // Each predicate level holds a condition and expressions: four walk levels per level.
         taken = p.variableNames(maxDepth: (limits.maxNestingDepth * 2 + 9) * 4)
@@ -119,8 +127,11 @@ final class SemanticsConverter {
         case .not(let q):
             if target == .sql { return predicate(q, scope.deeper, negate: !negate) }
             return .not(predicate(q, scope.deeper, negate: false))
-        case .leaf(let l):
+        case .leaf(let source):
+            let l = plainerString(source)
+            if let answer = constantAnswer(l, scope) { return .constant(answer != negate) }
             do throws(Diagnostic) {
+                try checkMongoPathRules(l, scope)
                 switch target {
                 case .predicate: return try toPredicate(l, scope)
                 case .document: return try toDocument(l, scope)

@@ -12,6 +12,7 @@ extension SemanticsConverter {
             guard let (s, o, y) = Self.oriented(a, op, b) else {
                 throw inexpressible(l, "Parse compares a field with a value, not two fields")
             }
+            if let size = try arraySizeAsDocument(s, o, y, scope) { return size }
             let k = try keyPath(s, l)
             let d = domain(.key(k), scope)
             switch (o, y) {
@@ -87,7 +88,7 @@ extension SemanticsConverter {
             return leaf(.inQuery(k, nested(q, scope)))
 
         case .select(let k, let q, let innerKey):
-            try checkSelectEquality(l, domain(.key(k), scope), ValueDomain.of(innerKey, in: q.className, schema: schema))
+            try checkSelectEquality(l, domain(.key(k), scope), fieldDomain(innerKey, in: q.className))
             return leaf(.select(k, nested(q, scope), innerKey: innerKey))
 
         case .relatedTo:
@@ -96,7 +97,8 @@ extension SemanticsConverter {
     }
 
     /// NSPredicate equality with any of `values`: the value as a whole equals one (nil equals
-    /// null). Parse would also accept an array holding one, which `$all` tells apart.
+    /// null). Parse would also accept an array holding one, and nothing in Parse tells that
+    /// array from the single value (`$all` is an AND of equalities, as in MongoDB).
     func wholeEquals(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
                              _ opts: StringOptions) throws(Diagnostic) -> Filter
     {
@@ -113,8 +115,8 @@ extension SemanticsConverter {
                                 + "arrays apart, ignores string options", schemaHelps: true)
         }
         // Parse also matches an array through an element; NSPredicate never matches an array here.
-        let arrays = values.map { not(leaf(.containsAll(key(k), .list([.literal($0)])))) }
-        return all([any(base)] + arrays)
+        guard scalars.isEmpty else { throw arrayHoldingTheValue(l) }
+        return any(base)
     }
 
     /// ANY / ALL / NONE over a field, with a one-test body on the element: the element tests
@@ -184,5 +186,22 @@ extension SemanticsConverter {
 
     func onArrays(_ l: Leaf) -> Diagnostic {
         inexpressible(l, "NSPredicate tests an array as one value, Parse tests its elements", schemaHelps: true)
+    }
+
+    /// `tags[SIZE] == 2` (missing unless an array) is Parse's `$size: 2`; so is `tags.@count == 2`
+    /// where no single value (count 1) or nil (count 0) can pass: a size of 2 or more, or 1 on
+    /// a field that holds arrays. Nil for any other comparison.
+    func arraySizeAsDocument(_ s: Expr, _ op: ComparisonOperator, _ y: SQLCoercion.Constant,
+                             _ scope: Scope) throws(Diagnostic) -> Filter? {
+        guard op == .eq, case .value(let v) = y, let n = v.numericValue, n >= 0, n == n.rounded(), n < 1e9 else { return nil }
+        let size = Int(n)
+        switch s {
+        case .index(.key(let k), .size):
+            return leaf(.arraySize(.key(k), size))
+        case .aggregate(.count, .key(let k)) where size >= 2 || size == 1 && !domain(.key(k), scope).maybeSingleValue:
+            return leaf(.arraySize(.key(k), size))
+        default:
+            return nil
+        }
     }
 }

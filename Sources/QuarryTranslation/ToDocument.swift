@@ -56,8 +56,8 @@ extension SemanticsConverter {
 
     /// Some element of the field (or the value itself) is not one of `values`; an element that
     /// is null counts only when `values` lacks null. Arrays: "not all elements are in the list"
-    /// (`$containedBy`); single values: not equal, told from arrays by `$all`, which needs an
-    /// array holding the value.
+    /// (`$containedBy`); single values: not equal, which Parse cannot tell from an array
+    /// holding the value (`$all` is an AND of equalities).
     func someElementNotIn(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
                                   _ opts: StringOptions) throws(Diagnostic) -> Filter
     {
@@ -75,10 +75,7 @@ extension SemanticsConverter {
                                 + "$containedBy, whose equality ignores string options and matches pointers with their objectId",
                                 schemaHelps: true)
         }
-        let list = Expr.list(values.map(Expr.literal))
-        let member = values.count == 1 ? compare(key(k), .eq, values[0]) : leaf(.inCollection(key(k), list, []))
-        return all([present, not(leaf(.containedBy(key(k), list))),
-                    any([not(member)] + values.map { leaf(.containsAll(key(k), .list([.literal($0)]))) })])
+        throw arrayHoldingTheValue(l)
     }
 
     // MARK: - From .sql
@@ -157,7 +154,7 @@ extension SemanticsConverter {
 
         case .select(let k, let q, let innerKey):
             let d = domain(.key(k), scope)
-            let inner = ValueDomain.of(innerKey, in: q.className, schema: schema)
+            let inner = fieldDomain(innerKey, in: q.className)
             try checkSelectEquality(l, d, inner)
             let p = leaf(.select(k, nested(q, scope), innerKey: innerKey))
             if !negated {

@@ -44,11 +44,20 @@ extension SemanticsConverter {
             guard let (op2, text) = try stringTest(l, op, pattern, opts) else { return .constant(false) }
             return some(e, domain(e, scope)) { leaf(.string($0, op2, .literal(.string(text)), opts)) }
 
-        case .containsAll(let e, let list), .containedBy(let e, let list):
-            try checkListEquality(l, domain(e, scope), list)
-            return leaf(l.condition)
+        case .containsAll(let e, let list):
+            let d = domain(e, scope)
+            try checkListEquality(l, d, list)
+            return try containsAllAsPredicate(l, e, list, d)
 
-        case .arraySize, .relatedTo:
+        case .containedBy(let e, let list):
+            let d = domain(e, scope)
+            try checkListEquality(l, d, list)
+            return try containedByAsPredicate(l, e, list, d)
+
+        case .arraySize(let e, let size):
+            return arraySizeAsPredicate(e, size, domain(e, scope))
+
+        case .relatedTo:
             return leaf(l.condition)
 
         case .geo(let g):
@@ -63,7 +72,7 @@ extension SemanticsConverter {
             return leaf(.inQuery(k, nested(q, scope)))
 
         case .select(let k, let q, let innerKey):
-            try checkSelectEquality(l, domain(.key(k), scope), ValueDomain.of(innerKey, in: q.className, schema: schema))
+            try checkSelectEquality(l, domain(.key(k), scope), fieldDomain(innerKey, in: q.className))
             return leaf(.select(k, nested(q, scope), innerKey: innerKey))
 
         case .quantified(let q, let coll, let v, let body):
@@ -120,5 +129,50 @@ extension SemanticsConverter {
             guard kinds == .object else { return id }
             return all([id, compare(Self.member(x, "__type"), .eq, .string("Object")), isString(Self.member(x, "className"))])
         }
+    }
+
+    // MARK: - Array tests
+
+    /// Parse `$all`, an AND of equalities (docs/SEMANTICS.md#containsall-containedby-and-arraysize):
+    /// a single value equal to each listed value, or an array with an element equal to each, as
+    /// `ANY tags == "a" AND ANY tags == "b"` (ANY takes a single value as a one-element
+    /// collection), or `tags == "a" AND …` on a field that never holds an array.
+    func containsAllAsPredicate(_ l: Leaf, _ e: Expr, _ list: Expr, _ d: ValueDomain) throws(Diagnostic) -> Filter {
+        let values = try listedValues(l, list)
+        if values.isEmpty { return .constant(false) }
+        // nil is neither a single value nor an element here.
+        return all(values.map { v in d.multiValued ? anyElement(e) { compare($0, .eq, v) } : all([compare(e, .ne, .null), compare(e, .eq, v)]) })
+    }
+
+    /// Parse `$containedBy`: an array (or relation) whose every element is listed, as
+    /// `ALL tags IN {"a", "b"}`; ALL holds on nil and a single value too, so `tags != nil`
+    /// (or `tags[SIZE] >= 0` where the field may hold a single value) goes with it.
+    func containedByAsPredicate(_ l: Leaf, _ e: Expr, _ list: Expr, _ d: ValueDomain) throws(Diagnostic) -> Filter {
+        let values = try listedValues(l, list)
+        if !d.multiValued { return .constant(false) }
+        let isArray = d.maybeSingleValue ? compare(.index(e, .size), .ge, .int(0)) : compare(e, .ne, .null)
+        let v = freshVariable()
+        let each = leaf(.inCollection(.variable(v), .list(values.map(Expr.literal)), []))
+        return all([isArray, leaf(.quantified(.all, e, variable: v, each))])
+    }
+
+    /// Parse `$size`: `tags.@count == 2` where the field holds arrays (nil counts 0, so not for
+    /// size 0), else `tags[SIZE] == 2`, which is missing for anything but an array.
+    func arraySizeAsPredicate(_ e: Expr, _ size: Int, _ d: ValueDomain) -> Filter {
+        if !d.multiValued { return .constant(false) }
+        let count: Expr = size > 0 && !d.maybeSingleValue ? .aggregate(.count, e) : .index(e, .size)
+        return compare(count, .eq, .int(Int64(size)))
+    }
+
+    /// The values of a `$all` / `$containedBy` list: scalars and null (an array element that is
+    /// itself an array is compared whole, which `==` on an element does not say).
+    private func listedValues(_ l: Leaf, _ list: Expr) throws(Diagnostic) -> [Value] {
+        guard let values = Self.listValues(list) else {
+            throw inexpressible(l, "the list \(Self.describe(list)) is not a list of values")
+        }
+        if values.contains(where: { ValueKinds(of: $0) == .collection }) {
+            throw inexpressible(l, "a listed array is compared with each element as a whole")
+        }
+        return values
     }
 }

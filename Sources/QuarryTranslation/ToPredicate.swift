@@ -107,7 +107,7 @@ extension SemanticsConverter {
 
         case .select(let k, let q, let innerKey):
             let d = domain(.key(k), scope)
-            let inner = ValueDomain.of(innerKey, in: q.className, schema: schema)
+            let inner = fieldDomain(innerKey, in: q.className)
             let p = leaf(.select(k, nested(q, scope), innerKey: innerKey))
             if !negated {
                 guard !d.multiValued || !inner.kinds.contains(.collection) else { throw arrayItselfMatches(l) }

@@ -54,19 +54,31 @@ extension SemanticsConverter {
             guard let (op2, text) = try stringTest(l, op, pattern, opts) else { return .constant(false) }
             return leaf(.string(k, op2, .literal(.string(text)), opts))
 
-        case .containsAll(let e, let list), .containedBy(let e, let list):
+        case .containsAll(let e, let list):
+            let k = try keyPath(e, l)
+            let d = domain(.key(k), scope)
+            try checkListEquality(l, d, list)
+            return try containsAllAsSQL(l, k, list, d)
+
+        case .containedBy(let e, let list):
             try checkListEquality(l, domain(e, scope), list)
             return leaf(l.condition)
 
-        case .arraySize, .geo, .text, .relatedTo:
+        case .arraySize, .text:
             return leaf(l.condition)
 
+        case .geo(let g):
+            return leaf(.geo(Self.sqlGeo(g)))
+
+        case .relatedTo(let parent, let key):
+            return try relatedToAsSQL(l, parent, key, scope)
+
         case .inQuery(let k, let q):
-            return leaf(.inQuery(k, nested(q, scope)))
+            return try inQueryAsSQL(l, k, q, scope)
 
         case .select(let k, let q, let innerKey):
             let d = domain(.key(k), scope)
-            let inner = ValueDomain.of(innerKey, in: q.className, schema: schema)
+            let inner = fieldDomain(innerKey, in: q.className)
             try checkSelectEquality(l, d, inner)
             guard !d.multiValued || !inner.kinds.contains(.collection) else { throw arrayItselfMatches(l) }
             return leaf(.select(k, nested(q, scope), innerKey: innerKey))
@@ -106,5 +118,20 @@ extension SemanticsConverter {
             throw inexpressible(l, "Parse equality with a pointer also matches its objectId string", schemaHelps: true)
         }
         return any(parts)
+    }
+
+    /// Parse `$all`, an AND of equalities with a single value or with some element of an
+    /// array: SQL's `tags = 'a'` tests the value or each element, so `tags = 'a' AND tags = 'b'`
+    /// (SQL never sees a null element).
+    func containsAllAsSQL(_ l: Leaf, _ k: FieldPath, _ list: Expr, _ d: ValueDomain) throws(Diagnostic) -> Filter {
+        guard let values = Self.listValues(list) else {
+            throw inexpressible(l, "the list \(Self.describe(list)) is not a list of values")
+        }
+        if values.isEmpty { return .constant(false) }
+        if values.contains(where: { $0.isNull || ValueKinds(of: $0) == .collection }) {
+            throw inexpressible(l, "SQL never sees a null element, or an element that is itself an array")
+        }
+        for v in values { try requirePlain(l, .value(v), d) }
+        return all(values.map { equalsValue(.key(k), .value($0), []) })
     }
 }

@@ -84,25 +84,28 @@ extension SemanticsConverter {
             guard let (op2, text) = try stringTest(l, op, pattern, opts) else { return .constant(false) }
             return leaf(.string(k, op2, .literal(.string(text)), opts))
 
-        case .containsAll, .containedBy, .arraySize, .relatedTo:
+        case .containsAll, .containedBy, .arraySize:
             return leaf(l.condition)
+
+        case .relatedTo(let parent, let key):
+            return try relatedToAsSQL(l, parent, key, scope)
 
         case .quantified(let q, let coll, let v, let body):
             return try quantifiedAsSQL(l, q, coll, v, body, scope)
 
         case .geo(let g):
             guard !domain(.key(g.key), scope).multiValued else { throw onArraysInSQL(l) }
-            return leaf(.geo(g))
+            return leaf(.geo(Self.sqlGeo(g)))
 
         case .text(let k, let search):
             guard !domain(.key(k), scope).multiValued else { throw onArraysInSQL(l) }
             return leaf(.text(k, search))
 
         case .inQuery(let k, let q):
-            return leaf(.inQuery(k, nested(q, scope)))
+            return try inQueryAsSQL(l, k, q, scope)
 
         case .select(let k, let q, let innerKey):
-            let inner = ValueDomain.of(innerKey, in: q.className, schema: schema)
+            let inner = fieldDomain(innerKey, in: q.className)
             guard !domain(.key(k), scope).multiValued || !inner.kinds.contains(.collection) else { throw arrayItselfMatches(l) }
             return leaf(.select(k, nested(q, scope), innerKey: innerKey))
         }

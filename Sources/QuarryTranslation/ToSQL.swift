@@ -191,6 +191,75 @@ extension SemanticsConverter {
         }
     }
 
+    // MARK: - Inner queries
+
+    /// Parse `$inQuery` (NSPredicate `key IN %@` with a query) as the Backendless subquery
+    /// `address.objectId IN (Address[city = 'Tokyo'].objectId)`: the pointers' ids among the
+    /// ids of the inner results. That compares ids only, so the field must hold pointers to the
+    /// inner query's class and nothing else (a schema or the assumptions say so).
+    func inQueryAsSQL(_ l: Leaf, _ k: FieldPath, _ q: Query, _ scope: Scope) throws(Diagnostic) -> Filter {
+        let d = domain(.key(k), scope)
+        let target = pointerClass(k, in: scope.className)
+        // Pointers to another class are never among the inner results.
+        if let target, target != q.className, d.kinds.isSubset(of: .pointer) { return .constant(false) }
+        guard !d.kinds.isEmpty, d.kinds.isSubset(of: .pointer), target == q.className else {
+            throw inexpressible(l, "SQL can only compare objectIds (`\(k).objectId IN (\(q.className)[…].objectId)`), "
+                                + "which says the same only when the field holds pointers to \(q.className) alone",
+                                schemaHelps: true)
+        }
+        return leaf(.select(k.appending("objectId"), nested(q, scope), innerKey: FieldPath("objectId")))
+    }
+
+    /// Parse `$relatedTo` (the object is in relation `key` of `parent`) as Backendless's
+    /// subquery `objectId IN (T[objectId = 't1'].refs.objectId)`, which compares ids only: the
+    /// relation must hold objects of the class queried (the schema or the assumptions say so).
+    func relatedToAsSQL(_ l: Leaf, _ parent: Pointer, _ key: String, _ scope: Scope) throws(Diagnostic) -> Filter {
+        let relation = FieldPath([key])
+        let target = schema == nil ? (assumptions == nil ? nil : scope.className) : pointerClass(relation, in: parent.className)
+        guard let target, target == scope.className else {
+            throw inexpressible(l, "SQL can only compare objectIds (`objectId IN (\(parent.className)[…].\(key).objectId)`), "
+                                + "which says the same only when the relation holds objects of the class queried",
+                                schemaHelps: true)
+        }
+        let isParent = Filter.leaf(.compare(.key("objectId"), .eq, .literal(.string(parent.objectId)), []), .sql)
+        return leaf(.select("objectId", Query(className: parent.className, predicate: isParent),
+                            innerKey: relation.appending("objectId")))
+    }
+
+    /// Parse's circle and sphere tests as the distance test SQL spells
+    /// (`distance(…) <= km(300)`), a radian distance in meters (without a maximum, any point
+    /// is at a distance of at least 0), and a box as the polygon of its corners.
+    static func sqlGeo(_ g: GeoCondition) -> GeoCondition {
+        func sqlUnit(_ d: Distance) -> Distance { d.unit == .radians ? Distance(d.meters, .meters) : d }
+        switch g {
+        case .withinCircle(let k, let center, let radius): return .distance(k, from: center, .le, sqlUnit(radius))
+        case .near(let k, let center, let max?): return .distance(k, from: center, .le, sqlUnit(max))
+        case .near(let k, let center, nil): return .distance(k, from: center, .ge, Distance(0, .meters))
+        case .withinBox(let k, let sw, let ne) where sw.latitude < ne.latitude && sw.longitude < ne.longitude:
+            // Both read latitude and longitude as plane coordinates, edges included.
+            let corners = [sw, GeoPoint(latitude: sw.latitude, longitude: ne.longitude), ne,
+                           GeoPoint(latitude: ne.latitude, longitude: sw.longitude)]
+            return .withinPolygon(k, corners)
+        default: return g
+        }
+    }
+
+    /// The class the pointers at `k` point to, when the schema (or the assumptions) tell.
+    func pointerClass(_ k: FieldPath, in className: String?) -> String? {
+        guard let schema else { return assumptions?.pointerTarget(k, in: className) }
+        guard var current = className else { return nil }
+        for (i, name) in k.components.enumerated() {
+            switch schema.fieldType(name, in: current) {
+            case .pointer(let target)?, .relation(let target)?, .array(of: .pointer(let target)?)?:
+                if i == k.count - 1 { return target }
+                current = target
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
     // MARK: - Building blocks
 
     /// Some non-null value of `e` equals `y` (plain equality; string options as an exact LIKE).

@@ -105,7 +105,7 @@ import Testing
 
     @Test func standardInputMustBeUTF8() {
         let out = Capture(), err = Capture()
-        let console = Console(output: out, error: err, readInput: { [0x61, 0xFF, 0x3D, 0x31] })
+        let console = Console(output: out, error: err, readInput: { _ in [0x61, 0xFF, 0x3D, 0x31] })
         #expect(QuarryTool.run(["check", "-"], console: console) == 1)
         #expect(err.text == "error[input.encoding]: standard input is not valid UTF-8\n")
     }
@@ -118,7 +118,7 @@ extension ExitStatusTests {
 
     @Test func unreadableStandardInputIsReported() {
         let out = Capture(), err = Capture()
-        let console = Console(output: out, error: err, readInput: { throw Unreadable() })
+        let console = Console(output: out, error: err, readInput: { _ in throw Unreadable() })
         #expect(QuarryTool.run(["check", "-"], console: console) == 1)
         #expect(err.text == "error[input.read]: cannot read standard input: Input/output error\n")
     }

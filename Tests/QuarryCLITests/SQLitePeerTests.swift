@@ -95,12 +95,23 @@ import QuarryTestSupport
         #expect(table.columnDefinitions.contains("\"where_lat\" REAL"))
     }
 
-    @Test func danglingPointersAreStoredAsNull() throws {
+    /// A pointer is its identity, loaded or not: e2's home names a city the data leaves out,
+    /// so it is not null, equals that pointer and has its objectId, but no name through it.
+    @Test func danglingPointersAreStoredWithTheirIds() throws {
         let peer = try SQLitePeer(database: PeerFixture.edgeDatabase())
-        let query = Query(className: "Edge", predicate: .leaf(.isNull(.key("home")), .sql))
-        let ids = try peer.prepare(query).objectIds()
-        #expect(ids == (try ReferenceEvaluator(database: PeerFixture.edgeDatabase()).run(query).objectIds))
-        #expect(ids.contains("e2"))  // its home points to a city that does not exist
+        let reference = ReferenceEvaluator(database: PeerFixture.edgeDatabase())
+        let queries: [(Filter, Bool)] = [
+            (.leaf(.isNull(.key("home")), .sql), false),
+            (.leaf(.isNull(.key("home")), negated: true, .document), true),
+            (.leaf(.compare(.key("home.objectId"), .eq, .literal("c999"), []), .sql), true),
+            (.leaf(.isNull(.key("home.name")), .sql), true),
+        ]
+        for (predicate, hasE2) in queries {
+            let query = Query(className: "Edge", predicate: predicate)
+            let ids = try peer.prepare(query).objectIds()
+            #expect(ids == (try reference.run(query).objectIds), "\(predicate)")
+            #expect(ids.contains("e2") == hasE2, "\(predicate)")
+        }
     }
 
     @Test func indexesMatchQuarrysIndexes() throws {

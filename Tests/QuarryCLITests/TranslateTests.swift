@@ -26,12 +26,42 @@ import Testing
         #expect(caseSensitive.err.hasPrefix("error[translate.inexpressible]"))
     }
 
-    /// Without data nothing is assumed: SQL also compares a date field with a number (as
-    /// milliseconds), so the translation states that case too.
-    @Test func withoutDataNothingIsAssumed() {
-        let r = quarry(["translate", "--to", "json", "score >= 8"])
+    /// With --exact nothing is assumed: SQL also compares a date field with a number (as
+    /// milliseconds), so the translation states that case too, and no note is written.
+    @Test func exactAssumesNothing() {
+        let r = quarry(["translate", "--exact", "--to", "json", "score >= 8"])
         #expect(r.status == 0)
         #expect(r.out == #"{"$or":[{"score":{"$gte":8}},{"score":{"$gte":{"__type":"Date","iso":"1970-01-01T00:00:00.008Z"}}}]}"# + "\n")
+        #expect(r.err.isEmpty)
+    }
+
+    /// Without data a field holds one value of the type it is compared with, as a person
+    /// means it, and one note on stderr says so.
+    @Test func withoutDataTheFieldsHoldTheLiteralsTypes() {
+        let r = quarry(["translate", "--to", "predicate", "age >= 21"])
+        #expect(r.status == 0)
+        #expect(r.out == "age >= 21\n")
+        #expect(r.err == "note: assumed age: a number (--data reads the types from data; --exact assumes nothing)\n")
+        let tags = quarry(["translate", "--from", "predicate", "--to", "sql", "ANY tags == 'hero' AND name BEGINSWITH[c] 'c'"])
+        #expect(tags.out == "tags = 'hero' AND name LIKE 'c%'\n")
+        #expect(tags.err == "note: assumed tags: an array of strings; name: a string (--data reads the types from data; --exact assumes nothing)\n")
+    }
+
+    /// The issue's example, both ways: each translation passes `check` in its dialect, with
+    /// and without the data, and translating it back gives the text it came from.
+    @Test(arguments: [(Dialect.sql, Dialect.predicate, "age >= 21"), (.predicate, .sql, "age >= 21"),
+                      (.sql, .json, "age >= 21 AND name = 'bob'"), (.json, .sql, #"{"age":{"$gte":21},"name":"bob"}"#),
+                      (.predicate, .json, #"age >= 21 AND name == "bob""#), (.json, .predicate, #"{"age":{"$gte":21},"name":"bob"}"#)])
+    func assumedTranslationsRoundTripThroughCheck(_ from: Dialect, _ to: Dialect, _ query: String) {
+        let there = quarry(["translate", "--from", from.rawValue, "--to", to.rawValue, query])
+        #expect(there.status == 0, "\(there.err)")
+        let text = String(there.out.dropLast())
+        for schema in [[], on] {
+            let checked = quarry(["check", "--dialect", to.rawValue] + schema + [text])
+            #expect(checked.status == 0, "\(text): \(checked.err)")
+        }
+        let back = quarry(["translate", "--from", to.rawValue, "--to", from.rawValue, text])
+        #expect(back.out == query + "\n")
     }
 
     @Test func dialectIsASynonymOfFrom() {
@@ -43,7 +73,7 @@ import Testing
     }
 
     @Test func inexpressibleWithoutASchemaIsAClearError() {
-        let r = quarry(["translate", "--to", "json", "name != 'x'"])
+        let r = quarry(["translate", "--exact", "--to", "json", "name != 'x'"])
         #expect(r.status == 1)
         #expect(r.out.isEmpty)
         #expect(r.err == """
@@ -93,16 +123,16 @@ import Testing
         let db = try Database(contentsOfFile: data.path)
         let expected = try db.find("Contact", where: query, dialect: from).map(\.objectId)
         for to in Dialect.allCases where to != from {
-            for schema in [on, []] {
+            for schema in [on, [], ["--exact"]] {
                 let translated = quarry(["translate", "--from", from.rawValue, "--to", to.rawValue] + schema + [query])
                 if translated.status != 0 {
-                    #expect(schema.isEmpty, "\(from) → \(to) with the schema: \(translated.err)")
+                    #expect(schema == ["--exact"], "\(from) → \(to) with \(schema): \(translated.err)")
                     #expect(translated.err.hasPrefix("error[translate.inexpressible]"), "\(translated.err)")
                     continue
                 }
                 let text = String(translated.out.dropLast())
                 let query = try to.compile(text, className: "Contact",
-                                           options: CompileOptions(schema: schema.isEmpty ? nil : db))
+                                           options: CompileOptions(schema: schema == on ? db : nil))
                 #expect(try db.run(query).objectIds == expected, "\(from) → \(to): \(text)")
             }
         }

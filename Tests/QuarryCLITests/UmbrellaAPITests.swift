@@ -53,8 +53,10 @@ import Testing
         let q = try Dialect.sql.compile("age >= 21 AND name IN ('a', 'b')", className: "Contact")
         #expect(try Dialect.sql.print(q) == "age >= 21 AND name IN ('a', 'b')")
         #expect(try Dialect.json.print(q) == #"{"age":{"$gte":21},"name":{"$in":["a","b"]}}"#)
-        // Without a schema `age` might hold dates, which SQL compares with 21 as milliseconds.
-        #expect(try Dialect.sql.translate("age >= 21", to: .json)
+        // By default `age` holds a number, as compared; exactly, it might hold dates, which SQL
+        // compares with 21 as milliseconds.
+        #expect(try Dialect.sql.translate("age >= 21", to: .json) == #"{"age":{"$gte":21}}"#)
+        #expect(try Dialect.sql.translate("age >= 21", to: .json, exact: true)
                 == #"{"$or":[{"age":{"$gte":21}},{"age":{"$gte":{"__type":"Date","iso":"1970-01-01T00:00:00.021Z"}}}]}"#)
     }
 

@@ -1,5 +1,6 @@
 import QuarryCore
 import Testing
+import QuarryTestSupport
 
 @testable import QuarryEngine
 
@@ -12,7 +13,7 @@ private func distance(from: GeoPoint, _ op: ComparisonOperator, _ value: Double,
 }
 
 @Suite struct GeoTests {
-    let friends = Datasets.friends
+    let friends = ReferenceData.friends
 
     // §7 tests 61–71 of the Backendless reference (DS-F).
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import QuarryCore
 import Testing
+import QuarryTestSupport
 
 @testable import QuarryEngine
 
@@ -48,7 +49,7 @@ import Testing
 }
 
 @Suite struct ErrorTests {
-    let db = Datasets.relations
+    let db = ReferenceData.relations
 
     @Test func regexBudgetIsAnErrorNotANonMatch() {
         let db = database(("S", [record("s", ["v": .string(String(repeating: "a", count: 40) + "b")])]))
@@ -145,7 +146,7 @@ import Testing
 @Suite struct DepthTests {
     /// The deepest IR the validator lets through evaluates without exhausting the stack.
     @Test func deepestAllowedQueryRuns() throws {
-        let db = Datasets.relations
+        let db = ReferenceData.relations
         var p = compare("age", .gt, 0, .sql)
         for i in 0..<103 { p = i % 2 == 0 ? .not(.not(p)) : .and([.or([p, .constant(false)])]) }
         #expect(try ids(db, "Contact", p).count == 6)
@@ -156,7 +157,7 @@ import Testing
 
     /// Inner queries run inside the outer evaluation: four of them, each as deep as allowed.
     @Test func deepestNestedInnerQueriesRun() throws {
-        let db = Datasets.relations
+        let db = ReferenceData.relations
         func deep(_ p: Filter) -> Filter {
             var p = p
             for _ in 0..<103 { p = .not(.not(p)) }

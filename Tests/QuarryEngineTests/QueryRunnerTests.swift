@@ -1,5 +1,6 @@
 import QuarryCore
 import Testing
+import QuarryTestSupport
 
 @testable import QuarryEngine
 
@@ -24,10 +25,10 @@ import Testing
     @Test func parseOrderingWithTieBreaker() throws {
         // Parse T14 / T15.
         let scored = Filter.leaf(.isNull(.key("score")), negated: true, .document)
-        #expect(try ids(Datasets.gameScores, Query(className: "GameScore", predicate: scored,
+        #expect(try ids(ReferenceData.gameScores, Query(className: "GameScore", predicate: scored,
                                                   order: [.key("score", .ascending), .key("playerName", .ascending)]))
             == ["g7", "g2", "g4", "g5", "g3", "g8", "g1"])
-        #expect(try ids(Datasets.gameScores, Query(className: "GameScore", predicate: scored,
+        #expect(try ids(ReferenceData.gameScores, Query(className: "GameScore", predicate: scored,
                                                   order: [.key("score", .descending), .key("playerName", .descending)]))
             == ["g1", "g8", "g3", "g5", "g4", "g2", "g7"])
     }

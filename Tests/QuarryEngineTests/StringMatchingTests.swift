@@ -177,7 +177,7 @@ import QuarryTestSupport
 @Suite struct StringMatcherTests {
     private func test(_ op: StringOperator, _ pattern: String, _ subject: String,
                       _ options: StringOptions = []) throws -> Bool {
-        try StringMatcher(op, pattern: pattern, options: options, limits: .default).matches(subject)
+        try StringMatcher(op, pattern: pattern, options: options, limits: .default).matches(subject, budget: nil)
     }
 
     @Test func prefixSuffixSubstring() throws {

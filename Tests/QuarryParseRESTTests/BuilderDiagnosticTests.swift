@@ -92,7 +92,7 @@ import QuarryCore
                        limits: limits).map(\.code) == ["limit.subqueries"])
         limits = .default
         limits.maxNestingDepth = 3
-        let deep = q.where(("a" == 1 || ("b" == 2 || ("c" == 3 || "d" == 4))))
+        let deep = q.where(("a" == 1 || ("b" == 2 || ("c" == 3 || ("d" == 4 || "e" == 5)))))
         #expect(report(deep, limits: limits).map(\.code) == ["limit.nesting"])
     }
 

@@ -19,29 +19,6 @@ func point(_ lat: Double, _ lon: Double) -> Value { .geoPoint(GeoPoint(latitude:
 func iso(_ text: String) -> Value { .date(ISODate.parse(text)!) }
 
 enum Datasets {
-    /// Dataset GS — class GameScore.
-    static let gameScores = db(["GameScore": [
-        rec("g1", ["playerName": "Sean Plott", "score": 1337, "playerAge": 30, "wins": 10, "cheatMode": false]),
-        rec("g2", ["playerName": "Dan Stemkoski", "score": 50, "playerAge": 25, "wins": 50, "cheatMode": false,
-                   "playerEmail": "dstemkoski@example.com"]),
-        rec("g3", ["playerName": "Michael Yabuti", "score": 200, "playerAge": 17, "wins": 51, "cheatMode": true]),
-        rec("g4", ["playerName": "Jonathan Walsh", "score": 50, "playerAge": 19, "wins": 49, "cheatMode": false]),
-        rec("g5", ["playerName": "Dario Wunsch", "score": 75, "wins": 150, "cheatMode": false]),
-        rec("g6", ["playerName": "Shawn Simon", "playerAge": 40, "wins": 151, "cheatMode": false]),
-        rec("g7", ["playerName": "michael yabuti", "score": 10, "playerAge": 18, "wins": 4, "cheatMode": false]),
-        rec("g8", ["playerName": "Big Michael", "score": 300, "playerAge": 18, "wins": 5, "cheatMode": false]),
-    ]])
-
-    static let sauces = db(["BarbecueSauce": [
-        rec("b1", ["name": "Big Daddy's"]), rec("b2", ["name": "Big Daddy's BBQ"]),
-        rec("b3", ["name": "big daddy's"]), rec("b4", ["name": "BBQ Sauce: Big Daddy's"]),
-    ]])
-
-    static let arrays = db(["MyClass": [
-        rec("a1", ["arrayKey": [1, 2, 3]]), rec("a2", ["arrayKey": [2, 3, 4, 5]]), rec("a3", ["arrayKey": [4, 5]]),
-        rec("a4", ["arrayKey": [2]]), rec("a5", [:]),
-    ]])
-
     /// Dataset PC — Post and Comment.
     static let postsAndComments = db([
         "Post": [

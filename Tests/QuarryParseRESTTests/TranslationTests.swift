@@ -1,11 +1,12 @@
 import Testing
+import QuarryTestSupport
 @testable import QuarryParseREST
 import Quarry
 
 /// Other front-ends' IR printed as REST JSON: what translates, what is refused, and that a
 /// translation returns the same objects as the original.
 @Suite struct TranslationTests {
-    let data = Datasets.gameScores
+    let data = ReferenceData.gameScores
 
     func json(_ format: String, schema: (any Schema)?) throws -> String {
         let p = try PredicateFormat.parse(format, className: "GameScore", schema: schema)

@@ -22,10 +22,10 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     }
 }
 
-private let sumOfOneTo11 = "a == " + (1...11).map { String($0) }.joined(separator: " + ")
-/// The column of the 10th `+` operand token that exceeds the depth.
-private let sumOfOneTo11Column: Int = {
-    let prefix: String = "a == " + (1...9).map { String($0) }.joined(separator: " + ") + " + "
+private let sumOfOneTo12 = "a == " + (1...12).map { String($0) }.joined(separator: " + ")
+/// The column of the 11th `+`, one level deeper than a cap of 10 allows.
+private let sumOfOneTo12Column: Int = {
+    let prefix: String = "a == " + (1...11).map { String($0) }.joined(separator: " + ") + " "
     return prefix.count + 1
 }()
 
@@ -160,9 +160,9 @@ private let sumOfOneTo11Column: Int = {
         BadInput(String(repeating: "(", count: 11) + "a == 1" + String(repeating: ")", count: 11),
                  limits: Limits(maxNestingDepth: 10), gives: "limit.nesting@1:11"),
         BadInput("a == " + String(repeating: "-", count: 11) + "1", limits: Limits(maxNestingDepth: 10),
-                 gives: "limit.nesting@1:15"),
-        // Each `+` deepens the tree; the tenth is one level too many.
-        BadInput(sumOfOneTo11, limits: Limits(maxNestingDepth: 10), gives: "limit.nesting@1:\(sumOfOneTo11Column)"),
+                 gives: "limit.nesting@1:16"),
+        // Each `+` deepens the tree; the eleventh is one level too many.
+        BadInput(sumOfOneTo12, limits: Limits(maxNestingDepth: 10), gives: "limit.nesting@1:\(sumOfOneTo12Column)"),
         BadInput("abcdefghij == 1", limits: Limits(maxQueryLength: 10), gives: "limit.query-length@1:11"),
         BadInput("x IN {1, 2, 3}", limits: Limits(maxInListSize: 2), gives: "limit.in-list@1:13"),
         BadInput("x IN %@", [[1, 2, 3]], limits: Limits(maxInListSize: 2), gives: "limit.in-list@1:6"),
@@ -170,7 +170,7 @@ private let sumOfOneTo11Column: Int = {
         BadInput("SUBQUERY(a, $x, $x == 1).@count == SUBQUERY(b, $y, $y == 1).@count",
                  limits: Limits(maxSubqueries: 1), gives: "limit.subqueries@1:36"),
         BadInput("SUBQUERY(a, $x, SUBQUERY($x, $y, $y == 1).@count > 0).@count > 0",
-                 limits: Limits(maxSubqueryDepth: 1), gives: "limit.subqueries@1:17"),
+                 limits: Limits(maxSubqueryDepth: 1), gives: "limit.subquery-depth@1:17"),
         BadInput("post IN %@ AND SUBQUERY(a, $x, $x == 1).@count > 0", [.query(Query(className: "P"))],
                  limits: Limits(maxSubqueries: 1), gives: "limit.subqueries@1:9"),
     ]

@@ -1,6 +1,7 @@
 import QuarryCore
 import QuarryEngine
 import Testing
+import QuarryTestSupport
 @testable import QuarryPredicate
 
 // Result-level golden tests: format strings run by the reference evaluator over sample data.
@@ -75,6 +76,22 @@ struct Expectation: Sendable, CustomTestStringConvertible {
         Expectation("name IN[c] {'ZOË'}", finds: ["p4"]),
         Expectation("'os' IN name", finds: ["p1", "p2"]),
         Expectation("name > 'Z'", finds: ["p2", "p4"]),
+        // Foundation: `hasPrefix:@""` is NO, and so are the empty suffix and substring; nil on
+        // the right is valid, with or without options, and matches nothing. LIKE keeps its rules.
+        Expectation("name BEGINSWITH ''", finds: []),
+        Expectation("name ENDSWITH[cd] ''", finds: []),
+        Expectation("name CONTAINS ''", finds: []),
+        Expectation("NOT (name BEGINSWITH '')", finds: ["p1", "p2", "p3", "p4", "p5", "p6"]),
+        Expectation("'' IN name", finds: []),
+        Expectation("ANY tags BEGINSWITH ''", finds: []),
+        Expectation("name BEGINSWITH %@", [.value("")], finds: []),
+        Expectation("name BEGINSWITH nil", finds: []),
+        Expectation("name ENDSWITH[cd] nil", finds: []),
+        Expectation("name CONTAINS[c] NULL", finds: []),
+        Expectation("name BEGINSWITH %@", [.value(.null)], finds: []),
+        Expectation("NOT (name ENDSWITH nil)", finds: ["p1", "p2", "p3", "p4", "p5", "p6"]),
+        Expectation("name LIKE '*'", finds: ["p1", "p2", "p3", "p4", "p5"]),
+        Expectation("name LIKE ''", finds: []),
     ]
 
     static let collections: [Expectation] = [
@@ -130,8 +147,14 @@ struct Expectation: Sendable, CustomTestStringConvertible {
         Expectation("team.name == 'Red'", finds: ["p1"]),
         Expectation("team.wins > 5", finds: ["p1"]),
         Expectation("age > team.wins", finds: ["p1", "p2"]),
-        Expectation("team == nil", finds: ["p3", "p4", "p5", "p6"]),
+        // p3's team (t9) is not loaded: the pointer is a value, but nothing lies behind it.
+        Expectation("team == nil", finds: ["p4", "p5", "p6"]),
         Expectation("team.name == nil", finds: ["p3", "p4", "p5", "p6"]),
+        Expectation("team.objectId == 't9'", finds: ["p3"]),
+        Expectation("%K.%K BEGINSWITH 'R'", [.keyPath("team"), .keyPath("name")], finds: ["p1"]),
+        Expectation("%K.name == 'Blue'", [.keyPath("team")], finds: ["p2"]),
+        Expectation("team.%K > 5", [.keyPath("wins")], finds: ["p1"]),
+        Expectation("address.%K ==[c] 'oslo'", [.value("city")], finds: ["p1", "p4"]),
         Expectation("SELF.name == 'Zoë'", finds: ["p4"]),
     ]
 
@@ -181,28 +204,6 @@ struct Expectation: Sendable, CustomTestStringConvertible {
 
 // MARK: - The seeds' examples, on the seeds' data
 
-private let gameScores = Database([ClassData(name: "GameScore", records: [
-    record("g1", ["playerName": "Sean Plott", "score": 1337, "playerAge": 30, "wins": 10, "cheatMode": false]),
-    record("g2", ["playerName": "Dan Stemkoski", "score": 50, "playerAge": 25, "wins": 50, "cheatMode": false,
-                  "playerEmail": "dstemkoski@example.com"]),
-    record("g3", ["playerName": "Michael Yabuti", "score": 200, "playerAge": 17, "wins": 51, "cheatMode": true]),
-    record("g4", ["playerName": "Jonathan Walsh", "score": 50, "playerAge": 19, "wins": 49, "cheatMode": false]),
-    record("g5", ["playerName": "Dario Wunsch", "score": 75, "wins": 150, "cheatMode": false]),
-    record("g6", ["playerName": "Shawn Simon", "playerAge": 40, "wins": 151, "cheatMode": false]),
-    record("g7", ["playerName": "michael yabuti", "score": 10, "playerAge": 18, "wins": 4, "cheatMode": false]),
-    record("g8", ["playerName": "Big Michael", "score": 300, "playerAge": 18, "wins": 5, "cheatMode": false]),
-])])
-
-private let arrays = Database([ClassData(name: "MyClass", records: [
-    record("a1", ["arrayKey": [1, 2, 3]]), record("a2", ["arrayKey": [2, 3, 4, 5]]), record("a3", ["arrayKey": [4, 5]]),
-    record("a4", ["arrayKey": [2]]), record("a5"),
-])])
-
-private let sauces = Database([ClassData(name: "BarbecueSauce", records: [
-    record("b1", ["name": "Big Daddy's"]), record("b2", ["name": "Big Daddy's BBQ"]),
-    record("b3", ["name": "big daddy's"]), record("b4", ["name": "BBQ Sauce: Big Daddy's"]),
-])])
-
 private let posts = Database([
     ClassData(name: "Post", records: [
         record("p1", ["title": "I'm Hungry", "image": .file(FileRef(name: "a.png"))]),
@@ -232,7 +233,7 @@ private let maxLeapPosts = Database([ClassData(name: "Post", records: [
     /// Parse guide §18, T02–T13, each under the parse profile.
     @Test func gameScoreExamples() throws {
         func q(_ f: String, _ a: [PredicateArgument] = []) throws -> Set<String> {
-            try run(gameScores, "GameScore", f, a, profile: .parse)
+            try run(ReferenceData.gameScores, "GameScore", f, a, profile: .parse)
         }
         #expect(try q("playerName = 'Dan Stemkosk'") == [])  // T02: the guide's truncated name
         #expect(try q("playerName = 'Dan Stemkoski'") == ["g2"])
@@ -252,10 +253,10 @@ private let maxLeapPosts = Database([ClassData(name: "Post", records: [
     }
 
     @Test func arrayAndStringExamples() throws {
-        #expect(try run(arrays, "MyClass", "2 IN arrayKey", profile: .parse) == ["a1", "a2", "a4"])  // T28
-        #expect(try run(sauces, "BarbecueSauce", "name BEGINSWITH \"Big Daddy's\"", profile: .parse) == ["b1", "b2"])  // T27
+        #expect(try run(ReferenceData.arrays, "MyClass", "2 IN arrayKey", profile: .parse) == ["a1", "a2", "a4"])  // T28
+        #expect(try run(ReferenceData.sauces, "BarbecueSauce", "name BEGINSWITH \"Big Daddy's\"", profile: .parse) == ["b1", "b2"])  // T27
         // The guide's own text, with its quote closed, is the same prefix test.
-        #expect(try run(sauces, "BarbecueSauce", "name BEGINSWITH 'Big Daddy'", profile: .parse) == ["b1", "b2"])
+        #expect(try run(ReferenceData.sauces, "BarbecueSauce", "name BEGINSWITH 'Big Daddy'", profile: .parse) == ["b1", "b2"])
     }
 
     @Test func relationalExamples() throws {

@@ -1,5 +1,6 @@
 import QuarryCore
 import Testing
+import QuarryTestSupport
 @testable import QuarryPredicate
 
 /// The IR traversal in QuarryCore (`IRNode`: `mapChildren`, `children`, `forEach`, `contains`)
@@ -11,9 +12,9 @@ import Testing
     /// transform stops at the children or goes down the whole tree and into inner queries.
     @Test(arguments: [21, 22, 23] as [UInt64])
     func mapChildrenWithIdentityIsIdentity(seed: UInt64) {
-        var gen = IRGenerator(seed: seed, withArguments: true)
+        var gen = RandomIR(seed: seed, subset: .predicateFormat(withArguments: true))
         for i in 0..<300 {
-            let ir = gen.predicate(depth: 4)
+            let ir = gen.filter(depth: 4)
             var shallow = Unchanged(deep: false), deep = Unchanged(deep: true)
             IRNode.filter(ir).forEach(innerQueries: true) { node, _ in
                 #expect(node.mapChildren(&shallow) == node, "seed \(seed) #\(i): \(node)")
@@ -28,9 +29,9 @@ import Testing
     /// reflection finds in the value, so a new IR case that holds IR cannot be missed.
     @Test(arguments: [31, 32, 33] as [UInt64])
     func forEachVisitsEveryNodeReflectionFinds(seed: UInt64) {
-        var gen = IRGenerator(seed: seed, withArguments: true)
+        var gen = RandomIR(seed: seed, subset: .predicateFormat(withArguments: true))
         for i in 0..<300 {
-            let ir = gen.predicate(depth: 4)
+            let ir = gen.filter(depth: 4)
             #expect(Self.visitedCounts(of: ir, innerQueries: true) == Self.reflectedCounts(of: ir),
                     "seed \(seed) #\(i): \(ir)")
         }
@@ -38,9 +39,9 @@ import Testing
 
     /// `children` lists what `forEach` visits one level down, in the same order.
     @Test func childrenAreTheNodesOneLevelDown() {
-        var gen = IRGenerator(seed: 41, withArguments: true)
+        var gen = RandomIR(seed: 41, subset: .predicateFormat(withArguments: true))
         for _ in 0..<200 {
-            let ir = gen.predicate(depth: 4)
+            let ir = gen.filter(depth: 4)
             IRNode.filter(ir).forEach(innerQueries: true) { node, _ in
                 var below: [IRNode] = []
                 var first = true

@@ -1,5 +1,6 @@
 import QuarryCore
 import Testing
+import QuarryTestSupport
 @testable import QuarryPredicate
 
 /// The syntax tree keeps the bytes of every node, so diagnostics can point at anything.
@@ -42,9 +43,9 @@ import Testing
 
     /// Over many printed predicates: every node lies inside its parent, inside the text.
     @Test func childrenLieInsideTheirParents() throws {
-        var gen = IRGenerator(seed: 99)
+        var gen = RandomIR(seed: 99, subset: .predicateFormat(withArguments: false))
         for _ in 0..<300 {
-            let text = try PredicateFormat.print(gen.predicate())
+            let text = try PredicateFormat.print(gen.filter())
             let (p, bytes) = try syntax(text)
             #expect(p.range.offset >= 0 && p.range.end <= bytes.count)
             p.checkNesting()
@@ -85,7 +86,8 @@ extension ExprNode {
         switch kind {
         case .integer, .real, .string, .bool, .null, .selfRef, .identifier, .variable, .argument, .percent: return []
         case .list(let xs), .call(_, let xs), .cast(let xs): return xs
-        case .parenthesized(let x), .member(let x, _), .negate(let x), .assignment(_, let x): return [x]
+        case .parenthesized(let x), .member(let x, _), .memberArgument(let x, _, _, _), .negate(let x), .assignment(_, let x):
+            return [x]
         case .collectionOperator(let b, _, _): return b.map { [$0] } ?? []
         case .index(let b, let spec):
             if case .expr(let e) = spec { return [b, e] }

@@ -1,14 +1,15 @@
 import QuarryCore
 import Testing
+import QuarryTestSupport
 @testable import QuarryPredicate
 
 @Suite struct RoundTripTests {
     /// `parse(print(ir)) == ir` over a seeded corpus of IR in the subset the parser produces.
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func parseOfPrintIsIdentity(seed: UInt64) throws {
-        var gen = IRGenerator(seed: seed)
+        var gen = RandomIR(seed: seed, subset: .predicateFormat(withArguments: false))
         for i in 0..<1000 {
-            let ir = gen.predicate()
+            let ir = gen.filter()
             let text = try PredicateFormat.print(ir)
             let back: Filter
             do {
@@ -25,9 +26,9 @@ import Testing
     /// keys that are not identifiers (`%K`).
     @Test(arguments: [11, 12, 13] as [UInt64])
     func parseOfPrintWithArgumentsIsIdentity(seed: UInt64) throws {
-        var gen = IRGenerator(seed: seed, withArguments: true)
+        var gen = RandomIR(seed: seed, subset: .predicateFormat(withArguments: true))
         for i in 0..<1000 {
-            let ir = gen.predicate()
+            let ir = gen.filter()
             let (text, args) = try PredicateFormat.printWithArguments(ir)
             let back: Filter
             do {
@@ -56,9 +57,9 @@ import Testing
     }
 
     @Test func theCorpusCoversEveryConstruct() {
-        var gen = IRGenerator(seed: 1)
+        var gen = RandomIR(seed: 1, subset: .predicateFormat(withArguments: false))
         var seen = Set<String>()
-        for _ in 0..<1000 { gen.predicate().collectShapes(into: &seen) }
+        for _ in 0..<1000 { gen.filter().collectShapes(into: &seen) }
         let expected: Set<String> = [
             "constant", "and", "or", "not", "compare", "between", "inCollection", "isNull", "string", "quantified",
             "literal", "key", "variable", "evaluatedObject", "member", "list", "arithmetic", "negate", "function",

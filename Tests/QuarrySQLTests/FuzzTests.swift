@@ -1,4 +1,5 @@
 import Testing
+import QuarryTestSupport
 import QuarryCore
 import QuarrySQL
 
@@ -22,7 +23,7 @@ import QuarrySQL
 
     @Test(arguments: 0..<4)
     func mutations(chunk: Int) {
-        var random = SeededRandom(seed: UInt64(7_000 + chunk))
+        var random = SplitMix64(seed: UInt64(7_000 + chunk))
         var parsedCount = 0
         for _ in 0..<750 {
             var scalars = Array(random.pick(Self.seeds).unicodeScalars)

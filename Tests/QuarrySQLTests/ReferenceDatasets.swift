@@ -49,28 +49,6 @@ enum ReferenceDatasets {
         ]),
     ])
 
-    /// DS-R: addresses, contacts, phone books (inverted relations).
-    static let relations = Database([
-        ClassData(name: "Address", records: [
-            record("a1", [("city", "Smallville")]), record("a2", [("city", "Tokyo")]),
-            record("a3", [("city", "Dallas")]), record("a4", [("city", "Metropolis")]),
-        ]),
-        ClassData(name: "Contact", records: [
-            record("k1", [("name", "Clark"), ("age", 25), ("address", pointer("Address", "a1"))]),
-            record("k2", [("name", "Lois"), ("age", 20), ("address", pointer("Address", "a4"))]),
-            record("k3", [("name", "Ken"), ("age", 35), ("address", pointer("Address", "a2"))]),
-            record("k4", [("name", "Yuki"), ("age", 19), ("address", pointer("Address", "a2"))]),
-            record("k5", [("name", "Tex"), ("age", 30), ("address", pointer("Address", "a3"))]),
-            record("k6", [("name", "Nomad"), ("age", 40)]),
-        ]),
-        ClassData(name: "PhoneBook", records: [
-            record("pb1", [("contacts", .array(["k1", "k2", "k3", "k4", "k6"].map { pointer("Contact", $0) })),
-                           ("owner", pointer("Contact", "k5"))]),
-            record("pb2", [("contacts", .array(["k3", "k5"].map { pointer("Contact", $0) })),
-                           ("owner", pointer("Contact", "k1"))]),
-        ]),
-    ])
-
     /// DS-PA: counting related objects.
     static let counting = Database([
         ClassData(name: "Address", records: ["ad1", "ad2", "ad3", "ad4"].map { record($0, [("street", .string($0))]) }),
@@ -80,14 +58,6 @@ enum ReferenceDatasets {
             record("p3", [("address", .array([]))]),
         ]),
     ])
-
-    /// DS-F: the seed's friends and their GeoPoints, plus Zed without one.
-    static let friends = Database([ClassData(name: "Friend", records: [
-        record("bob", [("name", "Bob"), ("coordinates", .geoPoint(GeoPoint(latitude: 30.26715, longitude: -97.74306)))]),
-        record("jane", [("name", "Jane"), ("coordinates", .geoPoint(GeoPoint(latitude: 29.76328, longitude: -95.36327)))]),
-        record("fred", [("name", "Fred"), ("coordinates", .geoPoint(GeoPoint(latitude: 29.42412, longitude: -98.49363)))]),
-        record("zed", [("name", "Zed")]),
-    ])])
 
     /// Users of the relation-mutation examples (tests 56–60: their where clause).
     static let users = Database([ClassData(name: "Users", records: [

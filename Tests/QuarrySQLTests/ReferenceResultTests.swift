@@ -1,4 +1,5 @@
 import Testing
+import QuarryTestSupport
 import QuarryCore
 import QuarryEngine
 import QuarrySQL
@@ -24,9 +25,9 @@ import QuarrySQL
         case "S": return ReferenceDatasets.strings
         case "C": return ReferenceDatasets.numbers
         case "U": return ReferenceDatasets.dates
-        case "R": return ReferenceDatasets.relations
+        case "R": return ReferenceData.relations
         case "PA": return ReferenceDatasets.counting
-        case "F": return ReferenceDatasets.friends
+        case "F": return ReferenceData.friends
         default: return ReferenceDatasets.users
         }
     }

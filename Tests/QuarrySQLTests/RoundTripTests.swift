@@ -1,4 +1,5 @@
 import Testing
+import QuarryTestSupport
 import QuarryCore
 import QuarrySQL
 
@@ -13,15 +14,15 @@ import QuarrySQL
 
     @Test(arguments: 0..<2)
     func typedWithSchema(chunk: Int) {
-        check(chunk: chunk, typed: true, className: "T", schema: RandomIR.schema)
+        check(chunk: chunk, typed: true, className: "T", schema: RandomIR.sqlSchema)
     }
 
     private func check(chunk: Int, typed: Bool, className: String?, schema: (any Schema)?) {
         var failures = 0
         for i in 0..<Self.casesPerChunk where failures < 3 {
             let seed = UInt64(chunk * Self.casesPerChunk + i) &+ (typed ? 1 << 32 : 0)
-            var generator = RandomIR(seed: seed, typed: typed)
-            let ir = generator.predicate()
+            var generator = RandomIR(seed: seed, subset: .sqlWhere(typed: typed))
+            let ir = generator.filter()
             do {
                 let text = try SQLWhere.print(ir)
                 let back = try SQLWhere.parse(text, className: className, schema: schema)
@@ -66,8 +67,8 @@ import QuarrySQL
             }
         }
         for seed in 0..<300 {
-            var g = RandomIR(seed: UInt64(seed), typed: false)
-            visit(g.predicate())
+            var g = RandomIR(seed: UInt64(seed), subset: .sqlWhere(typed: false))
+            visit(g.filter())
         }
         #expect(seen == ["date", "compare", "between", "in", "isNull", "like", "distance", "within", "select",
                          "negated", "constant"])

@@ -1,7 +1,9 @@
 import Testing
+import QuarryTestSupport
 import QuarryCore
 import QuarryEngine
 import QuarrySQL
+import QuarrySQLite
 
 /// Random where clauses in the subset SQL and SQLite share (comparisons, AND/OR/NOT,
 /// parentheses, IN, BETWEEN, IS NULL, ASCII LIKE with ESCAPE) over random rows with nulls:
@@ -15,60 +17,54 @@ import QuarrySQL
     /// explicit null on Quarry's side, NULL on SQLite's.
     struct Dataset {
         var database: Database
-        var sqlite: SQLiteMemory
+        var sqlite: SQLiteConnection
     }
 
     static func dataset(seed: UInt64) throws -> Dataset {
-        var random = SeededRandom(seed: seed)
-        let sqlite = try SQLiteMemory()
+        var random = SplitMix64(seed: seed)
+        let sqlite = try SQLiteConnection()
         try sqlite.execute("CREATE TABLE T (objectId TEXT, i INTEGER, d REAL, s TEXT, t TEXT)")
+        let insert = try sqlite.prepare("INSERT INTO T (objectId, i, d, s, t) VALUES (?, ?, ?, ?, ?)")
         var records: [Record] = []
-        var rows: [[SQLiteMemory.Cell]] = []
         for n in 0..<rowCount {
             let id = "o\(n)"
             var fields: [(String, Value)] = []
-            var row: [SQLiteMemory.Cell] = [.text(id)]
-            func column(_ name: String, _ value: Value?, _ cell: SQLiteMemory.Cell) {
+            insert.bind(1, id)
+            func column(_ index: Int32, _ name: String, _ value: Value?) {
+                switch value {
+                case .int(let v)?: insert.bind(index, v)
+                case .double(let v)?: insert.bind(index, v)
+                case .string(let v)?: insert.bind(index, v)
+                default: insert.bindNull(index)
+                }
                 if let value {
                     fields.append((name, value))
-                    row.append(cell)
-                } else {
-                    if random.chance(0.5) { fields.append((name, .null)) }
-                    row.append(.null)
+                } else if random.chance(0.5) {
+                    fields.append((name, .null))
                 }
             }
-            let isNull = { (r: inout SeededRandom) in r.chance(0.15) }
-            if isNull(&random) { column("i", nil, .null) } else {
-                let v = Int64(random.int(-4...4))
-                column("i", .int(v), .int(v))
+            let isNull = { (r: inout SplitMix64) in r.chance(0.15) }
+            column(2, "i", isNull(&random) ? nil : .int(Int64(random.int(-4...4))))
+            column(3, "d", isNull(&random) ? nil : .double(random.pick(doubles)))
+            for (index, name) in [(Int32(4), "s"), (5, "t")] {
+                column(index, name, isNull(&random) ? nil : .string(string(&random)))
             }
-            if isNull(&random) { column("d", nil, .null) } else {
-                let v = random.pick(doubles)
-                column("d", .double(v), .double(v))
-            }
-            for name in ["s", "t"] {
-                if isNull(&random) { column(name, nil, .null) } else {
-                    let v = string(&random)
-                    column(name, .string(v), .text(v))
-                }
-            }
+            try insert.run()
             records.append(Record(objectId: id, fields: fields))
-            rows.append(row)
         }
-        try sqlite.insert(into: "T", columns: ["objectId", "i", "d", "s", "t"], rows: rows)
         return Dataset(database: Database([ClassData(name: "T", records: records)]), sqlite: sqlite)
     }
 
     static let doubles: [Double] = [-2.5, -1, 0, 0.5, 1, 1.5, 2, 3.25]
 
-    static func string(_ random: inout SeededRandom) -> String {
+    static func string(_ random: inout SplitMix64) -> String {
         (0..<random.int(0...3)).map { _ in random.pick(["a", "A", "b", "B", "%", "_", "'", "x", "!"]) }.joined()
     }
 
     // MARK: - Clauses
 
     struct ClauseGenerator {
-        var random: SeededRandom
+        var random: SplitMix64
 
         mutating func condition(depth: Int = 0) -> String {
             let roll = random.int(0...9)
@@ -135,13 +131,16 @@ import QuarrySQL
     }
 
     static func sqlite(_ text: String, _ data: Dataset) throws -> Set<String> {
-        Set(try data.sqlite.strings("SELECT objectId FROM T WHERE \(text)"))
+        let select = try data.sqlite.prepare("SELECT objectId FROM T WHERE \(text)")
+        var ids: Set<String> = []
+        while try select.step() { ids.insert(select.text(0) ?? "") }
+        return ids
     }
 
     @Test(arguments: 0..<4)
     func sameObjectsAsSQLite(chunk: Int) throws {
         let data = try Self.dataset(seed: UInt64(1000 + chunk))
-        var generator = ClauseGenerator(random: SeededRandom(seed: UInt64(chunk) << 20))
+        var generator = ClauseGenerator(random: SplitMix64(seed: UInt64(chunk) << 20))
         var failures = 0
         for _ in 0..<Self.clausesPerChunk where failures < 3 {
             let text = generator.condition()
@@ -167,7 +166,7 @@ import QuarrySQL
     @Test func theCorpusIsNotTrivial() throws {
         // Guards against a generator drifting into clauses that match nothing or everything.
         let data = try Self.dataset(seed: 1000)
-        var generator = ClauseGenerator(random: SeededRandom(seed: 0))
+        var generator = ClauseGenerator(random: SplitMix64(seed: 0))
         var sizes: [Int] = []
         for _ in 0..<Self.clausesPerChunk { sizes.append(try Self.sqlite(generator.condition(), data).count) }
         let partial = sizes.filter { $0 > 0 && $0 < Self.rowCount }.count

@@ -72,11 +72,11 @@ import Testing
         try await H.withServer { (c: H.Client) async throws in
             let (_, created) = try await c.send(.post, "/api/data/Game", headers: Self.backendless, body: #"{"n":1}"#)
             let id = try #require(created["objectId"]?.stringValue)
-            #expect(created["created"]?.int64Value != nil && created["___class"] == "Game")
+            #expect(created["created"]?.doubleValue != nil && created["___class"] == "Game")
             let (_, updated) = try await c.send(.put, "/api/data/Game/\(id)", headers: Self.backendless, body: #"{"n":2}"#)
             #expect(updated["n"] == 2)
             let (_, deleted) = try await c.send(.delete, "/api/data/Game/\(id)", headers: Self.backendless)
-            #expect(deleted["deletionTime"]?.int64Value != nil)
+            #expect(deleted["deletionTime"]?.doubleValue != nil)
             #expect(try await c.send(.get, "/api/data/Game/\(id)", headers: Self.backendless).0 == .notFound)
         }
     }

@@ -35,6 +35,8 @@ struct BenchCommand: ConsoleCommand {
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Runs per query; the median is reported.", valueName: "n"))
     var repeatCount = 5
 
+    @OptionGroup var deadline: DeadlineOption
+
     @Flag(help: "Also run every query on SQLite :memory: holding the same rows and indexes.")
     var sqlite = false
 
@@ -58,6 +60,7 @@ struct BenchCommand: ConsoleCommand {
 extension BenchCommand {
     func execute(_ console: Console) throws(Failure) {
         let texts = try queryTexts(console)
+        if let store = try data.openStore() { return try benchStore(store, texts, console) }
         let loadStart = ContinuousClock.now
         let source = try data.load()
         let database = source.database
@@ -65,7 +68,7 @@ extension BenchCommand {
         // The database stays alive across both heap readings: the growth is the engine's own.
         let (engineBytes, built) = try Measurement.heapGrowth { () throws(Failure) -> BenchExecutor in
             do throws(Diagnostic) {
-                return try BenchExecutor.engine(database, indexes: keys, in: source.className)
+                return try BenchExecutor.engine(database, indexes: keys, in: source.className, limits: deadline.limits)
             } catch {
                 throw .query(error, source: "")
             }
@@ -141,10 +144,16 @@ extension BenchCommand {
         return texts
     }
 
+    /// The most standard input may hold: a thousand queries of the longest length.
+    private static let maxInput = Limits.default.maxQueryLength * 1000
+
     /// Standard input's queries: one a line, blank lines and `#` comments skipped.
     private static func lines(_ console: Console) throws(Failure) -> [String] {
         let bytes: [UInt8]
-        do { bytes = try console.readInput() } catch { throw .usage("\(error)") }
+        do { bytes = try console.readInput(maxInput + 1) } catch { throw .usage("\(error)") }
+        guard bytes.count <= maxInput else {
+            throw .usage("standard input holds more than \(maxInput) bytes of queries")
+        }
         let input = String(decoding: bytes, as: UTF8.self)
         guard input.utf8.elementsEqual(bytes) else {
             throw .query(Diagnostic(.input.encoding, "standard input is not valid UTF-8"), source: "")

@@ -34,23 +34,9 @@ extension JSON {
         return false
     }
 
-    public var boolValue: Bool? {
-        if case .bool(let b) = self { return b }
-        return nil
-    }
-
     public var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
-    }
-
-    /// The value of an `int`, or of a `double` that is integral and in range.
-    public var int64Value: Int64? {
-        switch self {
-        case .int(let i): return i
-        case .double(let d): return Int64(exactly: d)
-        default: return nil
-        }
     }
 
     /// The value of any number.

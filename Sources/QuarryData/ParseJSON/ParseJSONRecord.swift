@@ -33,12 +33,49 @@ extension ParseJSON {
             if m.key == "createdAt" || m.key == "updatedAt" {
                 value = try systemDate(m.value, field: m.key)
             } else {
-                do { value = try decode(m.value) } catch { throw error.inside(.key(m.key)) }
+                do {
+                    value = try decode(m.value)
+                    try checkCoordinates(value)
+                } catch {
+                    throw error.inside(.key(m.key))
+                }
             }
             record.fields[m.key] = value
             record.fieldOrder.append(m.key)
         }
         return record
+    }
+
+    /// A stored point (alone, in a polygon, an array or an object) must lie on the globe:
+    /// latitude -90…90, longitude -180…180, as queries require of theirs. The path names the
+    /// offending coordinate.
+    static func checkCoordinates(_ value: Value) throws(ValueDecodingError) {
+        func check(_ p: GeoPoint, _ latitude: JSONPath, _ longitude: JSONPath) throws(ValueDecodingError) {
+            guard p.latitude.isFinite, abs(p.latitude) <= 90 else {
+                throw ValueDecodingError(.data.geoRange, "latitude \(p.latitude) is outside -90…90", path: latitude)
+            }
+            guard p.longitude.isFinite, abs(p.longitude) <= 180 else {
+                throw ValueDecodingError(.data.geoRange, "longitude \(p.longitude) is outside -180…180", path: longitude)
+            }
+        }
+        switch value {
+        case .geoPoint(let p):
+            try check(p, ["latitude"], ["longitude"])
+        case .polygon(let points):
+            for (i, p) in points.enumerated() {
+                try check(p, ["coordinates", .index(i), .index(0)], ["coordinates", .index(i), .index(1)])
+            }
+        case .array(let items):
+            for (i, item) in items.enumerated() {
+                do { try checkCoordinates(item) } catch { throw error.inside(.index(i)) }
+            }
+        case .object(let members):
+            for (key, member) in members {
+                do { try checkCoordinates(member) } catch { throw error.inside(.key(key)) }
+            }
+        default:
+            return
+        }
     }
 
     private static func systemDate(_ json: JSON, field: String) throws(ValueDecodingError) -> Value {

@@ -110,3 +110,10 @@ public struct PushdownEvaluator {
         if let failure = source.failure { throw failure }
     }
 }
+
+/// No knowledge of the data: only rewrites valid for every database (a backend's data is not
+/// the column store's, whose statistics `StoreKeyFacts` reads).
+struct NoKeyFacts: KeyFacts {
+    func reachableTypes(_ path: FieldPath) -> UInt16? { nil }
+    func isSingleValued(_ path: FieldPath) -> Bool { false }
+}

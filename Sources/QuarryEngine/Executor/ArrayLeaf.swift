@@ -58,13 +58,25 @@ final class ArrayElementsLeaf: KeyLeaf {
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         let en = perElementNegation, rn = resultNegation
         let elements = source.elements
-        let mapped = source.targets != nil
+        let mapped = source.targets != nil, asks = source.danglingAsks
         try source.starts.withUnsafeBufferPointer { (starts) throws(Diagnostic) in
             try source.counts.withUnsafeBufferPointer { (counts) throws(Diagnostic) in
                 try (source.targets ?? []).withUnsafeBufferPointer { (targets) throws(Diagnostic) in
                 try elements.slots.withUnsafeBufferPointer { (slots) throws(Diagnostic) in
                     /// Some non-null element `e` with `pass(e) != en`, then `!= rn`.
                     func any(_ b: inout Batch, _ pass: (Int) -> Bool) throws(Diagnostic) {
+                        if asks {
+                            try driveDeciding(&b, ctx) { t in
+                                let start = Int(starts[t])
+                                for i in start..<start + Int(counts[t]) {
+                                    let e = Int(targets[i])
+                                    if e < 0 { return 2 }
+                                    if slots[e] == 2 && pass(e) != en { return rn ? 0 : 1 }
+                                }
+                                return rn ? 1 : 0
+                            }
+                            return
+                        }
                         if mapped {
                             try drive(&b, ctx) { t in
                                 let start = Int(starts[t])
@@ -162,26 +174,31 @@ final class ArrayElementsLeaf: KeyLeaf {
 
 /// Where an array leaf finds a row's elements: an array column's slice of its element column,
 /// or, for a key path through a list of pointers (`rel.name`), the list's targets read in a
-/// column of the target class (dangling targets and targets without the field reach nothing).
+/// column of the target class (dangling targets and targets without the field reach nothing,
+/// except at `objectId`, which the reference reads from the stored pointer).
 struct ElementSource {
     let starts: [Int32]
     let counts: [Int32]
     let elements: Column
     /// The element row of each list entry (negative: dangling); nil for array columns.
     let targets: [Int32]?
+    /// A row with a dangling entry goes to the reference.
+    let danglingAsks: Bool
 
     init(_ arrays: ArrayColumn) {
         starts = arrays.starts
         counts = arrays.counts
         elements = arrays.elements
         targets = nil
+        danglingAsks = false
     }
 
-    init(_ list: PointerListColumn, _ column: Column) {
+    init(_ list: PointerListColumn, _ column: Column, danglingAsks: Bool) {
         starts = list.starts
         counts = list.counts
         elements = column
         targets = list.targets
+        self.danglingAsks = danglingAsks
     }
 }
 

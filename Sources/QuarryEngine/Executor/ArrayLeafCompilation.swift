@@ -30,11 +30,15 @@ extension FilterCompiler {
         // Arrays reached at the targets would be spliced in: only scalar columns here.
         guard column.statistics.multiValued == 0, column.statistics.others == 0 else { return nil }
         if case .isNull = l.condition {
-            // The path reaches an array (a value), which SQL looks into.
-            guard l.semantics != .sql else { return nil }
+            // The path reaches an array (a value), which SQL looks into, and Parse's `$exists`
+            // counts only when some target has the field.
+            guard l.semantics == .predicate else { return nil }
             return SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: l.negated ? 0.9 : 0.1)
         }
-        return elementsLeaf(l, access, ElementSource(list, column), answers)
+        // `rel.objectId`: a dangling element reaches its own id, which only the stored list has.
+        let asks = access.path.components.last == "objectId"
+        if asks, case .string(_, .matches, _, _) = l.condition { return nil }
+        return elementsLeaf(l, access, ElementSource(list, column, danglingAsks: asks), answers)
     }
 
     /// The tests an array shares with its elements: NSPredicate's array-as-one-value answers,
@@ -164,8 +168,10 @@ extension FilterCompiler {
             default:
                 return nil
             }
-        case .string(_, let op, .literal(.string(let pattern)), let options):
+        case .string(_, let op, .literal(.string(let pattern)), let written):
+            let options = written.folding(op, s)
             guard elements is StringColumn else { return .constant(nil) }
+            if s == .predicate, pattern.isEmpty, op.isSubstringTest { return .constant(false) }
             let folded = Array(StringFolding.fold(pattern, options).utf8)
             switch op {
             case .beginsWith: return .affix(.prefix, folded, folder: ByteFolder(options))

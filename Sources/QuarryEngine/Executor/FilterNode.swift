@@ -18,6 +18,9 @@ class FilterNode {
     /// Whether evaluating it may throw (see `Fallibility`).
     var mayThrow: Bool
 
+    /// The source text of the leaf the node tests, which locates the errors it raises.
+    final let sourceRange: SourceRange?
+
     final var rowsIn = 0
     final var rowsOut = 0
     final var elapsed: Duration = .zero
@@ -25,6 +28,7 @@ class FilterNode {
     init(label: String, cost: Double, selectivity: Double, mayThrow: Bool) {
         labelText = label
         labelPredicate = nil
+        sourceRange = nil
         self.cost = cost
         self.selectivity = selectivity
         self.mayThrow = mayThrow
@@ -33,6 +37,7 @@ class FilterNode {
     init(describing predicate: Filter, cost: Double, selectivity: Double, mayThrow: Bool) {
         labelText = nil
         labelPredicate = predicate
+        if case .leaf(let leaf) = predicate { sourceRange = leaf.range } else { sourceRange = nil }
         self.cost = cost
         self.selectivity = selectivity
         self.mayThrow = mayThrow
@@ -45,12 +50,16 @@ class FilterNode {
 
     final func run(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         rowsIn += b.count
-        if ctx.run.timing {
-            let start = ContinuousClock.now
-            defer { elapsed += ContinuousClock.now - start }
-            try refine(&b, ctx)
-        } else {
-            try refine(&b, ctx)
+        do throws(Diagnostic) {
+            if ctx.run.timing {
+                let start = ContinuousClock.now
+                defer { elapsed += ContinuousClock.now - start }
+                try refine(&b, ctx)
+            } else {
+                try refine(&b, ctx)
+            }
+        } catch {
+            throw error.located(at: sourceRange)
         }
         rowsOut += b.count
     }

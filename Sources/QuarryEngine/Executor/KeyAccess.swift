@@ -23,6 +23,9 @@ struct KeyAccess {
     /// (`column` is the target class's); each row reaches an array of its targets' values.
     let list: PointerListColumn?
 
+    /// The path ends at `objectId` after a pointer, which a dangling pointer answers itself.
+    private let endsAtOwnId: Bool
+
     /// The column whose slots say what each row holds at the key.
     var rowColumn: Column? { list ?? geoComponent?.0 ?? finalColumn }
 
@@ -30,7 +33,8 @@ struct KeyAccess {
     /// and when no target has the field.
     static func throughList(_ path: FieldPath, in table: ClassTable, store: ColumnStore) -> KeyAccess? {
         let components = path.components
-        guard components.count == 2, let list = table.column(components[0]) as? PointerListColumn,
+        // `rel.0` is the list's first element (docs/SEMANTICS.md), not a field of the targets.
+        guard components.count == 2, Int(components[1]) == nil, let list = table.column(components[0]) as? PointerListColumn,
             let column = store.table(list.targetClass)?.column(components[1])
         else { return nil }
         return KeyAccess(path: path, list: list, column: column)
@@ -39,6 +43,7 @@ struct KeyAccess {
     private init(path: FieldPath, list: PointerListColumn, column: Column) {
         self.path = path
         hops = []
+        endsAtOwnId = false
         finalColumn = column
         geoComponent = nil
         nullIsMissing = true
@@ -61,6 +66,7 @@ struct KeyAccess {
             if i == components.count - 2, let points = column as? GeoColumn, last == "latitude" || last == "longitude" {
                 self.path = path
                 self.hops = hops
+                endsAtOwnId = false
                 finalColumn = nil
                 geoComponent = (points, last)
                 nullIsMissing = true
@@ -73,6 +79,7 @@ struct KeyAccess {
         }
         self.path = path
         self.hops = hops
+        endsAtOwnId = last == "objectId"
         finalColumn = current?.column(last)
         geoComponent = nil
         nullIsMissing = false
@@ -93,7 +100,9 @@ struct KeyAccess {
                     if next >= 0 {
                         t = next
                     } else {
-                        t = next == PointerColumn.foreign ? Self.fallback : Self.missing
+                        // A dangling pointer still has its own objectId (the stored value).
+                        let asks = next == PointerColumn.foreign || (next == PointerColumn.dangling && endsAtOwnId && hop === hops.last)
+                        t = asks ? Self.fallback : Self.missing
                         break
                     }
                 }
@@ -137,7 +146,7 @@ class KeyLeaf: FilterNode {
                 if !m { b.removeAll() }
                 return
             }
-            try driveGeneral(&b, ctx, slots: nil, test)
+            try driveGeneral(&b, ctx, slots: nil) { test($0) ? 1 : 0 }
             return
         }
         if access.hops.isEmpty, column.statistics.others == 0 {
@@ -154,7 +163,21 @@ class KeyLeaf: FilterNode {
             return
         }
         try column.slots.withUnsafeBufferPointer { (slots) throws(Diagnostic) in
-            try driveGeneral(&b, ctx, slots: slots, test)
+            try driveGeneral(&b, ctx, slots: slots) { test($0) ? 1 : 0 }
+        }
+    }
+
+    /// `drive` for tests that cannot decide every typed value alone (a list holding a dangling
+    /// pointer, whose identity only the stored value has): `decide(t)` answers 0 (reject),
+    /// 1 (keep) or 2 (ask the reference).
+    final func driveDeciding(_ b: inout Batch, _ ctx: ExecContext, _ decide: (Int) -> UInt8) throws(Diagnostic) {
+        let column = access.rowColumn
+        if let column {
+            try column.slots.withUnsafeBufferPointer { (slots) throws(Diagnostic) in
+                try driveGeneral(&b, ctx, slots: slots, decide)
+            }
+        } else {
+            try driveGeneral(&b, ctx, slots: nil, decide)
         }
     }
 
@@ -189,7 +212,7 @@ class KeyLeaf: FilterNode {
     /// 1 keep, 2 ask the reference), then the reference for the undecided rows, in row order.
     @inline(__always)
     private func driveGeneral(_ b: inout Batch, _ ctx: ExecContext, slots: UnsafeBufferPointer<UInt8>?,
-                              _ test: (Int) -> Bool) throws(Diagnostic) {
+                              _ decide: (Int) -> UInt8) throws(Diagnostic) {
         let m: UInt8 = whenMissing ? 1 : 0, n: UInt8 = whenNull ? 1 : 0
         if decisions.count < b.count { decisions = [UInt8](repeating: 0, count: Swift.max(b.count, Batch.capacity)) }
         let hopping = !access.hops.isEmpty
@@ -203,7 +226,7 @@ class KeyLeaf: FilterNode {
                         d[i] = t == Int(KeyAccess.missing) ? m : 2
                     } else if let slots {
                         switch slots[t] {
-                        case 2: d[i] = test(t) ? 1 : 0
+                        case 2: d[i] = decide(t)
                         case 0: d[i] = m
                         case 1: d[i] = n
                         default: d[i] = 2

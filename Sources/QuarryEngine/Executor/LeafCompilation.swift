@@ -36,6 +36,9 @@ extension FilterCompiler {
             // NSPredicate `'ab' IN s` (CONTAINS): a substring test when the key holds a string.
             return keyed(l, path) { access, column, answers in
                 guard let strings = column as? StringColumn else { return nil }
+                if l.semantics == .predicate, needle.isEmpty {
+                    return SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: 0.01)
+                }
                 return StringAffixLeaf(l, access: access, strings: strings, kind: .substring,
                                        pattern: Array(StringFolding.fold(needle, options).utf8), invert: l.negated,
                                        options: options, answers: answers, selectivity: 0.2)
@@ -203,7 +206,25 @@ extension FilterCompiler {
         if case .quantified(let q, _, let variable, let p) = l.condition {
             return quantified(l, q, variable, p, access, elements: column, arrays: nil, answers)
         }
+        if l.semantics == .document, case .containsAll(_, let list) = l.condition {
+            return allOnScalar(l, list, access, column, answers)
+        }
         return notApplicable(l, access, column, answers)
+    }
+
+    /// Parse's `$all` on a single value: an AND of equalities, so the value must equal every
+    /// listed literal (docs/SEMANTICS.md): an equality when they are all one value, else false.
+    private func allOnScalar(_ l: Leaf, _ list: Expr, _ access: KeyAccess, _ column: Column,
+                             _ answers: SlotAnswers) -> FilterNode? {
+        guard let members = Self.literalList(list), let first = members.first, !first.isNull,
+            members.allSatisfy({ $0 == first })
+        else {
+            return Self.literalList(list).map { _ in
+                SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: 0.01)
+            }
+        }
+        let equality = Leaf(.compare(.key(access.path), .eq, .literal(first), []), negated: l.negated, semantics: .document)
+        return comparison(equality, .eq, first, [], access, column, answers)
     }
 
     /// A typed column whose values the test does not apply to (a string test on numbers): the
@@ -399,10 +420,15 @@ extension FilterCompiler {
 
     // MARK: - String tests
 
-    private func string(_ l: Leaf, _ op: StringOperator, _ pattern: String, _ options: StringOptions,
+    private func string(_ l: Leaf, _ op: StringOperator, _ pattern: String, _ written: StringOptions,
                         _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
+        let options = written.folding(op, l.semantics)
         guard let strings = column as? StringColumn else { return notApplicable(l, access, column, answers) }
         let neg = l.negated
+        if l.semantics == .predicate, pattern.isEmpty, op.isSubstringTest {
+            // Foundation: an empty prefix, suffix or substring is in no string.
+            return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: neg ? 0.9 : 0.01)
+        }
         let folded = Array(StringFolding.fold(pattern, options).utf8)
         switch op {
         case .beginsWith:

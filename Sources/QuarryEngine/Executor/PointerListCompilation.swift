@@ -2,8 +2,8 @@ import QuarryCore
 
 extension FilterCompiler {
     /// Comparisons, IN lists, string tests and BETWEEN on a list of pointers. Its elements are
-    /// pointers (null when dangling): only equality with a pointer (or, for Parse, a plain
-    /// objectId) can hold, ordered and string tests never do. NSPredicate compares the list as
+    /// pointers, never null: only equality with a pointer (or, for Parse, a plain objectId) can
+    /// hold, ordered and string tests never do. NSPredicate compares the list as
     /// one value.
     func pointerListLeaf(_ l: Leaf, _ access: KeyAccess, _ lists: PointerListColumn, _ answers: SlotAnswers) -> FilterNode? {
         let neg = l.negated
@@ -13,7 +13,7 @@ extension FilterCompiler {
         func members(_ literals: [Value], flip: Bool = false, invertResult: Bool = false) -> FilterNode {
             let rows = literals.compactMap { row(of: $0, in: lists.targetClass, semantics: l.semantics) }
             let set = RowSet(rows: rows, capacity: store.table(lists.targetClass)?.rowCount ?? 0)
-            return PointerListLeaf(l, access: access, lists: lists, test: .members(set, flip: flip, nulls: literals.contains(.null)),
+            return PointerListLeaf(l, access: access, lists: lists, test: .members(set, flip: flip),
                                    invertResult: invertResult, answers: answers)
         }
         switch (l.semantics, l.condition) {

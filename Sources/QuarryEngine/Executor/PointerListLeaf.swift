@@ -1,19 +1,20 @@
 import QuarryCore
 
 /// Leaves over a pointer-list column (arrays of pointers, relations): membership of some
-/// element in an inner query's rows, SQL's IS NULL (no element whose object exists) and the
-/// size. Dangling elements are null, as the reference reads them.
+/// element in an inner query's rows, SQL's IS NULL (an empty list) and the size. A dangling
+/// element is a pointer like any other (docs/SEMANTICS.md): in no inner query's results, and
+/// compared with literals by the reference, which has its objectId.
 final class PointerListLeaf: KeyLeaf {
     enum Test {
         /// Some element among the rows of an inner query (`inQuery`).
         case inner(Query)
-        /// No element points to an existing object (SQL `isNull`).
+        /// No element at all (SQL `isNull`: pointers are never null).
         case empty
         /// Exactly this many elements.
         case size(Int32)
-        /// Some element passes: an existing target in `rows` (or, with `flip`, not in it), or,
-        /// outside SQL (which skips nulls), a dangling one when `nulls`.
-        case members(RowSet, flip: Bool, nulls: Bool)
+        /// Some element passes: an existing target in `rows` (or, with `flip`, not in it); a
+        /// row with a dangling element goes to the reference.
+        case members(RowSet, flip: Bool)
     }
 
     let lists: PointerListColumn
@@ -22,7 +23,6 @@ final class PointerListLeaf: KeyLeaf {
     let perElementNegation: Bool
     /// Otherwise: the answer is `(some element passes) != resultNegation`.
     let resultNegation: Bool
-    let sql: Bool
 
     /// - Parameter invertResult: Parse's `$ne` / `$nin`: no element equals, the membership test
     ///   with the result inverted.
@@ -37,7 +37,6 @@ final class PointerListLeaf: KeyLeaf {
         }
         perElementNegation = existential && leaf.semantics == .sql && leaf.negated
         resultNegation = (existential ? leaf.semantics != .sql && leaf.negated : leaf.negated) != invertResult
-        sql = leaf.semantics == .sql
         super.init(leaf, access: access, answers: answers, cost: 5, selectivity: 0.2)
     }
 
@@ -50,36 +49,24 @@ final class PointerListLeaf: KeyLeaf {
                     case .size(let n):
                         try drive(&b, ctx) { t in (counts[t] == n) != rn }
                     case .empty:
-                        try drive(&b, ctx) { t in
+                        try drive(&b, ctx) { t in (counts[t] == 0) != rn }
+                    case .members(let set, let flip):
+                        try driveDeciding(&b, ctx) { t in
                             let start = Int(starts[t])
-                            for e in start..<start + Int(counts[t]) where targets[e] >= 0 { return rn }
-                            return !rn
-                        }
-                    case .members(let set, let flip, let nulls):
-                        let sql = self.sql
-                        try drive(&b, ctx) { t in
-                            let start = Int(starts[t])
+                            var passes = false
                             for e in start..<start + Int(counts[t]) {
                                 let target = Int(targets[e])
-                                let passed: Bool
-                                if target >= 0 {
-                                    passed = set.contains(target) != flip
-                                } else if sql {
-                                    continue
-                                } else {
-                                    passed = nulls
-                                }
-                                if passed != en { return !rn }
+                                if target < 0 { return 2 }
+                                if (set.contains(target) != flip) != en { passes = true }
                             }
-                            return rn
+                            return passes != rn ? 1 : 0
                         }
                     case .inner(let q):
                         let set = ctx.run.innerRowSet(q, targetClass: lists.targetClass) ?? RowSet(rows: [], capacity: 0)
                         try drive(&b, ctx) { t in
                             let start = Int(starts[t])
                             for e in start..<start + Int(counts[t]) {
-                                let target = Int(targets[e])
-                                if target >= 0, set.contains(target) != en { return !rn }
+                                if set.contains(Int(targets[e])) != en { return !rn }
                             }
                             return rn
                         }

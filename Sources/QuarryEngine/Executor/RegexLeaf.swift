@@ -24,9 +24,10 @@ final class StringRegexLeaf: KeyLeaf {
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         let regex = self.regex, data = self.data, invert = self.invert, strips = stripsDiacritics, memo = self.memo
+        let budget = ctx.run.budget
         try strings.withBytes { (s) throws(Diagnostic) in
             try driveThrowing(&b, ctx) { (t) throws(Diagnostic) in
-                try memo.answer(s, t) { (x) throws(Diagnostic) in try regex.matches(x, data, strippingDiacritics: strips) } != invert
+                try memo.answer(s, t) { (x) throws(Diagnostic) in try regex.matches(x, data, strippingDiacritics: strips, budget: budget) } != invert
             }
         }
     }
@@ -57,7 +58,7 @@ final class ArrayRegexLeaf: KeyLeaf {
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         guard let strings = source.elements as? StringColumn else { return }
-        let regex = self.regex, data = self.data, strips = stripsDiacritics
+        let regex = self.regex, data = self.data, strips = stripsDiacritics, budget = ctx.run.budget
         let en = perElementNegation, rn = resultNegation, mapped = source.targets != nil
         try source.starts.withUnsafeBufferPointer { (starts) throws(Diagnostic) in
             try source.counts.withUnsafeBufferPointer { (counts) throws(Diagnostic) in
@@ -70,7 +71,7 @@ final class ArrayRegexLeaf: KeyLeaf {
                                     let e = mapped ? Int(targets[i]) : i
                                     guard e >= 0, slots[e] == Slot.value.rawValue else { continue }
                                     let x = s.span(e)
-                                    if try regex.matches(x, data, strippingDiacritics: strips) != en { return !rn }
+                                    if try regex.matches(x, data, strippingDiacritics: strips, budget: budget) != en { return !rn }
                                 }
                                 return rn
                             }
@@ -85,10 +86,11 @@ final class ArrayRegexLeaf: KeyLeaf {
 extension CompiledRegex {
     /// Matches stored UTF-8 bytes; under `[d]` the subject loses its diacritics first, which
     /// only changes subjects with non-ASCII bytes (those are decoded, the rest matched in place).
-    func matches(_ x: UnsafeBufferPointer<UInt8>, _ data: RegexMatchData, strippingDiacritics: Bool) throws(Diagnostic) -> Bool {
+    func matches(_ x: UnsafeBufferPointer<UInt8>, _ data: RegexMatchData, strippingDiacritics: Bool,
+                 budget: QueryBudget) throws(Diagnostic) -> Bool {
         if strippingDiacritics, !Bytes.isASCII(x) {
-            return try matches(StringFolding.stripDiacritics(String(decoding: x, as: UTF8.self)))
+            return try matches(StringFolding.stripDiacritics(String(decoding: x, as: UTF8.self)), budget: budget)
         }
-        return try matches(x, data)
+        return try matches(x, data, budget: budget)
     }
 }

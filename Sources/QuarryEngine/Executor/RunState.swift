@@ -11,7 +11,8 @@ final class RunState {
     let random: @Sendable () -> Double
     /// Whether nodes time themselves (EXPLAIN ANALYZE).
     let timing: Bool
-    private let deadline: ContinuousClock.Instant?
+    /// The deadline and total regex budget, shared with `evaluation`.
+    let budget: QueryBudget
     /// Inner queries already run, by query.
     var inner: [Query: InnerOutcome] = [:]
     /// What each query of an analyzed run did.
@@ -25,12 +26,7 @@ final class RunState {
         self.nowMillis = nowMillis
         self.random = random
         self.timing = timing
-        if let seconds = limits.deadlineSeconds {
-            let budget = seconds.isNaN ? 0 : Swift.min(Swift.max(seconds, 0), 1e9)
-            deadline = ContinuousClock.now.advanced(by: .seconds(budget))
-        } else {
-            deadline = nil
-        }
+        self.budget = QueryBudget(limits: limits)
     }
 
     /// The reference evaluation of this run (same clock, variables and limits), created on
@@ -38,7 +34,7 @@ final class RunState {
     /// shaping of result objects go through it.
     var evaluation: Evaluation {
         if let e = createdEvaluation { return e }
-        let e = Evaluation(source: store, limits: limits, variables: variables, nowMillis: nowMillis, random: random)
+        let e = Evaluation(source: store, limits: limits, variables: variables, nowMillis: nowMillis, random: random, budget: budget)
         for (query, outcome) in inner {
             if case .rows(_, let records) = outcome { e.innerResults[query] = records }
         }
@@ -50,11 +46,7 @@ final class RunState {
     /// Fails with `limit.deadline` once the time budget is spent, and with `query.cancelled`
     /// when the surrounding task is cancelled. Called once per batch.
     func checkpoint() throws(Diagnostic) {
-        if let deadline, ContinuousClock.now >= deadline {
-            throw Diagnostic(
-                .limit.deadline,
-                "the query ran out of its time budget of \(limits.deadlineSeconds ?? 0) seconds")
-        }
+        try budget.checkDeadline()
         if Task.isCancelled { throw Diagnostic(.query.cancelled, "the query was cancelled") }
     }
 

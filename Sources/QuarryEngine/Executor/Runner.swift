@@ -27,7 +27,7 @@ enum Runner {
                         stats: ExecutionStats? = nil) throws(Diagnostic) -> Output {
         let q = plan.query
         let needsSort = !q.order.isEmpty && !plan.ordered
-        let wanted = limit.map { skip + $0 }
+        let wanted = limit.map { skip.addingSaturated($0) }
         let stopEarly = !q.count && !needsSort && !plan.filter.mayThrow ? wanted : nil
         var matched: [Int] = []
         var count = 0
@@ -65,7 +65,7 @@ enum Runner {
             stats?.sortTime = ContinuousClock.now - start
         }
         let from = Swift.min(skip, matched.count)
-        let to = limit.map { Swift.min(matched.count, from + $0) } ?? matched.count
+        let to = limit.map { from + Swift.min(matched.count - from, $0) } ?? matched.count
         stats?.returned = to - from
         return .rows(Array(matched[from..<to]))
     }

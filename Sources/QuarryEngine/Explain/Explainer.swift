@@ -117,7 +117,7 @@ extension Engine {
         if plan.ordered { return "\(keys), from the index walk (no sort)" }
         var limit = q.limit ?? q.profile.defaultLimit
         if let l = limit, let cap = q.profile.maxLimit, l > cap { limit = cap }
-        if let limit { return "\(keys), top \((q.skip ?? 0) + limit) kept in a heap" }
+        if let limit { return "\(keys), top \((q.skip ?? 0).addingSaturated(limit)) kept in a heap" }
         return "\(keys), stable sort"
     }
 

@@ -11,12 +11,6 @@ protocol KeyFacts {
     func isSingleValued(_ path: FieldPath) -> Bool
 }
 
-/// No knowledge of the data: only rewrites valid for every database.
-struct NoKeyFacts: KeyFacts {
-    func reachableTypes(_ path: FieldPath) -> UInt16? { nil }
-    func isSingleValued(_ path: FieldPath) -> Bool { false }
-}
-
 extension KeyFacts {
     /// Whether the path may reach a date (nil knowledge: yes).
     func mayReachDate(_ path: FieldPath) -> Bool {

@@ -20,7 +20,9 @@ extension Normalizer {
             log("negation-to-operator", .leaf(before), .leaf(l))
         }
         if case .string(let e, .like(let syntax), .literal(.string(let pattern)), let options) = l.condition,
-            let (op, literal, rule) = Self.simpleLike(pattern, syntax)
+            let (op, literal, rule) = Self.simpleLike(pattern, syntax),
+            // NSPredicate's empty prefix is in no string; `LIKE "*"` holds for every string.
+            !(literal.isEmpty && l.semantics == .predicate)
         {
             let before = l
             l.condition = .string(e, op, .literal(.string(literal)), options)
@@ -95,7 +97,8 @@ extension Leaf {
 }
 
 extension Value {
-    /// Pointers and relations are followed into the database (and dangling ones read as null).
+    /// Pointers and relations are followed into the database (a path through a dangling
+    /// pointer reaches nothing).
     var needsDatabase: Bool {
         switch self {
         case .pointer, .relation: return true

@@ -199,7 +199,7 @@ struct AccessPlanner {
     // MARK: - ORDER BY through an index
 
     /// Walking an ordered index on the first sort key: when no row holds an array or a
-    /// pointer (whose dangling form sorts as null), the walk is ORDER BY's order; with a LIMIT
+    /// pointer, the walk is ORDER BY's order; with a LIMIT
     /// and a predicate that cannot throw, the scan stops once the page is full.
     private func orderedScan(_ q: Query, fallible: Bool, selectivity: Double, perRowCost: Double)
         -> (source: RowSource, cost: Double)?
@@ -212,7 +212,7 @@ struct AccessPlanner {
         guard let index = store.valueIndexes(table.name, path).first(where: {
             $0.kind == .ordered && !$0.multiValued && $0.typeBits & avoid == 0
         }) else { return nil }
-        let wanted = Double((q.skip ?? 0) + limit)
+        let wanted = Double((q.skip ?? 0).addingSaturated(limit))
         let visited = Swift.min(Double(table.rowCount), wanted / Swift.max(selectivity, 1e-6))
         let source = IndexOrderSource(index: index, descending: direction == .descending, rest: Array(q.order.dropFirst()))
         return (source, visited * (1 + perRowCost))

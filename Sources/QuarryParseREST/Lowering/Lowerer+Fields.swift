@@ -10,7 +10,8 @@ extension Lowerer {
         switch entry.constraint {
         case .equals(let value):
             guard equalityOperand(value) else { return [] }
-            return [leaf(.compare(.key(path), .eq, .literal(value.value), []))]
+            let equality = leaf(.compare(.key(path), .eq, .literal(value.value), []))
+            return [entry.location.range.map(equality.locating) ?? equality]
         case .operators(let ops):
             var out: [Filter] = []
             for entry in ops {
@@ -21,7 +22,7 @@ extension Lowerer {
                     continue
                 }
                 if let p = op(entry, path: path, subqueryDepth: subqueryDepth, depth: depth, nears: &nears) {
-                    out.append(p)
+                    out.append(entry.location.range.map(p.locating) ?? p)
                 }
             }
             return out

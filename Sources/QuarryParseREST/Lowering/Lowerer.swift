@@ -21,7 +21,7 @@ struct Lowerer {
     /// The query, or every diagnostic found.
     static func lower(_ spec: QuerySpec, profile: Profile, limits: Limits) throws(Diagnostic) -> Query {
         var lowerer = Lowerer(profile: profile, limits: limits)
-        let query = lowerer.query(spec, inner: false, depth: 1, subqueryDepth: 0)
+        let query = lowerer.query(spec, inner: false, depth: 0, subqueryDepth: 0)
         try lowerer.problems.check()
         return query
     }
@@ -153,7 +153,8 @@ struct Lowerer {
                     problems.add(.json.keyName, "$relatedTo needs the name of the relation field",
                                  at: key.location)
                 }
-                conjuncts.append(.leaf(.relatedTo(object.value, key: key.value), .document))
+                let related = Filter.leaf(.relatedTo(object.value, key: key.value), .document)
+                conjuncts.append(object.location.range.map(related.locating) ?? related)
             }
         }
         return Lowerer.conjunction(conjuncts)

@@ -236,17 +236,26 @@ extension RequestDecoder {
         }
         var spec = QuerySpec(className: Located(className, at.member("className", range: classNode.range)),
                              whereClause: WhereClause(location: at.member("where")))
+        var hasWhere = false
         for m in members {
             let memberAt = at.member(m.key, range: m.value.range)
             switch m.key {
             case "className": break
-            case "where": spec.whereClause = clause(m.value, at: memberAt)
+            case "where":
+                hasWhere = true
+                spec.whereClause = clause(m.value, at: memberAt)
             case "order", "limit", "skip", "keys", "excludeKeys", "include", "count":
                 parameter(m.key, m.value, at: memberAt, into: &spec)
             default:
                 problems.add(.json.subquery, "improper usage of \(operatorName): unexpected member '\(m.key)'",
                              at: at.member(m.key, range: m.keyRange))
             }
+        }
+        // parse-server rejects an inner query without `where` rather than reading it as "all".
+        guard hasWhere else {
+            problems.add(.json.subquery, "improper usage of \(operatorName): the inner query needs a where object",
+                         at: at, parseCode: ParseCode.invalidQuery)
+            return nil
         }
         return spec
     }

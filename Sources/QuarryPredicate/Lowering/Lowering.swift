@@ -34,7 +34,7 @@ struct Lowering {
         case .not(let p): return .not(predicate(p))
         case .comparison(let c):
             do {
-                return try comparison(c)
+                return try comparison(c).locating(node.range)
             } catch {
                 diagnostics.append(error)
                 return .constant(false)
@@ -131,7 +131,9 @@ struct Lowering {
             return .inCollection(rhs, lhs, opts)
         case .beginsWith, .endsWith, .like, .matches:
             if !quantified { try requireString(c.lhs, for: c.op) }
-            try requireString(c.rhs, for: c.op)
+            if !(c.op == .beginsWith || c.op == .endsWith) || staticKind(c.rhs) != .null {
+                try requireString(c.rhs, for: c.op)
+            }
             let op: StringOperator
             switch c.op {
             case .beginsWith: op = .beginsWith
@@ -190,6 +192,11 @@ struct Lowering {
         }
         for (side, node) in [("left", c.lhs), ("right", c.rhs)] {
             if side == "left" && c.qualifier != nil { continue }
+            // Foundation takes nil as the needle of a substring test, options or not (no match):
+            // on the right of BEGINSWITH, ENDSWITH and CONTAINS, on the left of IN.
+            if staticKind(node) == .null,
+                side == "right" ? [.beginsWith, .endsWith, .contains].contains(c.op) : c.op == .in_
+            { continue }
             if let kind = staticKind(node), kind != .string, kind != .list {
                 throw Diagnostic(.predicate.modifierNotAllowed,
                                  "string options apply to string comparisons, but '\(text(node.range))' is \(kind.article)",

@@ -25,6 +25,8 @@ extension Lowering {
         case .parenthesized(let inner): return try expr(inner)
         case .member(let base, let name):
             return appending(try expr(base), [name.text])
+        case .memberArgument(let base, let spec, let index, let range):
+            return try keyPathExpr(try keyPathArgument(spec, index, at: range), after: try expr(base), at: range)
         case .collectionOperator(let base, let op, let rest):
             guard let aggregate = AggregateOperator(rawValue: "@" + op.text) else {
                 throw Diagnostic(.predicate.unknownAggregate,
@@ -122,10 +124,7 @@ extension Lowering {
                                  at: range)
             }
         case .keyPath:
-            switch a {
-            case .keyPath(let s), .value(.string(let s)): return try keyPathExpr(s, at: range)
-            default: throw mismatch("a key path")
-            }
+            return try keyPathExpr(try keyPathArgument(spec, index, at: range), after: .evaluatedObject, at: range)
         case .integer:
             guard case .value(.int(let i)) = a else { throw mismatch("an integer") }
             return .literal(.int(i))
@@ -138,22 +137,33 @@ extension Lowering {
         }
     }
 
-    /// The expression a `%K` string stands for: `a.b`, `items.@sum.price`, `@count`.
-    private func keyPathExpr(_ s: String, at range: SourceRange) throws(Diagnostic) -> Expr {
+    /// The string bound to a `%K`.
+    private func keyPathArgument(_ spec: ArgumentSpec, _ index: Int, at range: SourceRange) throws(Diagnostic) -> String {
+        switch arguments[index] {
+        case .keyPath(let s), .value(.string(let s)): return s
+        case let a:
+            throw Diagnostic(.argument.typeMismatch,
+                             "\(spec.text) needs a key path, but argument \(index + 1) is \(describe(a))", at: range)
+        }
+    }
+
+    /// The expression a `%K` string stands for after `base` (SELF at the start of a path, or the
+    /// path before `.%K`): `a.b`, `items.@sum.price`, `@count`.
+    private func keyPathExpr(_ s: String, after base: Expr, at range: SourceRange) throws(Diagnostic) -> Expr {
         let components = s.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !components.contains(where: \.isEmpty) else {
             throw Diagnostic(.argument.invalidKeyPath, "'\(s)' is not a key path (it has an empty component)", at: range)
         }
         guard let at = components.firstIndex(where: { $0.hasPrefix("@") }) else {
-            return .key(FieldPath(components))
+            return appending(base, components)
         }
         let rest = Array(components[(at + 1)...])
         guard let op = AggregateOperator(rawValue: components[at]), !rest.contains(where: { $0.hasPrefix("@") }) else {
             throw Diagnostic(.argument.invalidKeyPath,
                              "'\(s)' has an unknown or repeated collection operator", at: range)
         }
-        let base: Expr = at == 0 ? .evaluatedObject : .key(FieldPath(Array(components[..<at])))
-        return .aggregate(op, rest.isEmpty ? base : appending(base, rest))
+        let collection = at == 0 ? base : appending(base, Array(components[..<at]))
+        return .aggregate(op, rest.isEmpty ? collection : appending(collection, rest))
     }
 
     // MARK: - Functions and CAST

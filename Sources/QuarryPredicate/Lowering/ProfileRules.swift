@@ -111,7 +111,7 @@ struct ProfileRules {
         let n = node.strippingParentheses
         switch n.kind {
         case .identifier: return .key
-        case .member(let base, _):
+        case .member(let base, _), .memberArgument(let base, _, _, _):
             if case .key = operand(base) { return .key }
             if case .selfRef = base.strippingParentheses.kind { return .key }
             return .other("key paths on computed values", n.range)

@@ -91,7 +91,9 @@ struct Parser {
         String(decoding: bytes[r.offset..<Swift.min(r.end, bytes.count)], as: UTF8.self)
     }
 
-    /// Counts one level of nesting; every recursive path of the grammar passes through here.
+    /// Counts one level of nesting (a parenthesis, NOT, an argument list, an aggregate, an
+    /// index, a SUBQUERY, an operator), as the SQL parser and the JSON lowerer count theirs:
+    /// one cap, one behaviour. Every recursive path of the grammar passes through here.
     mutating func enter() throws(Diagnostic) {
         depth += 1
         if depth > limits.maxNestingDepth {
@@ -128,9 +130,9 @@ struct Parser {
     }
 
     private mutating func parseNot() throws(Diagnostic) -> Parsed {
-        try enter()
-        defer { depth -= 1 }
         if isKeyword(.not) || isSymbol(.bang) {
+            try enter()
+            defer { depth -= 1 }
             let op = advance()
             let operand = try requirePredicate(parseNot())
             return .predicate(PredicateNode(kind: .not(operand), range: op.range.union(operand.range)))
@@ -145,6 +147,8 @@ struct Parser {
         case .keyword(.falsePredicate):
             return .predicate(PredicateNode(kind: .constant(false), range: advance().range))
         case .symbol(.leftParen):
+            try enter()
+            defer { depth -= 1 }
             let open = advance()
             parenDepth += 1
             let inner = try parseOr()

@@ -48,9 +48,9 @@ extension Parser {
     }
 
     private mutating func parseUnary(seed: ExprNode?) throws(Diagnostic) -> ExprNode {
-        try enter()
-        defer { depth -= 1 }
         if seed == nil, isSymbol(.minus) {
+            try enter()
+            defer { depth -= 1 }
             let minus = advance()
             let operand = try parseUnary(seed: nil)
             return ExprNode(kind: .negate(operand), range: minus.range.union(operand.range))
@@ -58,6 +58,8 @@ extension Parser {
         let base = try parsePostfix(seed: seed)
         guard isSymbol(.doubleStar) else { return base }
         _ = advance()
+        try enter()
+        defer { depth -= 1 }
         let exponent = try parseUnary(seed: nil)
         return ExprNode(kind: .binary(.power, base, exponent), range: base.range.union(exponent.range))
     }
@@ -72,6 +74,12 @@ extension Parser {
                 case .identifier(let name):
                     let t = advance()
                     e = ExprNode(kind: .member(e, Name(text: name, range: t.range)), range: e.range.union(t.range))
+                case .argument(let spec) where spec.kind == .keyPath:
+                    // Apple allows `%K.%K` and `name.%K`: the argument names more components.
+                    let t = advance()
+                    argumentRanges.append(t.range)
+                    e = ExprNode(kind: .memberArgument(e, spec, index: argumentRanges.count - 1, range: t.range),
+                                 range: e.range.union(t.range))
                 case .collectionOperator(let op):
                     let t = advance()
                     let rest = try parseRestOfPath()
@@ -90,7 +98,10 @@ extension Parser {
                 case .keyword(.first): _ = advance(); spec = .first
                 case .keyword(.last): _ = advance(); spec = .last
                 case .keyword(.size): _ = advance(); spec = .size
-                default: spec = .expr(try parseExpression(seed: nil))
+                default:
+                    try enter()
+                    defer { depth -= 1 }
+                    spec = .expr(try parseExpression(seed: nil))
                 }
                 let close = try expect(.rightBracket, "']' to close the index")
                 e = ExprNode(kind: .index(e, spec), range: e.range.union(close.range))
@@ -175,6 +186,8 @@ extension Parser {
                 throw expected("a value (a key, a literal, SELF, %@ or $variable)")
             }
         case .symbol(.leftParen):
+            try enter()
+            defer { depth -= 1 }
             let open = advance()
             let inner = try parseExpression(seed: nil)
             let close = try expect(.rightParen, "')' to close the '('", openedAt: open.range)
@@ -188,6 +201,8 @@ extension Parser {
 
     /// `( [expr {, expr}] )`, returning the arguments and the range of the `)`.
     private mutating func parseArguments() throws(Diagnostic) -> ([ExprNode], SourceRange) {
+        try enter()
+        defer { depth -= 1 }
         let open = advance()
         var args: [ExprNode] = []
         if !isSymbol(.rightParen) {
@@ -202,6 +217,8 @@ extension Parser {
     }
 
     private mutating func parseList() throws(Diagnostic) -> ExprNode {
+        try enter()
+        defer { depth -= 1 }
         let open = advance()
         var elements: [ExprNode] = []
         if !isSymbol(.rightBrace) {
@@ -221,6 +238,8 @@ extension Parser {
 
     /// `SUBQUERY(collection, $variable, predicate)`
     private mutating func parseSubquery() throws(Diagnostic) -> ExprNode {
+        try enter()
+        defer { depth -= 1 }
         let keyword = advance()
         subqueryCount += 1
         if subqueryCount > limits.maxSubqueries {
@@ -230,7 +249,7 @@ extension Parser {
         subqueryDepth += 1
         defer { subqueryDepth -= 1 }
         if subqueryDepth > limits.maxSubqueryDepth {
-            throw Diagnostic(.limit.subqueries,
+            throw Diagnostic(.limit.subqueryDepth,
                              "subqueries nest deeper than \(limits.maxSubqueryDepth) levels",
                              at: keyword.range)
         }

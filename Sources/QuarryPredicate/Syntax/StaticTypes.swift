@@ -2,10 +2,10 @@ import QuarryCore
 
 /// What the parser can tell about an operand without data: enough to reject `ANY 5 > 3`,
 /// `age ==[c] 5` or `name BEGINSWITH 5` at the place they are written.
-enum StaticKind: Equatable {
+package enum StaticKind: Equatable {
     case number, string, bool, null, date, list
 
-    var isScalar: Bool { self != .list }
+    package var isScalar: Bool { self != .list }
 
     var article: String {
         switch self {
@@ -18,7 +18,7 @@ enum StaticKind: Equatable {
         }
     }
 
-    init?(_ v: Value) {
+    package init?(_ v: Value) {
         switch v {
         case .int, .double: self = .number
         case .string: self = .string
@@ -91,14 +91,24 @@ extension Lowering {
             if case .selfRef = base.strippingParentheses.kind { return FieldPath([name.text]) }
             return plainKeyPath(base)?.appending(name.text)
         case .argument(let spec, let index) where spec.kind == .keyPath:
-            switch arguments[index] {
-            case .keyPath(let s), .value(.string(let s)):
-                let parts = s.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                return parts.contains(where: { $0.isEmpty || $0.hasPrefix("@") }) ? nil : FieldPath(parts)
-            default: return nil
-            }
+            return keyPathArgument(index)
+        case .memberArgument(let base, _, let index, _):
+            let rest = keyPathArgument(index)
+            if case .selfRef = base.strippingParentheses.kind { return rest }
+            guard let head = plainKeyPath(base), let rest else { return nil }
+            return head.appending(rest)
         default:
             return nil
+        }
+    }
+
+    /// The plain key path (no collection operator) a `%K` argument is bound to.
+    private func keyPathArgument(_ index: Int) -> FieldPath? {
+        switch arguments[index] {
+        case .keyPath(let s), .value(.string(let s)):
+            let parts = s.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            return parts.contains(where: { $0.isEmpty || $0.hasPrefix("@") }) ? nil : FieldPath(parts)
+        default: return nil
         }
     }
 

@@ -72,6 +72,8 @@ indirect enum ExprSyntax {
     case parenthesized(ExprNode)
     /// `base.name`
     case member(ExprNode, Name)
+    /// `base.%K`: the key path argument at `index` (written at `range`) continues the path.
+    case memberArgument(ExprNode, ArgumentSpec, index: Int, range: SourceRange)
     /// `base.@op.rest…`, or `@op.rest…` at the start of a path (`base` nil).
     case collectionOperator(ExprNode?, Name, rest: [Name])
     case index(ExprNode, IndexSyntax)

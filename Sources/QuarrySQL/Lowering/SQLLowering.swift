@@ -28,7 +28,7 @@ struct SQLLowering {
 
     mutating func lower(_ p: SQLPredicate, in className: String?) -> Filter {
         do throws(Diagnostic) {
-            return try lowerPredicate(p, in: className)
+            return try lowerPredicate(p, in: className).locating(p.range)
         } catch {
             diagnostics.append(error)
             return .constant(false)

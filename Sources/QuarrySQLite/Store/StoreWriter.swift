@@ -99,7 +99,7 @@ struct StoreWriter {
         case (_, .date(let ms)): return (.int(ms), nil)
         case (_, .bool(let b)): return (.int(b ? 1 : 0), nil)
         case (_, .pointer(let p)): return (.text(p.objectId), nil)
-        case (_, .array), (_, .relation): return (.text(SQLiteJSONArray.text(v, pointerExists: { _ in true })), nil)
+        case (_, .array), (_, .relation): return (.text(SQLiteJSONArray.text(v)), nil)
         default: return (nil, nil)
         }
     }

@@ -78,14 +78,21 @@ import Testing
         #expect(Self.outcome(engine, Query(className: "R", predicate: .or([Self.costly, badDate]))) == .failure("date.unparseable"))
     }
 
-    @Test func anInvalidRegexFailsOnlyWhenReached() throws {
-        let bad = Filter.leaf(.string(.key("s"), .matches(RegexOptions(wholeString: false)), .literal("("), []), .sql)
+    /// Checked before any row is read, so the error does not depend on which rows reach the
+    /// pattern, and located at the leaf's text.
+    @Test func anInvalidRegexFailsBeforeAnyRowIsRead() throws {
+        let range = SourceRange(offset: 7, length: 3)
+        let bad = Filter.leaf(Leaf(.string(.key("s"), .matches(RegexOptions(wholeString: false)), .literal("("), []),
+                                   semantics: .sql, range: range))
         let engine = Engine(database: Self.rows)
         let reached = Query(className: "R", predicate: .and([compare("n", .eq, 3, .sql), bad]))
         let never = Query(className: "R", predicate: .and([compare("n", .eq, 1000, .sql), bad]))
-        #expect(Self.outcome(engine, reached) == .failure("regex.invalid"))
-        #expect(Self.outcome(engine, never) == Self.reference(never, .default))
-        #expect(try engine.run(never).records.isEmpty)
+        for query in [reached, never] {
+            #expect(Self.outcome(engine, query) == .failure("regex.invalid"))
+            #expect(Self.outcome(engine, query) == Self.reference(query, .default))
+            #expect(throws: Diagnostic.self) { try engine.run(query) }
+            do throws(Diagnostic) { _ = try engine.run(query) } catch { #expect(error.range == range) }
+        }
     }
 
     @Test func theDeadlineStopsLongScans() {

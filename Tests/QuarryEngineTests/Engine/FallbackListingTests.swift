@@ -63,9 +63,13 @@ import Testing
     /// What still falls back over typed columns, all odd mixes of literal types: SQL reading
     /// stored strings as dates in BETWEEN and IN, SQL IN lists holding a string that is no date
     /// against a date column (the reference fails on the first such member it reaches), Parse
-    /// IN lists with null or pointer members and pointer equality on array elements.
+    /// IN lists with null or pointer members and pointer equality on array elements; Parse's
+    /// `$all` on a single pointer (an AND of equalities); and two mixes the random data added
+    /// for MongoDB's array paths brought up (a date literal against an array of strings, BETWEEN
+    /// with mixed bounds on a double column).
     static let pending = ["between array of string", "between string", "compare array of string with literal pointer",
-                          "in array of", "in date list", "in string list"]
+                          "in array of", "in date list", "in string list", "containsAll pointers",
+                          "compare array of string with literal date", "between double"]
 
     static func isPending(_ kind: String) -> Bool { pending.contains { kind.contains($0) } }
 
