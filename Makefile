@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean bench docs fuzz clients
+.PHONY: demo test deps build release clean bench docs fuzz lint format clients
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config.
@@ -85,6 +85,14 @@ fuzz: deps
 	  then grep -E '^Done [0-9]+ runs' .build/fuzz/$$f.log || echo done; \
 	  else echo FAILED; tail -40 .build/fuzz/$$f.log; exit 1; fi; \
 	done
+
+# The code follows .swift-format (swift-format ships with the toolchain); CI runs `make lint`.
+FORMATTED := Sources Tests Benchmarks/Sources Benchmarks/Benchmarks Fuzz/Sources Package.swift
+lint:
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format $(FORMATTED)
+
+format:
+	$(SWIFT) format format --in-place --recursive --configuration .swift-format $(FORMATTED)
 
 clean:
 	rm -rf .build Fuzz/.build

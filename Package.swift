@@ -73,16 +73,18 @@ let package = Package(
         .testTarget(name: "QuarryCoreTests", dependencies: ["QuarryCore", "QuarryTestSupport"]),
         .testTarget(name: "QuarryDataTests", dependencies: ["QuarryData", "QuarryTestSupport"]),
         .testTarget(name: "QuarryTranslationTests", dependencies: ["QuarryTranslation"]),
-        .testTarget(name: "QuarrySQLTests", dependencies: ["Quarry", "QuarrySQLite", "QuarryTestSupport"],
-                    resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "QuarrySQLTests", dependencies: ["Quarry", "QuarrySQLite", "QuarryTestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "QuarryPredicateTests", dependencies: ["Quarry", "QuarryTestSupport"]),
         .testTarget(name: "QuarryParseRESTTests", dependencies: ["Quarry", "QuarryTestSupport"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "Quarry", "QuarryTestSupport"]),
         // The SQLite store against the reference evaluator on real files (needs GRDB); the
         // durability test kills StoreWriteBurst and `quarry import` mid-write.
         .testTarget(name: "QuarrySQLiteStoreTests", dependencies: ["QuarrySQLite", "QuarryTestSupport"]),
-        .executableTarget(name: "StoreWriteBurst", dependencies: ["QuarrySQLite", "QuarryTestSupport"],
-                          path: "Tests/StoreWriteBurst"),
+        .executableTarget(
+            name: "StoreWriteBurst", dependencies: ["QuarrySQLite", "QuarryTestSupport"],
+            path: "Tests/StoreWriteBurst"),
         .testTarget(
             name: "QuarryServerTests",
             dependencies: [

@@ -20,8 +20,10 @@ public struct CompileOptions: Sendable {
     /// nil, variables stay in the IR and the engine binds them when the query runs.
     public var variables: [String: Value]?
 
-    public init(schema: (any Schema)? = nil, profile: Profile = .exact, limits: Limits = .default,
-                arguments: [PredicateArgument] = [], variables: [String: Value]? = nil) {
+    public init(
+        schema: (any Schema)? = nil, profile: Profile = .exact, limits: Limits = .default,
+        arguments: [PredicateArgument] = [], variables: [String: Value]? = nil
+    ) {
         self.schema = schema
         self.profile = profile
         self.limits = limits

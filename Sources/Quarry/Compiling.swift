@@ -14,8 +14,10 @@ extension Dialect {
     ///   one, for syntax checks; it is never written back by `print`.
     /// - Throws: a `Diagnostic` (the others found are in `all`) located in `text` (UTF-8 byte
     ///   ranges; render with `SourceText`).
-    public func compile(_ text: String, className: String,
-                        options: CompileOptions = CompileOptions()) throws(Diagnostic) -> Query {
+    public func compile(
+        _ text: String, className: String,
+        options: CompileOptions = CompileOptions()
+    ) throws(Diagnostic) -> Query {
         let name: String? = className.isEmpty ? nil : className
         switch self {
         case .sql:
@@ -28,8 +30,9 @@ extension Dialect {
             return Query(className: className, predicate: predicate, profile: options.profile)
         case .json:
             // The decoder checks the class name; with none, decode under a stand-in and clear it.
-            var query = try ParseWhere.parse(text, className: name ?? "_", profile: options.profile,
-                                              limits: options.limits)
+            var query = try ParseWhere.parse(
+                text, className: name ?? "_", profile: options.profile,
+                limits: options.limits)
             query.className = className
             return query
         }

@@ -15,15 +15,19 @@ extension Database {
     ///
     /// The text is checked against this database's classes and fields unless `options` names
     /// another schema. For `json`, a request body's order, paging and projection apply.
-    public func find(_ className: String, where text: String, dialect: Dialect = .sql,
-                     options: CompileOptions = CompileOptions()) throws(Diagnostic) -> [Record] {
+    public func find(
+        _ className: String, where text: String, dialect: Dialect = .sql,
+        options: CompileOptions = CompileOptions()
+    ) throws(Diagnostic) -> [Record] {
         let query = try dialect.compile(text, className: className, options: checked(options))
         return try run(query, limits: options.limits).records
     }
 
     /// The number of objects of `className` that match a where-clause.
-    public func count(_ className: String, where text: String, dialect: Dialect = .sql,
-                      options: CompileOptions = CompileOptions()) throws(Diagnostic) -> Int {
+    public func count(
+        _ className: String, where text: String, dialect: Dialect = .sql,
+        options: CompileOptions = CompileOptions()
+    ) throws(Diagnostic) -> Int {
         var query = try dialect.compile(text, className: className, options: checked(options))
         query.count = true
         guard case .count(let n) = try run(query, limits: options.limits) else { return 0 }
@@ -33,22 +37,28 @@ extension Database {
     /// Runs a compiled query with the reference evaluator.
     ///
     /// - Parameter variables: values for `$NAME` variables left in the IR.
-    public func run(_ query: Query, limits: Limits = .default,
-                    variables: [String: Value] = [:]) throws(Diagnostic) -> QueryResult {
+    public func run(
+        _ query: Query, limits: Limits = .default,
+        variables: [String: Value] = [:]
+    ) throws(Diagnostic) -> QueryResult {
         return try ReferenceEvaluator(database: self, limits: limits, variables: variables).run(query)
     }
 
     /// Whether one object of `className` satisfies the predicate; the object need not be
     /// stored (live queries, conditional saves). Its pointers resolve against this database.
-    public func matches(_ record: Record, className: String, predicate: Filter,
-                        limits: Limits = .default, variables: [String: Value] = [:]) throws(Diagnostic) -> Bool {
+    public func matches(
+        _ record: Record, className: String, predicate: Filter,
+        limits: Limits = .default, variables: [String: Value] = [:]
+    ) throws(Diagnostic) -> Bool {
         return try ReferenceEvaluator(database: self, limits: limits, variables: variables)
             .matches(record, className: className, predicate: predicate)
     }
 
     /// Whether one object of `className` satisfies a where-clause.
-    public func matches(_ record: Record, className: String, where text: String, dialect: Dialect = .sql,
-                        options: CompileOptions = CompileOptions()) throws(Diagnostic) -> Bool {
+    public func matches(
+        _ record: Record, className: String, where text: String, dialect: Dialect = .sql,
+        options: CompileOptions = CompileOptions()
+    ) throws(Diagnostic) -> Bool {
         let query = try dialect.compile(text, className: className, options: checked(options))
         return try matches(record, className: className, predicate: query.predicate, limits: options.limits)
     }

@@ -8,15 +8,18 @@ extension Dialect {
     ///
     /// - Parameter schema: lets a test whose null and array rules differ between dialects
     ///   translate when the schema shows the field holds single values (json).
-    public func print(_ query: Query, schema: (any Schema)? = nil,
-                      limits: Limits = .default) throws(Diagnostic) -> String {
+    public func print(
+        _ query: Query, schema: (any Schema)? = nil,
+        limits: Limits = .default
+    ) throws(Diagnostic) -> String {
         switch self {
         case .sql, .predicate:
             let extra = Self.requestParameters(of: query)
             guard extra.isEmpty else {
                 throw Diagnostic(
                     .translate.inexpressible,
-                    "a \(self) where-clause cannot hold the query's \(Self.list(extra)); only the json dialect writes them")
+                    "a \(self) where-clause cannot hold the query's \(Self.list(extra)); only the json dialect writes them"
+                )
             }
             return try print(query.predicate, limits: limits)
         case .json:
@@ -26,8 +29,10 @@ extension Dialect {
 
     /// A predicate written in this dialect, or a `translate.inexpressible` diagnostic naming the
     /// first construct the dialect cannot say.
-    public func print(_ predicate: Filter, className: String = "", schema: (any Schema)? = nil,
-                      limits: Limits = .default) throws(Diagnostic) -> String {
+    public func print(
+        _ predicate: Filter, className: String = "", schema: (any Schema)? = nil,
+        limits: Limits = .default
+    ) throws(Diagnostic) -> String {
         switch self {
         case .sql: return try SQLWhere.print(predicate, limits: limits)
         case .predicate: return try PredicateFormat.print(predicate)
@@ -46,29 +51,35 @@ extension Dialect {
     /// try Dialect.sql.translate("name LIKE 'J%'", to: .predicate)               // name LIKE[c] "J*"
     /// try Dialect.sql.translate("name LIKE 'J%'", to: .predicate, exact: true)  // ANY name LIKE[c] "J*"
     /// ```
-    public func translate(_ text: String, to target: Dialect, className: String = "",
-                          options: CompileOptions = CompileOptions(), exact: Bool = false) throws(Diagnostic) -> String {
+    public func translate(
+        _ text: String, to target: Dialect, className: String = "",
+        options: CompileOptions = CompileOptions(), exact: Bool = false
+    ) throws(Diagnostic) -> String {
         let query = try compile(text, className: className, options: options)
         let assumptions = exact || options.schema != nil ? nil : FieldAssumptions(query)
-        let converted = try SemanticsConversion.convert(query, to: target.semantics, schema: options.schema,
-                                                        assumptions: assumptions, limits: options.limits)
+        let converted = try SemanticsConversion.convert(
+            query, to: target.semantics, schema: options.schema,
+            assumptions: assumptions, limits: options.limits)
         return try target.printTranslation(converted, schema: options.schema, limits: options.limits)
     }
 
     /// A query converted to this dialect's semantics (`SemanticsConversion`), printed: a
     /// construct the dialect's text has no spelling for (an inner query or a geo test in
     /// NSPredicate, an array size in SQL) is a `translate.inexpressible` diagnostic.
-    public func printTranslation(_ converted: Query, schema: (any Schema)? = nil,
-                                 limits: Limits = .default) throws(Diagnostic) -> String {
+    public func printTranslation(
+        _ converted: Query, schema: (any Schema)? = nil,
+        limits: Limits = .default
+    ) throws(Diagnostic) -> String {
         do {
             return try print(converted, schema: schema, limits: limits)
         } catch {
-            try Diagnostic.throwIfAny(error.all.map { d in
-                var refusal = d
-                refusal.related = []
-                if d.diagnosticCode == .print.inexpressible { refusal.diagnosticCode = .translate.inexpressible }
-                return refusal
-            })
+            try Diagnostic.throwIfAny(
+                error.all.map { d in
+                    var refusal = d
+                    refusal.related = []
+                    if d.diagnosticCode == .print.inexpressible { refusal.diagnosticCode = .translate.inexpressible }
+                    return refusal
+                })
             throw error
         }
     }

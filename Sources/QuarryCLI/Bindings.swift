@@ -22,7 +22,9 @@ extension BindingOptions {
             var name = Substring(text[..<eq])
             if name.hasPrefix("$") { name = name.dropFirst() }
             guard Self.isVariableName(name) else {
-                throw .usage("--var '\(text)': '\(name)' is not a variable name (letters, digits and '_', not starting with a digit)")
+                throw .usage(
+                    "--var '\(text)': '\(name)' is not a variable name (letters, digits and '_', not starting with a digit)"
+                )
             }
             guard bound[String(name)] == nil else { throw .usage("--var binds $\(name) twice") }
             bound[String(name)] = try Self.value(String(text[text.index(after: eq)...]), what: "--var \(name)")
@@ -35,7 +37,9 @@ extension BindingOptions {
         guard dialect != .predicate else { return }
         let given = [arguments.isEmpty ? nil : "--arg", variables.isEmpty ? nil : "--var"].compactMap { $0 }
         guard given.isEmpty else {
-            throw .usage("\(given.joined(separator: " and ")) only \(given.count == 1 ? "applies" : "apply") to --dialect predicate (NSPredicate placeholders and $variables); the dialect here is \(dialect)")
+            throw .usage(
+                "\(given.joined(separator: " and ")) only \(given.count == 1 ? "applies" : "apply") to --dialect predicate (NSPredicate placeholders and $variables); the dialect here is \(dialect)"
+            )
         }
     }
 
@@ -45,7 +49,9 @@ extension BindingOptions {
             json = try JSONParser().parse(text)
         } catch {
             let quoted = "'" + JSONText.quote(text) + "'"
-            let hint = text.first.map { "\"[{-0123456789tfn".contains($0) } == true ? "" : " (a string needs JSON quotes: \(quoted))"
+            let hint =
+                text.first.map { "\"[{-0123456789tfn".contains($0) } == true
+                ? "" : " (a string needs JSON quotes: \(quoted))"
             throw .usage("\(what) is not JSON: \(error.message)\(hint)")
         }
         do throws(ValueDecodingError) {

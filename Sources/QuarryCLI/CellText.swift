@@ -34,7 +34,9 @@ enum CellText {
             {
                 return "\(c):\(id){…}"
             }
-            let members = fields.keys.sorted().map { "\(JSONText.quote($0)): \(text(fields[$0] ?? .null, nested: true))" }
+            let members = fields.keys.sorted().map {
+                "\(JSONText.quote($0)): \(text(fields[$0] ?? .null, nested: true))"
+            }
             return "{" + members.joined(separator: ", ") + "}"
         }
     }

@@ -60,7 +60,8 @@ extension CheckCommand {
         if json {
             var fields: [(String, JSONScalar)] = [("dialect", .string(dialect.rawValue))]
             if let canonical { fields.append(("canonical", .string(canonical))) }
-            console.output.write("{\"ok\":true," + fields.map { "\(JSONText.quote($0.0)):\($0.1.json)" }.joined(separator: ",") + "}\n")
+            console.output.write(
+                "{\"ok\":true," + fields.map { "\(JSONText.quote($0.0)):\($0.1.json)" }.joined(separator: ",") + "}\n")
         } else if let canonical {
             console.output.write(canonical + "\n")
         } else {

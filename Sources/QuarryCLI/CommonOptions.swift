@@ -6,10 +6,11 @@ extension Profile: ExpressibleByArgument {}
 
 /// The query operand shared by every subcommand.
 struct QueryOperand: ParsableArguments {
-    @Argument(help: ArgumentHelp(
-        "The query text, or '-' to read it from standard input.",
-        discussion: "Put '--' before a query that starts with '-'.",
-        valueName: "query"))
+    @Argument(
+        help: ArgumentHelp(
+            "The query text, or '-' to read it from standard input.",
+            discussion: "Put '--' before a query that starts with '-'.",
+            valueName: "query"))
     var text: String
 
     /// The query text, read from standard input for `-`: never more than the length cap and
@@ -25,10 +26,11 @@ struct QueryOperand: ParsableArguments {
         }
         if bytes.count > cap {
             let shown = String(decoding: bytes.prefix(cap), as: UTF8.self)
-            throw .query(Diagnostic(
-                .limit.queryLength,
-                "standard input holds more than \(cap) bytes; the limit is \(cap) (Limits.maxQueryLength)",
-                at: SourceRange(offset: shown.utf8.count, length: 0)), source: shown)
+            throw .query(
+                Diagnostic(
+                    .limit.queryLength,
+                    "standard input holds more than \(cap) bytes; the limit is \(cap) (Limits.maxQueryLength)",
+                    at: SourceRange(offset: shown.utf8.count, length: 0)), source: shown)
         }
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.utf8.elementsEqual(bytes) else {
@@ -43,15 +45,20 @@ struct QueryOperand: ParsableArguments {
 
 /// `--arg` and `--var`: values for NSPredicate placeholders and `$NAME` variables.
 struct BindingOptions: ParsableArguments {
-    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
-        "A JSON value for the next NSPredicate placeholder (%@, %K, %d, …), in order; repeat for each.",
-        discussion: "%K takes a string naming a key path. Typed values use Parse's wrappers: '{\"__type\":\"Date\",\"iso\":\"2015-03-23T00:00:00Z\"}'.",
-        valueName: "json"))
+    @Option(
+        name: .customLong("arg"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "A JSON value for the next NSPredicate placeholder (%@, %K, %d, …), in order; repeat for each.",
+            discussion:
+                "%K takes a string naming a key path. Typed values use Parse's wrappers: '{\"__type\":\"Date\",\"iso\":\"2015-03-23T00:00:00Z\"}'.",
+            valueName: "json"))
     var arguments: [String] = []
 
-    @Option(name: .customLong("var"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
-        "Binds the variable $NAME to a JSON value; repeat for each.",
-        valueName: "name=json"))
+    @Option(
+        name: .customLong("var"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Binds the variable $NAME to a JSON value; repeat for each.",
+            valueName: "name=json"))
     var variables: [String] = []
 }
 
@@ -61,17 +68,23 @@ struct DataOptions: ParsableArguments {
     @Option(name: .customLong("data"), help: ArgumentHelp("The data file.", valueName: "file"))
     var file: String?
 
-    @Option(name: .customLong("store"), help: ArgumentHelp(
-        "A store made by 'quarry import' instead of a data file: sqlite:PATH.", valueName: "url"))
+    @Option(
+        name: .customLong("store"),
+        help: ArgumentHelp(
+            "A store made by 'quarry import' instead of a data file: sqlite:PATH.", valueName: "url"))
     var store: String?
 
-    @Option(name: .customLong("class"), help: ArgumentHelp(
-        "The class to query (optional when the data holds one class).", valueName: "name"))
+    @Option(
+        name: .customLong("class"),
+        help: ArgumentHelp(
+            "The class to query (optional when the data holds one class).", valueName: "name"))
     var className: String?
 
     func validate() throws {
         if file == nil, store == nil { throw ValidationError("Missing expected argument '--data <file>'") }
-        if file != nil, store != nil { throw ValidationError("--data and --store cannot be used together; choose one.") }
+        if file != nil, store != nil {
+            throw ValidationError("--data and --store cannot be used together; choose one.")
+        }
     }
 
     func load() throws(Failure) -> DataSource {
@@ -89,13 +102,17 @@ struct DataOptions: ParsableArguments {
 /// Optional `--data FILE [--class NAME]` for the commands that only compile (check, translate):
 /// with data, class names, field names and types are checked too.
 struct SchemaOptions: ParsableArguments {
-    @Option(name: .customLong("data"), help: ArgumentHelp(
-        "A data file whose classes and fields the query is checked against.", valueName: "file"))
+    @Option(
+        name: .customLong("data"),
+        help: ArgumentHelp(
+            "A data file whose classes and fields the query is checked against.", valueName: "file"))
     var file: String?
 
-    @Option(name: .customLong("class"), help: ArgumentHelp(
-        "The class the query is evaluated on (optional when the data holds one class).",
-        valueName: "name"))
+    @Option(
+        name: .customLong("class"),
+        help: ArgumentHelp(
+            "The class the query is evaluated on (optional when the data holds one class).",
+            valueName: "name"))
     var className: String?
 
     func load() throws(Failure) -> DataSource? {
@@ -112,8 +129,10 @@ struct SchemaOptions: ParsableArguments {
 struct DeadlineOption: ParsableArguments {
     static let defaultSeconds = 10.0
 
-    @Option(name: .customLong("deadline"), help: ArgumentHelp(
-        "Stop a query that runs longer than this many seconds (0: no deadline).", valueName: "seconds"))
+    @Option(
+        name: .customLong("deadline"),
+        help: ArgumentHelp(
+            "Stop a query that runs longer than this many seconds (0: no deadline).", valueName: "seconds"))
     var seconds: Double = DeadlineOption.defaultSeconds
 
     func validate() throws {

@@ -4,8 +4,10 @@ import Quarry
 enum Compilation {
     /// - Parameter className: "" when no class is known (no `--class`, no `--data`): names
     ///   are then not checked, and the class never appears in printed text.
-    static func compile(_ text: String, dialect: Dialect, className: String, schema: (any Schema)?,
-                        profile: Profile, bindings: BindingOptions) throws(Failure) -> Query {
+    static func compile(
+        _ text: String, dialect: Dialect, className: String, schema: (any Schema)?,
+        profile: Profile, bindings: BindingOptions
+    ) throws(Failure) -> Query {
         let options = CompileOptions(
             schema: schema, profile: profile,
             arguments: try bindings.predicateArguments(), variables: try bindings.predicateVariables())

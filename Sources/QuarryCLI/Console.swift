@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where the CLI writes text. Injected so that tests (and embedders) can run commands
@@ -22,8 +22,10 @@ public struct Console {
     /// Width to wrap help text at; nil lets ArgumentParser ask the terminal.
     public var columns: Int?
 
-    public init(output: any TextSink, error: any TextSink,
-                readInput: @escaping (_ atMost: Int) throws -> [UInt8], columns: Int? = nil) {
+    public init(
+        output: any TextSink, error: any TextSink,
+        readInput: @escaping (_ atMost: Int) throws -> [UInt8], columns: Int? = nil
+    ) {
         self.output = output
         self.error = error
         self.readInput = readInput
@@ -32,8 +34,9 @@ public struct Console {
 
     /// The process's own stdin, stdout and stderr.
     public static func standard() -> Console {
-        Console(output: FileDescriptorSink(1), error: FileDescriptorSink(2),
-                readInput: { try FileDescriptorSink.read(0, atMost: $0) })
+        Console(
+            output: FileDescriptorSink(1), error: FileDescriptorSink(2),
+            readInput: { try FileDescriptorSink.read(0, atMost: $0) })
     }
 }
 
@@ -94,20 +97,20 @@ struct InputError: Error, CustomStringConvertible {
 
 private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
     #if canImport(Darwin)
-    return Darwin.write(fd, p, n)
+        return Darwin.write(fd, p, n)
     #elseif canImport(Musl)
-    return Musl.write(fd, p, n)
+        return Musl.write(fd, p, n)
     #else
-    return Glibc.write(fd, p, n)
+        return Glibc.write(fd, p, n)
     #endif
 }
 
 private func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
     #if canImport(Darwin)
-    return Darwin.read(fd, p, n)
+        return Darwin.read(fd, p, n)
     #elseif canImport(Musl)
-    return Musl.read(fd, p, n)
+        return Musl.read(fd, p, n)
     #else
-    return Glibc.read(fd, p, n)
+        return Glibc.read(fd, p, n)
     #endif
 }

@@ -22,9 +22,11 @@ struct DataSource {
             return DataSource(database: database, className: className)
         }
         guard names.count == 1 else {
-            throw .usage(names.isEmpty
-                ? "the data in \(path) holds no class; name one with --class"
-                : "the data in \(path) holds several classes (\(names.joined(separator: ", "))); choose one with --class")
+            throw .usage(
+                names.isEmpty
+                    ? "the data in \(path) holds no class; name one with --class"
+                    : "the data in \(path) holds several classes (\(names.joined(separator: ", "))); choose one with --class"
+            )
         }
         return DataSource(database: database, className: names[0])
     }

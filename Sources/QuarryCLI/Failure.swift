@@ -63,8 +63,10 @@ enum Failure: Error {
     }
 
     private static func jsonObject(_ e: DataFileError) -> [(String, JSONScalar)] {
-        var fields: [(String, JSONScalar)] = [("code", .string(e.code)), ("message", .string(message(e))),
-                                              ("file", .string(e.file))]
+        var fields: [(String, JSONScalar)] = [
+            ("code", .string(e.code)), ("message", .string(message(e))),
+            ("file", .string(e.file)),
+        ]
         if let line = e.line { fields.append(("line", .int(line))) }
         if let column = e.column { fields.append(("column", .int(column))) }
         if let c = e.className { fields.append(("class", .string(c))) }

@@ -24,12 +24,16 @@ struct ImportCommand: ConsoleCommand {
     @Option(name: .customLong("store"), help: ArgumentHelp("The store: sqlite:PATH.", valueName: "url"))
     var store: String
 
-    @Option(name: .customLong("class"), help: ArgumentHelp(
-        "The class for a file of objects without classes (default: the file's name).", valueName: "name"))
+    @Option(
+        name: .customLong("class"),
+        help: ArgumentHelp(
+            "The class for a file of objects without classes (default: the file's name).", valueName: "name"))
     var className: String?
 
-    @Option(name: .customLong("index"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
-        "Declare an index, Class.key or Class.key:kind; repeat for each.", valueName: "index"))
+    @Option(
+        name: .customLong("index"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Declare an index, Class.key or Class.key:kind; repeat for each.", valueName: "index"))
     var indexes: [String] = []
 
     @Flag(help: "Report errors as JSON on stdout: {\"ok\":false,\"errors\":[…]}.")

@@ -3,11 +3,13 @@ import Quarry
 
 /// `--index KEY[:kind]`: secondary indexes the engine builds before it runs the query.
 struct IndexOptions: ParsableArguments {
-    @Option(name: .customLong("index"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
-        "Index a key path of the queried class; repeat for each. KEY:hash, KEY:ordered or KEY:geo chooses the kind.",
-        discussion: "Without a kind, a field holding geo points gets a geo index and any other an ordered one "
-            + "(it serves equality, IN, ranges, prefixes and ORDER BY).",
-        valueName: "key"))
+    @Option(
+        name: .customLong("index"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Index a key path of the queried class; repeat for each. KEY:hash, KEY:ordered or KEY:geo chooses the kind.",
+            discussion: "Without a kind, a field holding geo points gets a geo index and any other an ordered one "
+                + "(it serves equality, IN, ranges, prefixes and ORDER BY).",
+            valueName: "key"))
     var specs: [String] = []
 
     /// The engine over the data with the indexes built.

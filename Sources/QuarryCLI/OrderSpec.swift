@@ -12,9 +12,10 @@ enum OrderSpec {
         for (n, raw) in items.enumerated() {
             let item = raw.trimmingSpaces
             guard !item.isEmpty else {
-                throw InvalidValue(items.count == 1
-                    ? "the order is empty; give keys such as '-score,name' or 'score DESC, name'"
-                    : "sort key \(n + 1) is empty (a stray comma?)")
+                throw InvalidValue(
+                    items.count == 1
+                        ? "the order is empty; give keys such as '-score,name' or 'score DESC, name'"
+                        : "sort key \(n + 1) is empty (a stray comma?)")
             }
             keys.append(try sortKey(item))
         }

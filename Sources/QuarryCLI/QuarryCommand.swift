@@ -12,8 +12,11 @@ struct QuarryCommand: ParsableCommand {
             Exit status: 0 success; 1 the query is invalid or cannot run (a diagnostic on \
             stderr); 2 usage error; 3 the data file is unreadable or malformed.
             """,
-        subcommands: [CheckCommand.self, RunCommand.self, TranslateCommand.self, ExplainCommand.self, ImportCommand.self, ServeCommand.self,
-                      BenchCommand.self])
+        subcommands: [
+            CheckCommand.self, RunCommand.self, TranslateCommand.self, ExplainCommand.self, ImportCommand.self,
+            ServeCommand.self,
+            BenchCommand.self,
+        ])
 }
 
 /// A subcommand that runs against an injected console instead of the process's streams.

@@ -29,9 +29,11 @@ struct RunCommand: ConsoleCommand {
     @Option(help: "Compatibility profile: default and maximum limits, inner-query limits, accepted constructs.")
     var profile: Profile = .exact
 
-    @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Sort order: Parse style '-score,name' or SQL style 'score DESC, name'.",
-        valueName: "spec"), transform: OrderSpec.parse)
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Sort order: Parse style '-score,name' or SQL style 'score DESC, name'.",
+            valueName: "spec"), transform: OrderSpec.parse)
     var order: [SortKey]?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Return at most this many objects.", valueName: "n"))
@@ -40,14 +42,18 @@ struct RunCommand: ConsoleCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many objects first.", valueName: "n"))
     var skip: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Return only these fields (objectId, createdAt and updatedAt always come back).",
-        valueName: "a,b"), transform: { try FieldList.parse($0, role: "key") })
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Return only these fields (objectId, createdAt and updatedAt always come back).",
+            valueName: "a,b"), transform: { try FieldList.parse($0, role: "key") })
     var keys: [FieldPath]?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Embed the objects these pointer fields point to (dot paths for nested ones).",
-        valueName: "a,b"), transform: { try FieldList.parse($0, role: "include") })
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Embed the objects these pointer fields point to (dot paths for nested ones).",
+            valueName: "a,b"), transform: { try FieldList.parse($0, role: "include") })
     var include: [FieldPath]?
 
     @OptionGroup var bindings: BindingOptions

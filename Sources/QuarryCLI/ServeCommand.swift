@@ -22,10 +22,13 @@ struct ServeCommand: ConsoleCommand {
               curl -H 'X-Parse-Application-Id: demo' 'http://127.0.0.1:1337/parse/classes/Contact?limit=2'
             """)
 
-    @Option(name: .customLong("data"), help: ArgumentHelp("A data file, served from memory (writes are not saved to it).", valueName: "file"))
+    @Option(
+        name: .customLong("data"),
+        help: ArgumentHelp("A data file, served from memory (writes are not saved to it).", valueName: "file"))
     var file: String?
 
-    @Option(name: .customLong("store"), help: ArgumentHelp("A store: sqlite:PATH (created if needed).", valueName: "url"))
+    @Option(
+        name: .customLong("store"), help: ArgumentHelp("A store: sqlite:PATH (created if needed).", valueName: "url"))
     var store: String?
 
     @Option(help: "The address to listen on.")
@@ -34,10 +37,14 @@ struct ServeCommand: ConsoleCommand {
     @Option(help: "The port to listen on.")
     var port = 1337
 
-    @Option(name: .customLong("app-id"), help: ArgumentHelp("The application id every request must carry.", valueName: "id"))
+    @Option(
+        name: .customLong("app-id"), help: ArgumentHelp("The application id every request must carry.", valueName: "id")
+    )
     var applicationId: String
 
-    @Option(name: .customLong("rest-key"), help: ArgumentHelp("The REST API key requests must carry (none: not checked).", valueName: "key"))
+    @Option(
+        name: .customLong("rest-key"),
+        help: ArgumentHelp("The REST API key requests must carry (none: not checked).", valueName: "key"))
     var restKey: String?
 
     @Option(name: .customLong("master-key"), help: ArgumentHelp("The master key: bypasses ACLs.", valueName: "key"))
@@ -46,19 +53,26 @@ struct ServeCommand: ConsoleCommand {
     @Option(help: "Use this profile on every API instead of each platform's own (parse, leancloud, backendless).")
     var profile: Profile?
 
-    @Option(help: ArgumentHelp("The time budget of one query in seconds (default: Limits.untrusted's); 0 lifts it.",
-                               valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "The time budget of one query in seconds (default: Limits.untrusted's); 0 lifts it.",
+            valueName: "seconds"))
     var deadline: Double?
 
-    @Option(name: .customLong("max-body"), help: ArgumentHelp("The largest request body, in bytes.", valueName: "bytes"))
+    @Option(
+        name: .customLong("max-body"), help: ArgumentHelp("The largest request body, in bytes.", valueName: "bytes"))
     var maxBody = 1 << 20
 
     var reportsJSON: Bool { false }
 
     func validate() throws {
-        guard (file == nil) != (store == nil) else { throw ValidationError("Give exactly one of --data FILE and --store URL.") }
+        guard (file == nil) != (store == nil) else {
+            throw ValidationError("Give exactly one of --data FILE and --store URL.")
+        }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535.") }
-        if let deadline, !(deadline >= 0 && deadline.isFinite) { throw ValidationError("--deadline must be 0 or more seconds.") }
+        if let deadline, !(deadline >= 0 && deadline.isFinite) {
+            throw ValidationError("--deadline must be 0 or more seconds.")
+        }
         guard maxBody > 0 else { throw ValidationError("--max-body must be positive.") }
         guard !applicationId.isEmpty else { throw ValidationError("--app-id must not be empty.") }
     }
@@ -69,7 +83,9 @@ struct ServeCommand: ConsoleCommand {
         let backend: any QueryBackend
         if let file {
             let database: Database
-            do throws(DataFileError) { database = try Database(contentsOfFile: file, className: nil) } catch { throw .data(error) }
+            do throws(DataFileError) { database = try Database(contentsOfFile: file, className: nil) } catch {
+                throw .data(error)
+            }
             backend = InMemoryBackend(database: database, limits: limits)
         } else {
             let path = try StoreSource.path(of: store ?? "")
@@ -79,8 +95,9 @@ struct ServeCommand: ConsoleCommand {
         }
         let server = QuarryServer(
             backend: backend,
-            configuration: ServerConfiguration(applicationId: applicationId, restKey: restKey, masterKey: masterKey,
-                                               profile: profile, limits: limits, maxBodyBytes: maxBody))
+            configuration: ServerConfiguration(
+                applicationId: applicationId, restKey: restKey, masterKey: masterKey,
+                profile: profile, limits: limits, maxBodyBytes: maxBody))
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
         let host = host, port = port

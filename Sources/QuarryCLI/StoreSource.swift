@@ -11,21 +11,27 @@ struct StoreSource {
     /// Opens an existing store; the class settles as `DataSource` settles it.
     static func open(_ url: String, className: String?) throws(Failure) -> StoreSource {
         let path = try path(of: url)
-        guard FileManager.default.fileExists(atPath: path) else { throw .usage("there is no store at \(path); make one with 'quarry import'") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .usage("there is no store at \(path); make one with 'quarry import'")
+        }
         let store = try opening(path)
         let schema: StoreSchema
         do throws(Diagnostic) { schema = try store.schema() } catch { throw .query(error, source: "") }
         let names = schema.classNames
         if let className {
             guard schema.hasClass(className) else {
-                throw .usage("the store \(path) has no class '\(className)'; it holds \(names.isEmpty ? "no class" : names.joined(separator: ", "))")
+                throw .usage(
+                    "the store \(path) has no class '\(className)'; it holds \(names.isEmpty ? "no class" : names.joined(separator: ", "))"
+                )
             }
             return StoreSource(store: store, className: className, schema: schema)
         }
         guard names.count == 1 else {
-            throw .usage(names.isEmpty
-                ? "the store \(path) holds no class"
-                : "the store \(path) holds several classes (\(names.joined(separator: ", "))); choose one with --class")
+            throw .usage(
+                names.isEmpty
+                    ? "the store \(path) holds no class"
+                    : "the store \(path) holds several classes (\(names.joined(separator: ", "))); choose one with --class"
+            )
         }
         return StoreSource(store: store, className: names[0], schema: schema)
     }
@@ -55,4 +61,3 @@ struct StoreSource {
         }
     }
 }
-

@@ -57,8 +57,11 @@ struct TextTable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if u.value < 0x20 || u.value == 0x7F { out += "\\u{\(String(u.value, radix: 16))}" }
-                else { out.unicodeScalars.append(u) }
+                if u.value < 0x20 || u.value == 0x7F {
+                    out += "\\u{\(String(u.value, radix: 16))}"
+                } else {
+                    out.unicodeScalars.append(u)
+                }
             }
         }
         return out

@@ -57,14 +57,16 @@ extension TranslateCommand {
             schema: source?.database, profile: .exact, bindings: bindings)
         let assumptions = exact || source != nil ? nil : FieldAssumptions(compiled)
         do throws(Diagnostic) {
-            let converted = try SemanticsConversion.convert(compiled, to: to.semantics, schema: source?.database,
-                                                            assumptions: assumptions)
+            let converted = try SemanticsConversion.convert(
+                compiled, to: to.semantics, schema: source?.database,
+                assumptions: assumptions)
             console.output.write(try to.printTranslation(converted, schema: source?.database) + "\n")
         } catch {
             throw .query(error, source: text)
         }
         if let assumptions, !assumptions.fields.isEmpty {
-            console.error.write("note: assumed \(assumptions.summary) (--data reads the types from data; --exact assumes nothing)\n")
+            console.error.write(
+                "note: assumed \(assumptions.summary) (--data reads the types from data; --exact assumes nothing)\n")
         }
     }
 }

@@ -27,8 +27,10 @@ public struct Diagnostic: Error, Hashable, Codable, Sendable, CustomStringConver
     /// Further problems the same pass found, in the order it reports them.
     public var related: [Diagnostic]
 
-    public init(_ code: DiagnosticCode, _ message: String, at range: SourceRange? = nil,
-                notes: [String] = [], path: String? = nil, parseCode: Int? = nil) {
+    public init(
+        _ code: DiagnosticCode, _ message: String, at range: SourceRange? = nil,
+        notes: [String] = [], path: String? = nil, parseCode: Int? = nil
+    ) {
         self.diagnosticCode = code
         self.message = message
         self.range = range
@@ -139,8 +141,9 @@ public struct SourceText: Sendable {
             let location = d.path.map { "\($0) at " } ?? ""
             out += " --> \(location)\(pos.line):\(pos.column)\n"
             let gutter = String(repeating: " ", count: String(pos.line).count)
-            let window = Self.window(Array(line(pos.line).unicodeScalars), column: pos.column,
-                                     length: scalarLength(of: range))
+            let window = Self.window(
+                Array(line(pos.line).unicodeScalars), column: pos.column,
+                length: scalarLength(of: range))
             out += "\(gutter) |\n"
             out += "\(pos.line) | \(window.text)\n"
             out += "\(gutter) | \(window.lead)\(String(repeating: "^", count: window.width))\n"
@@ -173,7 +176,8 @@ public struct SourceText: Sendable {
         var text = opening
         text.unicodeScalars.append(contentsOf: line[from..<to])
         // Keep tabs so the caret lines up under the offending text.
-        let lead = String(repeating: " ", count: opening.count)
+        let lead =
+            String(repeating: " ", count: opening.count)
             + String(line[from..<start].map { $0 == "\t" ? "\t" : " " })
         return (text + closing, lead, width)
     }
@@ -185,8 +189,10 @@ public struct SourceText: Sendable {
         var fields: [(String, JSONScalar)] = [("code", .string(d.code)), ("message", .string(d.message))]
         if let range = d.range {
             let pos = position(ofByte: range.offset)
-            fields += [("line", .int(pos.line)), ("column", .int(pos.column)),
-                       ("offset", .int(pos.scalarOffset)), ("length", .int(scalarLength(of: range)))]
+            fields += [
+                ("line", .int(pos.line)), ("column", .int(pos.column)),
+                ("offset", .int(pos.scalarOffset)), ("length", .int(scalarLength(of: range))),
+            ]
         }
         if let path = d.path { fields.append(("path", .string(path))) }
         if let code = d.parseCode { fields.append(("parseCode", .int(code))) }

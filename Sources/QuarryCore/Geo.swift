@@ -39,7 +39,8 @@ public enum Geo {
             let a = vertices[i], b = vertices[j]
             if onSegment(p, a, b) { return true }
             if (a.latitude > p.latitude) != (b.latitude > p.latitude) {
-                let x = (b.longitude - a.longitude) * (p.latitude - a.latitude)
+                let x =
+                    (b.longitude - a.longitude) * (p.latitude - a.latitude)
                     / (b.latitude - a.latitude) + a.longitude
                 if p.longitude < x { inside.toggle() }
             }
@@ -49,7 +50,8 @@ public enum Geo {
     }
 
     static func onSegment(_ p: GeoPoint, _ a: GeoPoint, _ b: GeoPoint) -> Bool {
-        let cross = (b.longitude - a.longitude) * (p.latitude - a.latitude)
+        let cross =
+            (b.longitude - a.longitude) * (p.latitude - a.latitude)
             - (b.latitude - a.latitude) * (p.longitude - a.longitude)
         guard abs(cross) <= 1e-12 else { return false }
         return p.latitude >= min(a.latitude, b.latitude) && p.latitude <= max(a.latitude, b.latitude)

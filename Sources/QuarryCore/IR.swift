@@ -22,8 +22,10 @@ public struct Leaf: Hashable, Codable, Sendable {
     /// same thing are equal wherever they were written.
     public var range: SourceRange?
 
-    public init(_ condition: Condition, negated: Bool = false, semantics: LeafSemantics,
-                range: SourceRange? = nil) {
+    public init(
+        _ condition: Condition, negated: Bool = false, semantics: LeafSemantics,
+        range: SourceRange? = nil
+    ) {
         self.condition = condition
         self.negated = negated
         self.semantics = semantics
@@ -244,8 +246,10 @@ public struct TextSearch: Hashable, Codable, Sendable {
     public var language: String?
     public var caseSensitive: Bool
     public var diacriticSensitive: Bool
-    public init(terms: String, language: String? = nil, caseSensitive: Bool = false,
-                diacriticSensitive: Bool = false) {
+    public init(
+        terms: String, language: String? = nil, caseSensitive: Bool = false,
+        diacriticSensitive: Bool = false
+    ) {
         self.terms = terms
         self.language = language
         self.caseSensitive = caseSensitive
@@ -431,8 +435,10 @@ public enum Function: String, Hashable, Codable, Sendable, CaseIterable {
 // MARK: - Constructors that read like the IR
 
 extension Filter {
-    public static func leaf(_ condition: Condition, negated: Bool = false,
-                            _ semantics: LeafSemantics) -> Filter {
+    public static func leaf(
+        _ condition: Condition, negated: Bool = false,
+        _ semantics: LeafSemantics
+    ) -> Filter {
         .leaf(Leaf(condition, negated: negated, semantics: semantics))
     }
 

@@ -14,10 +14,12 @@ public struct Query: Hashable, Codable, Sendable {
     public var count: Bool
     public var profile: Profile
 
-    public init(className: String, predicate: Filter = .constant(true), order: [SortKey] = [],
-                skip: Int? = nil, limit: Int? = nil, keys: [FieldPath]? = nil,
-                excludeKeys: [FieldPath] = [], includes: [FieldPath] = [], count: Bool = false,
-                profile: Profile = .exact) {
+    public init(
+        className: String, predicate: Filter = .constant(true), order: [SortKey] = [],
+        skip: Int? = nil, limit: Int? = nil, keys: [FieldPath]? = nil,
+        excludeKeys: [FieldPath] = [], includes: [FieldPath] = [], count: Bool = false,
+        profile: Profile = .exact
+    ) {
         self.className = className
         self.predicate = predicate
         self.order = order
@@ -110,11 +112,13 @@ public struct Limits: Hashable, Codable, Sendable {
     /// Wall-clock budget for running one query, in seconds (nil: none).
     public var deadlineSeconds: Double?
 
-    public init(maxQueryLength: Int = 100_000, maxNestingDepth: Int = 100,
-                maxInListSize: Int = 10_000, maxSubqueries: Int = 16, maxSubqueryDepth: Int = 4,
-                maxInnerRows: Int = 1_000_000, regexMatchLimit: UInt32 = 1_000_000,
-                regexDepthLimit: UInt32 = 10_000, regexJIT: Bool = true, regexTotalLimit: UInt64 = 20_000_000,
-                deadlineSeconds: Double? = nil) {
+    public init(
+        maxQueryLength: Int = 100_000, maxNestingDepth: Int = 100,
+        maxInListSize: Int = 10_000, maxSubqueries: Int = 16, maxSubqueryDepth: Int = 4,
+        maxInnerRows: Int = 1_000_000, regexMatchLimit: UInt32 = 1_000_000,
+        regexDepthLimit: UInt32 = 10_000, regexJIT: Bool = true, regexTotalLimit: UInt64 = 20_000_000,
+        deadlineSeconds: Double? = nil
+    ) {
         self.maxQueryLength = maxQueryLength
         self.maxNestingDepth = maxNestingDepth
         self.maxInListSize = maxInListSize

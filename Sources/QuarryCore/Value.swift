@@ -245,8 +245,11 @@ extension Value: Hashable {
         case .int(let i): h.combine(2 as UInt8); h.combine(i)
         case .double(let d):
             // Integral doubles hash like the equal Int64 so that 21 and 21.0 collide.
-            if let i = Int64(exactly: d) { h.combine(2 as UInt8); h.combine(i) }
-            else { h.combine(3 as UInt8); h.combine(d.isNaN ? Double.nan.bitPattern : d.bitPattern) }
+            if let i = Int64(exactly: d) {
+                h.combine(2 as UInt8); h.combine(i)
+            } else {
+                h.combine(3 as UInt8); h.combine(d.isNaN ? Double.nan.bitPattern : d.bitPattern)
+            }
         case .string(let s): h.combine(4 as UInt8); for b in s.utf8 { h.combine(b) }; h.combine(0xFF as UInt8)
         case .date(let ms): h.combine(5 as UInt8); h.combine(ms)
         case .bytes(let b): h.combine(6 as UInt8); h.combine(b)
@@ -281,8 +284,11 @@ extension Value: Codable {
         case "int": self = .int(try c.decode(Int64.self, forKey: .value))
         case "double":
             // Non-finite doubles are encoded as strings so that JSON encoders accept them.
-            if let s = try? c.decode(String.self, forKey: .value), let d = Double(s) { self = .double(d) }
-            else { self = .double(try c.decode(Double.self, forKey: .value)) }
+            if let s = try? c.decode(String.self, forKey: .value), let d = Double(s) {
+                self = .double(d)
+            } else {
+                self = .double(try c.decode(Double.self, forKey: .value))
+            }
         case "string": self = .string(try c.decode(String.self, forKey: .value))
         case "date": self = .date(try c.decode(Int64.self, forKey: .value))
         case "bytes": self = .bytes(try c.decode([UInt8].self, forKey: .value))

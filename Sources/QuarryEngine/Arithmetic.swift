@@ -11,7 +11,9 @@ enum Arithmetic {
         case (.int(let x), .int(let y)): return integer(op, x, y)
         case (.date(let ms), _):
             guard let seconds = b.numericValue else {
-                if op == .subtract, case .date(let other) = b { return .double(Double(ms) / 1000 - Double(other) / 1000) }
+                if op == .subtract, case .date(let other) = b {
+                    return .double(Double(ms) / 1000 - Double(other) / 1000)
+                }
                 return .null
             }
             switch op {

@@ -53,7 +53,9 @@ extension Evaluation {
                 return try matcher.matches(s, budget: budget)
             }
         case .containsAll(let e, let list):
-            if rule.semantics == .document, case .value(let v) = try evaluate(e, scope), !v.isNull, resolver.elements(v) == nil {
+            if rule.semantics == .document, case .value(let v) = try evaluate(e, scope), !v.isNull,
+                resolver.elements(v) == nil
+            {
                 // MongoDB: `$all` is an AND of equalities, which a single value can pass.
                 let wanted = resolver.collection(try evaluate(list, scope))
                 return (!wanted.isEmpty && wanted.allSatisfy { equal(v, $0, rule) }) != rule.negated
@@ -138,8 +140,10 @@ extension Evaluation {
 
     /// A one-operand test under the leaf's rule. `test` answers for one value, nil when it
     /// does not apply to that value (a number for a string test): unknown, never a match.
-    private func decide(_ operand: Operand, _ rule: LeafRule,
-                        _ test: (Value) throws(Diagnostic) -> Bool?) throws(Diagnostic) -> Bool {
+    private func decide(
+        _ operand: Operand, _ rule: LeafRule,
+        _ test: (Value) throws(Diagnostic) -> Bool?
+    ) throws(Diagnostic) -> Bool {
         switch rule.semantics {
         case .sql:
             for v in sqlValues(operand) {
@@ -157,8 +161,10 @@ extension Evaluation {
 
     /// Like `decide`, but an array or relation is searched element by element under every
     /// semantics (subquery membership: "the pointer, or any pointer of the array").
-    private func decideExistentially(_ operand: Operand, _ rule: LeafRule,
-                                     _ test: (Value) -> Bool?) throws(Diagnostic) -> Bool {
+    private func decideExistentially(
+        _ operand: Operand, _ rule: LeafRule,
+        _ test: (Value) -> Bool?
+    ) throws(Diagnostic) -> Bool {
         if rule.semantics == .sql { return try decide(operand, rule, test) }
         let found = documentCandidates(operand).contains { test($0) == true }
         return found != rule.negated
@@ -170,8 +176,10 @@ extension Evaluation {
 
     // MARK: - Comparisons
 
-    private func compare(_ l: Expr, _ op: ComparisonOperator, _ r: Expr, _ options: StringOptions,
-                         _ rule: LeafRule, _ scope: Scope) throws(Diagnostic) -> Bool {
+    private func compare(
+        _ l: Expr, _ op: ComparisonOperator, _ r: Expr, _ options: StringOptions,
+        _ rule: LeafRule, _ scope: Scope
+    ) throws(Diagnostic) -> Bool {
         let a = try evaluate(l, scope), b = try evaluate(r, scope)
         switch rule.semantics {
         case .sql:
@@ -218,8 +226,10 @@ extension Evaluation {
     /// One SQL comparison, with a date column's string or number operand read as a date
     /// (Backendless date string, or epoch milliseconds). Nil when the values cannot be
     /// compared.
-    private func sqlCompare(_ x: Value, _ op: ComparisonOperator, _ y: Value, _ options: StringOptions,
-                            _ xConstant: Bool, _ yConstant: Bool) throws(Diagnostic) -> Bool? {
+    private func sqlCompare(
+        _ x: Value, _ op: ComparisonOperator, _ y: Value, _ options: StringOptions,
+        _ xConstant: Bool, _ yConstant: Bool
+    ) throws(Diagnostic) -> Bool? {
         var x = x, y = y
         if case .date = x {
             guard let coerced = try DateCoercion.sqlOperand(y, constant: yConstant) else { return nil }
@@ -233,8 +243,10 @@ extension Evaluation {
         return comparison.compare(x, op, y, options, .sql)
     }
 
-    private func between(_ e: Expr, _ lowerExpr: Expr, _ upperExpr: Expr, _ rule: LeafRule,
-                         _ scope: Scope) throws(Diagnostic) -> Bool {
+    private func between(
+        _ e: Expr, _ lowerExpr: Expr, _ upperExpr: Expr, _ rule: LeafRule,
+        _ scope: Scope
+    ) throws(Diagnostic) -> Bool {
         let operand = try evaluate(e, scope)
         let lowerOperand = try evaluate(lowerExpr, scope), upperOperand = try evaluate(upperExpr, scope)
         if rule.semantics == .sql {
@@ -262,8 +274,10 @@ extension Evaluation {
         }
     }
 
-    private func inCollection(_ e: Expr, _ collectionExpr: Expr, _ options: StringOptions, _ rule: LeafRule,
-                              _ scope: Scope) throws(Diagnostic) -> Bool {
+    private func inCollection(
+        _ e: Expr, _ collectionExpr: Expr, _ options: StringOptions, _ rule: LeafRule,
+        _ scope: Scope
+    ) throws(Diagnostic) -> Bool {
         let operand = try evaluate(e, scope)
         let collection = try evaluate(collectionExpr, scope)
         if case .value(.string(let haystack)) = collection {
@@ -307,8 +321,10 @@ extension Evaluation {
 
     /// A test on an array value as a whole (`containsAll`, `containedBy`, `arraySize`). The
     /// operand must be an array or a relation; anything else fails the test.
-    private func arrayTest(_ e: Expr, _ listExpr: Expr?, _ rule: LeafRule, _ scope: Scope,
-                           _ test: ([Value], [Value]) -> Bool) throws(Diagnostic) -> Bool {
+    private func arrayTest(
+        _ e: Expr, _ listExpr: Expr?, _ rule: LeafRule, _ scope: Scope,
+        _ test: ([Value], [Value]) -> Bool
+    ) throws(Diagnostic) -> Bool {
         guard case .value(let v) = try evaluate(e, scope), let items = resolver.elements(v) else {
             return rule.decideWithoutOperand()
         }
@@ -317,8 +333,10 @@ extension Evaluation {
         return test(items, list) != rule.negated
     }
 
-    private func quantified(_ quantifier: Quantifier, _ collectionExpr: Expr, _ name: String,
-                            _ predicate: Filter, _ rule: LeafRule, _ scope: Scope) throws(Diagnostic) -> Bool {
+    private func quantified(
+        _ quantifier: Quantifier, _ collectionExpr: Expr, _ name: String,
+        _ predicate: Filter, _ rule: LeafRule, _ scope: Scope
+    ) throws(Diagnostic) -> Bool {
         let elements = resolver.collection(try evaluate(collectionExpr, scope))
         if rule.semantics == .sql, elements.allSatisfy(\.isNull) { return false }
         var inner = scope

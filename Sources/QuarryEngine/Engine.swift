@@ -20,9 +20,11 @@ public final class Engine {
     /// - Parameters:
     ///   - now: the clock in epoch milliseconds, read once per query.
     ///   - random: numbers in `0..<1` for `random()`.
-    public init(database: Database, limits: Limits = .default,
-                now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    public init(
+        database: Database, limits: Limits = .default,
+        now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
         self.store = ColumnStore(database: database)
         self.limits = limits
         self.nowMillis = now
@@ -105,7 +107,9 @@ public final class Engine {
     /// read. The same answer as `run`.
     public func runLazily(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> LazyQueryResult {
         // The query is checked when it is planned (once per shape and set of variable names).
-        let run = RunState(store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource, timing: false)
+        let run = RunState(
+            store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
+            timing: false)
         return try result(query, run)
     }
 
@@ -118,7 +122,8 @@ public final class Engine {
         case .rows(let rows):
             guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
             // Nothing to embed or project: the stored objects are the answer as they are.
-            let shaping = query.includes.isEmpty && query.keys == nil && query.excludeKeys.isEmpty
+            let shaping =
+                query.includes.isEmpty && query.keys == nil && query.excludeKeys.isEmpty
                 ? nil : ResultSet.Shaping(query: query, evaluation: run.evaluation)
             return .rows(ResultSet(store: store, table: table, rows: rows, shaping: shaping))
         }
@@ -226,7 +231,9 @@ public final class Engine {
         var rowsQuery = query
         rowsQuery.count = false
         do throws(Diagnostic) {
-            guard case .rows(let rows) = try execute(rowsQuery, run, skip: query.skip ?? 0, limit: InnerQueries.limit(query))
+            guard
+                case .rows(let rows) = try execute(
+                    rowsQuery, run, skip: query.skip ?? 0, limit: InnerQueries.limit(query))
             else { return }
             guard rows.count <= limits.maxInnerRows else {
                 throw Diagnostic(

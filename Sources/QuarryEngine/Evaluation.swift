@@ -49,8 +49,10 @@ final class Evaluation {
     /// Rows between two looks at the clock.
     private static let clockInterval = 256
 
-    init(source: any RecordSource, limits: Limits, variables: [String: Value], nowMillis: Int64,
-         random: @escaping @Sendable () -> Double, budget: QueryBudget? = nil) {
+    init(
+        source: any RecordSource, limits: Limits, variables: [String: Value], nowMillis: Int64,
+        random: @escaping @Sendable () -> Double, budget: QueryBudget? = nil
+    ) {
         self.source = source
         self.limits = limits
         self.variables = variables
@@ -87,8 +89,9 @@ final class Evaluation {
     }
 
     func textMatcher(_ search: TextSearch) -> TextMatcher {
-        let key = TextKey(terms: .string(search.terms), caseSensitive: search.caseSensitive,
-                          diacriticSensitive: search.diacriticSensitive)
+        let key = TextKey(
+            terms: .string(search.terms), caseSensitive: search.caseSensitive,
+            diacriticSensitive: search.diacriticSensitive)
         if let m = textMatchers[key] { return m }
         let m = TextMatcher(search)
         if textMatchers.count < Self.cacheCapacity { textMatchers[key] = m }

@@ -6,8 +6,9 @@ extension Evaluation {
     /// function does not take, give null (so the comparison using the result is false).
     func call(_ f: Function, _ args: [Operand]) throws(Diagnostic) -> Value {
         guard args.count == f.arity else {
-            throw Diagnostic(.query.functionArity,
-                             "\(f.callName)() takes \(f.arity) argument(s) but was given \(args.count)")
+            throw Diagnostic(
+                .query.functionArity,
+                "\(f.callName)() takes \(f.arity) argument(s) but was given \(args.count)")
         }
         let values = args.map { $0.value ?? .null }
         func collection() -> [Value] { resolver.collection(args[0]) }
@@ -135,7 +136,8 @@ enum Cast {
             return Double(s).map(Value.double) ?? .null
         case (.string, .string): return v
         case (.string, .int(let i)): return .string(String(i))
-        case (.string, .double(let d)): return .string(d == d.rounded() && Swift.abs(d) < 1e15 ? String(Int64(d)) : String(d))
+        case (.string, .double(let d)):
+            return .string(d == d.rounded() && Swift.abs(d) < 1e15 ? String(Int64(d)) : String(d))
         case (.string, .bool(let b)): return .string(b ? "1" : "0")
         case (.string, .date(let ms)): return .string(ISODate.format(ms))
         default: return .null

@@ -27,7 +27,10 @@ extension Evaluation {
     func innerPointers(of query: Query) throws(Diagnostic) -> Set<Value> {
         if let set = innerPointerSets[query] { return set }
         let objects = try innerResults(of: query)
-        let set = Set(objects.indices.map { Value.pointer(Pointer(className: query.className, objectId: objects.objectId(at: $0))) })
+        let set = Set(
+            objects.indices.map {
+                Value.pointer(Pointer(className: query.className, objectId: objects.objectId(at: $0)))
+            })
         innerPointerSets[query] = set
         return set
     }

@@ -11,9 +11,11 @@ extension Evaluation {
             fields = FieldSelection(keys).restrict(fields, keeping: Self.alwaysKept)
         }
         for path in query.excludeKeys { exclude(path.components[...], from: &fields) }
-        return Record(objectId: record.objectId, fields: record.fieldOrder.compactMap { name in
-            fields[name].map { (name, $0) }
-        })
+        return Record(
+            objectId: record.objectId,
+            fields: record.fieldOrder.compactMap { name in
+                fields[name].map { (name, $0) }
+            })
     }
 
     /// Fields a `keys` projection never removes: the system fields, and what identifies an
@@ -31,7 +33,8 @@ extension Evaluation {
     private func including(_ rest: ArraySlice<String>, in value: Value) -> Value {
         switch value {
         case .pointer(let p):
-            guard let target = source.resolve(p), case .object(var fields) = Value.embedded(target, className: p.className)
+            guard let target = source.resolve(p),
+                case .object(var fields) = Value.embedded(target, className: p.className)
             else { return value }
             include(rest, in: &fields)
             return .object(fields)

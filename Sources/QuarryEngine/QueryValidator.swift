@@ -80,8 +80,9 @@ struct QueryValidator {
             }
         case .function(let f, let args):
             guard args.count == f.arity else {
-                throw Diagnostic(.query.functionArity,
-                                 "\(f.callName)() takes \(f.arity) argument(s) but was given \(args.count)")
+                throw Diagnostic(
+                    .query.functionArity,
+                    "\(f.callName)() takes \(f.arity) argument(s) but was given \(args.count)")
             }
         default:
             break
@@ -95,8 +96,9 @@ struct QueryValidator {
             throw Diagnostic(.limit.subqueries, "the query has more than \(limits.maxSubqueries) subqueries")
         }
         guard subqueryDepth <= limits.maxSubqueryDepth else {
-            throw Diagnostic(.limit.subqueryDepth,
-                             "subqueries nest deeper than \(limits.maxSubqueryDepth) levels")
+            throw Diagnostic(
+                .limit.subqueryDepth,
+                "subqueries nest deeper than \(limits.maxSubqueryDepth) levels")
         }
         try check(inner, subqueryDepth: subqueryDepth)
     }

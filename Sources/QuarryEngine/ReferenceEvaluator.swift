@@ -24,9 +24,11 @@ public struct ReferenceEvaluator: Sendable {
     ///   - now: the clock, in epoch milliseconds, read once per query for `now()` and
     ///     `$relativeTime`.
     ///   - random: numbers in `0..<1` for `random()` and `random:`.
-    public init(database: Database, limits: Limits = .default, variables: [String: Value] = [:],
-                now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    public init(
+        database: Database, limits: Limits = .default, variables: [String: Value] = [:],
+        now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
         self.database = database
         self.limits = limits
         self.variables = variables

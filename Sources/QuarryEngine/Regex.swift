@@ -130,7 +130,9 @@ public final class CompiledRegex: @unchecked Sendable {
 
     /// `matches` on UTF-8 bytes already known to be valid (a stored string's), without making a
     /// String: the same budgets and errors.
-    func matches(_ subject: UnsafeBufferPointer<UInt8>, _ data: RegexMatchData, budget: QueryBudget?) throws(Diagnostic) -> Bool {
+    func matches(_ subject: UnsafeBufferPointer<UInt8>, _ data: RegexMatchData, budget: QueryBudget?) throws(Diagnostic)
+        -> Bool
+    {
         if let base = subject.baseAddress {
             return try run(budget) { pcre2_match_8(code, base, subject.count, 0, PCRE2_NO_UTF_CHECK, data.pointer, $0) }
         }
@@ -158,7 +160,9 @@ public final class CompiledRegex: @unchecked Sendable {
 
     /// The string's UTF-8 bytes and their count. `withCString` always yields a pointer (PCRE2
     /// 10.42 refuses a null subject even when it is empty); the count keeps interior NULs.
-    private static func withBytes<R, E: Error>(of s: String, _ body: (UnsafePointer<UInt8>, Int) throws(E) -> R) throws(E) -> R {
+    private static func withBytes<R, E: Error>(of s: String, _ body: (UnsafePointer<UInt8>, Int) throws(E) -> R)
+        throws(E) -> R
+    {
         let count = s.utf8.count
         let result: Result<R, E> = s.withCString { chars in
             chars.withMemoryRebound(to: UInt8.self, capacity: count + 1) { p in

@@ -32,8 +32,10 @@ struct StringMatcher: Sendable {
 
     /// The compiled regular expression of a `matches` test: `[c]` is PCRE2's own caseless
     /// matching; `[d]` strips marks from both sides (here the pattern, the subject when matched).
-    static func regex(_ pattern: String, _ regexOptions: RegexOptions, _ options: StringOptions,
-                      _ limits: Limits) throws(Diagnostic) -> CompiledRegex {
+    static func regex(
+        _ pattern: String, _ regexOptions: RegexOptions, _ options: StringOptions,
+        _ limits: Limits
+    ) throws(Diagnostic) -> CompiledRegex {
         var regexOptions = regexOptions
         if options.contains(.caseInsensitive) { regexOptions.flags.insert(.caseInsensitive) }
         let source = options.contains(.diacriticInsensitive) ? StringFolding.stripDiacritics(pattern) : pattern

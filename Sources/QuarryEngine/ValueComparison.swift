@@ -56,8 +56,10 @@ struct ValueComparison {
 
     /// `a op b` for two non-missing values: equality is always decided, an ordered comparison
     /// between values that cannot be ordered is nil (unknown).
-    func compare(_ a: Value, _ op: ComparisonOperator, _ b: Value, _ options: StringOptions,
-                 _ semantics: LeafSemantics) -> Bool? {
+    func compare(
+        _ a: Value, _ op: ComparisonOperator, _ b: Value, _ options: StringOptions,
+        _ semantics: LeafSemantics
+    ) -> Bool? {
         switch op {
         case .eq: return equal(a, b, options, semantics)
         case .ne: return !equal(a, b, options, semantics)

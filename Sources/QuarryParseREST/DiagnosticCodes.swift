@@ -90,7 +90,9 @@ extension DiagnosticCode.JSON {
     public static let geoBox = DiagnosticCode(
         "json.geo-box",
         meaning: "A `$within.$box` whose south-west corner lies east or north of its north-east one.",
-        example: .parseREST(#"{"l": {"$within": {"$box": [{"__type": "GeoPoint", "latitude": 0, "longitude": 170}, {"__type": "GeoPoint", "latitude": 10, "longitude": -170}]}}}"#),
+        example: .parseREST(
+            #"{"l": {"$within": {"$box": [{"__type": "GeoPoint", "latitude": 0, "longitude": 170}, {"__type": "GeoPoint", "latitude": 10, "longitude": -170}]}}}"#
+        ),
         parseCode: ParseCode.invalidQuery)
     public static let geoRange = DiagnosticCode(
         "json.geo-range",

@@ -37,8 +37,10 @@ import QuarryData
 /// the JSON path (`where.$or[1].score.$gt`) and the bytes it concerns.
 public enum ParseWhere {
     /// The query a where object or find body asks for, checked against the profile's rules.
-    public static func parse(_ text: String, className: String, profile: Profile = .exact,
-                              limits: Limits = .default) throws(Diagnostic) -> Query {
+    public static func parse(
+        _ text: String, className: String, profile: Profile = .exact,
+        limits: Limits = .default
+    ) throws(Diagnostic) -> Query {
         let spec = try request(text, className: className, limits: limits)
         return try Lowerer.lower(spec, profile: profile, limits: limits)
     }

@@ -20,10 +20,12 @@ public enum PredicateFormat {
     ///     those platforms did; `leancloud` and `backendless` never accepted format strings.
     /// - Throws: a `Diagnostic` with the located errors in `all` (`lex.*`, `syntax.*`, `predicate.*`,
     ///   `argument.*`, `variable.*`, `limit.*`, `profile.unsupported`).
-    public static func parse(_ format: String, arguments: [PredicateArgument] = [],
-                             variables: [String: Value]? = nil, className: String? = nil,
-                             schema: (any Schema)? = nil, profile: Profile = .exact,
-                             limits: Limits = .default) throws(Diagnostic) -> Filter {
+    public static func parse(
+        _ format: String, arguments: [PredicateArgument] = [],
+        variables: [String: Value]? = nil, className: String? = nil,
+        schema: (any Schema)? = nil, profile: Profile = .exact,
+        limits: Limits = .default
+    ) throws(Diagnostic) -> Filter {
         let bytes = Array(format.utf8)
         let whole = SourceRange(offset: 0, length: bytes.count)
         try QueryTextScreen.check(format, limits: limits)
@@ -35,12 +37,14 @@ public enum PredicateFormat {
         }
         var parser = Parser(tokens: try Lexer.tokenize(bytes), bytes: bytes, limits: limits)
         let syntax = try parser.parsePredicate()
-        try checkArgumentCount(parser.argumentRanges, given: arguments.count, whole: whole,
-                               quotesPercent: format.contains("'%") || format.contains("\"%"))
+        try checkArgumentCount(
+            parser.argumentRanges, given: arguments.count, whole: whole,
+            quotesPercent: format.contains("'%") || format.contains("\"%"))
 
         var diagnostics = ProfileRules(profile: profile, arguments: arguments, bytes: bytes).check(syntax)
-        var lowering = Lowering(bytes: bytes, arguments: arguments, variables: variables, schema: schema,
-                                className: className, limits: limits, subqueries: parser.subqueryCount)
+        var lowering = Lowering(
+            bytes: bytes, arguments: arguments, variables: variables, schema: schema,
+            className: className, limits: limits, subqueries: parser.subqueryCount)
         let ir = lowering.predicate(syntax)
         diagnostics += lowering.diagnostics
         if diagnostics.isEmpty, let d = ProfileRules.checkNormalForm(ir, profile: profile, at: whole) {
@@ -50,8 +54,10 @@ public enum PredicateFormat {
         return ir
     }
 
-    private static func checkArgumentCount(_ ranges: [SourceRange], given: Int, whole: SourceRange,
-                                           quotesPercent: Bool) throws(Diagnostic) {
+    private static func checkArgumentCount(
+        _ ranges: [SourceRange], given: Int, whole: SourceRange,
+        quotesPercent: Bool
+    ) throws(Diagnostic) {
         if ranges.count > given {
             throw Diagnostic(
                 .argument.missing,
@@ -83,7 +89,9 @@ extension PredicateFormat {
     /// Like `print`, but values without a literal spelling (dates, pointers, objects, bytes,
     /// geo points) and inner queries become `%@` arguments, and keys that are not identifiers
     /// become `%K`, so that `parse(format, arguments: arguments)` gives the predicate back.
-    public static func printWithArguments(_ p: Filter) throws(Diagnostic) -> (format: String, arguments: [PredicateArgument]) {
+    public static func printWithArguments(_ p: Filter) throws(Diagnostic) -> (
+        format: String, arguments: [PredicateArgument]
+    ) {
         var printer = Printer(withArguments: true, variablesIn: p)
         let text = try printer.predicate(p)
         return (text, printer.arguments)

@@ -17,8 +17,10 @@ public enum SQLWhere {
     ///     date literals compared with date columns. Without it only syntax is checked.
     ///   - limits: query length, nesting depth, IN-list size, and the number and depth of
     ///     subqueries (an inverted relation `Parent[rel].col` counts as one).
-    public static func parse(_ text: String, className: String? = nil, schema: (any Schema)? = nil,
-                             limits: Limits = .default) throws(Diagnostic) -> Filter {
+    public static func parse(
+        _ text: String, className: String? = nil, schema: (any Schema)? = nil,
+        limits: Limits = .default
+    ) throws(Diagnostic) -> Filter {
         try lower(try syntaxTree(text, limits: limits), className: className, schema: schema, limits: limits)
     }
 
@@ -36,8 +38,10 @@ public enum SQLWhere {
     }
 
     /// Lowers a syntax tree into the IR, reporting every semantic error found.
-    public static func lower(_ tree: SQLSyntaxTree, className: String? = nil, schema: (any Schema)? = nil,
-                             limits: Limits = .default) throws(Diagnostic) -> Filter {
+    public static func lower(
+        _ tree: SQLSyntaxTree, className: String? = nil, schema: (any Schema)? = nil,
+        limits: Limits = .default
+    ) throws(Diagnostic) -> Filter {
         var lowering = SQLLowering(schema: schema, limits: limits)
         var problems: [Diagnostic] = []
         if let schema, let className, !schema.hasClass(className) {

@@ -51,7 +51,8 @@ indirect enum SQLiteColumnKind: Equatable {
     static func of(scalar v: Value) -> SQLiteColumnKind? {
         switch v {
         case .int: return .integer
-        case .double(let d): return d.isFinite ? .real : .unsupported(reason: "it holds \(d), which SQLite stores as NULL")
+        case .double(let d):
+            return d.isFinite ? .real : .unsupported(reason: "it holds \(d), which SQLite stores as NULL")
         case .string(let s): return .text(ascii: s.utf8.allSatisfy { $0 < 0x80 })
         case .date: return .date
         case .bool: return .bool
@@ -73,7 +74,9 @@ indirect enum SQLiteColumnKind: Equatable {
             case (_, nil): return self
             case (let x?, let y?):
                 let element = x.merged(with: y)
-                if case .unsupported(let reason) = element { return .unsupported(reason: "its arrays mix element types (\(reason))") }
+                if case .unsupported(let reason) = element {
+                    return .unsupported(reason: "its arrays mix element types (\(reason))")
+                }
                 return .array(of: element)
             }
         default:

@@ -94,7 +94,9 @@ package final class SQLiteStatement {
         var value = value
         value.withUTF8 { bytes in
             _ = bytes.withMemoryRebound(to: CChar.self) { chars in
-                guard let base = chars.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
+                guard let base = chars.baseAddress else {
+                    return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+                }
                 return sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
             }
         }

@@ -70,8 +70,11 @@ private let distance: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointe
     guard let lat1 = double(argument(argv, 0)), let lon1 = double(argument(argv, 1)),
         let lat2 = double(argument(argv, 2)), let lon2 = double(argument(argv, 3))
     else { return sqlite3_result_null(context) }
-    sqlite3_result_double(context, Geo.meters(GeoPoint(latitude: lat1, longitude: lon1),
-                                              GeoPoint(latitude: lat2, longitude: lon2)))
+    sqlite3_result_double(
+        context,
+        Geo.meters(
+            GeoPoint(latitude: lat1, longitude: lon1),
+            GeoPoint(latitude: lat2, longitude: lon2)))
 }
 
 private let inPolygon: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
@@ -89,15 +92,18 @@ private let inPolygon: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePoint
 private let regexp: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
     context, _, argv in
     guard let subject = text(argument(argv, 2)) else { return sqlite3_result_null(context) }
-    guard let box = sqlite3_user_data(context) else { return sqlite3_result_error(context, "quarry_regexp: no limits", -1) }
+    guard let box = sqlite3_user_data(context) else {
+        return sqlite3_result_error(context, "quarry_regexp: no limits", -1)
+    }
     let limits = Unmanaged<LimitsBox>.fromOpaque(box).takeUnretainedValue().limits
     var failure: String?
     let regex: CompiledRegex? = cached(context, 0) {
         guard let pattern = text(argument(argv, 0)), let letters = text(argument(argv, 1)) else { return nil }
         let flags = RegexFlags(letters: letters.filter { $0 != "w" }) ?? []
         do throws(Diagnostic) {
-            return try CompiledRegex(pattern, options: RegexOptions(wholeString: letters.contains("w"), flags: flags),
-                                     limits: limits)
+            return try CompiledRegex(
+                pattern, options: RegexOptions(wholeString: letters.contains("w"), flags: flags),
+                limits: limits)
         } catch {
             failure = error.description
             return nil

@@ -8,19 +8,22 @@ enum SQLiteJSONArray {
         let items: [Value]
         switch value {
         case .array(let a): items = a
-        case .relation(let className, let ids): items = ids.map { .pointer(Pointer(className: className, objectId: $0)) }
+        case .relation(let className, let ids):
+            items = ids.map { .pointer(Pointer(className: className, objectId: $0)) }
         default: items = []
         }
-        return JSONWriter.string(.array(items.map { item -> JSON in
-            switch item {
-            case .int(let n): return .int(n)
-            case .double(let d): return .double(d)  // non-finite doubles never get here (unsupported kind)
-            case .string(let s): return .string(s)
-            case .bool(let b): return .bool(b)
-            case .date(let ms): return .int(ms)
-            case .pointer(let p): return .string(p.objectId)
-            default: return .null
-            }
-        }))
+        return JSONWriter.string(
+            .array(
+                items.map { item -> JSON in
+                    switch item {
+                    case .int(let n): return .int(n)
+                    case .double(let d): return .double(d)  // non-finite doubles never get here (unsupported kind)
+                    case .string(let s): return .string(s)
+                    case .bool(let b): return .bool(b)
+                    case .date(let ms): return .int(ms)
+                    case .pointer(let p): return .string(p.objectId)
+                    default: return .null
+                    }
+                }))
     }
 }

@@ -34,8 +34,10 @@ extension SQLiteTranslator {
         try operand(path.components[...], row.table, .alias(row.alias), path)
     }
 
-    private func operand(_ components: ArraySlice<String>, _ table: SQLiteTable, _ place: Place,
-                         _ path: FieldPath) throws(SQLiteNotComparable) -> SQLiteOperand {
+    private func operand(
+        _ components: ArraySlice<String>, _ table: SQLiteTable, _ place: Place,
+        _ path: FieldPath
+    ) throws(SQLiteNotComparable) -> SQLiteOperand {
         guard let field = components.first else { throw SQLiteNotComparable("an empty key path") }
         let rest = components.dropFirst()
         if field == "objectId" {

@@ -63,7 +63,8 @@ public final class SQLitePeer {
         if field == "objectId" { return nil }  // the primary key is indexed already
         let before = SQLiteConnection.memoryUsed
         let indexName = sqlIdentifier("idx_\(className)_\(field)")
-        try connection.execute("CREATE INDEX IF NOT EXISTS \(indexName) ON \(table.name) (\(columns.joined(separator: ", ")))")
+        try connection.execute(
+            "CREATE INDEX IF NOT EXISTS \(indexName) ON \(table.name) (\(columns.joined(separator: ", ")))")
         // Statistics let SQLite's planner weigh the index against a scan, as Quarry's planner
         // weighs its own statistics; without them SQLite guesses.
         try connection.execute("ANALYZE \(indexName)")
@@ -105,7 +106,9 @@ public final class SQLitePeer {
         return (sql, translator.bindings)
     }
 
-    private static func insert(_ data: ClassData, into table: SQLiteTable, connection: SQLiteConnection) throws(SQLiteError) {
+    private static func insert(_ data: ClassData, into table: SQLiteTable, connection: SQLiteConnection)
+        throws(SQLiteError)
+    {
         let stored = table.storedFields
         let columnCount = stored.reduce(1) { $0 + ($1.kind == .geoPoint ? 2 : 1) }
         let placeholders = Array(repeating: "?", count: columnCount).joined(separator: ", ")

@@ -20,8 +20,10 @@ struct SQLiteTable {
     private var columnNumbers: [String: Int]? = nil
 
     /// A class of the SQLite store, from its catalog (docs/STORAGE.md).
-    init(className: String, name: String, fields: [String], kinds: [String: SQLiteColumnKind],
-         nulFields: Set<String>, columnNumbers: [String: Int]) {
+    init(
+        className: String, name: String, fields: [String], kinds: [String: SQLiteColumnKind],
+        nulFields: Set<String>, columnNumbers: [String: Int]
+    ) {
         self.nulFields = nulFields
         self.className = className
         self.name = name
@@ -58,7 +60,8 @@ struct SQLiteTable {
                 kinds[field] = .unsupported(reason: "it points to the class \(target), which the data does not hold")
             }
             if kinds[field] == .geoPoint, fields.contains(field + "_lat") || fields.contains(field + "_lon") {
-                kinds[field] = .unsupported(reason: "its columns \(field)_lat and \(field)_lon would clash with fields of those names")
+                kinds[field] = .unsupported(
+                    reason: "its columns \(field)_lat and \(field)_lon would clash with fields of those names")
             }
             if field == "objectId" || field.lowercased() == "rowid" {
                 kinds[field] = .unsupported(reason: "its name is reserved in the SQLite table")

@@ -18,8 +18,9 @@ extension SQLiteTranslator {
             let w = parameter(.double(sw.longitude)), e = parameter(.double(ne.longitude))
             outcome = .sql("(\(lat) BETWEEN \(s) AND \(n) AND \(lon) BETWEEN \(w) AND \(e))", fails: nil)
         case .withinPolygon(_, let vertices):
-            outcome = .sql("quarry_in_polygon(\(lat), \(lon), \(parameter(.text(SQLitePolygonText.format(vertices)))))",
-                           fails: nil)
+            outcome = .sql(
+                "quarry_in_polygon(\(lat), \(lon), \(parameter(.text(SQLitePolygonText.format(vertices)))))",
+                fails: nil)
         case .withinCircle(_, let center, let radius):
             outcome = distance(center, lat, lon, .le, radius.meters)
         case .distance(_, let from, let op, let d):
@@ -30,9 +31,12 @@ extension SQLiteTranslator {
         return scalarLeaf(lat, outcome, nullPasses: false, rule)
     }
 
-    private mutating func distance(_ from: GeoPoint, _ lat: String, _ lon: String, _ op: ComparisonOperator,
-                                   _ meters: Double) -> SQLiteOutcome {
-        let d = "quarry_distance(\(parameter(.double(from.latitude))), \(parameter(.double(from.longitude))), \(lat), \(lon))"
+    private mutating func distance(
+        _ from: GeoPoint, _ lat: String, _ lon: String, _ op: ComparisonOperator,
+        _ meters: Double
+    ) -> SQLiteOutcome {
+        let d =
+            "quarry_distance(\(parameter(.double(from.latitude))), \(parameter(.double(from.longitude))), \(lat), \(lon))"
         let m = parameter(.double(meters))
         return .sql("\(d) \(op.sql) \(m)", fails: "\(d) \(op.inverse.sql) \(m)")
     }

@@ -73,22 +73,27 @@ extension SQLiteTranslator {
     /// ` COLLATE NOCASE` for a case-insensitive test, when SQLite's ASCII folding is Quarry's:
     /// both the stored strings and the literal are ASCII (where diacritic folding changes
     /// nothing either).
-    func collation(_ options: StringOptions, _ kind: SQLiteColumnKind?, _ literals: [Value]) throws(SQLiteNotComparable) -> String {
+    func collation(_ options: StringOptions, _ kind: SQLiteColumnKind?, _ literals: [Value]) throws(SQLiteNotComparable)
+        -> String
+    {
         guard !options.isEmpty, case .text(let ascii)? = kind else { return "" }
         let literalsASCII = literals.allSatisfy { v in
             if case .string(let s) = v { return s.utf8.allSatisfy { $0 < 0x80 } }
             return true
         }
         guard ascii, literalsASCII else {
-            throw SQLiteNotComparable("case- or diacritic-insensitive comparison of non-ASCII text folds differently in SQLite")
+            throw SQLiteNotComparable(
+                "case- or diacritic-insensitive comparison of non-ASCII text folds differently in SQLite")
         }
         return options.contains(.caseInsensitive) ? " COLLATE NOCASE" : ""
     }
 
     // MARK: - Comparisons
 
-    mutating func compare(_ l: Expr, _ op: ComparisonOperator, _ r: Expr, _ options: StringOptions, _ rule: Rule,
-                          _ row: Row) throws(SQLiteNotComparable) -> String {
+    mutating func compare(
+        _ l: Expr, _ op: ComparisonOperator, _ r: Expr, _ options: StringOptions, _ rule: Rule,
+        _ row: Row
+    ) throws(SQLiteNotComparable) -> String {
         switch (l, r) {
         case (.key(let path), .literal(let v)):
             return try compare(try operand(path, row), op, v, options, rule)
@@ -97,12 +102,15 @@ extension SQLiteTranslator {
         case (.key(let a), .key(let b)):
             return try compareKeys(try operand(a, row), op, try operand(b, row), options, rule)
         default:
-            throw SQLiteNotComparable("comparisons of computed values (arithmetic, functions, aggregates) are not translated")
+            throw SQLiteNotComparable(
+                "comparisons of computed values (arithmetic, functions, aggregates) are not translated")
         }
     }
 
-    private mutating func compare(_ x: SQLiteOperand, _ op: ComparisonOperator, _ v: Value, _ options: StringOptions,
-                                  _ rule: Rule) throws(SQLiteNotComparable) -> String {
+    private mutating func compare(
+        _ x: SQLiteOperand, _ op: ComparisonOperator, _ v: Value, _ options: StringOptions,
+        _ rule: Rule
+    ) throws(SQLiteNotComparable) -> String {
         let equality = op == .eq || op == .ne
         switch x {
         case .geo: throw SQLiteNotComparable("comparing a geo point with = or < is not translated")
@@ -121,13 +129,17 @@ extension SQLiteTranslator {
                     guard equality else { return rule.negated ? "1" : "0" }
                     return (op == .eq) != rule.negated ? "(\(sql) IS NULL)" : "(\(sql) IS NOT NULL)"
                 }
-                if case .array = v { throw SQLiteNotComparable("comparing an array with an array literal is not translated") }
+                if case .array = v {
+                    throw SQLiteNotComparable("comparing an array with an array literal is not translated")
+                }
                 return scalarLeaf(sql, equality ? .always(op == .ne) : .unknown, nullPasses: op == .ne, rule)
             case .sql:
                 if v.isNull { return "0" }
                 return arrayLeaf(sql, try comparison("value", element, op, v, options, rule), rule)
             case .document:
-                if case .array = v { throw SQLiteNotComparable("comparing an array with an array literal is not translated") }
+                if case .array = v {
+                    throw SQLiteNotComparable("comparing an array with an array literal is not translated")
+                }
                 guard equality else {
                     if v.isNull { return rule.negated ? "1" : "0" }
                     return arrayLeaf(sql, try comparison("value", element, op, v, options, rule), rule)
@@ -138,9 +150,10 @@ extension SQLiteTranslator {
                     same = "(\(sql) IS NULL OR \(exists(sql, "value IS NULL")))"
                 } else {
                     let b = try binding(v, for: element, sqlDates: false, objectIdStrings: true)
-                    same = try b.map { b throws(SQLiteNotComparable) in
-                        exists(sql, "value = \(parameter(b))\(try collation(options, element, [v]))")
-                    } ?? "0"
+                    same =
+                        try b.map { b throws(SQLiteNotComparable) in
+                            exists(sql, "value = \(parameter(b))\(try collation(options, element, [v]))")
+                        } ?? "0"
                 }
                 return (op == .eq) != rule.negated ? same : "(NOT \(same))"
             }
@@ -148,11 +161,14 @@ extension SQLiteTranslator {
     }
 
     /// The outcome of `x op v` for a non-null x of `kind` and a non-null literal.
-    private mutating func comparison(_ x: String, _ kind: SQLiteColumnKind?, _ op: ComparisonOperator, _ v: Value,
-                                     _ options: StringOptions, _ rule: Rule) throws(SQLiteNotComparable) -> SQLiteOutcome {
+    private mutating func comparison(
+        _ x: String, _ kind: SQLiteColumnKind?, _ op: ComparisonOperator, _ v: Value,
+        _ options: StringOptions, _ rule: Rule
+    ) throws(SQLiteNotComparable) -> SQLiteOutcome {
         let equality = op == .eq || op == .ne
-        let b = try binding(v, for: kind, sqlDates: rule.semantics == .sql,
-                            objectIdStrings: rule.semantics == .document && equality)
+        let b = try binding(
+            v, for: kind, sqlDates: rule.semantics == .sql,
+            objectIdStrings: rule.semantics == .document && equality)
         guard let b, equality || !(kind?.isPointer ?? false) else {
             // Different types: never equal; an ordered comparison does not apply.
             return equality ? .always(op == .ne) : .unknown
@@ -162,12 +178,15 @@ extension SQLiteTranslator {
         return .sql("\(x)\(collate) \(op.sql) \(p)", fails: "\(x)\(collate) \(op.inverse.sql) \(p)")
     }
 
-    private func compareKeys(_ a: SQLiteOperand, _ op: ComparisonOperator, _ b: SQLiteOperand, _ options: StringOptions,
-                             _ rule: Rule) throws(SQLiteNotComparable) -> String {
+    private func compareKeys(
+        _ a: SQLiteOperand, _ op: ComparisonOperator, _ b: SQLiteOperand, _ options: StringOptions,
+        _ rule: Rule
+    ) throws(SQLiteNotComparable) -> String {
         guard rule.semantics == .sql, case .scalar(let x, let kx?) = a, case .scalar(let y, let ky?) = b,
             kx.isComparable(with: ky), op == .eq || op == .ne || !kx.isPointer
         else {
-            throw SQLiteNotComparable("comparing two fields is translated only for SQL leaves over fields of one comparable type")
+            throw SQLiteNotComparable(
+                "comparing two fields is translated only for SQL leaves over fields of one comparable type")
         }
         let collate = try collation(options, kx, [])
         _ = try collation(options, ky, [])
@@ -177,7 +196,9 @@ extension SQLiteTranslator {
 
     // MARK: - BETWEEN
 
-    mutating func between(_ e: Expr, _ lower: Expr, _ upper: Expr, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable) -> String {
+    mutating func between(_ e: Expr, _ lower: Expr, _ upper: Expr, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable)
+        -> String
+    {
         guard case .key(let path) = e, case .literal(let lo) = lower, case .literal(let hi) = upper else {
             throw SQLiteNotComparable("BETWEEN is translated for a field and two literals only")
         }
@@ -192,8 +213,10 @@ extension SQLiteTranslator {
         }
     }
 
-    private mutating func betweenOutcome(_ x: String, _ kind: SQLiteColumnKind?, _ lo: Value, _ hi: Value,
-                                         _ rule: Rule) throws(SQLiteNotComparable) -> SQLiteOutcome {
+    private mutating func betweenOutcome(
+        _ x: String, _ kind: SQLiteColumnKind?, _ lo: Value, _ hi: Value,
+        _ rule: Rule
+    ) throws(SQLiteNotComparable) -> SQLiteOutcome {
         let sqlDates = rule.semantics == .sql
         guard !(kind?.isPointer ?? false),
             let bl = try binding(lo, for: kind, sqlDates: sqlDates, objectIdStrings: false),
@@ -205,8 +228,10 @@ extension SQLiteTranslator {
 
     // MARK: - IN
 
-    mutating func inCollection(_ e: Expr, _ collection: Expr, _ options: StringOptions, _ rule: Rule,
-                               _ row: Row) throws(SQLiteNotComparable) -> String {
+    mutating func inCollection(
+        _ e: Expr, _ collection: Expr, _ options: StringOptions, _ rule: Rule,
+        _ row: Row
+    ) throws(SQLiteNotComparable) -> String {
         switch (e, collection) {
         case (.key(let path), _):
             guard let members = literalList(collection) else {
@@ -220,8 +245,10 @@ extension SQLiteTranslator {
         }
     }
 
-    private mutating func keyInList(_ x: SQLiteOperand, _ members: [Value], _ options: StringOptions,
-                                    _ rule: Rule) throws(SQLiteNotComparable) -> String {
+    private mutating func keyInList(
+        _ x: SQLiteOperand, _ members: [Value], _ options: StringOptions,
+        _ rule: Rule
+    ) throws(SQLiteNotComparable) -> String {
         let hasNull = rule.semantics != .sql && members.contains(where: \.isNull)
         switch x {
         case .geo: throw SQLiteNotComparable("IN on a geo point is not translated")
@@ -249,12 +276,15 @@ extension SQLiteTranslator {
     }
 
     /// The outcome of "x equals one of the members" for a non-null x.
-    private mutating func membership(_ x: String, _ kind: SQLiteColumnKind?, _ members: [Value], _ options: StringOptions,
-                                     _ rule: Rule) throws(SQLiteNotComparable) -> SQLiteOutcome {
+    private mutating func membership(
+        _ x: String, _ kind: SQLiteColumnKind?, _ members: [Value], _ options: StringOptions,
+        _ rule: Rule
+    ) throws(SQLiteNotComparable) -> SQLiteOutcome {
         var bound: [SQLiteBinding] = []
         for m in members where !m.isNull {
-            if let b = try binding(m, for: kind, sqlDates: rule.semantics == .sql,
-                                   objectIdStrings: rule.semantics == .document),
+            if let b = try binding(
+                m, for: kind, sqlDates: rule.semantics == .sql,
+                objectIdStrings: rule.semantics == .document),
                 !bound.contains(b)
             {
                 bound.append(b)
@@ -267,17 +297,22 @@ extension SQLiteTranslator {
     }
 
     /// `'a' IN tags`: the literal equals an element of the array field.
-    private mutating func literalInArray(_ v: Value, _ x: SQLiteOperand, _ options: StringOptions,
-                                         _ rule: Rule) throws(SQLiteNotComparable) -> String {
+    private mutating func literalInArray(
+        _ v: Value, _ x: SQLiteOperand, _ options: StringOptions,
+        _ rule: Rule
+    ) throws(SQLiteNotComparable) -> String {
         guard case .array(let sql, let element) = x else {
-            throw SQLiteNotComparable("IN over a field that is not an array (a substring test in NSPredicate) is not translated")
+            throw SQLiteNotComparable(
+                "IN over a field that is not an array (a substring test in NSPredicate) is not translated")
         }
         let found: String
         if v.isNull {
             if rule.semantics == .sql { return "0" }
             found = exists(sql, "value IS NULL")
-        } else if let b = try binding(v, for: element, sqlDates: rule.semantics == .sql,
-                                      objectIdStrings: rule.semantics == .document) {
+        } else if let b = try binding(
+            v, for: element, sqlDates: rule.semantics == .sql,
+            objectIdStrings: rule.semantics == .document)
+        {
             found = exists(sql, "value\(try collation(options, element, [v])) = \(parameter(b))")
         } else {
             found = "0"
@@ -290,14 +325,17 @@ extension SQLiteTranslator {
     // MARK: - IS NULL
 
     mutating func isNull(_ e: Expr, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable) -> String {
-        guard case .key(let path) = e else { throw SQLiteNotComparable("IS NULL of a computed value is not translated") }
+        guard case .key(let path) = e else {
+            throw SQLiteNotComparable("IS NULL of a computed value is not translated")
+        }
         let test: String
         switch try operand(path, row) {
         case .scalar(let sql, _): test = "\(sql) IS NULL"
         case .geo(let lat, _): test = "\(lat) IS NULL"
         case .array(let sql, _):
             // Under .sql an array reaches its non-null elements: with none it is null.
-            test = rule.semantics == .sql
+            test =
+                rule.semantics == .sql
                 ? "(\(sql) IS NULL OR NOT \(exists(sql, "value IS NOT NULL")))"
                 : "\(sql) IS NULL"
         }

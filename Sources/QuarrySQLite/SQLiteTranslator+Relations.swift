@@ -2,13 +2,17 @@ import Quarry
 
 extension SQLiteTranslator {
     /// Array tests on the whole array: `$all`, `$containedBy`, `$size`.
-    mutating func containsAll(_ e: Expr, _ listExpr: Expr, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable) -> String {
+    mutating func containsAll(_ e: Expr, _ listExpr: Expr, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable)
+        -> String
+    {
         guard case .array(let x, let element) = try arrayOperand(e, row) else { return rule.withoutOperand ? "1" : "0" }
         var tests: [String] = []
         for m in try list(listExpr) {
             if m.isNull {
                 tests.append(exists(x, "value IS NULL"))
-            } else if let b = try binding(m, for: element, sqlDates: false, objectIdStrings: rule.semantics == .document) {
+            } else if let b = try binding(
+                m, for: element, sqlDates: false, objectIdStrings: rule.semantics == .document)
+            {
                 tests.append(exists(x, "value = \(parameter(b))"))
             } else {
                 tests.append("0")
@@ -19,7 +23,9 @@ extension SQLiteTranslator {
         return wholeArray(x, all, strict: false, rule)
     }
 
-    mutating func containedBy(_ e: Expr, _ listExpr: Expr, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable) -> String {
+    mutating func containedBy(_ e: Expr, _ listExpr: Expr, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable)
+        -> String
+    {
         guard case .array(let x, let element) = try arrayOperand(e, row) else { return rule.withoutOperand ? "1" : "0" }
         let members = try list(listExpr)
         let hasNull = members.contains(where: \.isNull)
@@ -56,7 +62,9 @@ extension SQLiteTranslator {
 
     /// The operand of an array test; nil when it is not an array (the test then does not apply).
     private func arrayOperand(_ e: Expr, _ row: Row) throws(SQLiteNotComparable) -> SQLiteOperand? {
-        guard case .key(let path) = e else { throw SQLiteNotComparable("array tests of computed values are not translated") }
+        guard case .key(let path) = e else {
+            throw SQLiteNotComparable("array tests of computed values are not translated")
+        }
         let x = try operand(path, row)
         if case .array = x { return x }
         return nil
@@ -72,7 +80,9 @@ extension SQLiteTranslator {
     // MARK: - Inner queries and relations
 
     /// `$inQuery`: the pointer (or one pointer of the array) is among the inner query's objects.
-    mutating func inQuery(_ key: FieldPath, _ inner: Query, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable) -> String {
+    mutating func inQuery(_ key: FieldPath, _ inner: Query, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable)
+        -> String
+    {
         let x = try operand(key, row)
         let ids = try innerRows(inner, innerKey: nil)
         func outcome(_ kind: SQLiteColumnKind?, _ v: String) -> SQLiteOutcome {
@@ -83,23 +93,28 @@ extension SQLiteTranslator {
     }
 
     /// `$select` and `IN (Table[where].column)`: the value is among the inner query's values.
-    mutating func select(_ key: FieldPath, _ inner: Query, _ innerKey: FieldPath, _ rule: Rule,
-                         _ row: Row) throws(SQLiteNotComparable) -> String {
+    mutating func select(
+        _ key: FieldPath, _ inner: Query, _ innerKey: FieldPath, _ rule: Rule,
+        _ row: Row
+    ) throws(SQLiteNotComparable) -> String {
         let x = try operand(key, row)
         guard innerKey.count == 1, let innerTable = tables[inner.className] else {
             throw SQLiteNotComparable("inner queries are translated for one field of a loaded class")
         }
         let innerKind = innerTable.kind(innerKey.first)
         switch innerKind {
-        case .array?, .geoPoint?: throw SQLiteNotComparable("selecting \(innerKey) (an array or a geo point) is not translated")
-        case .unsupported(let reason)?: throw SQLiteNotComparable("\(inner.className).\(innerKey) is not loaded into SQLite: \(reason)")
+        case .array?, .geoPoint?:
+            throw SQLiteNotComparable("selecting \(innerKey) (an array or a geo point) is not translated")
+        case .unsupported(let reason)?:
+            throw SQLiteNotComparable("\(inner.className).\(innerKey) is not loaded into SQLite: \(reason)")
         default: break
         }
         let values = try innerRows(inner, innerKey: innerKey.first)
         let document = rule.semantics == .document
         func outcome(_ kind: SQLiteColumnKind?, _ v: String) -> SQLiteOutcome {
             guard let kind, let innerKind else { return .always(false) }
-            let objectIdMatch = document && ((kind.isPointer && innerKind.isText) || (kind.isText && innerKind.isPointer))
+            let objectIdMatch =
+                document && ((kind.isPointer && innerKind.isText) || (kind.isText && innerKind.isPointer))
             guard kind.isComparable(with: innerKind) || objectIdMatch else { return .always(false) }
             return .sql("\(v) IN (\(values))", fails: "\(v) NOT IN (\(values))")
         }
@@ -108,8 +123,10 @@ extension SQLiteTranslator {
 
     /// Membership in an inner query's results: existential over an array under every
     /// semantics (IR: "the pointer, or any pointer of the array").
-    private func membershipLeaf(_ x: SQLiteOperand, _ outcome: (SQLiteColumnKind?, String) -> SQLiteOutcome,
-                                _ rule: Rule) throws(SQLiteNotComparable) -> String {
+    private func membershipLeaf(
+        _ x: SQLiteOperand, _ outcome: (SQLiteColumnKind?, String) -> SQLiteOutcome,
+        _ rule: Rule
+    ) throws(SQLiteNotComparable) -> String {
         switch x {
         case .geo: throw SQLiteNotComparable("a geo point in an inner-query test is not translated")
         case .scalar(let sql, let kind): return scalarLeaf(sql, outcome(kind, sql), nullPasses: false, rule)
@@ -126,7 +143,8 @@ extension SQLiteTranslator {
         let filter = try predicate(inner.predicate, row, positive: true)
         var limit = inner.profile.defaultInnerLimit
         if let own = inner.limit { limit = inner.profile.maxInnerLimit.map { Swift.min(own, $0) } ?? own }
-        let column = innerKey.map { $0 == "objectId" ? "\(row.alias).objectId" : "\(row.alias).\(row.table.column($0))" }
+        let column =
+            innerKey.map { $0 == "objectId" ? "\(row.alias).objectId" : "\(row.alias).\(row.table.column($0))" }
             ?? "\(row.alias).objectId"
         let rows = try self.rows(inner, row, column: "\(column) AS v", filter: filter, limit: limit)
         guard innerKey != nil else { return rows }
@@ -134,11 +152,14 @@ extension SQLiteTranslator {
     }
 
     /// `$relatedTo`: the object is listed in the relation `key` of the parent object.
-    mutating func relatedTo(_ parent: Pointer, _ key: String, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable) -> String {
+    mutating func relatedTo(_ parent: Pointer, _ key: String, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable)
+        -> String
+    {
         guard let parentTable = tables[parent.className], parentTable.fields.contains(key) else {
             return rule.withoutOperand ? "1" : "0"
         }
-        let field = "(SELECT \(parentTable.column(key)) FROM \(parentTable.name) WHERE objectId = \(parameter(.text(parent.objectId))))"
+        let field =
+            "(SELECT \(parentTable.column(key)) FROM \(parentTable.name) WHERE objectId = \(parameter(.text(parent.objectId))))"
         let me = "\(row.alias).objectId"
         let listed: String
         switch parentTable.kind(key) {

@@ -4,8 +4,10 @@ extension SQLiteTranslator {
     /// BEGINSWITH, ENDSWITH, CONTAINS and LIKE become GLOB (case-sensitive, like Quarry's
     /// scalar matching) or, case-insensitively over ASCII text, LIKE with `\` as the escape;
     /// MATCHES and `$regex` call `quarry_regexp`, which is PCRE2 as in Quarry.
-    mutating func string(_ e: Expr, _ op: StringOperator, _ patternExpr: Expr, _ options: StringOptions,
-                         _ rule: Rule, _ row: Row) throws(SQLiteNotComparable) -> String {
+    mutating func string(
+        _ e: Expr, _ op: StringOperator, _ patternExpr: Expr, _ options: StringOptions,
+        _ rule: Rule, _ row: Row
+    ) throws(SQLiteNotComparable) -> String {
         guard case .key(let path) = e, case .literal(let patternValue) = patternExpr else {
             throw SQLiteNotComparable("string tests are translated for a field and a literal pattern only")
         }
@@ -26,8 +28,10 @@ extension SQLiteTranslator {
         }
     }
 
-    private mutating func matcher(_ x: String, _ kind: SQLiteColumnKind?, _ op: StringOperator, _ pattern: String,
-                                  _ options: StringOptions) throws(SQLiteNotComparable) -> SQLiteOutcome {
+    private mutating func matcher(
+        _ x: String, _ kind: SQLiteColumnKind?, _ op: StringOperator, _ pattern: String,
+        _ options: StringOptions
+    ) throws(SQLiteNotComparable) -> SQLiteOutcome {
         guard case .text? = kind else { return .unknown }
         if case .matches(var regex) = op {
             if options.contains(.diacriticInsensitive) {

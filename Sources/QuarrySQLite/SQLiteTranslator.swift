@@ -160,7 +160,8 @@ struct SQLiteTranslator {
             guard case .geo(let lat, let lon) = try operand(path, row) else {
                 throw SQLiteNotComparable("sorting by distance needs a geo point field; \(path) is not one")
             }
-            let d = "quarry_distance(\(parameter(.double(from.latitude))), \(parameter(.double(from.longitude))), \(lat), \(lon))"
+            let d =
+                "quarry_distance(\(parameter(.double(from.latitude))), \(parameter(.double(from.longitude))), \(lat), \(lon))"
             // Quarry puts objects without a point after every distance, whichever the direction.
             return direction == .ascending
                 ? ["(\(lat) IS NULL)", d]

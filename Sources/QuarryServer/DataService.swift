@@ -14,7 +14,9 @@ struct DataService: Sendable {
     /// Runs a Parse find body (`where`, `order`, `limit`, `skip`, `keys`, `excludeKeys`,
     /// `include`, `count`) under the profile; answers `{"results":[…]}` and, when asked,
     /// `"count"` beside them (alone with `limit` 0, as Parse does).
-    func find(_ className: String, body: JSONObject, principal: Principal, profile: Profile) async throws(APIError) -> JSON {
+    func find(_ className: String, body: JSONObject, principal: Principal, profile: Profile) async throws(APIError)
+        -> JSON
+    {
         let query = try compile(className, body: body, profile: profile)
         return try await find(query, principal: principal)
     }
@@ -38,26 +40,33 @@ struct DataService: Sendable {
     }
 
     /// One object by id, or 101 when it is missing or hidden by its ACL.
-    func get(_ className: String, objectId: String, body: JSONObject, principal: Principal, profile: Profile) async throws(APIError) -> JSON {
+    func get(_ className: String, objectId: String, body: JSONObject, principal: Principal, profile: Profile)
+        async throws(APIError) -> JSON
+    {
         var query = try compile(className, body: body, profile: profile)
         query.predicate = Filters.equals("objectId", .string(objectId))
         query.limit = 1
         query.count = false
         guard case .array(let results)? = try await find(query, principal: principal)["results"],
-              let object = results.first else { throw APIError.notFound() }
+            let object = results.first
+        else { throw APIError.notFound() }
         return object
     }
 
     func compile(_ className: String, body: JSONObject, profile: Profile) throws(APIError) -> Query {
         guard ObjectBody.isValidClassName(className) else {
-            throw .parse(APIError.invalidClassName, "Invalid classname: \(className), classnames can only have alphanumeric characters and _, and must start with an alpha character ")
+            throw .parse(
+                APIError.invalidClassName,
+                "Invalid classname: \(className), classnames can only have alphanumeric characters and _, and must start with an alpha character "
+            )
         }
         var find = JSONObject()
         for member in body where RequestParameters.find.contains(member.key) { find[member.key] = member.value }
         if find["where"] == nil { find["where"] = .object([:]) }
         do {
-            return try ParseWhere.parse(JSONWriter.string(.object(find)), className: className, profile: profile,
-                                         limits: limits)
+            return try ParseWhere.parse(
+                JSONWriter.string(.object(find)), className: className, profile: profile,
+                limits: limits)
         } catch { throw APIError(error) }
     }
 
@@ -65,7 +74,9 @@ struct DataService: Sendable {
 
     /// Creates an object; answers its objectId and createdAt (or the whole object when
     /// `fetchWhenSave`, as LeanCloud asks).
-    func create(_ className: String, body: JSONObject, principal: Principal, fetchWhenSave: Bool = false) async throws(APIError) -> JSON {
+    func create(_ className: String, body: JSONObject, principal: Principal, fetchWhenSave: Bool = false)
+        async throws(APIError) -> JSON
+    {
         guard ObjectBody.isValidClassName(className) else {
             throw .parse(APIError.invalidClassName, "Invalid classname: \(className)")
         }
@@ -81,7 +92,9 @@ struct DataService: Sendable {
     }
 
     /// Applies an update body to a stored object the principal may write; answers updatedAt.
-    func update(_ className: String, objectId: String, body: JSONObject, principal: Principal, fetchWhenSave: Bool = false) async throws(APIError) -> JSON {
+    func update(
+        _ className: String, objectId: String, body: JSONObject, principal: Principal, fetchWhenSave: Bool = false
+    ) async throws(APIError) -> JSON {
         try await writes.perform { () async throws(APIError) -> JSON in
             var record = try await stored(className, objectId, principal: principal)
             try ObjectBody.apply(body, to: &record)
@@ -105,11 +118,13 @@ struct DataService: Sendable {
 
     /// The stored object, when it exists and its write ACL lets the principal change it
     /// (parse-server answers 101 in both cases, so an ACL does not reveal that it exists).
-    private func stored(_ className: String, _ objectId: String, principal: Principal) async throws(APIError) -> Record {
+    private func stored(_ className: String, _ objectId: String, principal: Principal) async throws(APIError) -> Record
+    {
         guard try await hasClass(className) else { throw APIError.notFound() }
         let lookup = Query(className: className, predicate: Filters.equals("objectId", .string(objectId)), limit: 1)
         guard let record = try await run(lookup).records.first,
-              ACLPolicy(principal: principal).canWrite(record) else { throw APIError.notFound() }
+            ACLPolicy(principal: principal).canWrite(record)
+        else { throw APIError.notFound() }
         return record
     }
 
@@ -137,8 +152,10 @@ struct DataService: Sendable {
         guard !wanted.isEmpty else { return records }
         var readable: [String: Set<String>] = [:]
         for (className, ids) in wanted {
-            let query = policy.restrict(Query(className: className, predicate: Filters.objectId(in: ids.sorted()),
-                                              keys: [FieldPath("objectId")]))
+            let query = policy.restrict(
+                Query(
+                    className: className, predicate: Filters.objectId(in: ids.sorted()),
+                    keys: [FieldPath("objectId")]))
             readable[className] = Set(try await run(query).records.map(\.objectId))
         }
         return records.map { record in

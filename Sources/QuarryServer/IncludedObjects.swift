@@ -31,7 +31,8 @@ enum IncludedObjects {
 
     private static func identity(_ fields: [String: Value]) -> (String, String)? {
         guard fields["__type"] == .string("Object"), case .string(let className)? = fields["className"],
-              case .string(let id)? = fields["objectId"] else { return nil }
+            case .string(let id)? = fields["objectId"]
+        else { return nil }
         return (className, id)
     }
 }

@@ -16,9 +16,11 @@ public struct QuarryServer: Sendable {
     public let configuration: ServerConfiguration
     public let logger: Logger
 
-    public init(backend: any QueryBackend, configuration: ServerConfiguration,
-                logger: Logger = Logger(label: "quarry.serve"),
-                now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock) {
+    public init(
+        backend: any QueryBackend, configuration: ServerConfiguration,
+        logger: Logger = Logger(label: "quarry.serve"),
+        now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock
+    ) {
         self.backend = backend
         self.configuration = configuration
         self.logger = logger
@@ -37,28 +39,35 @@ public struct QuarryServer: Sendable {
         let service = DataService(backend: backend, limits: configuration.limits, writes: WriteQueue(), now: now)
         let resolver = PrincipalResolver(backend: backend, now: now)
         let credentials = configuration.credentials
-        let parse = ParseRoutes(service: service, resolver: resolver,
-                                authenticate: { headers throws(APIError) in try credentials.parse(headers) },
-                                profile: configuration.profile ?? .parse, maxBodyBytes: configuration.maxBodyBytes)
+        let parse = ParseRoutes(
+            service: service, resolver: resolver,
+            authenticate: { headers throws(APIError) in try credentials.parse(headers) },
+            profile: configuration.profile ?? .parse, maxBodyBytes: configuration.maxBodyBytes)
         parse.register(on: router, prefix: "/parse")
-        ParseRoutes(service: service, resolver: resolver,
-                    authenticate: { headers throws(APIError) in try credentials.leanCloud(headers) },
-                    profile: configuration.profile ?? .leancloud, maxBodyBytes: configuration.maxBodyBytes)
-            .register(on: router, prefix: "/1.1")
-        BackendlessRoutes(service: service,
-                          parse: ParseRoutes(service: service, resolver: resolver,
-                                             authenticate: { headers throws(APIError) in try credentials.backendless(headers) },
-                                             profile: configuration.profile ?? .backendless,
-                                             maxBodyBytes: configuration.maxBodyBytes))
-            .register(on: router)
+        ParseRoutes(
+            service: service, resolver: resolver,
+            authenticate: { headers throws(APIError) in try credentials.leanCloud(headers) },
+            profile: configuration.profile ?? .leancloud, maxBodyBytes: configuration.maxBodyBytes
+        )
+        .register(on: router, prefix: "/1.1")
+        BackendlessRoutes(
+            service: service,
+            parse: ParseRoutes(
+                service: service, resolver: resolver,
+                authenticate: { headers throws(APIError) in try credentials.backendless(headers) },
+                profile: configuration.profile ?? .backendless,
+                maxBodyBytes: configuration.maxBodyBytes)
+        )
+        .register(on: router)
         QueryRoute(service: service, parse: parse).register(on: router)
         return router
     }
 
     /// The application on `host:port`.
     public func application(host: String, port: Int) -> some ApplicationProtocol {
-        Application(router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "quarry"),
-                    logger: logger)
+        Application(
+            router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "quarry"),
+            logger: logger)
     }
 
     /// Serves until SIGTERM or SIGINT, then stops accepting connections and finishes the

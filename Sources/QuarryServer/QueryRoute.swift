@@ -23,7 +23,9 @@ struct QueryRoute: Sendable {
         guard case .string(let className)? = body["className"] else {
             throw .parse(APIError.invalidClassName, "the request needs a 'className'")
         }
-        guard case .string(let text)? = body["query"] else { throw .parse(APIError.invalidQuery, "the request needs a 'query' string") }
+        guard case .string(let text)? = body["query"] else {
+            throw .parse(APIError.invalidQuery, "the request needs a 'query' string")
+        }
         let dialectName = body["dialect"]?.stringValue ?? "json"
         guard let dialect = Dialect(rawValue: dialectName) else {
             throw .parse(APIError.invalidQuery, "dialect must be sql, predicate or json, not '\(dialectName)'")
@@ -41,7 +43,8 @@ struct QueryRoute: Sendable {
         do { query = try dialect.compile(text, className: className, options: options) } catch { throw APIError(error) }
         // The find parameters apply to every dialect (a json body's own win when both are given).
         var parameters = JSONObject()
-        for member in body where ["order", "limit", "skip", "keys", "excludeKeys", "include", "count"].contains(member.key) {
+        for member in body
+        where ["order", "limit", "skip", "keys", "excludeKeys", "include", "count"].contains(member.key) {
             parameters[member.key] = member.value
         }
         if !parameters.isEmpty {

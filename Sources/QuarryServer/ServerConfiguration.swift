@@ -14,8 +14,10 @@ public struct ServerConfiguration: Sendable {
     /// The largest request body read, in bytes; a larger one is refused with 413.
     public var maxBodyBytes: Int
 
-    public init(applicationId: String, restKey: String? = nil, masterKey: String? = nil, profile: Profile? = nil,
-                limits: Limits = ServerConfiguration.defaultLimits, maxBodyBytes: Int = 1 << 20) {
+    public init(
+        applicationId: String, restKey: String? = nil, masterKey: String? = nil, profile: Profile? = nil,
+        limits: Limits = ServerConfiguration.defaultLimits, maxBodyBytes: Int = 1 << 20
+    ) {
         self.applicationId = applicationId
         self.restKey = restKey
         self.masterKey = masterKey

@@ -7,11 +7,13 @@ public enum BurstBatch {
 
     public static func records(_ n: Int) -> [Record] {
         (0..<size).map { k in
-            Record(objectId: "b\(n)-\(k)", fields: [
-                ("batch", .int(Int64(n))), ("k", .int(Int64(k))),
-                ("text", .string(String(repeating: "\(n)-\(k);", count: 600))),
-                ("tags", .array([.string("t\(n % 7)"), .int(Int64(k))])),
-            ])
+            Record(
+                objectId: "b\(n)-\(k)",
+                fields: [
+                    ("batch", .int(Int64(n))), ("k", .int(Int64(k))),
+                    ("text", .string(String(repeating: "\(n)-\(k);", count: 600))),
+                    ("tags", .array([.string("t\(n % 7)"), .int(Int64(k))])),
+                ])
         }
     }
 }

@@ -25,11 +25,15 @@ public struct RandomData {
 
     public static let ints: [Int64] = [-1, 0, 1, 2, 5, 10, 42, 100, 9_007_199_254_740_993]
     public static let doubles: [Double] = [0.5, 1.5, -0.0, 2.0, 10.0, 42.5, .nan, .infinity, -2.25]
-    public static let strings = ["", "a", "A", "ab", "Ab", "abc", "b", "é", "É", "e\u{301}", "ß", "SS", "J", "Jo", "joe",
-                          "Joe", "Zed", "j%", "10", "2015-03-23", "K", "\u{212A}"]
+    public static let strings = [
+        "", "a", "A", "ab", "Ab", "abc", "b", "é", "É", "e\u{301}", "ß", "SS", "J", "Jo", "joe",
+        "Joe", "Zed", "j%", "10", "2015-03-23", "K", "\u{212A}",
+    ]
     public static let dates: [Int64] = [0, 86_400_000, 1_427_068_800_000, 1_700_000_000_000]
-    public static let points = [GeoPoint(latitude: 30.27, longitude: -97.74), GeoPoint(latitude: 29.76, longitude: -95.36),
-                         GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: -33.9, longitude: 151.2)]
+    public static let points = [
+        GeoPoint(latitude: 30.27, longitude: -97.74), GeoPoint(latitude: 29.76, longitude: -95.36),
+        GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: -33.9, longitude: 151.2),
+    ]
 
     public mutating func scalar() -> Value {
         switch int(7) {
@@ -50,7 +54,9 @@ public struct RandomData {
         if mixesTypes, chance(7) { return scalar() }
         let doubles = mixesTypes ? Self.doubles : Self.doubles.filter(\.isFinite)
         switch kind {
-        case 0: return chance(85) ? .int(pick(mixesTypes ? Self.ints : Array(Self.ints.dropLast()))) : .double(pick(doubles))
+        case 0:
+            return chance(85)
+                ? .int(pick(mixesTypes ? Self.ints : Array(Self.ints.dropLast()))) : .double(pick(doubles))
         case 1: return chance(80) ? .double(pick(doubles)) : .int(pick(Self.ints.dropLast()))
         case 2: return .string(pick(Self.strings))
         case 3: return .date(pick(Self.dates))
@@ -73,7 +79,8 @@ public struct RandomData {
             }
             if !chance(15) {
                 let target = int(others + 2)  // sometimes dangling
-                fields.append(("ptr", chance(5) ? pointerValue("Item", "i\(int(items))") : pointerValue("Other", "o\(target)")))
+                fields.append(
+                    ("ptr", chance(5) ? pointerValue("Item", "i\(int(items))") : pointerValue("Other", "o\(target)")))
             }
             if !chance(15) {
                 // Mostly clean typed arrays (typed element columns), now and then an odd element.
@@ -95,7 +102,9 @@ public struct RandomData {
             if chance(70) { fields.append(("owner", pointerValue("Item", "i\(int(items))"))) }
             otherRecords.append(Record(objectId: "o\(n)", fields: fields))
         }
-        return Database([ClassData(name: "Item", records: itemRecords), ClassData(name: "Other", records: otherRecords)])
+        return Database([
+            ClassData(name: "Item", records: itemRecords), ClassData(name: "Other", records: otherRecords),
+        ])
     }
 
     /// An array of small objects `{b: …}` (some without `b`, some with a nested array), now

@@ -25,9 +25,11 @@ extension RandomData {
     }
 
     public mutating func itemKey() -> FieldPath {
-        pick(["i", "d", "s", "dt", "b", "g", "tags", "m", "ptr", "ptr.name", "ptr.n", "rel", "rel.name", "nothing",
-              "objectId", "ptr.owner.s", "labels", "nums", "labels", "nums", "ptr.objectId", "rel.objectId", "rel.0",
-              "docs", "docs.b", "docs.0", "docs.0.b", "tags.0", "docs.b.c"])
+        pick([
+            "i", "d", "s", "dt", "b", "g", "tags", "m", "ptr", "ptr.name", "ptr.n", "rel", "rel.name", "nothing",
+            "objectId", "ptr.owner.s", "labels", "nums", "labels", "nums", "ptr.objectId", "rel.objectId", "rel.0",
+            "docs", "docs.b", "docs.0", "docs.0.b", "tags.0", "docs.b.c",
+        ])
     }
 
     public mutating func condition(_ className: String, depth: Int) -> Condition {
@@ -44,18 +46,26 @@ extension RandomData {
         case 6:
             return .isNull(.key(key))
         case 7:
-            let op: StringOperator = pick([.beginsWith, .endsWith, .contains, .like(.sql(escape: nil)), .like(.glob),
-                                           .matches(RegexOptions(wholeString: chance(50)))])
+            let op: StringOperator = pick([
+                .beginsWith, .endsWith, .contains, .like(.sql(escape: nil)), .like(.glob),
+                .matches(RegexOptions(wholeString: chance(50))),
+            ])
             let pattern = pick(["a", "J", "jo", "", "%", "a%", "%b", "%e%", "J_e", "j*", "^[aA]", "é", "ß", "K%", "k"])
             return .string(.key(key), op, .literal(.string(pattern)), options())
         case 8:
             let g: GeoCondition = pick([
                 .near("g", Self.points[0], maxDistance: Distance(300, .kilometers)),
-                .withinBox("g", southwest: GeoPoint(latitude: 29, longitude: -98), northeast: GeoPoint(latitude: 31, longitude: -95)),
+                .withinBox(
+                    "g", southwest: GeoPoint(latitude: 29, longitude: -98),
+                    northeast: GeoPoint(latitude: 31, longitude: -95)),
                 .withinCircle("g", center: Self.points[1], radius: Distance(0.1, .radians)),
                 .distance("g", from: Self.points[0], .lt, Distance(250, .miles)),
-                .withinPolygon("g", [GeoPoint(latitude: 28, longitude: -99), GeoPoint(latitude: 32, longitude: -99),
-                                     GeoPoint(latitude: 32, longitude: -94)]),
+                .withinPolygon(
+                    "g",
+                    [
+                        GeoPoint(latitude: 28, longitude: -99), GeoPoint(latitude: 32, longitude: -99),
+                        GeoPoint(latitude: 32, longitude: -94),
+                    ]),
             ])
             return .geo(g)
         case 9 where depth > 0:
@@ -77,8 +87,9 @@ extension RandomData {
             default: return .containsAll(.key(key), .list((0..<(1 + int(2))).map { _ in .literal(literal()) }))
             }
         default:
-            return .quantified(pick([.any, .all, .none]), .key("tags"), variable: "x",
-                               .leaf(.compare(.variable("x"), .eq, .literal(.string(pick(Self.strings))), []), semantics()))
+            return .quantified(
+                pick([.any, .all, .none]), .key("tags"), variable: "x",
+                .leaf(.compare(.variable("x"), .eq, .literal(.string(pick(Self.strings))), []), semantics()))
         }
     }
 
@@ -99,7 +110,8 @@ extension RandomData {
         var q = Query(className: "Item", predicate: predicate("Item", depth: depth))
         if chance(30) {
             q.order = (0..<(1 + int(2))).map { _ in
-                chance(15) ? .distance("g", from: Self.points[0], .ascending)
+                chance(15)
+                    ? .distance("g", from: Self.points[0], .ascending)
                     : .key(pick(["i", "d", "s", "dt", "b", "m", "tags", "ptr"]), chance(50) ? .ascending : .descending)
             }
         }

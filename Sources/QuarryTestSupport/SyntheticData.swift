@@ -30,8 +30,10 @@ public struct SyntheticData: Sendable {
         var locations: [GeoPoint] = []
         for i in 0..<self.cities {
             var g = Self.cityGenerator(seed, i)
-            locations.append(GeoPoint(latitude: round6(g.double(in: -55, 65)),
-                                      longitude: round6(g.double(in: -170, 170))))
+            locations.append(
+                GeoPoint(
+                    latitude: round6(g.double(in: -55, 65)),
+                    longitude: round6(g.double(in: -170, 170))))
         }
         cityLocations = locations
     }
@@ -47,13 +49,15 @@ public struct SyntheticData: Sendable {
     public func city(_ i: Int) -> Record {
         var g = Self.cityGenerator(seed, i)
         _ = (g.next(), g.next())  // the location's two draws, kept in `cityLocations`
-        return Record(objectId: Self.cityId(i), fields: [
-            ("name", .string(Self.cityNames[g.below(Self.cityNames.count)] + String(i))),
-            ("country", .string(Self.countries[g.below(Self.countries.count)])),
-            // Log-uniform between 1,000 and 10 million, as city sizes roughly are.
-            ("population", .int(Int64(pow10(g.double(in: 3, 7))))),
-            ("location", .geoPoint(cityLocations[i])),
-        ])
+        return Record(
+            objectId: Self.cityId(i),
+            fields: [
+                ("name", .string(Self.cityNames[g.below(Self.cityNames.count)] + String(i))),
+                ("country", .string(Self.countries[g.below(Self.countries.count)])),
+                // Log-uniform between 1,000 and 10 million, as city sizes roughly are.
+                ("population", .int(Int64(pow10(g.double(in: 3, 7))))),
+                ("location", .geoPoint(cityLocations[i])),
+            ])
     }
 
     /// The `i`th person. About 2% have no `score`, 1% a null `score`, 10% no `tags` and 5% no
@@ -68,12 +72,21 @@ public struct SyntheticData: Sendable {
         ]
         let scoreRoll = g.below(100)
         let score = Double(g.below(10_001)) / 100  // 0.00 ... 100.00, exact in decimal
-        if scoreRoll >= 3 { fields.append(("score", .double(score))) } else if scoreRoll == 2 { fields.append(("score", .null)) }
+        if scoreRoll >= 3 {
+            fields.append(("score", .double(score)))
+        } else if scoreRoll == 2 {
+            fields.append(("score", .null))
+        }
         fields.append(("created", .date(Self.epoch2020 + Int64(g.below(Self.fiveYearsMillis)))))
         // Within about 50 km of the home city.
-        fields.append(("location", .geoPoint(GeoPoint(
-            latitude: round6(clamp(home.latitude + g.double(in: -0.45, 0.45), -89.9, 89.9)),
-            longitude: round6(clamp(home.longitude + g.double(in: -0.45, 0.45), -179.9, 179.9))))))
+        fields.append(
+            (
+                "location",
+                .geoPoint(
+                    GeoPoint(
+                        latitude: round6(clamp(home.latitude + g.double(in: -0.45, 0.45), -89.9, 89.9)),
+                        longitude: round6(clamp(home.longitude + g.double(in: -0.45, 0.45), -179.9, 179.9))))
+            ))
         if g.below(10) != 0 {
             var tags: [Value] = []
             for _ in 0..<g.below(5) {

@@ -23,8 +23,10 @@ extension SemanticsConverter {
             case .like: break
             case .matches: throw inexpressible(l, "Backendless SQL has no regular expressions")
             default:
-                throw inexpressible(l, "SQL's only string test is LIKE, which ignores case (and marks never), so it "
-                                    + "cannot state a case-sensitive or diacritic-insensitive test")
+                throw inexpressible(
+                    l,
+                    "SQL's only string test is LIKE, which ignores case (and marks never), so it "
+                        + "cannot state a case-sensitive or diacritic-insensitive test")
             }
         }
         return (op2, text2)
@@ -57,8 +59,9 @@ extension SemanticsConverter {
     /// (`RegexText.literalTest`), for the targets that spell those plainly: `^cl` with `i` is
     /// `BEGINSWITH[c] "cl"`, or SQL's `LIKE 'cl%'`.
     func plainerString(_ l: Leaf) -> Leaf {
-        guard target != .document, case .string(let e, .matches(let r), .literal(.string(let p)), let opts) = l.condition,
-              opts.isEmpty, let (op, text, options) = RegexText.literalTest(p, r)
+        guard target != .document,
+            case .string(let e, .matches(let r), .literal(.string(let p)), let opts) = l.condition,
+            opts.isEmpty, let (op, text, options) = RegexText.literalTest(p, r)
         else { return l }
         var out = l
         out.condition = .string(e, op, .literal(.string(text)), options)
@@ -72,9 +75,12 @@ extension SemanticsConverter {
             throw inexpressible(l, "the list \(Self.describe(list)) is not a list of values")
         }
         let strings = values.contains { if case .string = $0 { true } else { false } }
-        if strings && !d.kinds.isDisjoint(with: .identities) || values.contains(where: { $0.translationIdentity != nil }) && d.kinds.contains(.string) {
-            throw inexpressible(l, "Parse equality matches a pointer with its objectId string, which the other dialects do not",
-                                schemaHelps: true)
+        if strings && !d.kinds.isDisjoint(with: .identities)
+            || values.contains(where: { $0.translationIdentity != nil }) && d.kinds.contains(.string)
+        {
+            throw inexpressible(
+                l, "Parse equality matches a pointer with its objectId string, which the other dialects do not",
+                schemaHelps: true)
         }
     }
 
@@ -83,8 +89,9 @@ extension SemanticsConverter {
         if !d.kinds.isDisjoint(with: .identities) && inner.kinds.contains(.string)
             || d.kinds.contains(.string) && !inner.kinds.isDisjoint(with: .identities)
         {
-            throw inexpressible(l, "Parse equality matches a pointer with its objectId string, which the other dialects do not",
-                                schemaHelps: true)
+            throw inexpressible(
+                l, "Parse equality matches a pointer with its objectId string, which the other dialects do not",
+                schemaHelps: true)
         }
     }
 
@@ -94,22 +101,26 @@ extension SemanticsConverter {
     }
 
     func onEachElement(_ l: Leaf) -> Diagnostic {
-        inexpressible(l, "it would have to be applied to each element of an array, which \(targetName) cannot do for this test",
-                      schemaHelps: true)
+        inexpressible(
+            l, "it would have to be applied to each element of an array, which \(targetName) cannot do for this test",
+            schemaHelps: true)
     }
 
     func negatedOnArrays(_ l: Leaf) -> Diagnostic {
-        inexpressible(l, "negated, it asks for an element that fails the test, which \(targetName) cannot ask of an array",
-                      schemaHelps: true)
+        inexpressible(
+            l, "negated, it asks for an element that fails the test, which \(targetName) cannot ask of an array",
+            schemaHelps: true)
     }
 
     func negatedOnOtherTypes(_ l: Leaf, _ what: String) -> Diagnostic {
-        inexpressible(l, "negated, SQL's rule is false on \(what), and \(targetName)'s NOT is true there", schemaHelps: true)
+        inexpressible(
+            l, "negated, SQL's rule is false on \(what), and \(targetName)'s NOT is true there", schemaHelps: true)
     }
 
     func arrayItselfMatches(_ l: Leaf) -> Diagnostic {
-        inexpressible(l, "one rule compares an array as a whole with the inner query's values, the other only its elements",
-                      schemaHelps: true)
+        inexpressible(
+            l, "one rule compares an array as a whole with the inner query's values, the other only its elements",
+            schemaHelps: true)
     }
 }
 

@@ -22,9 +22,10 @@ extension SemanticsConverter {
     func inexpressible(_ l: Leaf, _ reason: String, schemaHelps: Bool = false) -> Diagnostic {
         var notes: [String] = []
         if schemaHelps {
-            notes.append(schema == nil
-                ? "a schema (the CLI's --data) showing what the field holds may let it translate"
-                : "the schema allows values of this field for which the rules differ")
+            notes.append(
+                schema == nil
+                    ? "a schema (the CLI's --data) showing what the field holds may let it translate"
+                    : "the schema allows values of this field for which the rules differ")
         }
         return Diagnostic(
             .translate.inexpressible,
@@ -35,8 +36,10 @@ extension SemanticsConverter {
     /// Parse matches an array through an element equal to the value, and has no test that
     /// tells that array from the single value (`$all` is an AND of equalities, as in MongoDB).
     func arrayHoldingTheValue(_ l: Leaf) -> Diagnostic {
-        inexpressible(l, "on a field that may hold an array, Parse also matches an array holding the value, and no Parse "
-                      + "test tells such an array from the single value", schemaHelps: true)
+        inexpressible(
+            l,
+            "on a field that may hold an array, Parse also matches an array holding the value, and no Parse "
+                + "test tells such an array from the single value", schemaHelps: true)
     }
 
     /// Runs a date-coercion rewrite, reporting a comparison it cannot restate.

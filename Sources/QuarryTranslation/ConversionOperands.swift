@@ -24,7 +24,8 @@ extension SemanticsConverter {
         if path.count > 1, path.components.last == "objectId" {
             let owner = fieldDomain(FieldPath(Array(path.components.dropLast())), in: className)
             if !owner.kinds.isEmpty, owner.kinds.isSubset(of: .pointer) {
-                return ValueDomain(multiValued: owner.multiValued, kinds: .string, maybeSingleValue: owner.maybeSingleValue)
+                return ValueDomain(
+                    multiValued: owner.multiValued, kinds: .string, maybeSingleValue: owner.maybeSingleValue)
             }
         }
         if schema == nil, path.components != ["objectId"], let d = assumptions?.domain(path, in: className) { return d }
@@ -73,7 +74,6 @@ extension SemanticsConverter {
         guard case .array(let items)? = constantValue(e) else { return nil }
         return items
     }
-
 
     /// The bounds of an `.sql` BETWEEN; nil bounds when one is null (the test is then false).
     func sqlBounds(_ l: Leaf, _ lo: Expr, _ hi: Expr) throws(Diagnostic) -> (Value?, Value?) {

@@ -30,7 +30,7 @@ struct ElementTest {
             condition = .isNull
         case .compare(let a, let op, let b, let opts):
             guard let (s, o, y) = SemanticsConverter.oriented(a, op, b), s == element,
-                  case .value(let value) = y
+                case .value(let value) = y
             else { return nil }
             if o == .ne {
                 condition = .compare(.eq, value, opts)

@@ -51,8 +51,10 @@ public struct FieldAssumptions: Sendable {
 
     // MARK: - Reading the query
 
-    private mutating func note(_ className: String, _ path: FieldPath, multi: Bool, _ kinds: ValueKinds,
-                               target: String? = nil) {
+    private mutating func note(
+        _ className: String, _ path: FieldPath, multi: Bool, _ kinds: ValueKinds,
+        target: String? = nil
+    ) {
         if let i = fields.firstIndex(where: { $0.className == className && $0.path == path }) {
             fields[i].multiValued = fields[i].multiValued || multi
             fields[i].kinds.formUnion(kinds)
@@ -67,7 +69,8 @@ public struct FieldAssumptions: Sendable {
         guard depth < 512 else { return }
         switch p {
         case .constant: return
-        case .and(let ps), .or(let ps): for q in ps { collect(q, className: className, variables: variables, depth: depth + 1) }
+        case .and(let ps), .or(let ps):
+            for q in ps { collect(q, className: className, variables: variables, depth: depth + 1) }
         case .not(let q): collect(q, className: className, variables: variables, depth: depth + 1)
         case .leaf(let l): collect(l.condition, className: className, variables: variables, depth: depth + 1)
         }
@@ -121,7 +124,11 @@ public struct FieldAssumptions: Sendable {
             inner[v] = k
             collect(body, className: className, variables: inner, depth: depth + 1)
         case .geo(let g):
-            if case .polygonContains = g { note(className, g.key, multi: false, .polygon) } else { note(className, g.key, multi: false, .geoPoint) }
+            if case .polygonContains = g {
+                note(className, g.key, multi: false, .polygon)
+            } else {
+                note(className, g.key, multi: false, .geoPoint)
+            }
         case .text(let k, _):
             note(className, k, multi: false, .string)
         case .inQuery(let k, let q):
@@ -155,6 +162,7 @@ public struct FieldAssumptions: Sendable {
             (.file, "a file", "files"), (.collection, "an array", "arrays"),
         ]
         let words = table.filter { kinds.contains($0.0) }.map { plural ? $0.2 : $0.1 }
-        return words.count <= 1 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
+        return words.count <= 1
+            ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
     }
 }

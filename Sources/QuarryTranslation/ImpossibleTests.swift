@@ -11,7 +11,9 @@ extension SemanticsConverter {
     /// the test accepts; nil when some object may pass.
     func constantAnswer(_ l: Leaf, _ scope: Scope) -> Bool? {
         // An SQL source leaf compiled against the schema already; its type rules are its own.
-        guard l.semantics != .sql, let (subject, accepted) = Self.acceptedKinds(l.condition, l.semantics) else { return nil }
+        guard l.semantics != .sql, let (subject, accepted) = Self.acceptedKinds(l.condition, l.semantics) else {
+            return nil
+        }
         let d = domain(subject, scope)
         guard d.kinds.isDisjoint(with: accepted), !(accepted.contains(.collection) && d.multiValued) else { return nil }
         // The test fails on every object, so its NOT (and `!=`, which is NOT `==`) holds on
@@ -32,13 +34,17 @@ extension SemanticsConverter {
         case .inCollection(let e, let coll, _):
             if case .value(let y)? = constant(e), constant(coll) == nil {
                 // `y IN field`: an element equal to y, or in a string a substring.
-                return accepted([.value(y)], semantics).map { (coll, ValueKinds(of: y) == .string ? $0.union(.string) : $0) }
+                return accepted([.value(y)], semantics).map {
+                    (coll, ValueKinds(of: y) == .string ? $0.union(.string) : $0)
+                }
             }
             guard constant(e) == nil, let items = listValues(coll) else { return nil }
             // An array member equals an array value as a whole: `.collection` stands for it.
             let arrays = items.contains { ValueKinds(of: $0) == .collection }
             let scalars = items.filter { ValueKinds(of: $0) != .collection }
-            return accepted(scalars.map(SQLCoercion.Constant.value), semantics).map { (e, arrays ? $0.union(.collection) : $0) }
+            return accepted(scalars.map(SQLCoercion.Constant.value), semantics).map {
+                (e, arrays ? $0.union(.collection) : $0)
+            }
         case .string(let e, _, _, _):
             return (e, .string)
         case .geo(let g):
@@ -96,11 +102,11 @@ extension SemanticsConverter {
             guard l.semantics == .sql else { return p }
             switch l.condition {
             case .compare(.key(let k), let op, .literal(.pointer(let target)), let o)
-                where (op == .eq || op == .ne) && sqlPointers(k, target.className, scope):
+            where (op == .eq || op == .ne) && sqlPointers(k, target.className, scope):
                 l.condition = .compare(.key(k.appending("objectId")), op, .literal(.string(target.objectId)), o)
                 return .leaf(l)
             case .inCollection(.key(let k), .list(let items), let o)
-                where !items.isEmpty && items.allSatisfy({ Self.pointerClass(of: $0) != nil })
+            where !items.isEmpty && items.allSatisfy({ Self.pointerClass(of: $0) != nil })
                 && Set(items.compactMap(Self.pointerClass)).count == 1
                 && sqlPointers(k, Self.pointerClass(of: items[0])!, scope):
                 let ids = items.map { e -> Expr in
@@ -110,14 +116,16 @@ extension SemanticsConverter {
                 l.condition = .inCollection(.key(k.appending("objectId")), .list(ids), o)
                 return .leaf(l)
             case .compare(.key(let k), let op, .literal(let v), _) where !v.isNull,
-                 .compare(.literal(let v), let op, .key(let k), _) where !v.isNull:
+                .compare(.literal(let v), let op, .key(let k), _) where !v.isNull:
                 if sqlAccepts(k, v, scope) { return p }
                 let unequal = op == .ne && !l.negated || op == .eq && l.negated
                 return unequal ? isNull(.key(k), negated: true) : .constant(false)
             case .between(.key(let k), .literal(let lo), .literal(let hi)):
                 return sqlAccepts(k, lo, scope) && sqlAccepts(k, hi, scope) ? p : .constant(false)
             case .inCollection(.key(let k), .list(let items), let o):
-                let kept = items.filter { if case .literal(let v) = $0 { v.isNull || sqlAccepts(k, v, scope) } else { true } }
+                let kept = items.filter {
+                    if case .literal(let v) = $0 { v.isNull || sqlAccepts(k, v, scope) } else { true }
+                }
                 if kept.isEmpty { return l.negated ? isNull(.key(k), negated: true) : .constant(false) }
                 l.condition = .inCollection(.key(k), .list(kept), o)
                 return .leaf(l)

@@ -11,7 +11,8 @@ extension SemanticsConverter {
         guard (l.semantics == .document) != (target == .document) else { return }
         let path: FieldPath
         switch l.condition {
-        case .compare(.key(let k), _, .literal(.null), _), .compare(.literal(.null), _, .key(let k), _), .isNull(.key(let k)):
+        case .compare(.key(let k), _, .literal(.null), _), .compare(.literal(.null), _, .key(let k), _),
+            .isNull(.key(let k)):
             path = k
         case .inCollection(.key(let k), let list, _) where (Self.listValues(list) ?? []).contains(.null):
             path = k
@@ -20,8 +21,10 @@ extension SemanticsConverter {
         }
         for n in 1..<max(1, path.components.count)
         where domain(.key(FieldPath(Array(path.components[..<n]))), scope).multiValued {
-            throw inexpressible(l, "the path crosses an array, where Parse counts an element without the field as null "
-                                + "and a path that reaches no element as absent", schemaHelps: true)
+            throw inexpressible(
+                l,
+                "the path crosses an array, where Parse counts an element without the field as null "
+                    + "and a path that reaches no element as absent", schemaHelps: true)
         }
     }
 }

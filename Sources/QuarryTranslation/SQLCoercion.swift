@@ -82,8 +82,9 @@ enum SQLCoercion {
         if op == .eq || op == .ne { return inRange && d == d.rounded(.down) ? (op, .literal(.date(Int64(d)))) : nil }
         // Beyond ±2^63 (or NaN) every date or none passes; no date literal says "every date".
         guard inRange else {
-            throw Untranslatable(reason: "a comparison of a field that may hold dates with \(d), "
-                                 + "which SQL reads as a millisecond count no date can reach")
+            throw Untranslatable(
+                reason: "a comparison of a field that may hold dates with \(d), "
+                    + "which SQL reads as a millisecond count no date can reach")
         }
         if d == d.rounded(.down) { return (op, .literal(.date(Int64(d)))) }
         // A non-integral number lies strictly between two milliseconds.
@@ -94,5 +95,7 @@ enum SQLCoercion {
     private static let stringsReadAsDates = Untranslatable(
         reason: "SQL reads a string in the data as a date when it is compared with a date, which no other dialect does")
     private static let dateNextToNumbersOrStrings = Untranslatable(
-        reason: "SQL compares a date with numbers (as milliseconds) and strings (read as dates), which no other dialect does")
+        reason:
+            "SQL compares a date with numbers (as milliseconds) and strings (read as dates), which no other dialect does"
+    )
 }

@@ -47,12 +47,14 @@ public enum SemanticsConversion {
     ///   - assumptions: what fields hold when there is no schema; nil assumes nothing.
     /// - Throws: every `translate.inexpressible` found (and `limit.nesting` for IR nested deeper
     ///   than `limits` allow).
-    public static func convert(_ predicate: Filter, to target: LeafSemantics, className: String?,
-                               schema: (any Schema)?, assumptions: FieldAssumptions? = nil,
-                               limits: Limits = .default) throws(Diagnostic) -> Filter
-    {
-        let converter = SemanticsConverter(target: target, schema: schema, assumptions: assumptions, limits: limits,
-                                           variablesIn: predicate)
+    public static func convert(
+        _ predicate: Filter, to target: LeafSemantics, className: String?,
+        schema: (any Schema)?, assumptions: FieldAssumptions? = nil,
+        limits: Limits = .default
+    ) throws(Diagnostic) -> Filter {
+        let converter = SemanticsConverter(
+            target: target, schema: schema, assumptions: assumptions, limits: limits,
+            variablesIn: predicate)
         let scope = SemanticsConverter.Scope(className: className)
         var out = converter.predicate(predicate, scope, negate: false)
         if target == .sql { out = converter.typeCheckedSQL(out, scope) }
@@ -62,12 +64,14 @@ public enum SemanticsConversion {
 
     /// The query with its predicate (and those of its inner queries) converted; order, paging and
     /// projection are kept.
-    public static func convert(_ query: Query, to target: LeafSemantics, schema: (any Schema)?,
-                               assumptions: FieldAssumptions? = nil, limits: Limits = .default) throws(Diagnostic) -> Query
-    {
+    public static func convert(
+        _ query: Query, to target: LeafSemantics, schema: (any Schema)?,
+        assumptions: FieldAssumptions? = nil, limits: Limits = .default
+    ) throws(Diagnostic) -> Query {
         var query = query
-        query.predicate = try convert(query.predicate, to: target, className: query.className, schema: schema,
-                                      assumptions: assumptions, limits: limits)
+        query.predicate = try convert(
+            query.predicate, to: target, className: query.className, schema: schema,
+            assumptions: assumptions, limits: limits)
         return query
     }
 }
@@ -83,8 +87,10 @@ final class SemanticsConverter {
     private var taken: Set<String>
     private var counter = 0
 
-    init(target: LeafSemantics, schema: (any Schema)?, assumptions: FieldAssumptions?, limits: Limits,
-         variablesIn p: Filter) {
+    init(
+        target: LeafSemantics, schema: (any Schema)?, assumptions: FieldAssumptions?, limits: Limits,
+        variablesIn p: Filter
+    ) {
         self.target = target
         self.schema = schema
         self.assumptions = assumptions
@@ -164,7 +170,8 @@ final class SemanticsConverter {
         let d = domain(collection, scope)
         var inner = scope.deeper
         // An element that may itself be an array could hold anything.
-        inner.variables[variable] = d.kinds.contains(.collection) ? .anything : ValueDomain(multiValued: false, kinds: d.kinds)
+        inner.variables[variable] =
+            d.kinds.contains(.collection) ? .anything : ValueDomain(multiValued: false, kinds: d.kinds)
         return predicate(body, inner, negate: false)
     }
 

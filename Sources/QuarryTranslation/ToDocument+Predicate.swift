@@ -48,7 +48,9 @@ extension SemanticsConverter {
                 throw inexpressible(l, "Parse's $in compares a field with a list of values")
             }
             let d = domain(.key(k), scope)
-            if y.isNull { return d.multiValued ? leaf(.containsAll(key(k), .list([.literal(.null)]))) : .constant(false) }
+            if y.isNull {
+                return d.multiValued ? leaf(.containsAll(key(k), .list([.literal(.null)]))) : .constant(false)
+            }
             guard ValueKinds(of: y) != .collection else { throw inexpressible(l, "membership of an array value") }
             let member = try equalsAny(l, k, d, [y], opts)
             // In a string, IN is a substring test.
@@ -99,20 +101,24 @@ extension SemanticsConverter {
     /// NSPredicate equality with any of `values`: the value as a whole equals one (nil equals
     /// null). Parse would also accept an array holding one, and nothing in Parse tells that
     /// array from the single value (`$all` is an AND of equalities, as in MongoDB).
-    func wholeEquals(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
-                             _ opts: StringOptions) throws(Diagnostic) -> Filter
-    {
+    func wholeEquals(
+        _ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
+        _ opts: StringOptions
+    ) throws(Diagnostic) -> Filter {
         let scalars = values.filter { !$0.isNull && ValueKinds(of: $0) != .collection }
         if d.multiValued && scalars.count + (values.contains(where: \.isNull) ? 1 : 0) != values.count {
-            throw inexpressible(l, "equality with an array value, which Parse also tests against each element", schemaHelps: true)
+            throw inexpressible(
+                l, "equality with an array value, which Parse also tests against each element", schemaHelps: true)
         }
         var base = [values.contains(where: \.isNull) ? isNull(key(k)) : .constant(false)]
         if !scalars.isEmpty { base.append(try equalsAny(l, k, d, scalars, opts)) }
         guard d.multiValued else { return any(base) }
         let hasStrings = scalars.contains { if case .string = $0 { true } else { false } }
         if hasStrings && !opts.isEmpty {
-            throw inexpressible(l, "on a field that may hold an array, Parse matches its elements, and $all, which tells "
-                                + "arrays apart, ignores string options", schemaHelps: true)
+            throw inexpressible(
+                l,
+                "on a field that may hold an array, Parse matches its elements, and $all, which tells "
+                    + "arrays apart, ignores string options", schemaHelps: true)
         }
         // Parse also matches an array through an element; NSPredicate never matches an array here.
         guard scalars.isEmpty else { throw arrayHoldingTheValue(l) }
@@ -121,13 +127,15 @@ extension SemanticsConverter {
 
     /// ANY / ALL / NONE over a field, with a one-test body on the element: the element tests
     /// Parse can state for "some element" (the value itself counting as one element).
-    func quantifiedAsDocument(_ l: Leaf, _ q: Quantifier, _ coll: Expr, _ v: String, _ body: Filter,
-                                      _ scope: Scope) throws(Diagnostic) -> Filter
-    {
+    func quantifiedAsDocument(
+        _ l: Leaf, _ q: Quantifier, _ coll: Expr, _ v: String, _ body: Filter,
+        _ scope: Scope
+    ) throws(Diagnostic) -> Filter {
         guard case .key(let k) = coll, case .leaf(let test) = body, test.semantics == .predicate,
-              let element = ElementTest(test, variable: v)
+            let element = ElementTest(test, variable: v)
         else {
-            throw inexpressible(l, "Parse has no quantifiers; only ANY, ALL or NONE with one comparison of the element translates")
+            throw inexpressible(
+                l, "Parse has no quantifiers; only ANY, ALL or NONE with one comparison of the element translates")
         }
         let d = domain(.key(k), scope)
         switch q {
@@ -162,8 +170,10 @@ extension SemanticsConverter {
             if nonNull.contains(where: { ValueKinds(of: $0) == .collection }) {
                 throw inexpressible(l, "membership in a list holding arrays")
             }
-            return any([values.contains(where: \.isNull) ? nullElement : .constant(false),
-                        nonNull.isEmpty ? .constant(false) : try equalsAny(l, k, d, nonNull, opts)])
+            return any([
+                values.contains(where: \.isNull) ? nullElement : .constant(false),
+                nonNull.isEmpty ? .constant(false) : try equalsAny(l, k, d, nonNull, opts),
+            ])
         case (.member(let values, let opts), true):
             return try someElementNotIn(l, k, d, values, opts)
         case (.string(let op, let text, let opts), false):
@@ -180,8 +190,10 @@ extension SemanticsConverter {
 
     /// `'x' IN field`: a substring test on a string, membership in an array.
     func substringOrElement(_ l: Leaf) -> Diagnostic {
-        inexpressible(l, "IN is a substring test when the field holds a string and membership when it holds an array, "
-                      + "and \(targetName) cannot tell the two apart", schemaHelps: true)
+        inexpressible(
+            l,
+            "IN is a substring test when the field holds a string and membership when it holds an array, "
+                + "and \(targetName) cannot tell the two apart", schemaHelps: true)
     }
 
     func onArrays(_ l: Leaf) -> Diagnostic {
@@ -191,9 +203,13 @@ extension SemanticsConverter {
     /// `tags[SIZE] == 2` (missing unless an array) is Parse's `$size: 2`; so is `tags.@count == 2`
     /// where no single value (count 1) or nil (count 0) can pass: a size of 2 or more, or 1 on
     /// a field that holds arrays. Nil for any other comparison.
-    func arraySizeAsDocument(_ s: Expr, _ op: ComparisonOperator, _ y: SQLCoercion.Constant,
-                             _ scope: Scope) throws(Diagnostic) -> Filter? {
-        guard op == .eq, case .value(let v) = y, let n = v.numericValue, n >= 0, n == n.rounded(), n < 1e9 else { return nil }
+    func arraySizeAsDocument(
+        _ s: Expr, _ op: ComparisonOperator, _ y: SQLCoercion.Constant,
+        _ scope: Scope
+    ) throws(Diagnostic) -> Filter? {
+        guard op == .eq, case .value(let v) = y, let n = v.numericValue, n >= 0, n == n.rounded(), n < 1e9 else {
+            return nil
+        }
         let size = Int(n)
         switch s {
         case .index(.key(let k), .size):

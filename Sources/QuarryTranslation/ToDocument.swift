@@ -26,9 +26,10 @@ extension SemanticsConverter {
 
     /// The value or an element of the field equals one of `values` (not null, not arrays), with
     /// plain equality: no pointer matches a string.
-    func equalsAny(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
-                           _ opts: StringOptions) throws(Diagnostic) -> Filter
-    {
+    func equalsAny(
+        _ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
+        _ opts: StringOptions
+    ) throws(Diagnostic) -> Filter {
         if d.multiValued, values.contains(where: { ValueKinds(of: $0) == .collection }) { throw wholeArrayCompared(l) }
         var parts: [Filter] = []
         var plain: [Expr] = []
@@ -38,8 +39,9 @@ extension SemanticsConverter {
                 // A LIKE pattern without wildcards matches exactly that string, and only strings.
                 parts.append(leaf(.string(key(k), .like(.glob), .literal(.string(LikeText.exactGlob(s))), opts)))
             } else if v.translationIdentity != nil && d.kinds.contains(.string) {
-                throw inexpressible(l, "Parse equality with a pointer also matches its objectId string, which the source does not",
-                                    schemaHelps: true)
+                throw inexpressible(
+                    l, "Parse equality with a pointer also matches its objectId string, which the source does not",
+                    schemaHelps: true)
             } else {
                 plain.append(.literal(v))
             }
@@ -50,17 +52,19 @@ extension SemanticsConverter {
 
     /// Parse compares an array value with the field's value as a whole, not only its elements.
     private func wholeArrayCompared(_ l: Leaf) -> Diagnostic {
-        inexpressible(l, "Parse would also compare the array value with the field's own array, not only with its elements",
-                      schemaHelps: true)
+        inexpressible(
+            l, "Parse would also compare the array value with the field's own array, not only with its elements",
+            schemaHelps: true)
     }
 
     /// Some element of the field (or the value itself) is not one of `values`; an element that
     /// is null counts only when `values` lacks null. Arrays: "not all elements are in the list"
     /// (`$containedBy`); single values: not equal, which Parse cannot tell from an array
     /// holding the value (`$all` is an AND of equalities).
-    func someElementNotIn(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
-                                  _ opts: StringOptions) throws(Diagnostic) -> Filter
-    {
+    func someElementNotIn(
+        _ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
+        _ opts: StringOptions
+    ) throws(Diagnostic) -> Filter {
         let nonNull = values.filter { !$0.isNull }
         let present = not(isNull(key(k)))
         guard d.multiValued else {
@@ -71,9 +75,11 @@ extension SemanticsConverter {
         if strings && (!opts.isEmpty || !d.kinds.isDisjoint(with: .identities))
             || nonNull.contains(where: { $0.translationIdentity != nil }) && d.kinds.contains(.string)
         {
-            throw inexpressible(l, "on an array it asks for an element that differs, which Parse can only ask with "
-                                + "$containedBy, whose equality ignores string options and matches pointers with their objectId",
-                                schemaHelps: true)
+            throw inexpressible(
+                l,
+                "on an array it asks for an element that differs, which Parse can only ask with "
+                    + "$containedBy, whose equality ignores string options and matches pointers with their objectId",
+                schemaHelps: true)
         }
         throw arrayHoldingTheValue(l)
     }
@@ -94,8 +100,10 @@ extension SemanticsConverter {
             let (lower, upper) = try sqlBounds(l, lo, hi)
             guard let lower, let upper else { return .constant(false) }
             if negated {
-                return any([try sqlCompareAsDocument(l, k, .lt, .value(lower), [], scope),
-                            try sqlCompareAsDocument(l, k, .gt, .value(upper), [], scope)])
+                return any([
+                    try sqlCompareAsDocument(l, k, .lt, .value(lower), [], scope),
+                    try sqlCompareAsDocument(l, k, .gt, .value(upper), [], scope),
+                ])
             }
             let d = domain(.key(k), scope)
             let lows = try coerced(l) { () throws(SQLCoercion.Untranslatable) in
@@ -105,12 +113,13 @@ extension SemanticsConverter {
                 try SQLCoercion.alternatives(.le, .value(upper), kinds: d.kinds)
             }
             let pairs = zip(lows, highs).prefix(lows.count == highs.count ? 2 : 1)
-            return any(pairs.map { pair in
-                // Both bounds must hold for the same element: one BETWEEN on arrays.
-                d.multiValued
-                    ? leaf(.between(key(k), lower: pair.0.1, upper: pair.1.1))
-                    : all([compare(key(k), .ge, pair.0.1), compare(key(k), .le, pair.1.1)])
-            })
+            return any(
+                pairs.map { pair in
+                    // Both bounds must hold for the same element: one BETWEEN on arrays.
+                    d.multiValued
+                        ? leaf(.between(key(k), lower: pair.0.1, upper: pair.1.1))
+                        : all([compare(key(k), .ge, pair.0.1), compare(key(k), .le, pair.1.1)])
+                })
 
         case .inCollection(let e, let coll, let opts):
             guard let items = Self.listValues(coll) else {
@@ -122,19 +131,24 @@ extension SemanticsConverter {
             if members.isEmpty { return negated ? try sqlPresent(l, k, d) : .constant(false) }
             var values: [Value] = []
             for m in members {
-                for e in try coerced(l, { () throws(SQLCoercion.Untranslatable) in
-                    try SQLCoercion.equalValues(.value(m), kinds: d.kinds)
-                }) {
+                for e in try coerced(
+                    l,
+                    { () throws(SQLCoercion.Untranslatable) in
+                        try SQLCoercion.equalValues(.value(m), kinds: d.kinds)
+                    })
+                {
                     if case .literal(let v) = e { values.append(v) }
                 }
             }
-            return negated ? try someElementNotIn(l, k, d, values + [.null], opts) : try equalsAny(l, k, d, values, opts)
+            return negated
+                ? try someElementNotIn(l, k, d, values + [.null], opts) : try equalsAny(l, k, d, values, opts)
 
         case .isNull(let e):
             let k = try keyPath(e, l)
             let d = domain(.key(k), scope)
             if negated { return try sqlPresent(l, k, d) }
-            return d.multiValued ? any([isNull(key(k)), leaf(.containedBy(key(k), .list([.literal(.null)])))]) : isNull(key(k))
+            return d.multiValued
+                ? any([isNull(key(k)), leaf(.containedBy(key(k), .list([.literal(.null)])))]) : isNull(key(k))
 
         case .string(let e, let op, let pattern, let opts):
             let k = try keyPath(e, l)
@@ -149,7 +163,10 @@ extension SemanticsConverter {
             if !negated { return p }
             let d = domain(.key(g.key), scope)
             guard !d.multiValued else { throw negatedOnArrays(l) }
-            guard d.kinds.isSubset(of: Self.geoKinds(g)) else { throw negatedOnOtherTypes(l, "a value that is not a \(Self.geoKinds(g) == .polygon ? "polygon" : "geo point")") }
+            guard d.kinds.isSubset(of: Self.geoKinds(g)) else {
+                throw negatedOnOtherTypes(
+                    l, "a value that is not a \(Self.geoKinds(g) == .polygon ? "polygon" : "geo point")")
+            }
             return all([not(p), not(isNull(key(g.key)))])
 
         case .select(let k, let q, let innerKey):
@@ -185,7 +202,8 @@ extension SemanticsConverter {
 
         case .relatedTo:
             if !negated { return leaf(l.condition) }
-            throw inexpressible(l, "negated, it is false when the parent object does not exist, and Parse's $nor is true then")
+            throw inexpressible(
+                l, "negated, it is false when the parent object does not exist, and Parse's $nor is true then")
 
         case .text(let k, let search):
             let p = leaf(.text(k, search))
@@ -214,9 +232,10 @@ extension SemanticsConverter {
 
     /// `k op y` under `.sql`: the date twins of `y`, each element of an array constant; `!=` is
     /// "some element is not one of y's equals".
-    func sqlCompareAsDocument(_ l: Leaf, _ k: FieldPath, _ op: ComparisonOperator, _ y: SQLCoercion.Constant,
-                                      _ opts: StringOptions, _ scope: Scope) throws(Diagnostic) -> Filter
-    {
+    func sqlCompareAsDocument(
+        _ l: Leaf, _ k: FieldPath, _ op: ComparisonOperator, _ y: SQLCoercion.Constant,
+        _ opts: StringOptions, _ scope: Scope
+    ) throws(Diagnostic) -> Filter {
         let d = domain(.key(k), scope)
         var ys: [SQLCoercion.Constant] = [y]
         switch y {
@@ -236,7 +255,8 @@ extension SemanticsConverter {
                 }
                 let values = equals.compactMap { e -> Value? in if case .literal(let v) = e { v } else { nil } }
                 guard values.count == equals.count else {
-                    throw inexpressible(l, "Parse cannot say that a value differs from one known only when the query runs")
+                    throw inexpressible(
+                        l, "Parse cannot say that a value differs from one known only when the query runs")
                 }
                 parts.append(try someElementNotIn(l, k, d, values + [.null], opts))
                 continue

@@ -83,9 +83,10 @@ extension SemanticsConverter {
     /// Parse equality with any of `values`: the value or one of its elements equals one (a
     /// missing field counts as null), where a string also equals a pointer or `__type: Object`
     /// value with that objectId.
-    private func documentEquality(_ l: Leaf, _ s: Expr, _ d: ValueDomain, _ values: [Value],
-                                  _ opts: StringOptions) throws(Diagnostic) -> Filter
-    {
+    private func documentEquality(
+        _ l: Leaf, _ s: Expr, _ d: ValueDomain, _ values: [Value],
+        _ opts: StringOptions
+    ) throws(Diagnostic) -> Filter {
         var parts: [Filter] = []
         if values.contains(where: \.isNull) {
             parts.append(compare(s, .eq, .null))
@@ -116,9 +117,11 @@ extension SemanticsConverter {
     private func identityMatch(_ l: Leaf, _ s: Expr, _ d: ValueDomain, _ ids: [String]) throws(Diagnostic) -> Filter {
         let kinds = d.kinds.intersection(.identities)
         if kinds == .identities {
-            throw inexpressible(l, "Parse equality with a string also matches a pointer or `__type: Object` value whose "
-                                + "objectId it is; NSPredicate can say that for pointers or for objects, not for a field that may hold both",
-                                schemaHelps: true)
+            throw inexpressible(
+                l,
+                "Parse equality with a string also matches a pointer or `__type: Object` value whose "
+                    + "objectId it is; NSPredicate can say that for pointers or for objects, not for a field that may hold both",
+                schemaHelps: true)
         }
         let literals = ids.map { Expr.literal(.string($0)) }
         if kinds == .pointer, case .key(let path) = s, !d.kinds.contains(.collection) {
@@ -127,7 +130,9 @@ extension SemanticsConverter {
         return some(s, d) { x in
             let id = equalsOneOf(Self.member(x, "objectId"), literals, [])
             guard kinds == .object else { return id }
-            return all([id, compare(Self.member(x, "__type"), .eq, .string("Object")), isString(Self.member(x, "className"))])
+            return all([
+                id, compare(Self.member(x, "__type"), .eq, .string("Object")), isString(Self.member(x, "className")),
+            ])
         }
     }
 
@@ -141,7 +146,11 @@ extension SemanticsConverter {
         let values = try listedValues(l, list)
         if values.isEmpty { return .constant(false) }
         // nil is neither a single value nor an element here.
-        return all(values.map { v in d.multiValued ? anyElement(e) { compare($0, .eq, v) } : all([compare(e, .ne, .null), compare(e, .eq, v)]) })
+        return all(
+            values.map { v in
+                d.multiValued
+                    ? anyElement(e) { compare($0, .eq, v) } : all([compare(e, .ne, .null), compare(e, .eq, v)])
+            })
     }
 
     /// Parse `$containedBy`: an array (or relation) whose every element is listed, as

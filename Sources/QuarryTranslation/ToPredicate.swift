@@ -45,15 +45,19 @@ extension SemanticsConverter {
         case .compare(let a, let op, let b, let opts):
             // A failed comparison of comparable values is the complementary comparison.
             let op = negated ? op.complement : op
-            guard let (s, o, y) = Self.oriented(a, op, b) else { return try sqlFieldsAsPredicate(l, a, op, b, opts, scope) }
+            guard let (s, o, y) = Self.oriented(a, op, b) else {
+                return try sqlFieldsAsPredicate(l, a, op, b, opts, scope)
+            }
             return try sqlCompareAsPredicate(l, s, o, y, opts, scope)
 
         case .between(let e, let lo, let hi):
             let (lower, upper) = try sqlBounds(l, lo, hi)
             guard let lower, let upper else { return .constant(false) }
             if negated {
-                return any([try sqlCompareAsPredicate(l, e, .lt, .value(lower), [], scope),
-                            try sqlCompareAsPredicate(l, e, .gt, .value(upper), [], scope)])
+                return any([
+                    try sqlCompareAsPredicate(l, e, .lt, .value(lower), [], scope),
+                    try sqlCompareAsPredicate(l, e, .gt, .value(upper), [], scope),
+                ])
             }
             let d = domain(e, scope)
             let lows = try coerced(l) { () throws(SQLCoercion.Untranslatable) in
@@ -102,7 +106,10 @@ extension SemanticsConverter {
             let d = domain(k, scope)
             guard !d.multiValued else { throw onEachElement(l) }
             if !negated { return leaf(.geo(g)) }
-            guard d.kinds.isSubset(of: Self.geoKinds(g)) else { throw negatedOnOtherTypes(l, "a value that is not a \(Self.geoKinds(g) == .polygon ? "polygon" : "geo point")") }
+            guard d.kinds.isSubset(of: Self.geoKinds(g)) else {
+                throw negatedOnOtherTypes(
+                    l, "a value that is not a \(Self.geoKinds(g) == .polygon ? "polygon" : "geo point")")
+            }
             return all([not(leaf(.geo(g))), compare(k, .ne, .null)])
 
         case .select(let k, let q, let innerKey):
@@ -139,7 +146,8 @@ extension SemanticsConverter {
 
         case .relatedTo:
             if !negated { return leaf(l.condition) }
-            throw inexpressible(l, "negated, it is false when the parent object does not exist, and \(targetName)'s NOT is true then")
+            throw inexpressible(
+                l, "negated, it is false when the parent object does not exist, and \(targetName)'s NOT is true then")
 
         case .text(let k, let search):
             let d = domain(.key(k), scope)
@@ -151,9 +159,10 @@ extension SemanticsConverter {
 
     /// `s op y` under `.sql`, as plain comparisons: the date twins of `y` (`SQLCoercion`), and
     /// each element of an array constant.
-    func sqlCompareAsPredicate(_ l: Leaf, _ s: Expr, _ op: ComparisonOperator, _ y: SQLCoercion.Constant,
-                               _ opts: StringOptions, _ scope: Scope) throws(Diagnostic) -> Filter
-    {
+    func sqlCompareAsPredicate(
+        _ l: Leaf, _ s: Expr, _ op: ComparisonOperator, _ y: SQLCoercion.Constant,
+        _ opts: StringOptions, _ scope: Scope
+    ) throws(Diagnostic) -> Filter {
         let d = domain(s, scope)
         var ys: [SQLCoercion.Constant] = [y]
         switch y {
@@ -180,16 +189,19 @@ extension SemanticsConverter {
     }
 
     /// `a op b` between two fields under `.sql`: some pair of their non-null values compares.
-    private func sqlFieldsAsPredicate(_ l: Leaf, _ a: Expr, _ op: ComparisonOperator, _ b: Expr,
-                                      _ opts: StringOptions, _ scope: Scope) throws(Diagnostic) -> Filter
-    {
+    private func sqlFieldsAsPredicate(
+        _ l: Leaf, _ a: Expr, _ op: ComparisonOperator, _ b: Expr,
+        _ opts: StringOptions, _ scope: Scope
+    ) throws(Diagnostic) -> Filter {
         let da = domain(a, scope), db = domain(b, scope)
         let coerced: ValueKinds = [.number, .string]
         if da.kinds.contains(.date) && !db.kinds.isDisjoint(with: coerced)
             || db.kinds.contains(.date) && !da.kinds.isDisjoint(with: coerced)
         {
-            throw inexpressible(l, "SQL compares a date with numbers (as milliseconds) and strings (read as dates), which no other dialect does",
-                                schemaHelps: true)
+            throw inexpressible(
+                l,
+                "SQL compares a date with numbers (as milliseconds) and strings (read as dates), which no other dialect does",
+                schemaHelps: true)
         }
         return some(a, da) { x in
             some(b, db) { y in

@@ -90,9 +90,10 @@ extension SemanticsConverter {
 
     /// Parse equality with any of `values`: the value or an element equals one (a missing field
     /// equals null; a string also equals a pointer with that objectId).
-    func documentEqualsAsSQL(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
-                                     _ opts: StringOptions) throws(Diagnostic) -> Filter
-    {
+    func documentEqualsAsSQL(
+        _ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ values: [Value],
+        _ opts: StringOptions
+    ) throws(Diagnostic) -> Filter {
         var parts: [Filter] = []
         if values.contains(where: \.isNull) {
             guard !d.multiValued else { throw onArraysInSQL(l) }
@@ -109,8 +110,10 @@ extension SemanticsConverter {
             // `k.objectId` reaches the ids of the pointers; objects and nested arrays would
             // bring their own objectId fields along.
             guard d.kinds.isDisjoint(with: [.object, .collection]) else {
-                throw inexpressible(l, "Parse equality with a string also matches a pointer or `__type: Object` value whose objectId it is",
-                                    schemaHelps: true)
+                throw inexpressible(
+                    l,
+                    "Parse equality with a string also matches a pointer or `__type: Object` value whose objectId it is",
+                    schemaHelps: true)
             }
             parts.append(equalsOneOf(.key(k.appending("objectId")), strings, []))
         }

@@ -10,7 +10,9 @@ extension SemanticsConverter {
     func predicateAsSQL(_ l: Leaf, _ scope: Scope) throws(Diagnostic) -> Filter {
         switch l.condition {
         case .compare(let a, let op, let b, let opts):
-            guard let (s, o, y) = Self.oriented(a, op, b) else { return try predicateFieldsAsSQL(l, a, op, b, opts, scope) }
+            guard let (s, o, y) = Self.oriented(a, op, b) else {
+                return try predicateFieldsAsSQL(l, a, op, b, opts, scope)
+            }
             let k = Expr.key(try keyPath(s, l))
             let d = domain(k, scope)
             guard !d.multiValued else { throw onArraysInSQL(l) }
@@ -52,8 +54,10 @@ extension SemanticsConverter {
                 // A single value never equals an array.
                 let members = items.filter { !$0.isNull && ValueKinds(of: $0) != .collection }
                 for m in members { try requirePlain(l, .value(m), d) }
-                return any([items.contains(where: \.isNull) ? isNull(k) : .constant(false),
-                            members.isEmpty ? .constant(false) : equalsOneOf(k, members, opts)])
+                return any([
+                    items.contains(where: \.isNull) ? isNull(k) : .constant(false),
+                    members.isEmpty ? .constant(false) : equalsOneOf(k, members, opts),
+                ])
             }
             // `'x' IN tags`: some value of the field equals x, SQL's own rule.
             guard case .value(let y)? = Self.constant(e), case .key(let path) = coll else {
@@ -106,15 +110,18 @@ extension SemanticsConverter {
 
         case .select(let k, let q, let innerKey):
             let inner = fieldDomain(innerKey, in: q.className)
-            guard !domain(.key(k), scope).multiValued || !inner.kinds.contains(.collection) else { throw arrayItselfMatches(l) }
+            guard !domain(.key(k), scope).multiValued || !inner.kinds.contains(.collection) else {
+                throw arrayItselfMatches(l)
+            }
             return leaf(.select(k, nested(q, scope), innerKey: innerKey))
         }
     }
 
     /// `a op b` between two single-valued fields: NSPredicate's `==` also holds on two nils.
-    func predicateFieldsAsSQL(_ l: Leaf, _ a: Expr, _ op: ComparisonOperator, _ b: Expr,
-                                      _ opts: StringOptions, _ scope: Scope) throws(Diagnostic) -> Filter
-    {
+    func predicateFieldsAsSQL(
+        _ l: Leaf, _ a: Expr, _ op: ComparisonOperator, _ b: Expr,
+        _ opts: StringOptions, _ scope: Scope
+    ) throws(Diagnostic) -> Filter {
         let ka = Expr.key(try keyPath(a, l)), kb = Expr.key(try keyPath(b, l))
         let da = domain(ka, scope), db = domain(kb, scope)
         guard !da.multiValued, !db.multiValued else { throw onArraysInSQL(l) }
@@ -122,8 +129,9 @@ extension SemanticsConverter {
         if da.kinds.contains(.date) && !db.kinds.isDisjoint(with: coerced)
             || db.kinds.contains(.date) && !da.kinds.isDisjoint(with: coerced)
         {
-            throw inexpressible(l, "SQL compares a date with numbers (as milliseconds) and strings (read as dates)",
-                                schemaHelps: true)
+            throw inexpressible(
+                l, "SQL compares a date with numbers (as milliseconds) and strings (read as dates)",
+                schemaHelps: true)
         }
         let equal = any([compare(ka, .eq, kb, opts), all([isNull(ka), isNull(kb)])])
         switch op {
@@ -134,13 +142,15 @@ extension SemanticsConverter {
     }
 
     /// ANY / ALL / NONE over a field with a one-test body on the element.
-    func quantifiedAsSQL(_ l: Leaf, _ q: Quantifier, _ coll: Expr, _ v: String, _ body: Filter,
-                                 _ scope: Scope) throws(Diagnostic) -> Filter
-    {
+    func quantifiedAsSQL(
+        _ l: Leaf, _ q: Quantifier, _ coll: Expr, _ v: String, _ body: Filter,
+        _ scope: Scope
+    ) throws(Diagnostic) -> Filter {
         guard case .key(let k) = coll, case .leaf(let test) = body, test.semantics == .predicate,
-              let element = ElementTest(test, variable: v)
+            let element = ElementTest(test, variable: v)
         else {
-            throw inexpressible(l, "SQL has no quantifiers; only ANY, ALL or NONE with one comparison of the element translates")
+            throw inexpressible(
+                l, "SQL has no quantifiers; only ANY, ALL or NONE with one comparison of the element translates")
         }
         let d = domain(.key(k), scope)
         switch q {
@@ -151,9 +161,10 @@ extension SemanticsConverter {
     }
 
     /// Some element of `k` (the single value, when it is one; none for nil) passes the test.
-    func someElementAsSQL(_ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ t: ElementTest,
-                                  _ scope: Scope) throws(Diagnostic) -> Filter
-    {
+    func someElementAsSQL(
+        _ l: Leaf, _ k: FieldPath, _ d: ValueDomain, _ t: ElementTest,
+        _ scope: Scope
+    ) throws(Diagnostic) -> Filter {
         let key = Expr.key(k)
         if !d.multiValued {
             let onValue = Leaf(t.condition(on: key), negated: t.negated, semantics: .predicate)
@@ -174,7 +185,7 @@ extension SemanticsConverter {
             try requirePlain(l, .value(upper), d)
             return leaf(.between(key, lower: .literal(lower), upper: .literal(upper)))
         case (.member(let values, let opts), false)
-            where !values.contains(where: { $0.isNull || ValueKinds(of: $0) == .collection }):
+        where !values.contains(where: { $0.isNull || ValueKinds(of: $0) == .collection }):
             for v in values { try requirePlain(l, .value(v), d) }
             return values.isEmpty ? .constant(false) : equalsOneOf(key, values, opts)
         case (.string(let op, let text, let opts), false):

@@ -77,7 +77,9 @@ extension SemanticsConverter {
             let da = domain(a, scope), db = domain(b, scope)
             guard !da.multiValued, !db.multiValued else { throw notWithoutArrays(source) }
             // A date next to a string that is not a date compares as neither equal nor unequal.
-            if da.kinds.contains(.date) && db.kinds.contains(.string) || db.kinds.contains(.date) && da.kinds.contains(.string) {
+            if da.kinds.contains(.date) && db.kinds.contains(.string)
+                || db.kinds.contains(.date) && da.kinds.contains(.string)
+            {
                 throw undecided(source)
             }
             if op != .eq && op != .ne {
@@ -163,18 +165,23 @@ extension SemanticsConverter {
     }
 
     func notWithoutArrays(_ l: Leaf) -> Diagnostic {
-        inexpressible(l, "SQL's NOT is false on nil and cannot look at an array as a whole, so the negation needs a field that holds single values",
-                      schemaHelps: true)
+        inexpressible(
+            l,
+            "SQL's NOT is false on nil and cannot look at an array as a whole, so the negation needs a field that holds single values",
+            schemaHelps: true)
     }
 
     func undecided(_ l: Leaf) -> Diagnostic {
-        inexpressible(l, "SQL's negated test is false on a value of a type it cannot compare, which the source's NOT accepts",
-                      schemaHelps: true)
+        inexpressible(
+            l, "SQL's negated test is false on a value of a type it cannot compare, which the source's NOT accepts",
+            schemaHelps: true)
     }
 
     func onArraysInSQL(_ l: Leaf) -> Diagnostic {
-        inexpressible(l, "the test looks at the value as a whole (or at null elements), and SQL only sees the non-null elements of an array",
-                      schemaHelps: true)
+        inexpressible(
+            l,
+            "the test looks at the value as a whole (or at null elements), and SQL only sees the non-null elements of an array",
+            schemaHelps: true)
     }
 
     /// The comparison keeps its meaning as a `.sql` leaf: no date coercion can apply.
@@ -185,7 +192,8 @@ extension SemanticsConverter {
             case .value(.date), .date:
                 why = "SQL would also read numbers (as milliseconds) and strings (as dates) in the field as dates"
             default:
-                why = "SQL would also compare it with dates in the field (a number as milliseconds, a string read as a date)"
+                why =
+                    "SQL would also compare it with dates in the field (a number as milliseconds, a string read as a date)"
             }
             throw inexpressible(l, why, schemaHelps: true)
         }
@@ -203,9 +211,11 @@ extension SemanticsConverter {
         // Pointers to another class are never among the inner results.
         if let target, target != q.className, d.kinds.isSubset(of: .pointer) { return .constant(false) }
         guard !d.kinds.isEmpty, d.kinds.isSubset(of: .pointer), target == q.className else {
-            throw inexpressible(l, "SQL can only compare objectIds (`\(k).objectId IN (\(q.className)[…].objectId)`), "
-                                + "which says the same only when the field holds pointers to \(q.className) alone",
-                                schemaHelps: true)
+            throw inexpressible(
+                l,
+                "SQL can only compare objectIds (`\(k).objectId IN (\(q.className)[…].objectId)`), "
+                    + "which says the same only when the field holds pointers to \(q.className) alone",
+                schemaHelps: true)
         }
         return leaf(.select(k.appending("objectId"), nested(q, scope), innerKey: FieldPath("objectId")))
     }
@@ -215,15 +225,20 @@ extension SemanticsConverter {
     /// relation must hold objects of the class queried (the schema or the assumptions say so).
     func relatedToAsSQL(_ l: Leaf, _ parent: Pointer, _ key: String, _ scope: Scope) throws(Diagnostic) -> Filter {
         let relation = FieldPath([key])
-        let target = schema == nil ? (assumptions == nil ? nil : scope.className) : pointerClass(relation, in: parent.className)
+        let target =
+            schema == nil ? (assumptions == nil ? nil : scope.className) : pointerClass(relation, in: parent.className)
         guard let target, target == scope.className else {
-            throw inexpressible(l, "SQL can only compare objectIds (`objectId IN (\(parent.className)[…].\(key).objectId)`), "
-                                + "which says the same only when the relation holds objects of the class queried",
-                                schemaHelps: true)
+            throw inexpressible(
+                l,
+                "SQL can only compare objectIds (`objectId IN (\(parent.className)[…].\(key).objectId)`), "
+                    + "which says the same only when the relation holds objects of the class queried",
+                schemaHelps: true)
         }
         let isParent = Filter.leaf(.compare(.key("objectId"), .eq, .literal(.string(parent.objectId)), []), .sql)
-        return leaf(.select("objectId", Query(className: parent.className, predicate: isParent),
-                            innerKey: relation.appending("objectId")))
+        return leaf(
+            .select(
+                "objectId", Query(className: parent.className, predicate: isParent),
+                innerKey: relation.appending("objectId")))
     }
 
     /// Parse's circle and sphere tests as the distance test SQL spells
@@ -237,8 +252,10 @@ extension SemanticsConverter {
         case .near(let k, let center, nil): return .distance(k, from: center, .ge, Distance(0, .meters))
         case .withinBox(let k, let sw, let ne) where sw.latitude < ne.latitude && sw.longitude < ne.longitude:
             // Both read latitude and longitude as plane coordinates, edges included.
-            let corners = [sw, GeoPoint(latitude: sw.latitude, longitude: ne.longitude), ne,
-                           GeoPoint(latitude: ne.latitude, longitude: sw.longitude)]
+            let corners = [
+                sw, GeoPoint(latitude: sw.latitude, longitude: ne.longitude), ne,
+                GeoPoint(latitude: ne.latitude, longitude: sw.longitude),
+            ]
             return .withinPolygon(k, corners)
         default: return g
         }
@@ -277,7 +294,11 @@ extension SemanticsConverter {
         var parts: [Filter] = []
         var plain: [Expr] = []
         for v in values {
-            if case .string = v, !opts.isEmpty { parts.append(equalsValue(e, .value(v), opts)) } else { plain.append(.literal(v)) }
+            if case .string = v, !opts.isEmpty {
+                parts.append(equalsValue(e, .value(v), opts))
+            } else {
+                plain.append(.literal(v))
+            }
         }
         if !plain.isEmpty { parts.insert(equalsOneOf(e, plain, []), at: 0) }
         return any(parts)

@@ -21,8 +21,10 @@ struct ValueKinds: OptionSet, Hashable, Sendable {
     /// An element that is itself an array or a relation.
     static let collection = ValueKinds(rawValue: 1 << 10)
 
-    static let all: ValueKinds = [.number, .string, .date, .bool, .pointer, .object, .geoPoint, .polygon,
-                                  .bytes, .file, .collection]
+    static let all: ValueKinds = [
+        .number, .string, .date, .bool, .pointer, .object, .geoPoint, .polygon,
+        .bytes, .file, .collection,
+    ]
     /// Values Parse equality matches with a plain objectId string (pointers and `__type: Object`).
     static let identities: ValueKinds = [.pointer, .object]
 
@@ -145,7 +147,8 @@ struct ValueDomain: Hashable, Sendable {
     private static func last(_ type: FieldType, crossed: Bool) -> ValueDomain {
         switch type {
         case .relation:
-            return ValueDomain(multiValued: true, kinds: crossed ? [.pointer, .collection] : .pointer, maybeSingleValue: false)
+            return ValueDomain(
+                multiValued: true, kinds: crossed ? [.pointer, .collection] : .pointer, maybeSingleValue: false)
         case .array:
             return ValueDomain(multiValued: true, kinds: ValueKinds(of: type), maybeSingleValue: false)
         case .mixed:

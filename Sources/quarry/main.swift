@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import QuarryCLI
 
@@ -12,7 +12,9 @@ signal(SIGPIPE, SIG_IGN)
 let console = Console.standard()
 // The raw bytes of each argument: CommandLine.arguments would repair invalid UTF-8 unseen.
 let arguments = (1..<Int(CommandLine.argc)).map { i in
-    CommandLine.unsafeArgv[i].map { Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map(UInt8.init(bitPattern:)) } ?? []
+    CommandLine.unsafeArgv[i].map {
+        Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map(UInt8.init(bitPattern:))
+    } ?? []
 }
 let status = QuarryTool.run(rawArguments: arguments, console: console)
 (console.output as? FileDescriptorSink)?.flush()

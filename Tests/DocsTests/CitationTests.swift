@@ -36,17 +36,20 @@ import Testing
             // and docs/B.md does not exist.
             """
         let problems = Citation.inCode(code, file: "X.swift").compactMap { $0.problem { docs[$0] } }
-        #expect(problems == [
-            "X.swift:2: docs/A.md#not-a-heading: docs/A.md has no heading with the anchor #not-a-heading",
-            "X.swift:2: docs/A.md#nulls: docs/A.md has no heading with the anchor #nulls",
-            "X.swift:3: docs/B.md: there is no file docs/B.md",
-        ])
+        #expect(
+            problems == [
+                "X.swift:2: docs/A.md#not-a-heading: docs/A.md has no heading with the anchor #not-a-heading",
+                "X.swift:2: docs/A.md#nulls: docs/A.md has no heading with the anchor #nulls",
+                "X.swift:3: docs/B.md: there is no file docs/B.md",
+            ])
     }
 
     @Test func anchorsFollowGitHub() {
-        let text = "# Quarry semantics\n### Example: `a != 3` in each dialect\n## Strings: LIKE, case and diacritics\n## Geo\n### geo\n"
-        #expect(Markdown.anchors(text) == [
-            "quarry-semantics", "example-a--3-in-each-dialect", "strings-like-case-and-diacritics", "geo", "geo-1",
-        ])
+        let text =
+            "# Quarry semantics\n### Example: `a != 3` in each dialect\n## Strings: LIKE, case and diacritics\n## Geo\n### geo\n"
+        #expect(
+            Markdown.anchors(text) == [
+                "quarry-semantics", "example-a--3-in-each-dialect", "strings-like-case-and-diacritics", "geo", "geo-1",
+            ])
     }
 }

@@ -15,7 +15,9 @@ struct Citation: Equatable, CustomStringConvertible {
     /// The `docs/NAME.md` and `docs/NAME.md#anchor` citations in a file's text.
     static func inCode(_ text: String, file: String) -> [Citation] {
         matches(of: #"docs/([A-Za-z0-9_-]+\.md)(#[A-Za-z0-9_-]+)?"#, in: text) { groups, line in
-            Citation(file: file, line: line, document: "docs/" + groups[0]!, anchor: groups[1].map { String($0.dropFirst()) })
+            Citation(
+                file: file, line: line, document: "docs/" + groups[0]!, anchor: groups[1].map { String($0.dropFirst()) }
+            )
         }
     }
 
@@ -25,12 +27,15 @@ struct Citation: Equatable, CustomStringConvertible {
         matches(of: #"\]\(([A-Za-z0-9_-]+\.md)?(#[A-Za-z0-9_-]+)?\)"#, in: text) { groups, line in
             guard groups[0] != nil || groups[1] != nil else { return nil }
             let document = groups[0].map { "docs/" + $0 } ?? file
-            return Citation(file: file, line: line, document: document, anchor: groups[1].map { String($0.dropFirst()) })
+            return Citation(
+                file: file, line: line, document: document, anchor: groups[1].map { String($0.dropFirst()) })
         }
     }
 
-    private static func matches(of pattern: String, in text: String,
-                                _ make: ([String?], Int) -> Citation?) -> [Citation] {
+    private static func matches(
+        of pattern: String, in text: String,
+        _ make: ([String?], Int) -> Citation?
+    ) -> [Citation] {
         let regex = try! NSRegularExpression(pattern: pattern)
         var out: [Citation] = []
         for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -9,7 +9,9 @@ import Testing
     @Test func noSourceCitesDocumentsOutsideTheRepository() throws {
         var found: [String] = []
         for file in Repository.citingFiles {
-            for (i, line) in try Repository.text(file).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            for (i, line) in try Repository.text(file).split(separator: "\n", omittingEmptySubsequences: false)
+                .enumerated()
+            {
                 for word in Self.forbidden where line.contains(word) {
                     found.append("\(file):\(i + 1): cites \(word): \(line.trimmingPrefix(while: { $0 == " " }))")
                 }

@@ -66,8 +66,9 @@ enum ModuleGraph {
                 out.append("\(target.name): Package.swift declares kind \(target.kind), the table says \(row.kind)")
             }
             if row.dependencies != target.dependencies {
-                out.append("\(target.name): Package.swift depends on \(sorted(target.dependencies)), "
-                           + "the table on \(sorted(row.dependencies))")
+                out.append(
+                    "\(target.name): Package.swift depends on \(sorted(target.dependencies)), "
+                        + "the table on \(sorted(row.dependencies))")
             }
         }
         let declared = Set(manifest.map(\.name))

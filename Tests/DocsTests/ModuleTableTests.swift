@@ -28,13 +28,14 @@ import Testing
                 ]
             )
             """
-        #expect(ModuleGraph.targets(inManifest: manifest) == [
-            TargetEntry(name: "CLib", kind: "system library", dependencies: []),
-            TargetEntry(name: "Core", kind: "library", dependencies: []),
-            TargetEntry(name: "Front", kind: "library", dependencies: ["Core", "CLib"]),
-            TargetEntry(name: "tool", kind: "executable", dependencies: ["Front", "ArgumentParser"]),
-            TargetEntry(name: "FrontTests", kind: "test", dependencies: ["Front"]),
-        ])
+        #expect(
+            ModuleGraph.targets(inManifest: manifest) == [
+                TargetEntry(name: "CLib", kind: "system library", dependencies: []),
+                TargetEntry(name: "Core", kind: "library", dependencies: []),
+                TargetEntry(name: "Front", kind: "library", dependencies: ["Core", "CLib"]),
+                TargetEntry(name: "tool", kind: "executable", dependencies: ["Front", "ArgumentParser"]),
+                TargetEntry(name: "FrontTests", kind: "test", dependencies: ["Front"]),
+            ])
     }
 
     @Test func everyDifferenceIsNamed() {
@@ -54,11 +55,12 @@ import Testing
             TargetEntry(name: "New", kind: "library", dependencies: ["Core"]),
             TargetEntry(name: "tool", kind: "executable", dependencies: ["Front"]),
         ]
-        #expect(ModuleGraph.differences(manifest: manifest, table: ModuleGraph.targets(inTable: table)) == [
-            "Front: Package.swift depends on CLib, Core, the table on Core",
-            "New: in Package.swift but not in the table",
-            "tool: Package.swift declares kind executable, the table says test",
-            "Old: in the table but not in Package.swift",
-        ])
+        #expect(
+            ModuleGraph.differences(manifest: manifest, table: ModuleGraph.targets(inTable: table)) == [
+                "Front: Package.swift depends on CLib, Core, the table on Core",
+                "New: in Package.swift but not in the table",
+                "tool: Package.swift declares kind executable, the table says test",
+                "Old: in the table but not in Package.swift",
+            ])
     }
 }

@@ -24,7 +24,8 @@ import Testing
     }
 
     @Test func pathsAreReadFromCodeSpans() {
-        #expect(Self.paths(in: "see `Sources/A.swift` and `Tests/B/` but not Sources/C or `D.swift`")
-            == ["Sources/A.swift", "Tests/B/"])
+        #expect(
+            Self.paths(in: "see `Sources/A.swift` and `Tests/B/` but not Sources/C or `D.swift`")
+                == ["Sources/A.swift", "Tests/B/"])
     }
 }

@@ -38,7 +38,11 @@ import QuarryTestSupport
             #expect(o.keys == ["query", "plan_us", "exec_ms", "matches", "sqlite_exec_ms", "ratio"])
             #expect(o["query"]?.stringValue == text)
             #expect(o["sqlite_exec_ms"]?.isNull == true && o["ratio"]?.isNull == true)
-            if case .int(let n)? = o["matches"] { #expect(Int(n) == (try Self.matches(text))) } else { Issue.record("matches") }
+            if case .int(let n)? = o["matches"] {
+                #expect(Int(n) == (try Self.matches(text)))
+            } else {
+                Issue.record("matches")
+            }
             for key in ["plan_us", "exec_ms"] {
                 if case .double(let d)? = o[key] { #expect(d >= 0) } else { Issue.record("\(key) is not a number") }
             }
@@ -46,8 +50,10 @@ import QuarryTestSupport
     }
 
     @Test func sqliteAddsItsTimeAndTheRatio() throws {
-        let out = quarry(["bench", "--data", Self.file, "--class", "Person", "--sqlite", "--index", "age",
-                          "--index", "location", "--json", "age = 42", "tags = 'a1'"])
+        let out = quarry([
+            "bench", "--data", Self.file, "--class", "Person", "--sqlite", "--index", "age",
+            "--index", "location", "--json", "age = 42", "tags = 'a1'",
+        ])
         #expect(out.status == 0, "\(out.err)")
         for o in try Self.objects(out.out) {
             if case .double(let d)? = o["sqlite_exec_ms"] { #expect(d >= 0) } else { Issue.record("sqlite_exec_ms") }
@@ -57,8 +63,9 @@ import QuarryTestSupport
     }
 
     @Test func queriesComeFromStandardInputOneALine() throws {
-        let out = quarry(["bench", "--data", Self.file, "--class", "Person", "--repeat", "1", "--json", "-"],
-                         stdin: "# a comment\nage < 10\n\nscore >= 90\n")
+        let out = quarry(
+            ["bench", "--data", Self.file, "--class", "Person", "--repeat", "1", "--json", "-"],
+            stdin: "# a comment\nage < 10\n\nscore >= 90\n")
         #expect(out.status == 0, "\(out.err)")
         #expect(try Self.objects(out.out).map { $0["query"]?.stringValue } == ["age < 10", "score >= 90"])
     }
@@ -70,11 +77,15 @@ import QuarryTestSupport
     }
 
     @Test func theTableNamesWhatSQLiteCannotCompare() throws {
-        let out = quarry(["bench", "--data", Self.file, "--class", "Person", "--dialect", "predicate", "--sqlite",
-                          "--repeat", "1", "ANY tags == 'a1'", "age > 30"])
+        let out = quarry([
+            "bench", "--data", Self.file, "--class", "Person", "--dialect", "predicate", "--sqlite",
+            "--repeat", "1", "ANY tags == 'a1'", "age > 30",
+        ])
         #expect(out.status == 0, "\(out.err)")
         let lines = out.out.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("| query | plan µs | new literals µs | SQLite prepare µs | Quarry ms | SQLite ms |") == true)
+        #expect(
+            lines.first?.hasPrefix("| query | plan µs | new literals µs | SQLite prepare µs | Quarry ms | SQLite ms |")
+                == true)
         #expect(lines.contains { $0.hasPrefix("| `ANY tags == 'a1'` |") && $0.contains("| — |") })
         #expect(out.out.contains("SQLite not comparable: ANY/ALL/NONE quantifiers"))
         #expect(out.out.contains("400 Person objects"))

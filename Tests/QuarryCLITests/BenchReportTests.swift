@@ -11,15 +11,18 @@ import QuarryTestSupport
     static let database = SyntheticData(rows: 1_000).database()
 
     static func runner(sqlite: Bool) throws -> BenchRunner {
-        BenchRunner(executor: .reference(database), repeatCount: 2,
-                    peer: sqlite ? try SQLitePeer(database: database) : nil) {
+        BenchRunner(
+            executor: .reference(database), repeatCount: 2,
+            peer: sqlite ? try SQLitePeer(database: database) : nil
+        ) {
             text throws(Diagnostics) in
             Query(className: "Person", predicate: try SQLWhere.parse(text, className: "Person", schema: database))
         }
     }
 
     static func reference(_ text: String) throws -> Int {
-        let query = Query(className: "Person", predicate: try SQLWhere.parse(text, className: "Person", schema: database))
+        let query = Query(
+            className: "Person", predicate: try SQLWhere.parse(text, className: "Person", schema: database))
         return try ReferenceEvaluator(database: database).run(query).records.count
     }
 
@@ -28,8 +31,9 @@ import QuarryTestSupport
         let texts = ["age > 50", "name LIKE 'J%'", "tags = 'a1' OR score < 10"]
         var results: [BenchResult] = []
         for t in texts { results.append(try runner.run(t)) }
-        let report = BenchReport(results: results, rows: 1_000, className: "Person", executor: "E", indexes: [],
-                                 quarryBytesPerRow: nil, sqliteBytesPerRow: nil, notes: [])
+        let report = BenchReport(
+            results: results, rows: 1_000, className: "Person", executor: "E", indexes: [],
+            quarryBytesPerRow: nil, sqliteBytesPerRow: nil, notes: [])
         guard case .array(let items) = try JSONParser().parse(report.json()) else {
             Issue.record("not a JSON array: \(report.json())")
             return
@@ -52,8 +56,10 @@ import QuarryTestSupport
     @Test func withoutSQLiteTheSQLiteFieldsAreNull() throws {
         let result = try Self.runner(sqlite: false).run("age = 42")
         #expect(result.sqliteExecMillis == nil && result.ratio == nil && result.sqliteNote == nil)
-        let json = BenchReport(results: [result], rows: 1_000, className: "Person", executor: "E", indexes: [],
-                               quarryBytesPerRow: nil, sqliteBytesPerRow: nil, notes: []).json()
+        let json = BenchReport(
+            results: [result], rows: 1_000, className: "Person", executor: "E", indexes: [],
+            quarryBytesPerRow: nil, sqliteBytesPerRow: nil, notes: []
+        ).json()
         #expect(json.contains("\"sqlite_exec_ms\":null,\"ratio\":null}"))
         #expect(result.matches == (try Self.reference("age = 42")))
     }
@@ -68,8 +74,10 @@ import QuarryTestSupport
         let result = try runner.run("Joe")
         #expect(result.sqliteExecMillis == nil)
         #expect(result.sqliteNote?.hasPrefix("not comparable: text search") == true)
-        let table = BenchReport(results: [result], rows: 1_000, className: "Person", executor: "E", indexes: [],
-                                quarryBytesPerRow: 300, sqliteBytesPerRow: 120, notes: ["a note"]).markdown()
+        let table = BenchReport(
+            results: [result], rows: 1_000, className: "Person", executor: "E", indexes: [],
+            quarryBytesPerRow: 300, sqliteBytesPerRow: 120, notes: ["a note"]
+        ).markdown()
         #expect(table.contains("| `Joe` |"))
         #expect(table.contains("SQLite not comparable: text search"))
         #expect(table.contains("- a note"))
@@ -83,10 +91,15 @@ import QuarryTestSupport
     @Test func theMarkdownTableHasOneRowPerQuery() throws {
         let runner = try Self.runner(sqlite: true)
         let results = [try runner.run("age > 50"), try runner.run("name = 'x|y'")]
-        let table = BenchReport(results: results, rows: 1_000, className: "Person", executor: "E", indexes: ["age"],
-                                quarryBytesPerRow: nil, sqliteBytesPerRow: nil, notes: []).markdown()
+        let table = BenchReport(
+            results: results, rows: 1_000, className: "Person", executor: "E", indexes: ["age"],
+            quarryBytesPerRow: nil, sqliteBytesPerRow: nil, notes: []
+        ).markdown()
         let lines = table.split(separator: "\n")
-        #expect(lines[0] == "| query | plan µs | SQLite prepare µs | Quarry ms | SQLite ms | Quarry/SQLite | Quarry rows/s | SQLite rows/s | matches |")
+        #expect(
+            lines[0]
+                == "| query | plan µs | SQLite prepare µs | Quarry ms | SQLite ms | Quarry/SQLite | Quarry rows/s | SQLite rows/s | matches |"
+        )
         #expect(lines[2].hasPrefix("| `age > 50` |"))
         #expect(lines[3].hasPrefix("| `name = 'x\\|y'` |"))
         #expect(lines[3].hasSuffix("| 0 |"))

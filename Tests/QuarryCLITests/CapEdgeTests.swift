@@ -6,7 +6,8 @@ import Testing
 @Suite struct CapEdgeTests {
     let database: Database
     init() throws {
-        let fixture = try DataFixture(#"""
+        let fixture = try DataFixture(
+            #"""
             {"T": [{"objectId": "t1", "n": 1, "s": "aaaaaaaaaaaaaaaa!", "owner": {"__type": "Pointer", "className": "O", "objectId": "o1"}},
                    {"objectId": "t2", "n": 2, "s": "aaaaaaaaaaaaaaab!"},
                    {"objectId": "t3", "n": 3, "s": "aaaaaaaaaaaaaaac!"}],
@@ -18,7 +19,8 @@ import Testing
     /// Compiles and runs `text`; the error (code and whether it is located) or nil.
     private func outcome(_ text: String, _ dialect: Dialect, _ limits: Limits) -> (code: String, located: Bool)? {
         do throws(Diagnostics) {
-            let query = try dialect.compile(text, className: "T", options: CompileOptions(schema: database, limits: limits))
+            let query = try dialect.compile(
+                text, className: "T", options: CompileOptions(schema: database, limits: limits))
             do throws(Diagnostic) {
                 _ = try Engine(database: database, limits: limits).run(query)
                 _ = try ReferenceEvaluator(database: database, limits: limits).run(query)
@@ -32,8 +34,10 @@ import Testing
     }
 
     /// `make(cap)` passes and `make(cap + 1)` fails with `code`, located.
-    private func edge(_ code: String, _ dialect: Dialect, _ limits: Limits, cap: Int,
-                      _ make: (Int) -> String) {
+    private func edge(
+        _ code: String, _ dialect: Dialect, _ limits: Limits, cap: Int,
+        _ make: (Int) -> String
+    ) {
         #expect(outcome(make(cap), dialect, limits) == nil, "\(dialect) at the cap: \(make(cap).prefix(80))")
         let over = outcome(make(cap + 1), dialect, limits)
         #expect(over?.code == code, "\(dialect) over the cap: \(make(cap + 1).prefix(80))")
@@ -50,9 +54,13 @@ import Testing
 
     @Test func nestingDepth() {
         let limits = Limits(maxNestingDepth: 6)
-        edge("limit.nesting", .sql, limits, cap: 6) { String(repeating: "(", count: $0) + "n = 1" + String(repeating: ")", count: $0) }
+        edge("limit.nesting", .sql, limits, cap: 6) {
+            String(repeating: "(", count: $0) + "n = 1" + String(repeating: ")", count: $0)
+        }
         edge("limit.nesting", .sql, limits, cap: 6) { String(repeating: "NOT ", count: $0) + "n = 1" }
-        edge("limit.nesting", .predicate, limits, cap: 6) { String(repeating: "(", count: $0) + "n == 1" + String(repeating: ")", count: $0) }
+        edge("limit.nesting", .predicate, limits, cap: 6) {
+            String(repeating: "(", count: $0) + "n == 1" + String(repeating: ")", count: $0)
+        }
         edge("limit.nesting", .predicate, limits, cap: 6) { String(repeating: "NOT ", count: $0) + "n == 1" }
         edge("limit.nesting", .json, limits, cap: 6) {
             String(repeating: #"{"$and":["#, count: $0) + #"{"n":1}"# + String(repeating: "]}", count: $0)
@@ -76,7 +84,8 @@ import Testing
             (1...n).map { _ in "SUBQUERY({1, 2}, $x, $x > 0).@count > 0" }.joined(separator: " AND ")
         }
         edge("limit.subqueries", .json, limits, cap: 2) { n in
-            "{" + (1...n).map { i in #""f\#(i)":{"$inQuery":{"className":"O","where":{}}}"# }.joined(separator: ",") + "}"
+            "{" + (1...n).map { i in #""f\#(i)":{"$inQuery":{"className":"O","where":{}}}"# }.joined(separator: ",")
+                + "}"
         }
     }
 
@@ -103,8 +112,10 @@ import Testing
 
     /// The smallest value of a regex cap under which `text` runs, found by bisection; then that
     /// value passes and one less fails with `limit.regex`, located at the pattern.
-    private func regexEdge(_ text: String, _ dialect: Dialect, _ set: (inout Limits, UInt64) -> Void,
-                           upTo high: UInt64) {
+    private func regexEdge(
+        _ text: String, _ dialect: Dialect, _ set: (inout Limits, UInt64) -> Void,
+        upTo high: UInt64
+    ) {
         func limits(_ v: UInt64) -> Limits { var l = Limits.default; set(&l, v); return l }
         var lo: UInt64 = 0, hi = high
         #expect(outcome(text, dialect, limits(hi)) == nil, "the pattern runs under \(hi)")
@@ -125,10 +136,12 @@ import Testing
 
     @Test func regexDepthLimit() {
         // The depth limit bounds PCRE2's interpreter (JIT matching has its own stack instead).
-        regexEdge(#"{"s":{"$regex":"^((a)|b)*!$"}}"#, .json, {
-            $0.regexJIT = false
-            $0.regexDepthLimit = UInt32($1)
-        }, upTo: 10_000)
+        regexEdge(
+            #"{"s":{"$regex":"^((a)|b)*!$"}}"#, .json,
+            {
+                $0.regexJIT = false
+                $0.regexDepthLimit = UInt32($1)
+            }, upTo: 10_000)
     }
 
     @Test func regexTotalLimit() {

@@ -17,7 +17,10 @@ import Testing
         let r = quarry(["check", "--json", "age > AND name = 'x'"])
         #expect(r.status == 1)
         #expect(r.err.isEmpty)
-        #expect(r.out == #"{"ok":false,"errors":[{"code":"syntax.unexpected-token","message":"expected a value after '>' but found 'AND'","line":1,"column":7,"offset":6,"length":3}]}"# + "\n")
+        #expect(
+            r.out
+                == #"{"ok":false,"errors":[{"code":"syntax.unexpected-token","message":"expected a value after '>' but found 'AND'","line":1,"column":7,"offset":6,"length":3}]}"#
+                + "\n")
     }
 
     @Test func jsonOffsetsCountUnicodeScalars() {
@@ -28,11 +31,14 @@ import Testing
     }
 
     @Test func withDataTheClassComesFromTheFile() throws {
-        let single = try DataFixture(#"[{"objectId":"x1","born":{"__type":"Date","iso":"2015-03-23T00:00:00.000Z"}}]"#, name: "Person.json")
+        let single = try DataFixture(
+            #"[{"objectId":"x1","born":{"__type":"Date","iso":"2015-03-23T00:00:00.000Z"}}]"#, name: "Person.json")
         #expect(quarry(["check", "--data", single.path, "born > '23-Mar-2015'"]).status == 0)
         let r = quarry(["check", "--data", single.path, "bornn > 1"])
         #expect(r.status == 1)
-        #expect(r.err.hasPrefix("error[query.unknown-column]: unknown column 'bornn' in class Person; did you mean 'born'?\n"))
+        #expect(
+            r.err.hasPrefix(
+                "error[query.unknown-column]: unknown column 'bornn' in class Person; did you mean 'born'?\n"))
     }
 
     @Test func profileRulesApply() {
@@ -49,7 +55,8 @@ import Testing
     init() throws { data = try DataFixture(DataFixture.contacts) }
 
     func run(_ options: [String], _ query: String) -> Outcome {
-        quarry(["run", "--data", data.path, "--class", "Contact", "--dialect", "predicate", "--ids"] + options + [query])
+        quarry(
+            ["run", "--data", data.path, "--class", "Contact", "--dialect", "predicate", "--ids"] + options + [query])
     }
 
     @Test func argumentsBindInOrderAndKeyTakesAString() {
@@ -78,7 +85,10 @@ import Testing
     @Test func missingArgumentIsALocatedQueryError() {
         let r = run([], "name == %@")
         #expect(r.status == 1)
-        #expect(r.err.hasPrefix("error[argument.missing]: argument 1 is missing: the format uses 1 argument but 0 were given\n --> 1:9\n"))
+        #expect(
+            r.err.hasPrefix(
+                "error[argument.missing]: argument 1 is missing: the format uses 1 argument but 0 were given\n --> 1:9\n"
+            ))
     }
 
     @Test func unboundVariableIsAnError() {
@@ -88,10 +98,19 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--arg", "Tom"], "Error: --arg 1 is not JSON: expected a value but found 'Tom' (a string needs JSON quotes: '\"Tom\"')"),
-        (["--arg", #"{"__type":"Date","iso":"soon"}"#], "Error: --arg 1: iso: Date field 'iso' is not an ISO-8601 date-time: \"soon\" (expected e.g. 2015-03-23T00:00:00.000Z)"),
+        (
+            ["--arg", "Tom"],
+            "Error: --arg 1 is not JSON: expected a value but found 'Tom' (a string needs JSON quotes: '\"Tom\"')"
+        ),
+        (
+            ["--arg", #"{"__type":"Date","iso":"soon"}"#],
+            "Error: --arg 1: iso: Date field 'iso' is not an ISO-8601 date-time: \"soon\" (expected e.g. 2015-03-23T00:00:00.000Z)"
+        ),
         (["--var", "min"], "Error: --var 'min' needs the form NAME=JSON, e.g. --var 'minAge=21'"),
-        (["--var", "1x=2"], "Error: --var '1x=2': '1x' is not a variable name (letters, digits and '_', not starting with a digit)"),
+        (
+            ["--var", "1x=2"],
+            "Error: --var '1x=2': '1x' is not a variable name (letters, digits and '_', not starting with a digit)"
+        ),
         (["--var", "a=1", "--var", "a=2"], "Error: --var binds $a twice"),
     ])
     func badBindingsAreUsageErrors(_ options: [String], _ firstLine: String) {

@@ -14,7 +14,8 @@ import Testing
     /// Every Swift file under Sources, with its path relative to the package.
     static func sources() throws -> [(path: String, text: String)] {
         let sources = root.appendingPathComponent("Sources")
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         return try files.map { url in
             (String(url.path.dropFirst(root.path.count + 1)), try String(contentsOf: url, encoding: .utf8))
@@ -31,8 +32,10 @@ import Testing
         let old = current.split(separator: "\n", omittingEmptySubsequences: false)
         let new = generated.split(separator: "\n", omittingEmptySubsequences: false)
         let line = (0..<min(old.count, new.count)).first { old[$0] != new[$0] } ?? min(old.count, new.count)
-        Issue.record(Comment(rawValue: "docs/DIAGNOSTICS.md is stale from line \(line + 1) on: regenerate it "
-                                 + "from the catalogues with `make docs`"))
+        Issue.record(
+            Comment(
+                rawValue: "docs/DIAGNOSTICS.md is stale from line \(line + 1) on: regenerate it "
+                    + "from the catalogues with `make docs`"))
     }
 
     @Test func everyDeclaredCodeIsInACatalogueOnce() throws {
@@ -80,9 +83,13 @@ import Testing
 
     /// The examples written as queries give their code when compiled, or else when run.
     @Test func queryExamplesGetTheirCode() {
-        let database = Database([ClassData(name: "T", records: [
-            Record(objectId: "t1", fields: [("name", "aaa"), ("age", 3)]),
-        ])])
+        let database = Database([
+            ClassData(
+                name: "T",
+                records: [
+                    Record(objectId: "t1", fields: [("name", "aaa"), ("age", 3)])
+                ])
+        ])
         for code in Self.codes {
             let dialect: Dialect, text: String
             switch code.example {

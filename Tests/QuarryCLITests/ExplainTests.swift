@@ -25,16 +25,17 @@ import Testing
         let r = explain([], "age > 20 AND age > 30")
         #expect(r.status == 0)
         #expect(r.err.isEmpty)
-        #expect(r.out == """
-            query: Contact where age > 30 [sql] (profile exact)  (est. 2 rows)
-            ├─ rewrites: 1 applied
-            │  └─ range-merge: age > 20 [sql] AND age > 30 [sql] → age > 30 [sql]
-            ├─ access: full scan  (est. 4 rows)
-            ├─ filter: in evaluation order  (est. 2 rows)
-            │  └─ age > 30 [sql]  {cost 0.25, pass 50%}  (est. 2 rows)
-            └─ page: skip 0, no limit
+        #expect(
+            r.out == """
+                query: Contact where age > 30 [sql] (profile exact)  (est. 2 rows)
+                ├─ rewrites: 1 applied
+                │  └─ range-merge: age > 20 [sql] AND age > 30 [sql] → age > 30 [sql]
+                ├─ access: full scan  (est. 4 rows)
+                ├─ filter: in evaluation order  (est. 2 rows)
+                │  └─ age > 30 [sql]  {cost 0.25, pass 50%}  (est. 2 rows)
+                └─ page: skip 0, no limit
 
-            """)
+                """)
     }
 
     @Test func indexesChangeTheAccessPath() {
@@ -63,13 +64,19 @@ import Testing
     @Test func jsonForTools() {
         let r = explain(["--json"], "age = 31")
         #expect(r.status == 0)
-        #expect(r.out.hasPrefix(#"{"analyzed":false,"plan":{"kind":"query","detail":"Contact where age == 31 [sql] (profile exact)""#))
+        #expect(
+            r.out.hasPrefix(
+                #"{"analyzed":false,"plan":{"kind":"query","detail":"Contact where age == 31 [sql] (profile exact)""#))
     }
 
     @Test func runUsesIndexesAndAnswersTheSame() {
-        let plain = quarry(["run", "--data", data.path, "--class", "Contact", "--ids", "score >= 8 OR address.city = 'Dallas'"])
-        let indexed = quarry(["run", "--data", data.path, "--class", "Contact", "--index", "score", "--index", "address.city",
-                              "--ids", "score >= 8 OR address.city = 'Dallas'"])
+        let plain = quarry([
+            "run", "--data", data.path, "--class", "Contact", "--ids", "score >= 8 OR address.city = 'Dallas'",
+        ])
+        let indexed = quarry([
+            "run", "--data", data.path, "--class", "Contact", "--index", "score", "--index", "address.city",
+            "--ids", "score >= 8 OR address.city = 'Dallas'",
+        ])
         #expect(plain.status == 0 && indexed.status == 0)
         #expect(plain.outLines == ["c1", "c2", "c4"])
         #expect(indexed.out == plain.out)

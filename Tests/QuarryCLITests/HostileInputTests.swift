@@ -30,7 +30,9 @@ import Testing
     func runAnswersEveryInput(_ dialect: Dialect) throws {
         let data = try DataFixture(DataFixture.contacts)
         for query in Self.queries {
-            let r = quarry(["run", "--data", data.path, "--class", "Contact", "--dialect", dialect.rawValue, "--", query])
+            let r = quarry([
+                "run", "--data", data.path, "--class", "Contact", "--dialect", dialect.rawValue, "--", query,
+            ])
             #expect(r.status == 0 || r.status == 1, "\(dialect) \(query.prefix(40))")
         }
     }

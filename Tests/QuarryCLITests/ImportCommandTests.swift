@@ -17,15 +17,18 @@ import Testing
         }
         let explained = quarry(["explain", "--store", store, "--class", "Contact", "--json", "age > 26"])
         #expect(explained.status == 0)
-        #expect(explained.out.contains("\"sql\":\"SELECT") && explained.out.contains("?1") && !explained.out.contains("26"))
+        #expect(
+            explained.out.contains("\"sql\":\"SELECT") && explained.out.contains("?1") && !explained.out.contains("26"))
     }
 
     @Test func benchOnTheStore() throws {
         let data = try DataFixture(DataFixture.contacts)
         let store = "sqlite:" + data.directory + "/store.sqlite"
         #expect(quarry(["import", "--data", data.path, "--store", store]).status == 0)
-        let r = quarry(["bench", "--store", store, "--class", "Contact", "--index", "age", "--repeat", "1", "--json",
-                        "age > 26", "score = 7"])
+        let r = quarry([
+            "bench", "--store", store, "--class", "Contact", "--index", "age", "--repeat", "1", "--json",
+            "age > 26", "score = 7",
+        ])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("\"query\":\"age > 26\"") && r.out.contains("\"matches\":2"))
         let withPeer = quarry(["bench", "--store", store, "--class", "Contact", "--sqlite", "age > 26"])

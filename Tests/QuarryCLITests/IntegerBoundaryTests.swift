@@ -67,7 +67,9 @@ import Testing
         for template in Self.templates[dialect] ?? [] {
             for n in Self.values {
                 let text = template.replacingOccurrences(of: "N", with: n)
-                guard let query = try? dialect.compile(text, className: "Thing", options: CompileOptions(schema: database))
+                guard
+                    let query = try? dialect.compile(
+                        text, className: "Thing", options: CompileOptions(schema: database))
                 else { continue }
                 _ = try? QueryCheck.check(query, schema: database, variables: [])
                 let fromEngine = Result { () throws(Diagnostic) in try engine.run(query) }
@@ -84,16 +86,22 @@ import Testing
         for n in Self.values {
             for m in ["1", n] {
                 for order in [[], ["--order", "-n"]] {
-                    let r = quarry(["run", "--profile", profile.rawValue, "--data", fixture.path, "--class", "Thing",
-                                    "--skip", n, "--limit", m] + order + ["--ids", "--", "n > -100"])
+                    let r = quarry(
+                        [
+                            "run", "--profile", profile.rawValue, "--data", fixture.path, "--class", "Thing",
+                            "--skip", n, "--limit", m,
+                        ] + order + ["--ids", "--", "n > -100"])
                     let negative = n.hasPrefix("-") || m.hasPrefix("-")
                     #expect(r.status == (negative ? 2 : 0), "--skip \(n) --limit \(m): \(r.err)")
                 }
             }
             let body = #"{"where":{},"limit":N,"skip":N}"#.replacingOccurrences(of: "N", with: n)
             for command in [["run", "--count"], ["explain", "--analyze"]] {
-                let r = quarry(command + ["--profile", profile.rawValue, "--dialect", "json", "--data", fixture.path,
-                                          "--class", "Thing", "--", body])
+                let r = quarry(
+                    command + [
+                        "--profile", profile.rawValue, "--dialect", "json", "--data", fixture.path,
+                        "--class", "Thing", "--", body,
+                    ])
                 // The compatibility profiles cap skip and limit (a located error); `exact` does not.
                 if profile == .exact {
                     #expect(r.status == (n.hasPrefix("-") ? 1 : 0), "\(command) \(body): \(r.err)")
@@ -116,10 +124,14 @@ import Testing
                         let query = Query(className: "Thing", order: order, skip: skip, limit: limit, profile: profile)
                         let fromEngine = Result { () throws(Diagnostic) in try engine.run(query) }
                         let fromReference = Result { () throws(Diagnostic) in try reference.run(query) }
-                        #expect(fromEngine == fromReference, "skip \(String(describing: skip)) limit \(String(describing: limit))")
+                        #expect(
+                            fromEngine == fromReference,
+                            "skip \(String(describing: skip)) limit \(String(describing: limit))")
                         let inner = Query(className: "Owner", skip: skip, limit: limit, profile: profile)
-                        let outer = Query(className: "Thing", predicate: .leaf(.inQuery(FieldPath("owner"), inner), .document))
-                        #expect(Result { () throws(Diagnostic) in try engine.run(outer) }
+                        let outer = Query(
+                            className: "Thing", predicate: .leaf(.inQuery(FieldPath("owner"), inner), .document))
+                        #expect(
+                            Result { () throws(Diagnostic) in try engine.run(outer) }
                                 == Result { () throws(Diagnostic) in try reference.run(outer) })
                         _ = try? engine.explain(query, analyze: true)
                     }

@@ -13,10 +13,10 @@ import QuarryTestSupport
         #expect(kept.count == size)
         // Tests run in parallel and allocate meanwhile: the figure itself is not checked.
         #if canImport(Glibc)
-        #expect((Measurement.heapBytesInUse() ?? 0) > size)
-        #expect(bytes != nil)
+            #expect((Measurement.heapBytesInUse() ?? 0) > size)
+            #expect(bytes != nil)
         #else
-        #expect(bytes == nil)
+            #expect(bytes == nil)
         #endif
     }
 
@@ -26,8 +26,9 @@ import QuarryTestSupport
     }
 
     @Test func theReportSaysHowMemoryWasMeasured() {
-        let report = BenchReport(results: [], rows: 20_000, className: "Person", executor: "E", indexes: [],
-                                 quarryBytesPerRow: 91.6, sqliteBytesPerRow: 98.2, notes: [])
+        let report = BenchReport(
+            results: [], rows: 20_000, className: "Person", executor: "E", indexes: [],
+            quarryBytesPerRow: 91.6, sqliteBytesPerRow: 98.2, notes: [])
         let text = report.markdown()
         #expect(text.contains("memory per object: Quarry 92 B (heap in use, glibc mallinfo2"))
         #expect(text.contains("SQLite 98 B (sqlite3_memory_used"))

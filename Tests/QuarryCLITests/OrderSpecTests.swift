@@ -32,8 +32,9 @@ import Testing
 
 @Suite struct FieldListTests {
     @Test func splitsTrimsAndDropsRepeats() throws {
-        #expect(try FieldList.parse("name, address.city,name", role: "key")
-            == ["name", FieldPath(["address", "city"])])
+        #expect(
+            try FieldList.parse("name, address.city,name", role: "key")
+                == ["name", FieldPath(["address", "city"])])
     }
 
     @Test(arguments: [

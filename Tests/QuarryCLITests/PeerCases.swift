@@ -39,17 +39,37 @@ final class PeerFixture: Sendable {
     static func edgeClass() -> ClassData {
         func geo(_ lat: Double, _ lon: Double) -> Value { .geoPoint(GeoPoint(latitude: lat, longitude: lon)) }
         let rows: [(String, [(String, Value)])] = [
-            ("e1", [("n", 1), ("label", "Émile"), ("flag", true), ("d", .date(dateA)), ("home", city("c1")),
-                    ("friends", [city("c1"), city("c2")]), ("nums", [1, 2, 3]), ("where", geo(10, 10)), ("mixed", 1)]),
-            ("e2", [("n", 2.5), ("label", "bob"), ("flag", false), ("home", city("c999")),
-                    ("friends", [city("c999"), city("c3")]), ("nums", []), ("where", geo(20, 20)), ("mixed", "x")]),
-            ("e3", [("n", 3), ("label", ""), ("flag", .null), ("d", .date(dateA + 86_400_000)), ("friends", []),
-                    ("nums", [.null, 3]), ("mixed", .null)]),
+            (
+                "e1",
+                [
+                    ("n", 1), ("label", "Émile"), ("flag", true), ("d", .date(dateA)), ("home", city("c1")),
+                    ("friends", [city("c1"), city("c2")]), ("nums", [1, 2, 3]), ("where", geo(10, 10)), ("mixed", 1),
+                ]
+            ),
+            (
+                "e2",
+                [
+                    ("n", 2.5), ("label", "bob"), ("flag", false), ("home", city("c999")),
+                    ("friends", [city("c999"), city("c3")]), ("nums", []), ("where", geo(20, 20)), ("mixed", "x"),
+                ]
+            ),
+            (
+                "e3",
+                [
+                    ("n", 3), ("label", ""), ("flag", .null), ("d", .date(dateA + 86_400_000)), ("friends", []),
+                    ("nums", [.null, 3]), ("mixed", .null),
+                ]
+            ),
             ("e4", [("n", .null), ("label", "Zoë"), ("home", city("c2")), ("nums", [4])]),
             ("e5", []),
-            ("e6", [("n", 4.0), ("label", "ALICE"), ("flag", true), ("d", .date(dateA - 1)), ("home", city("c3")),
+            (
+                "e6",
+                [
+                    ("n", 4.0), ("label", "ALICE"), ("flag", true), ("d", .date(dateA - 1)), ("home", city("c3")),
                     ("friends", .relation(className: "City", objectIds: ["c1", "c4"])), ("nums", [1, .null]),
-                    ("where", geo(-5, 170))]),
+                    ("where", geo(-5, 170)),
+                ]
+            ),
             ("e\u{0}7", [("label", "x\u{0}y"), ("n", 7)]),
         ]
         return ClassData(name: "Edge", records: rows.map { Record(objectId: $0.0, fields: $0.1) })
@@ -87,13 +107,16 @@ struct PeerCase: CustomTestStringConvertible, Sendable {
     var testDescription: String { name }
 
     /// A query on Person whose predicate is one leaf.
-    init(_ name: String, on className: String = "Person", trivial: Bool = false, _ condition: Condition,
-         order: [SortKey] = [], skip: Int? = nil, limit: Int? = nil) {
+    init(
+        _ name: String, on className: String = "Person", trivial: Bool = false, _ condition: Condition,
+        order: [SortKey] = [], skip: Int? = nil, limit: Int? = nil
+    ) {
         self.name = name
         trivialAllowed = trivial || className != "Person"
         query = { s, negated in
-            Query(className: className, predicate: .leaf(Leaf(condition, negated: negated, semantics: s)),
-                  order: order, skip: skip, limit: limit)
+            Query(
+                className: className, predicate: .leaf(Leaf(condition, negated: negated, semantics: s)),
+                order: order, skip: skip, limit: limit)
         }
     }
 
@@ -137,10 +160,16 @@ enum PeerCases {
         PeerCase("score > 'x'", trivial: true, cmp("score", .gt, "x")),
         PeerCase("age = '42'", trivial: true, cmp("age", .eq, "42")),
         PeerCase("name = first", cmp("name", .eq, name0)),
-        PeerCase("name = first [c]", trivial: true, .compare(.key("name"), .eq, .literal(.string({
-            if case .string(let s) = name0 { return s.uppercased() }
-            return ""
-        }())), .caseInsensitive)),
+        PeerCase(
+            "name = first [c]", trivial: true,
+            .compare(
+                .key("name"), .eq,
+                .literal(
+                    .string(
+                        {
+                            if case .string(let s) = name0 { return s.uppercased() }
+                            return ""
+                        }())), .caseInsensitive)),
         PeerCase("name > 'M'", cmp("name", .gt, "M")),
         PeerCase("name IN list", .inCollection(.key("name"), list([name0, name1, "nobody", 5, .null]), [])),
         PeerCase("age IN list", .inCollection(.key("age"), list([1, 2.0, 3.5, "4"]), [])),
@@ -162,7 +191,9 @@ enum PeerCases {
         PeerCase("name LIKE *a?a* (glob)", str(.like(.glob), "*a?a*")),
         PeerCase("name CONTAINS[cd] AN", str(.contains, "AN", [.caseInsensitive, .diacriticInsensitive])),
         PeerCase("name MATCHES ^J.n", str(.matches(RegexOptions(wholeString: false)), "^J.n")),
-        PeerCase("name MATCHES[c] whole", str(.matches(RegexOptions(wholeString: true)), "j[a-o]+[0-9]{2}", .caseInsensitive)),
+        PeerCase(
+            "name MATCHES[c] whole", str(.matches(RegexOptions(wholeString: true)), "j[a-o]+[0-9]{2}", .caseInsensitive)
+        ),
         PeerCase("age LIKE 4%", trivial: true, .string(.key("age"), .like(.sql(escape: nil)), .literal("4%"), [])),
     ]
 
@@ -176,7 +207,8 @@ enum PeerCases {
         PeerCase("'c3' IN tags", .inCollection(.literal("c3"), .key("tags"), [])),
         PeerCase("tags containsAll (a1, b2)", .containsAll(.key("tags"), list(["a1", "b2"]))),
         PeerCase("tags containsAll ()", trivial: true, .containsAll(.key("tags"), list([]))),
-        PeerCase("tags containedBy a-c", .containedBy(.key("tags"), list(["a1", "a2", "a3", "b1", "b2", "c5", .null]))),
+        PeerCase(
+            "tags containedBy a-c", .containedBy(.key("tags"), list(["a1", "a2", "a3", "b1", "b2", "c5", .null]))),
         PeerCase("tags size 2", .arraySize(.key("tags"), 2)),
         PeerCase("tags IS NULL", .isNull(.key("tags"))),
         PeerCase("tags LIKE a%", .string(.key("tags"), .like(.sql(escape: nil)), .literal("a%"), [])),
@@ -186,22 +218,36 @@ enum PeerCases {
     static let geo: [PeerCase] = [
         PeerCase("near 300 km", .geo(.near("location", home, maxDistance: Distance(300, .kilometers)))),
         PeerCase("near unbounded", trivial: true, .geo(.near("location", home, maxDistance: nil))),
-        PeerCase("within box", .geo(.withinBox(
-            "location", southwest: GeoPoint(latitude: home.latitude - 0.3, longitude: home.longitude - 0.3),
-            northeast: GeoPoint(latitude: home.latitude + 0.2, longitude: home.longitude + 0.4)))),
-        PeerCase("within polygon", .geo(.withinPolygon("location", [
-            GeoPoint(latitude: -20, longitude: -100), GeoPoint(latitude: 50, longitude: -80),
-            GeoPoint(latitude: 40, longitude: 60), GeoPoint(latitude: -30, longitude: 20),
-        ]))),
-        PeerCase("within circle 1000 mi", .geo(.withinCircle("location", center: home, radius: Distance(1000, .miles)))),
+        PeerCase(
+            "within box",
+            .geo(
+                .withinBox(
+                    "location", southwest: GeoPoint(latitude: home.latitude - 0.3, longitude: home.longitude - 0.3),
+                    northeast: GeoPoint(latitude: home.latitude + 0.2, longitude: home.longitude + 0.4)))),
+        PeerCase(
+            "within polygon",
+            .geo(
+                .withinPolygon(
+                    "location",
+                    [
+                        GeoPoint(latitude: -20, longitude: -100), GeoPoint(latitude: 50, longitude: -80),
+                        GeoPoint(latitude: 40, longitude: 60), GeoPoint(latitude: -30, longitude: 20),
+                    ]))),
+        PeerCase(
+            "within circle 1000 mi", .geo(.withinCircle("location", center: home, radius: Distance(1000, .miles)))),
         PeerCase("distance < 2000 km", .geo(.distance("location", from: home, .lt, Distance(2000, .kilometers)))),
         PeerCase("distance >= 0.5 rad", .geo(.distance("location", from: home, .ge, Distance(0.5, .radians)))),
-        PeerCase("near, sorted by distance", { s, n in
-            Query(className: "Person",
-                  predicate: .leaf(Leaf(.geo(.near("location", home, maxDistance: Distance(3000, .kilometers))),
-                                        negated: n, semantics: s)),
-                  order: [.distance("location", from: home, .ascending)], limit: 40)
-        }),
+        PeerCase(
+            "near, sorted by distance",
+            { s, n in
+                Query(
+                    className: "Person",
+                    predicate: .leaf(
+                        Leaf(
+                            .geo(.near("location", home, maxDistance: Distance(3000, .kilometers))),
+                            negated: n, semantics: s)),
+                    order: [.distance("location", from: home, .ascending)], limit: 40)
+            }),
     ]
 
     static let relations: [PeerCase] = [
@@ -212,29 +258,49 @@ enum PeerCases {
         PeerCase("city = pointer c3", cmp("city", .eq, PeerFixture.city("c3"))),
         PeerCase("city = 'c3'", trivial: true, cmp("city", .eq, "c3")),
         PeerCase("city IS NULL", .isNull(.key("city"))),
-        PeerCase("city inQuery big cities", .inQuery("city", Query(
-            className: "City", predicate: .leaf(cmp("population", .gt, 1_000_000), .sql)))),
-        PeerCase("city.objectId IN (City[country = first].objectId)", .select("city.objectId", Query(
-            className: "City", predicate: .leaf(cmp("country", .eq, country0), .sql)), innerKey: "objectId")),
-        PeerCase("age IN (Person[name BEGINSWITH Zoe] ordered, limited .age)", .select("age", Query(
-            className: "Person", predicate: .leaf(.string(.key("name"), .beginsWith, .literal("Zoe"), []), .sql),
-            order: [.key("score", .descending)], skip: 1, limit: 5), innerKey: "age")),
+        PeerCase(
+            "city inQuery big cities",
+            .inQuery(
+                "city",
+                Query(
+                    className: "City", predicate: .leaf(cmp("population", .gt, 1_000_000), .sql)))),
+        PeerCase(
+            "city.objectId IN (City[country = first].objectId)",
+            .select(
+                "city.objectId",
+                Query(
+                    className: "City", predicate: .leaf(cmp("country", .eq, country0), .sql)), innerKey: "objectId")),
+        PeerCase(
+            "age IN (Person[name BEGINSWITH Zoe] ordered, limited .age)",
+            .select(
+                "age",
+                Query(
+                    className: "Person",
+                    predicate: .leaf(.string(.key("name"), .beginsWith, .literal("Zoe"), []), .sql),
+                    order: [.key("score", .descending)], skip: 1, limit: 5), innerKey: "age")),
     ]
 
     static let shapes: [PeerCase] = [
-        PeerCase("(age > 50 OR name BEGINSWITH J) AND NOT score < 10", { s, n in
-            let p = Filter.and([
-                .or([.leaf(Leaf(cmp("age", .gt, 50), negated: n, semantics: s)),
-                     .leaf(Leaf(str(.beginsWith, "J"), semantics: s))]),
-                .not(.leaf(Leaf(cmp("score", .lt, 10), semantics: s))),
-            ])
-            return Query(className: "Person", predicate: p)
-        }),
-        PeerCase("age > 30 ORDER BY age DESC LIMIT 20", cmp("age", .gt, 30), order: [.key("age", .descending)], limit: 20),
-        PeerCase("score < 90 ORDER BY score, name SKIP 5 LIMIT 50", cmp("score", .lt, 90),
-                 order: [.key("score", .ascending), .key("name", .ascending)], skip: 5, limit: 50),
-        PeerCase("age < 90 ORDER BY city.name DESC, created", cmp("age", .lt, 90),
-                 order: [.key("city.name", .descending), .key("created", .ascending)], limit: 100),
+        PeerCase(
+            "(age > 50 OR name BEGINSWITH J) AND NOT score < 10",
+            { s, n in
+                let p = Filter.and([
+                    .or([
+                        .leaf(Leaf(cmp("age", .gt, 50), negated: n, semantics: s)),
+                        .leaf(Leaf(str(.beginsWith, "J"), semantics: s)),
+                    ]),
+                    .not(.leaf(Leaf(cmp("score", .lt, 10), semantics: s))),
+                ])
+                return Query(className: "Person", predicate: p)
+            }),
+        PeerCase(
+            "age > 30 ORDER BY age DESC LIMIT 20", cmp("age", .gt, 30), order: [.key("age", .descending)], limit: 20),
+        PeerCase(
+            "score < 90 ORDER BY score, name SKIP 5 LIMIT 50", cmp("score", .lt, 90),
+            order: [.key("score", .ascending), .key("name", .ascending)], skip: 5, limit: 50),
+        PeerCase(
+            "age < 90 ORDER BY city.name DESC, created", cmp("age", .lt, 90),
+            order: [.key("city.name", .descending), .key("created", .ascending)], limit: 100),
         PeerCase("skip only", cmp("age", .lt, 50), order: [.key("name", .ascending)], skip: 700),
     ]
 
@@ -262,13 +328,26 @@ enum PeerCases {
         PeerCase("nums containedBy (1, 2, 3, null)", on: "Edge", .containedBy(.key("nums"), list([1, 2, 3, .null]))),
         PeerCase("nums containsAll (1, null)", on: "Edge", .containsAll(.key("nums"), list([1, .null]))),
         PeerCase("nums IS NULL", on: "Edge", .isNull(.key("nums"))),
-        PeerCase("where within box", on: "Edge", .geo(.withinBox("where", southwest: GeoPoint(latitude: 0, longitude: 0),
-                                                                  northeast: GeoPoint(latitude: 15, longitude: 180)))),
-        PeerCase("City relatedTo e1.friends", on: "City", .relatedTo(Pointer(className: "Edge", objectId: "e1"), key: "friends")),
-        PeerCase("City relatedTo e6.friends", on: "City", .relatedTo(Pointer(className: "Edge", objectId: "e6"), key: "friends")),
-        PeerCase("City relatedTo e5.friends", on: "City", .relatedTo(Pointer(className: "Edge", objectId: "e5"), key: "friends")),
-        PeerCase("City relatedTo e4.home", on: "City", .relatedTo(Pointer(className: "Edge", objectId: "e4"), key: "home")),
-        PeerCase("City relatedTo missing", on: "City", .relatedTo(Pointer(className: "Edge", objectId: "zz"), key: "friends")),
+        PeerCase(
+            "where within box", on: "Edge",
+            .geo(
+                .withinBox(
+                    "where", southwest: GeoPoint(latitude: 0, longitude: 0),
+                    northeast: GeoPoint(latitude: 15, longitude: 180)))),
+        PeerCase(
+            "City relatedTo e1.friends", on: "City",
+            .relatedTo(Pointer(className: "Edge", objectId: "e1"), key: "friends")),
+        PeerCase(
+            "City relatedTo e6.friends", on: "City",
+            .relatedTo(Pointer(className: "Edge", objectId: "e6"), key: "friends")),
+        PeerCase(
+            "City relatedTo e5.friends", on: "City",
+            .relatedTo(Pointer(className: "Edge", objectId: "e5"), key: "friends")),
+        PeerCase(
+            "City relatedTo e4.home", on: "City", .relatedTo(Pointer(className: "Edge", objectId: "e4"), key: "home")),
+        PeerCase(
+            "City relatedTo missing", on: "City", .relatedTo(Pointer(className: "Edge", objectId: "zz"), key: "friends")
+        ),
     ]
 
     static let all = comparisons + strings + arrays + geo + relations + shapes + edge

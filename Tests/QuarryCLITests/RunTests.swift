@@ -13,11 +13,12 @@ import Testing
         let r = run([], "age > 30")
         #expect(r.status == 0)
         #expect(r.err.isEmpty)
-        #expect(r.out == """
-            {"objectId":"c1","name":"Ann","age":31,"score":7,"address":{"__type":"Pointer","className":"Address","objectId":"a1"}}
-            {"objectId":"c3","name":"Cid","age":40,"score":7,"address":{"__type":"Pointer","className":"Address","objectId":"a2"}}
+        #expect(
+            r.out == """
+                {"objectId":"c1","name":"Ann","age":31,"score":7,"address":{"__type":"Pointer","className":"Address","objectId":"a1"}}
+                {"objectId":"c3","name":"Cid","age":40,"score":7,"address":{"__type":"Pointer","className":"Address","objectId":"a2"}}
 
-            """)
+                """)
     }
 
     @Test func idsAndCount() {
@@ -36,44 +37,49 @@ import Testing
     }
 
     @Test func limitAndSkipPageTheOrderedResults() {
-        #expect(run(["--order", "name", "--skip", "1", "--limit", "2", "--ids"], "score > 0").outLines == ["c3", "c4"])
+        #expect(
+            run(["--order", "name", "--skip", "1", "--limit", "2", "--ids"], "score > 0").outLines == ["c3", "c4"])
         #expect(run(["--limit", "0", "--ids"], "score > 0").out == "")
     }
 
     @Test func keysProjectTheObjects() {
-        #expect(run(["--keys", "name", "--order", "-age"], "age >= 31").outLines == [
-            #"{"objectId":"c3","name":"Cid"}"#,
-            #"{"objectId":"c1","name":"Ann"}"#,
-        ])
+        #expect(
+            run(["--keys", "name", "--order", "-age"], "age >= 31").outLines == [
+                #"{"objectId":"c3","name":"Cid"}"#,
+                #"{"objectId":"c1","name":"Ann"}"#,
+            ])
     }
 
     @Test func includeEmbedsThePointedToObject() {
-        #expect(run(["--include", "address"], "name = 'Ann'").outLines == [
-            #"{"objectId":"c1","name":"Ann","age":31,"score":7,"address":{"__type":"Object","className":"Address","objectId":"a1","city":"Dallas"}}"#,
-        ])
+        #expect(
+            run(["--include", "address"], "name = 'Ann'").outLines == [
+                #"{"objectId":"c1","name":"Ann","age":31,"score":7,"address":{"__type":"Object","className":"Address","objectId":"a1","city":"Dallas"}}"#
+            ])
     }
 
     @Test func formatJSONIsAParseResultsDocument() {
-        #expect(run(["--format", "json", "--keys", "name"], "score = 7").out == """
-            {"results":[
-            {"objectId":"c1","name":"Ann"},
-            {"objectId":"c3","name":"Cid"}
-            ]}
+        #expect(
+            run(["--format", "json", "--keys", "name"], "score = 7").out == """
+                {"results":[
+                {"objectId":"c1","name":"Ann"},
+                {"objectId":"c3","name":"Cid"}
+                ]}
 
-            """)
+                """)
         #expect(run(["--format", "json"], "score = 1").out == "{\"results\":[]}\n")
     }
 
     @Test func formatTableAlignsColumns() {
-        #expect(run(["--format", "table"], "score <= 8").out == """
-            objectId | name |  age | score | address
-            ---------+------+------+-------+-----------
-            c1       | Ann  |   31 |     7 | Address:a1
-            c3       | Cid  |   40 |     7 | Address:a2
-            c4       | Dee  | null |     8 |
-            (3 rows)
+        #expect(
+            run(["--format", "table"], "score <= 8").out == """
+                objectId | name |  age | score | address
+                ---------+------+------+-------+-----------
+                c1       | Ann  |   31 |     7 | Address:a1
+                c3       | Cid  |   40 |     7 | Address:a2
+                c4       | Dee  | null |     8 |
+                (3 rows)
 
-            """)
+                """)
     }
 
     @Test func queryFromStandardInput() {

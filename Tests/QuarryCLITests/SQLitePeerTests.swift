@@ -29,8 +29,9 @@ import QuarryTestSupport
     }
 
     @Test func countQueriesCountWithoutPaging() throws {
-        var query = Query(className: "Person", predicate: .leaf(.compare(.key("age"), .gt, .literal(50), []), .sql),
-                          skip: 3, limit: 5, count: true)
+        var query = Query(
+            className: "Person", predicate: .leaf(.compare(.key("age"), .gt, .literal(50), []), .sql),
+            skip: 3, limit: 5, count: true)
         let prepared = try Self.fixture.peer.prepare(query)
         query.count = false
         query.skip = nil

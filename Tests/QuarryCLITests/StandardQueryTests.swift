@@ -26,8 +26,10 @@ import QuarryTestSupport
     }
 
     /// What `quarry bench --index age --index name --index score --index location` measures.
-    static let engine = ExecutorBox(try! BenchExecutor.engine(database, indexes: ["age", "name", "score", "location"],
-                                                              in: "Person"))
+    static let engine = ExecutorBox(
+        try! BenchExecutor.engine(
+            database, indexes: ["age", "name", "score", "location"],
+            in: "Person"))
 
     static let clauses = queries("scan.sql") + queries("indexed.sql")
     static let requests = queries("requests.json")
@@ -40,8 +42,10 @@ import QuarryTestSupport
 
     @Test(arguments: clauses)
     func sqliteFindsWhatQuarryFindsForEachClause(_ text: String) throws {
-        try agree(Query(className: "Person",
-                        predicate: try SQLWhere.parse(text, className: "Person", schema: Self.database)))
+        try agree(
+            Query(
+                className: "Person",
+                predicate: try SQLWhere.parse(text, className: "Person", schema: Self.database)))
     }
 
     @Test(arguments: requests)

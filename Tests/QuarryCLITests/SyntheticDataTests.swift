@@ -9,10 +9,14 @@ import QuarryTestSupport
     @Test func theSameSeedGivesTheSameObjectsEverywhere() {
         // Golden values: a change here changes every published benchmark figure.
         let data = SyntheticData(rows: 10)
-        #expect(data.city(0) == Record(objectId: "c0", fields: [
-            ("name", "Lima0"), ("country", "CN"), ("population", 5066),
-            ("location", .geoPoint(GeoPoint(latitude: 3.228735, longitude: -96.967772))),
-        ]))
+        #expect(
+            data.city(0)
+                == Record(
+                    objectId: "c0",
+                    fields: [
+                        ("name", "Lima0"), ("country", "CN"), ("population", 5066),
+                        ("location", .geoPoint(GeoPoint(latitude: 3.228735, longitude: -96.967772))),
+                    ]))
         let p0 = data.person(0)
         #expect(p0.objectId == "p0")
         #expect(p0.fields["name"] == "Ian764")

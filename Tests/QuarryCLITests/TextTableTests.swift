@@ -4,30 +4,34 @@ import Testing
 
 @Suite struct TextTableTests {
     @Test func alignsColumnsAndRightAlignsNumbers() {
-        let table = TextTable(columns: ["objectId", "name", "age"], rows: [
-            [CellText.cell(.string("k1")), CellText.cell(.string("Bob")), CellText.cell(.int(7))],
-            [CellText.cell(.string("k22")), CellText.cell(nil), CellText.cell(.double(120.5))],
-        ])
-        #expect(table.render() == """
-            objectId | name |   age
-            ---------+------+------
-            k1       | Bob  |     7
-            k22      |      | 120.5
-            (2 rows)
+        let table = TextTable(
+            columns: ["objectId", "name", "age"],
+            rows: [
+                [CellText.cell(.string("k1")), CellText.cell(.string("Bob")), CellText.cell(.int(7))],
+                [CellText.cell(.string("k22")), CellText.cell(nil), CellText.cell(.double(120.5))],
+            ])
+        #expect(
+            table.render() == """
+                objectId | name |   age
+                ---------+------+------
+                k1       | Bob  |     7
+                k22      |      | 120.5
+                (2 rows)
 
-            """)
+                """)
     }
 
     @Test func clipsLongCellsAndEscapesControlCharacters() {
         var table = TextTable(columns: ["s"], rows: [[CellText.cell(.string("line1\nline2\tend"))]])
         table.maxCellWidth = 10
-        #expect(table.render() == """
-            s
-            ----------
-            line1\\nli…
-            (1 row)
+        #expect(
+            table.render() == """
+                s
+                ----------
+                line1\\nli…
+                (1 row)
 
-            """)
+                """)
     }
 
     @Test func emptyResultStillShowsTheHeader() {

@@ -18,7 +18,8 @@ import Testing
     @Test func sqlAndPredicateBothWays() {
         let toPredicate = quarry(["translate", "--to", "predicate"] + on + ["name LIKE 'a%' AND score != 7"])
         #expect(toPredicate.out == #"name LIKE[c] "a*" AND (score != NULL AND score != 7)"# + "\n")
-        let toSQL = quarry(["translate", "--from", "predicate", "--to", "sql"] + on + ["name BEGINSWITH[c] 'A' AND score != 7"])
+        let toSQL = quarry(
+            ["translate", "--from", "predicate", "--to", "sql"] + on + ["name BEGINSWITH[c] 'A' AND score != 7"])
         #expect(toSQL.out == "name LIKE 'A%' AND (score IS NULL OR score != 7)\n")
         // SQL's LIKE ignores case: a case-sensitive BEGINSWITH has no SQL form.
         let caseSensitive = quarry(["translate", "--from", "predicate", "--to", "sql"] + on + ["name BEGINSWITH 'A'"])
@@ -31,7 +32,10 @@ import Testing
     @Test func exactAssumesNothing() {
         let r = quarry(["translate", "--exact", "--to", "json", "score >= 8"])
         #expect(r.status == 0)
-        #expect(r.out == #"{"$or":[{"score":{"$gte":8}},{"score":{"$gte":{"__type":"Date","iso":"1970-01-01T00:00:00.008Z"}}}]}"# + "\n")
+        #expect(
+            r.out
+                == #"{"$or":[{"score":{"$gte":8}},{"score":{"$gte":{"__type":"Date","iso":"1970-01-01T00:00:00.008Z"}}}]}"#
+                + "\n")
         #expect(r.err.isEmpty)
     }
 
@@ -42,16 +46,23 @@ import Testing
         #expect(r.status == 0)
         #expect(r.out == "age >= 21\n")
         #expect(r.err == "note: assumed age: a number (--data reads the types from data; --exact assumes nothing)\n")
-        let tags = quarry(["translate", "--from", "predicate", "--to", "sql", "ANY tags == 'hero' AND name BEGINSWITH[c] 'c'"])
+        let tags = quarry([
+            "translate", "--from", "predicate", "--to", "sql", "ANY tags == 'hero' AND name BEGINSWITH[c] 'c'",
+        ])
         #expect(tags.out == "tags = 'hero' AND name LIKE 'c%'\n")
-        #expect(tags.err == "note: assumed tags: an array of strings; name: a string (--data reads the types from data; --exact assumes nothing)\n")
+        #expect(
+            tags.err
+                == "note: assumed tags: an array of strings; name: a string (--data reads the types from data; --exact assumes nothing)\n"
+        )
     }
 
     /// The issue's example, both ways: each translation passes `check` in its dialect, with
     /// and without the data, and translating it back gives the text it came from.
-    @Test(arguments: [(Dialect.sql, Dialect.predicate, "age >= 21"), (.predicate, .sql, "age >= 21"),
-                      (.sql, .json, "age >= 21 AND name = 'bob'"), (.json, .sql, #"{"age":{"$gte":21},"name":"bob"}"#),
-                      (.predicate, .json, #"age >= 21 AND name == "bob""#), (.json, .predicate, #"{"age":{"$gte":21},"name":"bob"}"#)])
+    @Test(arguments: [
+        (Dialect.sql, Dialect.predicate, "age >= 21"), (.predicate, .sql, "age >= 21"),
+        (.sql, .json, "age >= 21 AND name = 'bob'"), (.json, .sql, #"{"age":{"$gte":21},"name":"bob"}"#),
+        (.predicate, .json, #"age >= 21 AND name == "bob""#), (.json, .predicate, #"{"age":{"$gte":21},"name":"bob"}"#),
+    ])
     func assumedTranslationsRoundTripThroughCheck(_ from: Dialect, _ to: Dialect, _ query: String) {
         let there = quarry(["translate", "--from", from.rawValue, "--to", to.rawValue, query])
         #expect(there.status == 0, "\(there.err)")
@@ -76,11 +87,12 @@ import Testing
         let r = quarry(["translate", "--exact", "--to", "json", "name != 'x'"])
         #expect(r.status == 1)
         #expect(r.out.isEmpty)
-        #expect(r.err == """
-            error[translate.inexpressible]: the sql test `name != "x"` has no exact Parse `where` JSON equivalent: on an array it asks for an element that differs, which Parse can only ask with $containedBy, whose equality ignores string options and matches pointers with their objectId
-              = note: a schema (the CLI's --data) showing what the field holds may let it translate
+        #expect(
+            r.err == """
+                error[translate.inexpressible]: the sql test `name != "x"` has no exact Parse `where` JSON equivalent: on an array it asks for an element that differs, which Parse can only ask with $containedBy, whose equality ignores string options and matches pointers with their objectId
+                  = note: a schema (the CLI's --data) showing what the field holds may let it translate
 
-            """)
+                """)
     }
 
     @Test func theDataSchemaLetsSingleValuedFieldsTranslate() {
@@ -90,15 +102,24 @@ import Testing
     }
 
     @Test func requestParametersHaveNoPlaceInAWhereClause() {
-        let r = quarry(["translate", "--from", "json", "--to", "sql"] + on + [#"{"where": {"age": {"$gt": 1}}, "order": "-age", "limit": 5}"#])
+        let r = quarry(
+            ["translate", "--from", "json", "--to", "sql"] + on + [
+                #"{"where": {"age": {"$gt": 1}}, "order": "-age", "limit": 5}"#
+            ])
         #expect(r.status == 1)
-        #expect(r.err == "error[translate.inexpressible]: a sql where-clause cannot hold the query's order and limit; only the json dialect writes them\n")
+        #expect(
+            r.err
+                == "error[translate.inexpressible]: a sql where-clause cannot hold the query's order and limit; only the json dialect writes them\n"
+        )
     }
 
     @Test func translateErrorsAsJSON() {
         let r = quarry(["translate", "--json", "--from", "json", "--to", "sql", #"{"where": {}, "skip": 1}"#])
         #expect(r.status == 1)
-        #expect(r.out == #"{"ok":false,"errors":[{"code":"translate.inexpressible","message":"a sql where-clause cannot hold the query's skip; only the json dialect writes them"}]}"# + "\n")
+        #expect(
+            r.out
+                == #"{"ok":false,"errors":[{"code":"translate.inexpressible","message":"a sql where-clause cannot hold the query's skip; only the json dialect writes them"}]}"#
+                + "\n")
     }
 
     /// Running a translation gives the same objects as running the original. With the data's
@@ -131,8 +152,9 @@ import Testing
                     continue
                 }
                 let text = String(translated.out.dropLast())
-                let query = try to.compile(text, className: "Contact",
-                                           options: CompileOptions(schema: schema == on ? db : nil))
+                let query = try to.compile(
+                    text, className: "Contact",
+                    options: CompileOptions(schema: schema == on ? db : nil))
                 #expect(try db.run(query).objectIds == expected, "\(from) → \(to): \(text)")
             }
         }

@@ -56,8 +56,10 @@ import Testing
         // By default `age` holds a number, as compared; exactly, it might hold dates, which SQL
         // compares with 21 as milliseconds.
         #expect(try Dialect.sql.translate("age >= 21", to: .json) == #"{"age":{"$gte":21}}"#)
-        #expect(try Dialect.sql.translate("age >= 21", to: .json, exact: true)
-                == #"{"$or":[{"age":{"$gte":21}},{"age":{"$gte":{"__type":"Date","iso":"1970-01-01T00:00:00.021Z"}}}]}"#)
+        #expect(
+            try Dialect.sql.translate("age >= 21", to: .json, exact: true)
+                == #"{"$or":[{"age":{"$gte":21}},{"age":{"$gte":{"__type":"Date","iso":"1970-01-01T00:00:00.021Z"}}}]}"#
+        )
     }
 
     @Test func whereClausesCannotHoldRequestParameters() throws {
@@ -69,7 +71,10 @@ import Testing
             _ = try Dialect.predicate.print(q)
             Issue.record("expected translate.inexpressible")
         } catch {
-            #expect(error.all.map(\.message) == ["a predicate where-clause cannot hold the query's order and limit; only the json dialect writes them"])
+            #expect(
+                error.all.map(\.message) == [
+                    "a predicate where-clause cannot hold the query's order and limit; only the json dialect writes them"
+                ])
         }
     }
 }
@@ -77,7 +82,8 @@ import Testing
 /// The README's library example, over the bundled sample database.
 @Suite struct ReadmeExampleTests {
     /// Tests/QuarryCLITests/UmbrellaAPITests.swift → the package root.
-    static let sample = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/") + "/Samples/sample.json"
+    static let sample =
+        "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/") + "/Samples/sample.json"
 
     @Test func libraryExample() throws {
         let db = try Database(contentsOfFile: Self.sample)
@@ -87,18 +93,22 @@ import Testing
         let ks = try db.find("Contact", where: "name BEGINSWITH[c] %@", dialect: .predicate, options: options)
         #expect(ks.map(\.objectId) == ["k3"])
         #expect(try db.count("Order", where: #"{"orderAmount":{"$gt":100}}"#, dialect: .json) == 2)
-        let text = try Dialect.sql.translate("name LIKE 'J%' AND age > 20", to: .predicate, className: "Contact",
-                                             options: CompileOptions(schema: db))
+        let text = try Dialect.sql.translate(
+            "name LIKE 'J%' AND age > 20", to: .predicate, className: "Contact",
+            options: CompileOptions(schema: db))
         #expect(text == #"name LIKE[c] "J*" AND age > 20"#)
-        let query = try Dialect.sql.compile("name LIKE 'J%' AND age > 20", className: "Contact",
-                                            options: CompileOptions(schema: db))
+        let query = try Dialect.sql.compile(
+            "name LIKE 'J%' AND age > 20", className: "Contact",
+            options: CompileOptions(schema: db))
         #expect(try db.matches(tokyo[0], className: "Contact", predicate: query.predicate) == false)
     }
 
     @Test func predicateExample() throws {
         let db = try Database(contentsOfFile: Self.sample)
-        let p = try PredicateFormat.parse("name BEGINSWITH[cd] %@ AND ANY tags IN %@ AND age > $min",
-                                          arguments: ["cl", ["hero", "texas"]]).substituting(["min": 18])
+        let p = try PredicateFormat.parse(
+            "name BEGINSWITH[cd] %@ AND ANY tags IN %@ AND age > $min",
+            arguments: ["cl", ["hero", "texas"]]
+        ).substituting(["min": 18])
         #expect(try db.run(Query(className: "Contact", predicate: p)).objectIds == ["k1"])
     }
 

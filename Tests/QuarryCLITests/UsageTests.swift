@@ -24,17 +24,30 @@ import Testing
     @Test(arguments: [
         (["run", "x"], "Error: Missing expected argument '--data <file>'"),
         (["check", "--bogus", "x"], "Error: Unknown option '--bogus'"),
-        (["check", "--dialect", "cobol", "x"], "Error: The value 'cobol' is invalid for '--dialect <dialect>'. Please provide one of 'sql', 'predicate' or 'json'."),
-        (["check", "--profile", "firebase", "x"], "Error: The value 'firebase' is invalid for '--profile <profile>'. Please provide one of 'exact', 'parse', 'leancloud', 'maxleap' or 'backendless'."),
+        (
+            ["check", "--dialect", "cobol", "x"],
+            "Error: The value 'cobol' is invalid for '--dialect <dialect>'. Please provide one of 'sql', 'predicate' or 'json'."
+        ),
+        (
+            ["check", "--profile", "firebase", "x"],
+            "Error: The value 'firebase' is invalid for '--profile <profile>'. Please provide one of 'exact', 'parse', 'leancloud', 'maxleap' or 'backendless'."
+        ),
         (["check"], "Error: Missing expected argument '<query>'"),
         (["translate", "x"], "Error: Missing expected argument '--to <to>'"),
-        (["run", "--data", "d.json", "--ids", "--count", "x"],
-         "Error: --ids and --count cannot be used together; choose one output."),
-        (["run", "--data", "d.json", "--count", "--format", "table", "x"],
-         "Error: --count and --format cannot be used together; choose one output."),
+        (
+            ["run", "--data", "d.json", "--ids", "--count", "x"],
+            "Error: --ids and --count cannot be used together; choose one output."
+        ),
+        (
+            ["run", "--data", "d.json", "--count", "--format", "table", "x"],
+            "Error: --count and --format cannot be used together; choose one output."
+        ),
         (["run", "--data", "d.json", "--limit", "-1", "x"], "Error: --limit must be 0 or more (got -1)."),
         (["run", "--data", "d.json", "--skip", "-5", "x"], "Error: --skip must be 0 or more (got -5)."),
-        (["run", "--data", "d.json", "--format", "csv", "x"], "Error: The value 'csv' is invalid for '--format <format>'. Please provide one of 'ndjson', 'json' or 'table'."),
+        (
+            ["run", "--data", "d.json", "--format", "csv", "x"],
+            "Error: The value 'csv' is invalid for '--format <format>'. Please provide one of 'ndjson', 'json' or 'table'."
+        ),
         (["run", "--data", "d.json", "--limit", "ten", "x"], "Error: The value 'ten' is invalid for '--limit <n>'"),
         (["check", "-x", "q"], "Error: Unknown option '-x'"),
         (["explain", "x"], "Error: Missing expected argument '--data <file>'"),

@@ -74,13 +74,14 @@ let documentedForms: [DocumentedForm] = [
     @Test func acceptedFormsAreTheDocumentedOnesThenTheExtras() {
         let forms = BackendlessDate.acceptedForms
         #expect(Array(forms.prefix(33)) == BackendlessDate.documentedForms)
-        #expect(Array(forms.dropFirst(33)) == [
-            "dd/MM/yyyy HH:mm:ss 'GMT'z", "dd.MM.yyyy HH:mm:ss 'GMT'z", "dd-MM-yyyy HH:mm:ss 'GMT'z",
-            "dd/MM/yyyy HH:mm:ss z", "dd.MM.yyyy HH:mm:ss z", "dd.MM.yyyy HH:mm:ss",
-            "dd-MM-yyyy HH:mm:ss", "dd/MM/yyyy HH:mm:ss", "dd.MM.yyyy", "dd-MM-yyyy",
-            "dd/MM/yyyy HH:mm:ss 'GMT'Z", "dd/MM/yyyy HH:mm", "dd/MM/yyyy",
-            "yyyyMMdd",
-        ])
+        #expect(
+            Array(forms.dropFirst(33)) == [
+                "dd/MM/yyyy HH:mm:ss 'GMT'z", "dd.MM.yyyy HH:mm:ss 'GMT'z", "dd-MM-yyyy HH:mm:ss 'GMT'z",
+                "dd/MM/yyyy HH:mm:ss z", "dd.MM.yyyy HH:mm:ss z", "dd.MM.yyyy HH:mm:ss",
+                "dd-MM-yyyy HH:mm:ss", "dd/MM/yyyy HH:mm:ss", "dd.MM.yyyy", "dd-MM-yyyy",
+                "dd/MM/yyyy HH:mm:ss 'GMT'Z", "dd/MM/yyyy HH:mm", "dd/MM/yyyy",
+                "yyyyMMdd",
+            ])
     }
 
     /// Reference §7 test 37: each documented example reads as its instant, through the first
@@ -169,10 +170,10 @@ let documentedForms: [DocumentedForm] = [
         ("2016-366", 1_483_142_400_000),
         ("2015-001", 1_420_070_400_000),
         ("2015-1", 1_420_070_400_000),
-        ("2015-W1", 1_419_811_200_000),    // week 1 of 2015 starts on 2014-12-29
-        ("2015-W53", 1_451_260_800_000),   // 2015 starts on a Thursday: 53 weeks
+        ("2015-W1", 1_419_811_200_000),  // week 1 of 2015 starts on 2014-12-29
+        ("2015-W53", 1_451_260_800_000),  // 2015 starts on a Thursday: 53 weeks
         ("2009-W53", 1_261_958_400_000),
-        ("2020-W53", 1_609_113_600_000),   // leap year starting on a Wednesday: 53 weeks
+        ("2020-W53", 1_609_113_600_000),  // leap year starting on a Wednesday: 53 weeks
     ])
     func otherAcceptedStrings(text: String, ms: Int64) {
         #expect(BackendlessDate.parse(text) == ms)
@@ -180,20 +181,20 @@ let documentedForms: [DocumentedForm] = [
 
     @Test(arguments: [
         "",
-        "2015.03.23",                       // reference §7 test 39
-        "02/30/2015",                       // no rollover into March
-        "13/13/2015",                       // neither reading is a date
+        "2015.03.23",  // reference §7 test 39
+        "02/30/2015",  // no rollover into March
+        "13/13/2015",  // neither reading is a date
         "32-10-1988",
-        "03/23/2015x",                      // trailing text (Java would ignore it)
+        "03/23/2015x",  // trailing text (Java would ignore it)
         " 03/23/2015", "03/23/2015 ", "03/23/2015  14:30",
-        "Mar 23 2015",                      // not in the list
+        "Mar 23 2015",  // not in the list
         "23 Mar 2015",
-        "2015-03-23T14:30:15Z",             // Java's z/Z do not read the letter Z
-        "2015-03-23T14:30:15.25Z",          // SSS is exactly three digits
+        "2015-03-23T14:30:15Z",  // Java's z/Z do not read the letter Z
+        "2015-03-23T14:30:15.25Z",  // SSS is exactly three digits
         "2015-03-23T14:30:15.2500Z",
         "2015-03-23T14:30:15.250+02:00",
         "03/23/2015 24:00", "03/23/2015 23:60", "03/23/2015 23:59:60",
-        "23-Mar-15", "03/23/15",            // two-digit years
+        "23-Mar-15", "03/23/15",  // two-digit years
         "03/023/2015", "003/23/2015", "03/23/02015",
         "2015-000", "2015-366", "2015-1000",
         "2015-W0", "2015-W00", "2015-W54", "2014-W53",
@@ -202,10 +203,10 @@ let documentedForms: [DocumentedForm] = [
         "03/23/2015 14:30:15 GMT-2400", "03/23/2015 14:30:15 GMT+02",
         "03/23/2015 14:30:15 GMT+2:00", "03/23/2015 14:30:15 XYZ", "03/23/2015 14:30:15 PSTX",
         "03/23/2015 14:30:15 GMTUTC",
-        "28-10-1988 00:00:00 UTC",          // no MM-dd-yyyy HH:mm:ss z in the list, so no twin
+        "28-10-1988 00:00:00 UTC",  // no MM-dd-yyyy HH:mm:ss z in the list, so no twin
         "28-10-1988 25:00:00",
-        "1427068800000",                    // epoch ms are numbers, not strings
-        "date 2015-03-23",                  // quoted literals are case-sensitive
+        "1427068800000",  // epoch ms are numbers, not strings
+        "date 2015-03-23",  // quoted literals are case-sensitive
         "２０１５-03-23",
         "2015-03-23\u{0}",
     ])
@@ -222,23 +223,28 @@ let documentedForms: [DocumentedForm] = [
             let s = String(v)
             return String(repeating: "0", count: max(0, w - s.count)) + s
         }
-        let monthNames = ["Jan", "February", "mar", "APRIL", "May", "June", "Jul", "August",
-                          "Sep", "October", "nov", "December"]
+        let monthNames = [
+            "Jan", "February", "mar", "APRIL", "May", "June", "Jul", "August",
+            "Sep", "October", "nov", "December",
+        ]
         for _ in 0..<2_000 {
             let year = Int(rng.next() % 10_000), month = Int(rng.next() % 12) + 1
             let day = Int(rng.next() % UInt64(CivilDate.daysInMonth(year: Int64(year), month: month))) + 1
             let hour = Int(rng.next() % 24), minute = Int(rng.next() % 60), second = Int(rng.next() % 60)
             let millisecond = Int(rng.next() % 1000)
             let offsetMinutes = Int(rng.next() % (24 * 60 * 2 - 1)) - (24 * 60 - 1)
-            let ms = CivilDate.epochMillis(year: Int64(year), month: month, day: day, hour: hour,
-                                           minute: minute, second: second)
+            let ms = CivilDate.epochMillis(
+                year: Int64(year), month: month, day: day, hour: hour,
+                minute: minute, second: second)
             let y = pad(year, 4), mo = pad(month, 2), dd = pad(day, 2)
             let time = "\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
             let sign = offsetMinutes < 0 ? "-" : "+"
             let offset = sign + pad(abs(offsetMinutes) / 60, 2) + pad(abs(offsetMinutes) % 60, 2)
             let midnight = ms - Int64(hour * 3_600_000 + minute * 60_000 + second * 1000)
-            let dayOfYear = Int((midnight - CivilDate.epochMillis(year: Int64(year), month: 1, day: 1))
-                                / CivilDate.msPerDay) + 1
+            let dayOfYear =
+                Int(
+                    (midnight - CivilDate.epochMillis(year: Int64(year), month: 1, day: 1))
+                        / CivilDate.msPerDay) + 1
             let cases: [(String, Int64)] = [
                 ("\(mo)/\(dd)/\(y) \(time)", ms),
                 ("\(dd)-\(monthNames[month - 1])-\(y)", midnight),

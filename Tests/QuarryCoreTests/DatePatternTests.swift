@@ -4,43 +4,48 @@ import Testing
 @Suite struct DatePatternTests {
     @Test func abuttingNumbersTakeExactlyTheirCount() throws {
         let pattern = try #require(DatePattern("yyyyMMdd"))
-        #expect(pattern.tokens == [
-            .number(.year, minDigits: 4, maxDigits: 4),
-            .number(.month, minDigits: 2, maxDigits: 2),
-            .number(.day, minDigits: 2, maxDigits: 2),
-        ])
+        #expect(
+            pattern.tokens == [
+                .number(.year, minDigits: 4, maxDigits: 4),
+                .number(.month, minDigits: 2, maxDigits: 2),
+                .number(.day, minDigits: 2, maxDigits: 2),
+            ])
     }
 
     @Test func separatedNumbersTakeOneToTheirNaturalWidth() throws {
         let pattern = try #require(DatePattern("yyyy-M-d, E"))
-        #expect(pattern.tokens == [
-            .number(.year, minDigits: 4, maxDigits: 4), .literal(Array("-".utf8)),
-            .number(.month, minDigits: 1, maxDigits: 2), .literal(Array("-".utf8)),
-            .number(.day, minDigits: 1, maxDigits: 2), .literal(Array(", ".utf8)),
-            .weekdayName,
-        ])
-        #expect(try #require(DatePattern("yyyy-DDD")).tokens.last
+        #expect(
+            pattern.tokens == [
+                .number(.year, minDigits: 4, maxDigits: 4), .literal(Array("-".utf8)),
+                .number(.month, minDigits: 1, maxDigits: 2), .literal(Array("-".utf8)),
+                .number(.day, minDigits: 1, maxDigits: 2), .literal(Array(", ".utf8)),
+                .weekdayName,
+            ])
+        #expect(
+            try #require(DatePattern("yyyy-DDD")).tokens.last
                 == .number(.dayOfYear, minDigits: 1, maxDigits: 3))
     }
 
     @Test func quotedTextIsLiteralAndMergesWithPunctuation() throws {
         let pattern = try #require(DatePattern("d MMMMM yyyy, HH'h' mm'm' ss's'"))
-        #expect(pattern.tokens == [
-            .number(.day, minDigits: 1, maxDigits: 2), .literal(Array(" ".utf8)), .monthName,
-            .literal(Array(" ".utf8)), .number(.year, minDigits: 4, maxDigits: 4),
-            .literal(Array(", ".utf8)), .number(.hour, minDigits: 1, maxDigits: 2),
-            .literal(Array("h ".utf8)), .number(.minute, minDigits: 1, maxDigits: 2),
-            .literal(Array("m ".utf8)), .number(.second, minDigits: 1, maxDigits: 2),
-            .literal(Array("s".utf8)),
-        ])
+        #expect(
+            pattern.tokens == [
+                .number(.day, minDigits: 1, maxDigits: 2), .literal(Array(" ".utf8)), .monthName,
+                .literal(Array(" ".utf8)), .number(.year, minDigits: 4, maxDigits: 4),
+                .literal(Array(", ".utf8)), .number(.hour, minDigits: 1, maxDigits: 2),
+                .literal(Array("h ".utf8)), .number(.minute, minDigits: 1, maxDigits: 2),
+                .literal(Array("m ".utf8)), .number(.second, minDigits: 1, maxDigits: 2),
+                .literal(Array("s".utf8)),
+            ])
     }
 
     @Test func doubledQuotesAreOneQuote() throws {
         let pattern = try #require(DatePattern("HH 'o''clock' ''yyyy"))
-        #expect(pattern.tokens == [
-            .number(.hour, minDigits: 1, maxDigits: 2), .literal(Array(" o'clock '".utf8)),
-            .number(.year, minDigits: 4, maxDigits: 4),
-        ])
+        #expect(
+            pattern.tokens == [
+                .number(.hour, minDigits: 1, maxDigits: 2), .literal(Array(" o'clock '".utf8)),
+                .number(.year, minDigits: 4, maxDigits: 4),
+            ])
         let expected: Int64 = 1_420_070_400_000 + 14 * 3_600_000  // 2015-01-01T14:00Z
         #expect(pattern.match("14 o'clock '2015") == expected)
     }

@@ -24,11 +24,12 @@ import Testing
             #expect(error.related.map(\.code) == ["syntax.unexpected-token", "limit.nesting"])
             #expect(error.all == [first, second, third])
             #expect(error.all.filter { !$0.related.isEmpty }.isEmpty)
-            #expect(error.description == """
-                error[lex.unterminated-string]: unterminated
-                error[syntax.unexpected-token]: unexpected
-                error[limit.nesting]: too deep
-                """)
+            #expect(
+                error.description == """
+                    error[lex.unterminated-string]: unterminated
+                    error[syntax.unexpected-token]: unexpected
+                    error[limit.nesting]: too deep
+                    """)
         }
     }
 

@@ -9,7 +9,8 @@ import Testing
         #expect(RelativeTime.parse("in 2 days") == .success(2 * day))
         #expect(RelativeTime.parse("3 hours ago") == .success(-3 * hour))
         #expect(RelativeTime.parse("in 1 day 2 hours") == .success(day + 2 * hour))
-        #expect(RelativeTime.parse("1 yr 2 wks 3 d 4 hr 5 min 6 sec ago")
+        #expect(
+            RelativeTime.parse("1 yr 2 wks 3 d 4 hr 5 min 6 sec ago")
                 == .success(-(365 * day + 14 * day + 3 * day + 4 * hour + 5 * 60_000 + 6_000)))
         #expect(RelativeTime.parse("in 0 seconds") == .success(0))
     }
@@ -66,8 +67,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("2 days", RelativeTimeError.Kind.noDirection,
-         "Time should either start with 'in' or end with 'ago'", nil as SourceRange?),
+        (
+            "2 days", RelativeTimeError.Kind.noDirection,
+            "Time should either start with 'in' or end with 'ago'", nil as SourceRange?
+        ),
         ("", .noDirection, "Time should either start with 'in' or end with 'ago'", nil),
         ("   ", .noDirection, "Time should either start with 'in' or end with 'ago'", nil),
         (" now", .noDirection, "Time should either start with 'in' or end with 'ago'", nil),
@@ -75,12 +78,18 @@ import Testing
         ("inside 2 days", .noDirection, "Time should either start with 'in' or end with 'ago'", nil),
         ("in 2 days ago", .bothDirections, "Time cannot have both 'in' and 'ago'", nil),
         ("in ago", .bothDirections, "Time cannot have both 'in' and 'ago'", nil),
-        ("in 2", .danglingUnitOrNumber, "Invalid time string. Dangling unit or number.",
-         SourceRange(offset: 3, length: 1)),
-        ("days ago", .danglingUnitOrNumber, "Invalid time string. Dangling unit or number.",
-         SourceRange(offset: 0, length: 4)),
-        ("in now", .danglingUnitOrNumber, "Invalid time string. Dangling unit or number.",
-         SourceRange(offset: 3, length: 3)),
+        (
+            "in 2", .danglingUnitOrNumber, "Invalid time string. Dangling unit or number.",
+            SourceRange(offset: 3, length: 1)
+        ),
+        (
+            "days ago", .danglingUnitOrNumber, "Invalid time string. Dangling unit or number.",
+            SourceRange(offset: 0, length: 4)
+        ),
+        (
+            "in now", .danglingUnitOrNumber, "Invalid time string. Dangling unit or number.",
+            SourceRange(offset: 3, length: 3)
+        ),
         ("in two days", .notAnInteger, "'two' is not an integer.", SourceRange(offset: 3, length: 3)),
         ("in 1.5 days", .notAnInteger, "'1.5' is not an integer.", SourceRange(offset: 3, length: 3)),
         ("in 1e3 days", .notAnInteger, "'1e3' is not an integer.", SourceRange(offset: 3, length: 3)),

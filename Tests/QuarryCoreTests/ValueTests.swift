@@ -26,20 +26,27 @@ import Testing
     }
 
     @Test func crossTypeSortOrderFollowsMongo() {
-        let sorted: [Value] = [.date(0), .bool(false), .pointer(Pointer(className: "A", objectId: "x")),
-                               .bytes([1]), .array([]), .object([:]), .string("s"), .int(3), .null]
-            .sorted { Value.sortOrder($0, $1) < 0 }
-        #expect(sorted.map(\.typeName) == ["null", "int", "string", "object", "array", "bytes",
-                                           "pointer", "bool", "date"])
+        let sorted: [Value] = [
+            .date(0), .bool(false), .pointer(Pointer(className: "A", objectId: "x")),
+            .bytes([1]), .array([]), .object([:]), .string("s"), .int(3), .null,
+        ]
+        .sorted { Value.sortOrder($0, $1) < 0 }
+        #expect(
+            sorted.map(\.typeName) == [
+                "null", "int", "string", "object", "array", "bytes",
+                "pointer", "bool", "date",
+            ])
     }
 
     @Test func codableRoundTrip() throws {
-        let values: [Value] = [.null, .bool(true), .int(-5), .double(2.5), .double(.infinity), .string("x"),
-                               .date(1427068800000), .bytes([0, 255]),
-                               .geoPoint(GeoPoint(latitude: 1, longitude: 2)),
-                               .pointer(Pointer(className: "A", objectId: "b")),
-                               .relation(className: "Post", objectIds: ["p1"]),
-                               .array([.int(1), .string("a")]), .object(["k": .bool(false)])]
+        let values: [Value] = [
+            .null, .bool(true), .int(-5), .double(2.5), .double(.infinity), .string("x"),
+            .date(1427068800000), .bytes([0, 255]),
+            .geoPoint(GeoPoint(latitude: 1, longitude: 2)),
+            .pointer(Pointer(className: "A", objectId: "b")),
+            .relation(className: "Post", objectIds: ["p1"]),
+            .array([.int(1), .string("a")]), .object(["k": .bool(false)]),
+        ]
         for v in values {
             let data = try JSONEncoder().encode(v)
             #expect(try JSONDecoder().decode(Value.self, from: data) == v)

@@ -5,8 +5,10 @@ import QuarryTestSupport
 
 @Suite struct Base64Tests {
     // RFC 4648 §10 test vectors.
-    @Test(arguments: [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="),
-                      ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")])
+    @Test(arguments: [
+        ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="),
+        ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy"),
+    ])
     func rfcVectors(plain: String, encoded: String) throws {
         #expect(Base64.encode(Array(plain.utf8)) == encoded)
         #expect(try Base64.decode(encoded).get() == Array(plain.utf8))

@@ -6,9 +6,10 @@ import QuarryTestSupport
 
 /// Damaged input must give a located error, never a crash or a hang.
 @Suite struct DataFileRobustnessTests {
-    private static let sample = FileManager.default.contents(
-        atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Samples/sample.json").path) ?? Data()
+    private static let sample =
+        FileManager.default.contents(
+            atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Samples/sample.json").path) ?? Data()
 
     @Test func mutatedFilesFailWithALocatedErrorOrLoad() throws {
         let original = [UInt8](Self.sample)

@@ -21,22 +21,23 @@ private func failure(_ text: String, maxDepth: Int = 512) -> Diagnostic? {
 @Suite struct JSONParserTests {
     // MARK: Valid documents
 
-    @Test(arguments: [
-        ("null", JSON.null), ("true", .bool(true)), ("false", .bool(false)),
-        ("0", .int(0)), ("123", .int(123)), ("-123", .int(-123)),
-        ("9223372036854775807", .int(Int64.max)), ("-9223372036854775808", .int(Int64.min)),
-        ("9223372036854775808", .double(9_223_372_036_854_775_808.0)),
-        ("-9223372036854775809", .double(-9_223_372_036_854_775_809.0)),
-        ("1.5", .double(1.5)), ("-1.5", .double(-1.5)), ("1e3", .double(1000)), ("1E+3", .double(1000)),
-        ("1e-3", .double(0.001)), ("0.1", .double(0.1)), ("2.50", .double(2.5)), ("0e0", .double(0)),
-        ("0.30000000000000004", .double(0.30000000000000004)),
-        ("123456789012345678901234567890", .double(1.2345678901234568e29)),
-        ("3.14159265358979323846264338327950288", .double(Double.pi)),
-        ("2.2250738585072014e-308", .double(2.2250738585072014e-308)),
-        ("5e-324", .double(Double.leastNonzeroMagnitude)), ("1e-400", .double(0)),
-        ("1.7976931348623157e308", .double(Double.greatestFiniteMagnitude)),
-        ("0.000001", .double(0.000001)), ("100000000000000000000000e-3", .double(1e20)),
-    ] as [(String, JSON)])
+    @Test(
+        arguments: [
+            ("null", JSON.null), ("true", .bool(true)), ("false", .bool(false)),
+            ("0", .int(0)), ("123", .int(123)), ("-123", .int(-123)),
+            ("9223372036854775807", .int(Int64.max)), ("-9223372036854775808", .int(Int64.min)),
+            ("9223372036854775808", .double(9_223_372_036_854_775_808.0)),
+            ("-9223372036854775809", .double(-9_223_372_036_854_775_809.0)),
+            ("1.5", .double(1.5)), ("-1.5", .double(-1.5)), ("1e3", .double(1000)), ("1E+3", .double(1000)),
+            ("1e-3", .double(0.001)), ("0.1", .double(0.1)), ("2.50", .double(2.5)), ("0e0", .double(0)),
+            ("0.30000000000000004", .double(0.30000000000000004)),
+            ("123456789012345678901234567890", .double(1.2345678901234568e29)),
+            ("3.14159265358979323846264338327950288", .double(Double.pi)),
+            ("2.2250738585072014e-308", .double(2.2250738585072014e-308)),
+            ("5e-324", .double(Double.leastNonzeroMagnitude)), ("1e-400", .double(0)),
+            ("1.7976931348623157e308", .double(Double.greatestFiniteMagnitude)),
+            ("0.000001", .double(0.000001)), ("100000000000000000000000e-3", .double(1e20)),
+        ] as [(String, JSON)])
     func numbersAndLiterals(text: String, expected: JSON) throws {
         #expect(try parse(text) == expected)
     }
@@ -49,12 +50,13 @@ private func failure(_ text: String, maxDepth: Int = 512) -> Diagnostic? {
         #expect(try parse("0") == .int(0))
     }
 
-    @Test(arguments: [
-        (#""""#, ""), (#""abc""#, "abc"),
-        (#""\" \\ \/ \b \f \n \r \t""#, "\" \\ / \u{8} \u{C} \n \r \t"),
-        (#""\u00e9\u00C9""#, "éÉ"), (#""\uD83D\uDE00""#, "😀"), (#""caf\u00e9 😀 é""#, "café 😀 é"),
-        (#""\u0000""#, "\u{0}"), (#""a\u0041\u2028""#, "aA\u{2028}"), (#""Ünïcødé ✓ 日本""#, "Ünïcødé ✓ 日本"),
-    ] as [(String, String)])
+    @Test(
+        arguments: [
+            (#""""#, ""), (#""abc""#, "abc"),
+            (#""\" \\ \/ \b \f \n \r \t""#, "\" \\ / \u{8} \u{C} \n \r \t"),
+            (#""\u00e9\u00C9""#, "éÉ"), (#""\uD83D\uDE00""#, "😀"), (#""caf\u00e9 😀 é""#, "café 😀 é"),
+            (#""\u0000""#, "\u{0}"), (#""a\u0041\u2028""#, "aA\u{2028}"), (#""Ünïcødé ✓ 日本""#, "Ünïcødé ✓ 日本"),
+        ] as [(String, String)])
     func strings(text: String, expected: String) throws {
         #expect(try parse(text) == .string(expected))
     }
@@ -124,54 +126,58 @@ private func failure(_ text: String, maxDepth: Int = 512) -> Diagnostic? {
 
     // MARK: Invalid documents: code, location, message
 
-    @Test(arguments: [
-        ("", "json.syntax", 0, "expected a value but found the end of the input"),
-        ("   ", "json.syntax", 3, "expected a value but found the end of the input"),
-        ("[1,]", "json.syntax", 3, "expected a value after ',' but found ']' (JSON does not allow trailing commas)"),
-        (#"{"a":1,}"#, "json.syntax", 7, "trailing commas"),
-        ("[1 2]", "json.syntax", 3, "expected ',' or ']' after an array element but found '2'"),
-        (#"{"a":1 "b":2}"#, "json.syntax", 7, "expected ',' or '}' after an object member but found '\"'"),
-        (#"{"a" 1}"#, "json.syntax", 5, "expected ':' after the object key but found '1'"),
-        ("{1:2}", "json.syntax", 1, "expected a string key or '}' but found '1'"),
-        (#"{"a":}"#, "json.syntax", 5, "expected a value but found '}'"),
-        ("[1] x", "json.syntax", 4, "expected the end of the input after the JSON value but found 'x'"),
-        ("[1", "json.syntax", 2, "expected ',' or ']' after an array element but found the end of the input"),
-        (#"{"a":1"#, "json.syntax", 6, "but found the end of the input"),
-        ("// c\n1", "json.syntax", 0, "(JSON has no comments)"),
-        ("[1,/*x*/2]", "json.syntax", 3, "(JSON has no comments)"),
-        ("'a'", "json.syntax", 0, "a single quote (JSON strings use double quotes)"),
-        ("NaN", "json.syntax", 0, "expected a value but found 'NaN'"),
-        ("-Infinity", "json.number", 1, "expected a digit after '-' but found 'Infinity'"),
-        ("tru", "json.syntax", 0, "found 'tru'"),
-        ("True", "json.syntax", 0, "found 'True'"),
-        ("nulls", "json.syntax", 4, "expected the end of the input"),
-        (".5", "json.syntax", 0, "expected a value but found '.'"),
-        ("+1", "json.syntax", 0, "expected a value but found '+'"),
-        ("\u{0B}1", "json.syntax", 0, "the control character U+000B"),
-        ("\u{A0}1", "json.syntax", 0, "'\u{A0}' (U+00A0)"),
-        ("01", "json.number", 0, "a number may not have leading zeros"),
-        ("-012", "json.number", 0, "leading zeros"),
-        ("-", "json.number", 1, "expected a digit after '-' but found the end of the input"),
-        ("1.", "json.number", 2, "expected a digit after the decimal point"),
-        ("1.e5", "json.number", 2, "expected a digit after the decimal point but found 'e5'"),
-        ("1e", "json.number", 2, "expected a digit in the exponent"),
-        ("1e+", "json.number", 3, "expected a digit in the exponent"),
-        ("1e400", "json.number", 0, "too large"),
-        ("-1e400", "json.number", 0, "too large"),
-        ("0x10", "json.syntax", 1, "found 'x10'"),
-        (#""abc"#, "json.string", 0, "unterminated string"),
-        ("\"a\nb\"", "json.string", 2, "a line break must be written \\n inside a string"),
-        ("\"a\tb\"", "json.string", 2, "a tab must be written \\t"),
-        ("\"\u{1}\"", "json.string", 1, "the control character U+0001 must be escaped"),
-        (#""\x""#, "json.string", 1, "invalid escape sequence: expected one of"),
-        (#""\U0041""#, "json.string", 1, "invalid escape sequence"),
-        (#""\u12""#, "json.string", 1, "expected 4 hexadecimal digits after '\\u'"),
-        (#""\uZZZZ""#, "json.string", 1, "expected 4 hexadecimal digits"),
-        (#""\uD800""#, "json.string", 1, "lone surrogate \\uD800"),
-        (#""\uD800\u0041""#, "json.string", 1, "must be followed by a low surrogate"),
-        (#""\uDC00\uD800""#, "json.string", 1, "lone surrogate \\uDC00"),
-        (#""\"#, "json.string", 0, "unterminated string"),
-    ] as [(String, String, Int, String)])
+    @Test(
+        arguments: [
+            ("", "json.syntax", 0, "expected a value but found the end of the input"),
+            ("   ", "json.syntax", 3, "expected a value but found the end of the input"),
+            (
+                "[1,]", "json.syntax", 3,
+                "expected a value after ',' but found ']' (JSON does not allow trailing commas)"
+            ),
+            (#"{"a":1,}"#, "json.syntax", 7, "trailing commas"),
+            ("[1 2]", "json.syntax", 3, "expected ',' or ']' after an array element but found '2'"),
+            (#"{"a":1 "b":2}"#, "json.syntax", 7, "expected ',' or '}' after an object member but found '\"'"),
+            (#"{"a" 1}"#, "json.syntax", 5, "expected ':' after the object key but found '1'"),
+            ("{1:2}", "json.syntax", 1, "expected a string key or '}' but found '1'"),
+            (#"{"a":}"#, "json.syntax", 5, "expected a value but found '}'"),
+            ("[1] x", "json.syntax", 4, "expected the end of the input after the JSON value but found 'x'"),
+            ("[1", "json.syntax", 2, "expected ',' or ']' after an array element but found the end of the input"),
+            (#"{"a":1"#, "json.syntax", 6, "but found the end of the input"),
+            ("// c\n1", "json.syntax", 0, "(JSON has no comments)"),
+            ("[1,/*x*/2]", "json.syntax", 3, "(JSON has no comments)"),
+            ("'a'", "json.syntax", 0, "a single quote (JSON strings use double quotes)"),
+            ("NaN", "json.syntax", 0, "expected a value but found 'NaN'"),
+            ("-Infinity", "json.number", 1, "expected a digit after '-' but found 'Infinity'"),
+            ("tru", "json.syntax", 0, "found 'tru'"),
+            ("True", "json.syntax", 0, "found 'True'"),
+            ("nulls", "json.syntax", 4, "expected the end of the input"),
+            (".5", "json.syntax", 0, "expected a value but found '.'"),
+            ("+1", "json.syntax", 0, "expected a value but found '+'"),
+            ("\u{0B}1", "json.syntax", 0, "the control character U+000B"),
+            ("\u{A0}1", "json.syntax", 0, "'\u{A0}' (U+00A0)"),
+            ("01", "json.number", 0, "a number may not have leading zeros"),
+            ("-012", "json.number", 0, "leading zeros"),
+            ("-", "json.number", 1, "expected a digit after '-' but found the end of the input"),
+            ("1.", "json.number", 2, "expected a digit after the decimal point"),
+            ("1.e5", "json.number", 2, "expected a digit after the decimal point but found 'e5'"),
+            ("1e", "json.number", 2, "expected a digit in the exponent"),
+            ("1e+", "json.number", 3, "expected a digit in the exponent"),
+            ("1e400", "json.number", 0, "too large"),
+            ("-1e400", "json.number", 0, "too large"),
+            ("0x10", "json.syntax", 1, "found 'x10'"),
+            (#""abc"#, "json.string", 0, "unterminated string"),
+            ("\"a\nb\"", "json.string", 2, "a line break must be written \\n inside a string"),
+            ("\"a\tb\"", "json.string", 2, "a tab must be written \\t"),
+            ("\"\u{1}\"", "json.string", 1, "the control character U+0001 must be escaped"),
+            (#""\x""#, "json.string", 1, "invalid escape sequence: expected one of"),
+            (#""\U0041""#, "json.string", 1, "invalid escape sequence"),
+            (#""\u12""#, "json.string", 1, "expected 4 hexadecimal digits after '\\u'"),
+            (#""\uZZZZ""#, "json.string", 1, "expected 4 hexadecimal digits"),
+            (#""\uD800""#, "json.string", 1, "lone surrogate \\uD800"),
+            (#""\uD800\u0041""#, "json.string", 1, "must be followed by a low surrogate"),
+            (#""\uDC00\uD800""#, "json.string", 1, "lone surrogate \\uDC00"),
+            (#""\"#, "json.string", 0, "unterminated string"),
+        ] as [(String, String, Int, String)])
     func invalidDocuments(text: String, code: String, offset: Int, message: String) throws {
         let d = try #require(failure(text), "'\(text)' should be rejected")
         #expect(d.code == code)
@@ -179,17 +185,18 @@ private func failure(_ text: String, maxDepth: Int = 512) -> Diagnostic? {
         #expect(d.message.contains(message), "message was: \(d.message)")
     }
 
-    @Test(arguments: [
-        ([0x22, 0xC0, 0xAF, 0x22], 1),             // overlong '/'
-        ([0x22, 0xE0, 0x80, 0xAF, 0x22], 2),       // overlong three-byte form
-        ([0x22, 0xED, 0xA0, 0x80, 0x22], 2),       // UTF-8-encoded surrogate U+D800
-        ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], 2), // above U+10FFFF
-        ([0x22, 0xFF, 0x22], 1),
-        ([0x22, 0x80, 0x22], 1),                   // lone continuation byte
-        ([0x22, 0xE2, 0x82, 0x22], 3),             // truncated: the quote cannot continue it
-        ([0x22, 0xE2, 0x82], 1),                   // truncated by the end of the input
-        ([0x22, 0x61, 0xC3], 2),
-    ] as [([UInt8], Int)])
+    @Test(
+        arguments: [
+            ([0x22, 0xC0, 0xAF, 0x22], 1),  // overlong '/'
+            ([0x22, 0xE0, 0x80, 0xAF, 0x22], 2),  // overlong three-byte form
+            ([0x22, 0xED, 0xA0, 0x80, 0x22], 2),  // UTF-8-encoded surrogate U+D800
+            ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], 2),  // above U+10FFFF
+            ([0x22, 0xFF, 0x22], 1),
+            ([0x22, 0x80, 0x22], 1),  // lone continuation byte
+            ([0x22, 0xE2, 0x82, 0x22], 3),  // truncated: the quote cannot continue it
+            ([0x22, 0xE2, 0x82], 1),  // truncated by the end of the input
+            ([0x22, 0x61, 0xC3], 2),
+        ] as [([UInt8], Int)])
     func invalidUTF8IsLocated(bytes: [UInt8], offset: Int) throws {
         let d = try #require(failure(bytes))
         #expect(d.code == "json.utf8")

@@ -4,17 +4,18 @@ import QuarryCore
 import QuarryTestSupport
 
 @Suite struct JSONWriterTests {
-    @Test(arguments: [
-        (JSON.null, "null"), (true, "true"), (false, "false"),
-        (0, "0"), (-7, "-7"), (.int(Int64.max), "9223372036854775807"), (.int(Int64.min), "-9223372036854775808"),
-        (0.1, "0.1"), (100.0, "100.0"), (1e20, "1e+20"), (1e-5, "1e-05"), (-0.0, "-0.0"),
-        (.double(.greatestFiniteMagnitude), "1.7976931348623157e+308"),
-        (.double(.nan), "null"), (.double(.infinity), "null"), (.double(-.infinity), "null"),
-        ("", #""""#), ("a\"b\\c/", #""a\"b\\c/""#), ("\n\r\t\u{8}\u{C}", #""\n\r\t\b\f""#),
-        ("\u{0}\u{1F}\u{7F}", #""\u0000\u001f\#u{7F}""#), ("é😀\u{2028}", "\"é😀\u{2028}\""),
-        ([], "[]"), ([:], "{}"),
-        (["b": 1, "a": [true, nil, 1.5, "x"]], #"{"b":1,"a":[true,null,1.5,"x"]}"#),
-    ] as [(JSON, String)])
+    @Test(
+        arguments: [
+            (JSON.null, "null"), (true, "true"), (false, "false"),
+            (0, "0"), (-7, "-7"), (.int(Int64.max), "9223372036854775807"), (.int(Int64.min), "-9223372036854775808"),
+            (0.1, "0.1"), (100.0, "100.0"), (1e20, "1e+20"), (1e-5, "1e-05"), (-0.0, "-0.0"),
+            (.double(.greatestFiniteMagnitude), "1.7976931348623157e+308"),
+            (.double(.nan), "null"), (.double(.infinity), "null"), (.double(-.infinity), "null"),
+            ("", #""""#), ("a\"b\\c/", #""a\"b\\c/""#), ("\n\r\t\u{8}\u{C}", #""\n\r\t\b\f""#),
+            ("\u{0}\u{1F}\u{7F}", #""\u0000\u001f\#u{7F}""#), ("é😀\u{2028}", "\"é😀\u{2028}\""),
+            ([], "[]"), ([:], "{}"),
+            (["b": 1, "a": [true, nil, 1.5, "x"]], #"{"b":1,"a":[true,null,1.5,"x"]}"#),
+        ] as [(JSON, String)])
     func compactOutput(json: JSON, expected: String) {
         #expect(JSONWriter.string(json) == expected)
         #expect(json.description == expected)

@@ -16,55 +16,104 @@ enum ConversionData {
 
     /// Class T: fields of every kind, mixed on purpose; class U: pointer targets.
     static let mixed = database(
-        ("T", [
-            record("t0"),
-            record("t1", ["a": nil, "name": nil, "tags": nil, "born": nil, "ref": nil, "refs": nil, "geo": nil]),
-            record("t2", ["a": 5, "name": "bob", "tags": "a", "born": .date(5), "ref": pointer("U", "u1"),
-                          "refs": [pointer("U", "u1")], "geo": .geoPoint(austin)]),
-            record("t3", ["a": 5.5, "name": "Bob", "tags": ["a", "b"], "born": .date(march23), "ref": pointer("U", "u2"),
-                          "refs": [pointer("U", "u2"), pointer("U", "u3")], "geo": [.geoPoint(houston)]]),
-            record("t4", ["a": "5", "name": 5, "tags": ["b", nil], "born": "2015-03-23", "ref": pointer("U", "gone"),
-                          "refs": [pointer("U", "gone")]]),
-            record("t5", ["a": .date(5), "name": pointer("U", "bob"), "tags": [], "born": .int(march23),
-                          "geo": .geoPoint(houston)]),
-            record("t6", ["a": true, "name": .object(["objectId": "bob"]), "tags": [nil], "born": "not a date",
-                          "refs": .relation(className: "U", objectIds: ["u1", "gone"])]),
-            record("t7", ["a": [5, nil], "name": .object(["__type": "Object", "className": "U", "objectId": "bob"]),
-                          "tags": [["a"]], "geo": "not a point"]),
-            record("t8", ["a": [], "name": ["bob", "x"], "tags": ["A", 3], "born": [.date(5), "2015-03-23"]]),
-            record("t9", ["a": [nil], "name": [pointer("U", "bob")], "tags": ["a"], "ref": pointer("U", "bob")]),
-            record("t10", ["a": [[5]], "name": ["x"], "tags": "b", "refs": [pointer("U", "bob"), pointer("U", "u1")]]),
-            record("t11", ["a": [6, "5", .date(5)], "name": "bob%_*?\\", "tags": ["a", "a"]]),
-            record("t12", ["a": 0, "name": "", "tags": [3], "born": .date(-1)]),
-        ]),
-        ("U", [
-            record("u1", ["x": 5, "name": "bob"]),
-            record("u2", ["x": [1, 5], "name": "Bob"]),
-            record("u3", ["x": "5"]),
-            record("bob", ["x": nil, "name": ["bob"]]),
-        ]))
+        (
+            "T",
+            [
+                record("t0"),
+                record("t1", ["a": nil, "name": nil, "tags": nil, "born": nil, "ref": nil, "refs": nil, "geo": nil]),
+                record(
+                    "t2",
+                    [
+                        "a": 5, "name": "bob", "tags": "a", "born": .date(5), "ref": pointer("U", "u1"),
+                        "refs": [pointer("U", "u1")], "geo": .geoPoint(austin),
+                    ]),
+                record(
+                    "t3",
+                    [
+                        "a": 5.5, "name": "Bob", "tags": ["a", "b"], "born": .date(march23), "ref": pointer("U", "u2"),
+                        "refs": [pointer("U", "u2"), pointer("U", "u3")], "geo": [.geoPoint(houston)],
+                    ]),
+                record(
+                    "t4",
+                    [
+                        "a": "5", "name": 5, "tags": ["b", nil], "born": "2015-03-23", "ref": pointer("U", "gone"),
+                        "refs": [pointer("U", "gone")],
+                    ]),
+                record(
+                    "t5",
+                    [
+                        "a": .date(5), "name": pointer("U", "bob"), "tags": [], "born": .int(march23),
+                        "geo": .geoPoint(houston),
+                    ]),
+                record(
+                    "t6",
+                    [
+                        "a": true, "name": .object(["objectId": "bob"]), "tags": [nil], "born": "not a date",
+                        "refs": .relation(className: "U", objectIds: ["u1", "gone"]),
+                    ]),
+                record(
+                    "t7",
+                    [
+                        "a": [5, nil], "name": .object(["__type": "Object", "className": "U", "objectId": "bob"]),
+                        "tags": [["a"]], "geo": "not a point",
+                    ]),
+                record("t8", ["a": [], "name": ["bob", "x"], "tags": ["A", 3], "born": [.date(5), "2015-03-23"]]),
+                record("t9", ["a": [nil], "name": [pointer("U", "bob")], "tags": ["a"], "ref": pointer("U", "bob")]),
+                record(
+                    "t10", ["a": [[5]], "name": ["x"], "tags": "b", "refs": [pointer("U", "bob"), pointer("U", "u1")]]),
+                record("t11", ["a": [6, "5", .date(5)], "name": "bob%_*?\\", "tags": ["a", "a"]]),
+                record("t12", ["a": 0, "name": "", "tags": [3], "born": .date(-1)]),
+            ]
+        ),
+        (
+            "U",
+            [
+                record("u1", ["x": 5, "name": "bob"]),
+                record("u2", ["x": [1, 5], "name": "Bob"]),
+                record("u3", ["x": "5"]),
+                record("bob", ["x": nil, "name": ["bob"]]),
+            ]
+        ))
 
     /// The same shapes with one type per field, so that the database is a useful schema:
     /// `name` string, `age` number, `tags` array of strings, `born` date, `ref` pointer to U,
     /// `refs` relation to U, `geo` geo point.
     static let typed = database(
-        ("T", [
-            record("t0"),
-            record("t1", ["name": nil, "age": nil, "tags": nil, "born": nil, "ref": nil, "refs": nil, "geo": nil]),
-            record("t2", ["name": "bob", "age": 5, "tags": ["a"], "born": .date(5), "ref": pointer("U", "u1"),
-                          "refs": [pointer("U", "u1")], "geo": .geoPoint(austin)]),
-            record("t3", ["name": "Bob", "age": 5.5, "tags": ["a", "b"], "born": .date(march23),
-                          "ref": pointer("U", "u2"), "refs": [pointer("U", "u2"), pointer("U", "u3")]]),
-            record("t4", ["name": "x%_*", "age": 0, "tags": [], "born": .date(-1), "ref": pointer("U", "gone"),
-                          "refs": [pointer("U", "gone")], "geo": .geoPoint(houston)]),
-            record("t5", ["name": "", "age": -3, "tags": [nil], "refs": []]),
-            record("t6", ["name": "bob", "age": 6, "tags": ["b", nil, "a"], "born": .date(march23 + 1)]),
-        ]),
-        ("U", [
-            record("u1", ["x": 5, "name": "bob"]),
-            record("u2", ["x": 6, "name": "Bob"]),
-            record("u3", ["x": 5]),
-        ]))
+        (
+            "T",
+            [
+                record("t0"),
+                record("t1", ["name": nil, "age": nil, "tags": nil, "born": nil, "ref": nil, "refs": nil, "geo": nil]),
+                record(
+                    "t2",
+                    [
+                        "name": "bob", "age": 5, "tags": ["a"], "born": .date(5), "ref": pointer("U", "u1"),
+                        "refs": [pointer("U", "u1")], "geo": .geoPoint(austin),
+                    ]),
+                record(
+                    "t3",
+                    [
+                        "name": "Bob", "age": 5.5, "tags": ["a", "b"], "born": .date(march23),
+                        "ref": pointer("U", "u2"), "refs": [pointer("U", "u2"), pointer("U", "u3")],
+                    ]),
+                record(
+                    "t4",
+                    [
+                        "name": "x%_*", "age": 0, "tags": [], "born": .date(-1), "ref": pointer("U", "gone"),
+                        "refs": [pointer("U", "gone")], "geo": .geoPoint(houston),
+                    ]),
+                record("t5", ["name": "", "age": -3, "tags": [nil], "refs": []]),
+                record("t6", ["name": "bob", "age": 6, "tags": ["b", nil, "a"], "born": .date(march23 + 1)]),
+            ]
+        ),
+        (
+            "U",
+            [
+                record("u1", ["x": 5, "name": "bob"]),
+                record("u2", ["x": 6, "name": "Bob"]),
+                record("u3", ["x": 5]),
+            ]
+        ))
 }
 
 /// Every leaf shape the front-ends produce (and a few only IR can hold), over the given keys
@@ -112,7 +161,8 @@ func conversionConditions(keys: [FieldPath], constants: [Value]) -> [Condition] 
         out.append(.text(k, TextSearch(terms: "bob")))
         out.append(.geo(.withinCircle(k, center: ConversionData.austin, radius: Distance(10, .kilometers))))
         out.append(.geo(.distance(k, from: ConversionData.houston, .lt, Distance(100, .miles))))
-        out.append(.inQuery(k, Query(className: "U", predicate: .leaf(.compare(.key("x"), .eq, .literal(5), []), .sql))))
+        out.append(
+            .inQuery(k, Query(className: "U", predicate: .leaf(.compare(.key("x"), .eq, .literal(5), []), .sql))))
         out.append(.select(k, Query(className: "U", predicate: .constant(true)), innerKey: "name"))
         out.append(.select(k, Query(className: "U", predicate: .constant(true)), innerKey: "x"))
         for q in [Quantifier.any, .all, .none] {
@@ -176,9 +226,10 @@ enum ConversionOutcome: Equatable {
 
 /// Converts `p` to `target` and, when that succeeds, checks that the result has only `target`
 /// leaves (and, for SQL, no NOT) and selects the same objects as `p` on `db`.
-func checkConversion(_ p: Filter, to target: LeafSemantics, db: Database, className: String = "T",
-                     schema: (any Schema)?, sourceLocation: SourceLocation = #_sourceLocation) throws -> ConversionOutcome
-{
+func checkConversion(
+    _ p: Filter, to target: LeafSemantics, db: Database, className: String = "T",
+    schema: (any Schema)?, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> ConversionOutcome {
     let expected: [String]
     do {
         expected = try ids(db, className, p)

@@ -30,7 +30,8 @@ import Testing
             return (dialect, try #require(code(in: cell).first))
         }
         let rows = try cells.dropFirst(2).map { row -> Row in
-            let values: [Value?] = try row[0] == "missing"
+            let values: [Value?] =
+                try row[0] == "missing"
                 ? [nil] : code(in: row[0]).map { try ParseJSON.decode(JSONParser().parse($0)) }
             let matches = row.dropFirst().map { $0.replacingOccurrences(of: "*", with: "").hasPrefix("yes") }
             return Row(label: row[0], values: values, matches: Array(matches))

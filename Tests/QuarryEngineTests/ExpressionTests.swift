@@ -6,20 +6,32 @@ import Testing
 /// Expressions evaluated on one object through the public API: `expr == expected` must hold.
 @Suite struct ExpressionTests {
     static let db = database(
-        ("Order", [record("o1", [
-            "qty": 3, "price": 2.5, "name": "Crème Brûlée", "when": .date(1_427_068_800_000),
-            "items": [.object(["price": 2, "n": "a"]), .object(["price": 5, "n": "b"]), .object(["price": 5, "n": "c"])],
-            "scores": [4, 1, 3, 1], "mixed": [1, "x"], "empty": [],
-            "here": .geoPoint(GeoPoint(latitude: 0, longitude: 0)), "there": .geoPoint(GeoPoint(latitude: 0, longitude: 1)),
-            "meta": .object(["k": "v"]), "customer": pointer("Customer", "c1"),
-        ])]),
+        (
+            "Order",
+            [
+                record(
+                    "o1",
+                    [
+                        "qty": 3, "price": 2.5, "name": "Crème Brûlée", "when": .date(1_427_068_800_000),
+                        "items": [
+                            .object(["price": 2, "n": "a"]), .object(["price": 5, "n": "b"]),
+                            .object(["price": 5, "n": "c"]),
+                        ],
+                        "scores": [4, 1, 3, 1], "mixed": [1, "x"], "empty": [],
+                        "here": .geoPoint(GeoPoint(latitude: 0, longitude: 0)),
+                        "there": .geoPoint(GeoPoint(latitude: 0, longitude: 1)),
+                        "meta": .object(["k": "v"]), "customer": pointer("Customer", "c1"),
+                    ])
+            ]
+        ),
         ("Customer", [record("c1", ["name": "Ann"])]))
     static let order = db["Order"]!.records[0]
 
     /// The value `e` evaluates to on the order (through a fixed clock and random source).
     private func value(_ e: Expr) throws -> Operand {
-        let evaluation = Evaluation(source: Self.db, limits: .default, variables: ["x": 10],
-                                    nowMillis: 1_000_000, random: { 0.75 })
+        let evaluation = Evaluation(
+            source: Self.db, limits: .default, variables: ["x": 10],
+            nowMillis: 1_000_000, random: { 0.75 })
         return try evaluation.evaluate(e, Scope(record: Self.order, className: "Order"))
     }
 
@@ -74,18 +86,28 @@ import Testing
         (.index(.key("scores"), .at(.literal(2))), .int(3)),
         (.index(.key("meta"), .at(.literal("k"))), .string("v")),
         (.index(.key("customer"), .at(.literal("name"))), .string("Ann")),
-        (.subquery(.key("items"), variable: "i",
-                   .leaf(.compare(.member(.variable("i"), "price"), .gt, .literal(3), []), .predicate)),
-         .array([.object(["price": 5, "n": "b"]), .object(["price": 5, "n": "c"])])),
-        (.aggregate(.count, .subquery(.key("scores"), variable: "s",
-                                      .leaf(.compare(.variable("s"), .eq, .literal(1), []), .predicate))), .int(2)),
+        (
+            .subquery(
+                .key("items"), variable: "i",
+                .leaf(.compare(.member(.variable("i"), "price"), .gt, .literal(3), []), .predicate)),
+            .array([.object(["price": 5, "n": "b"]), .object(["price": 5, "n": "c"])])
+        ),
+        (
+            .aggregate(
+                .count,
+                .subquery(
+                    .key("scores"), variable: "s",
+                    .leaf(.compare(.variable("s"), .eq, .literal(1), []), .predicate))), .int(2)
+        ),
     ])
     func collections(_ e: Expr, _ expected: Value) throws {
         #expect(try value(e) == .value(expected))
     }
 
-    @Test(arguments: [Expr.index(.key("scores"), .at(.literal(9))), .index(.key("scores"), .at(.literal(-1))),
-                      .index(.key("empty"), .first), .index(.key("qty"), .size), .index(.key("missing"), .last)])
+    @Test(arguments: [
+        Expr.index(.key("scores"), .at(.literal(9))), .index(.key("scores"), .at(.literal(-1))),
+        .index(.key("empty"), .first), .index(.key("qty"), .size), .index(.key("missing"), .last),
+    ])
     func indexOutOfRangeIsMissing(_ e: Expr) throws {
         #expect(try value(e) == .missing)
     }
@@ -135,9 +157,10 @@ import Testing
         #expect(try value(fn(.bitwiseAnd, .literal(1.5), .literal(1))) == .value(.null))
         #expect(try value(fn(.noindex, .key("qty"))) == .value(3))
         let oneDegree = Geo.earthRadiusMeters * Double.pi / 180
-        #expect(try value(fn(.distanceToLocation, .key("here"), .key("there"))).value?.numericValue.map {
-            abs($0 - oneDegree) < 1e-6
-        } == true)
+        #expect(
+            try value(fn(.distanceToLocation, .key("here"), .key("there"))).value?.numericValue.map {
+                abs($0 - oneDegree) < 1e-6
+            } == true)
         #expect(try value(fn(.sqrt, .key("name"))) == .value(.null))
     }
 
@@ -170,10 +193,17 @@ import Testing
 
     @Test func comparisonsUseExpressions() throws {
         // Key-to-key and computed comparisons through the public API.
-        let p = Filter.leaf(.compare(.arithmetic(.multiply, .key("qty"), .key("price")), .gt, .literal(7), []), .predicate)
+        let p = Filter.leaf(
+            .compare(.arithmetic(.multiply, .key("qty"), .key("price")), .gt, .literal(7), []), .predicate)
         #expect(try ids(Self.db, "Order", p) == ["o1"])
-        let sub = Filter.leaf(.compare(.aggregate(.count, .subquery(.key("items"), variable: "i",
-            .leaf(.compare(.member(.variable("i"), "price"), .eq, .literal(5), []), .predicate))), .eq, .literal(2), []), .predicate)
+        let sub = Filter.leaf(
+            .compare(
+                .aggregate(
+                    .count,
+                    .subquery(
+                        .key("items"), variable: "i",
+                        .leaf(.compare(.member(.variable("i"), "price"), .eq, .literal(5), []), .predicate))), .eq,
+                .literal(2), []), .predicate)
         #expect(try ids(Self.db, "Order", sub) == ["o1"])
     }
 }

@@ -11,10 +11,12 @@ import QuarryTestSupport
         ("Comment", (1...150).map { record("ca\($0)", ["post": pointer("Post", "pa\($0)")]) }))
 
     private func commentsMatching(innerLimit: Int?, profile: Profile, limits: Limits = .default) throws -> QueryResult {
-        let withImage = Query(className: "Post", predicate: .leaf(.isNull(.key("image")), negated: true, .document),
-                              limit: innerLimit, profile: profile)
-        let q = Query(className: "Comment", predicate: .leaf(.inQuery("post", withImage), .document), count: true,
-                      profile: profile)
+        let withImage = Query(
+            className: "Post", predicate: .leaf(.isNull(.key("image")), negated: true, .document),
+            limit: innerLimit, profile: profile)
+        let q = Query(
+            className: "Comment", predicate: .leaf(.inQuery("post", withImage), .document), count: true,
+            profile: profile)
         return try ReferenceEvaluator(database: db, limits: limits).run(q)
     }
 
@@ -41,8 +43,12 @@ import QuarryTestSupport
 
     @Test func runawayInnerQueriesFailInEveryProfile() throws {
         let small = Limits(maxInnerRows: 120)
-        #expect(errorCode { _ = try commentsMatching(innerLimit: nil, profile: .exact, limits: small) } == "limit.inner-rows")
-        #expect(errorCode { _ = try commentsMatching(innerLimit: 1000, profile: .parse, limits: small) } == "limit.inner-rows")
+        #expect(
+            errorCode { _ = try commentsMatching(innerLimit: nil, profile: .exact, limits: small) }
+                == "limit.inner-rows")
+        #expect(
+            errorCode { _ = try commentsMatching(innerLimit: 1000, profile: .parse, limits: small) }
+                == "limit.inner-rows")
         // Under the cap it runs.
         #expect(try commentsMatching(innerLimit: nil, profile: .parse, limits: small) == .count(100))
     }
@@ -53,14 +59,16 @@ import QuarryTestSupport
 
     @Test func regexBudgetIsAnErrorNotANonMatch() {
         let db = database(("S", [record("s", ["v": .string(String(repeating: "a", count: 40) + "b")])]))
-        let p = Filter.leaf(.string(.key("v"), .matches(RegexOptions(wholeString: false)), .literal("(a+)+$"), []), .document)
+        let p = Filter.leaf(
+            .string(.key("v"), .matches(RegexOptions(wholeString: false)), .literal("(a+)+$"), []), .document)
         #expect(errorCode { _ = try ids(db, "S", p) } == "limit.regex")
         // NOT does not turn the error into a match either.
         #expect(errorCode { _ = try ids(db, "S", .not(p)) } == "limit.regex")
     }
 
     @Test func invalidRegex() {
-        let p = Filter.leaf(.string(.key("name"), .matches(RegexOptions(wholeString: true)), .literal("(unclosed"), []), .predicate)
+        let p = Filter.leaf(
+            .string(.key("name"), .matches(RegexOptions(wholeString: true)), .literal("(unclosed"), []), .predicate)
         #expect(errorCode { _ = try ids(db, "Contact", p) } == "regex.invalid")
     }
 
@@ -68,8 +76,9 @@ import QuarryTestSupport
         let expired = Limits(deadlineSeconds: 0)
         #expect(errorCode { _ = try ids(db, "Contact", .constant(true), limits: expired) } == "limit.deadline")
         #expect(try ids(db, "Contact", .constant(true), limits: Limits(deadlineSeconds: 3600)).count == 6)
-        #expect(errorCode { _ = try ids(db, "Contact", .constant(true), limits: Limits(deadlineSeconds: -.infinity)) }
-            == "limit.deadline")
+        #expect(
+            errorCode { _ = try ids(db, "Contact", .constant(true), limits: Limits(deadlineSeconds: -.infinity)) }
+                == "limit.deadline")
     }
 
     @Test func unboundVariablesFailBeforeAnyRowIsRead() {
@@ -79,34 +88,47 @@ import QuarryTestSupport
         #expect(errorCode { _ = try ids(empty, "Nobody", p) } == "query.unbound-variable")
         #expect(errorCode { _ = try ids(db, "Contact", p, variables: ["minAge": 30]) } == nil)
         let evaluator = ReferenceEvaluator(database: db)
-        #expect(errorCode { _ = try evaluator.matches(record("x"), className: "Contact", predicate: p) } == "query.unbound-variable")
+        #expect(
+            errorCode { _ = try evaluator.matches(record("x"), className: "Contact", predicate: p) }
+                == "query.unbound-variable")
     }
 
     @Test func quantifierVariablesAreScoped() {
-        let bound = Filter.leaf(.quantified(.any, .key("contacts"), variable: "c",
-                                               .leaf(.compare(.member(.variable("c"), "age"), .gt, .literal(30), []), .predicate)),
-                                   .predicate)
+        let bound = Filter.leaf(
+            .quantified(
+                .any, .key("contacts"), variable: "c",
+                .leaf(.compare(.member(.variable("c"), "age"), .gt, .literal(30), []), .predicate)),
+            .predicate)
         #expect(errorCode { _ = try ids(db, "PhoneBook", bound) } == nil)
         // Outside its quantifier the variable is unbound, and so inside an inner query.
         let leaked = Filter.and([bound, .leaf(.compare(.variable("c"), .eq, .literal(1), []), .predicate)])
         #expect(errorCode { _ = try ids(db, "PhoneBook", leaked) } == "query.unbound-variable")
-        let inner = Query(className: "Contact", predicate: .leaf(.compare(.key("age"), .eq, .variable("c"), []), .predicate))
-        let correlated = Filter.leaf(.quantified(.any, .key("contacts"), variable: "c", .leaf(.inQuery("owner", inner), .predicate)),
-                                        .predicate)
+        let inner = Query(
+            className: "Contact", predicate: .leaf(.compare(.key("age"), .eq, .variable("c"), []), .predicate))
+        let correlated = Filter.leaf(
+            .quantified(.any, .key("contacts"), variable: "c", .leaf(.inQuery("owner", inner), .predicate)),
+            .predicate)
         #expect(errorCode { _ = try ids(db, "PhoneBook", correlated) } == "query.unbound-variable")
     }
 
     @Test func unknownClasses() {
         #expect(errorCode { _ = try ids(db, "Nope", .constant(true)) } == "query.unknown-class")
         let inner = Query(className: "Ghost")
-        #expect(errorCode { _ = try ids(db, "Contact", .leaf(.inQuery("address", inner), .document)) } == "query.unknown-class")
-        #expect(errorCode { _ = try ids(db, "Contact", .leaf(.select("name", inner, innerKey: "name"), .sql)) } == "query.unknown-class")
+        #expect(
+            errorCode { _ = try ids(db, "Contact", .leaf(.inQuery("address", inner), .document)) }
+                == "query.unknown-class")
+        #expect(
+            errorCode { _ = try ids(db, "Contact", .leaf(.select("name", inner, innerKey: "name"), .sql)) }
+                == "query.unknown-class")
     }
 
     @Test func subqueryCaps() {
         func nested(_ depth: Int) -> Query {
-            depth == 0 ? Query(className: "Address")
-                : Query(className: "Address", predicate: .leaf(.select("objectId", nested(depth - 1), innerKey: "objectId"), .sql))
+            depth == 0
+                ? Query(className: "Address")
+                : Query(
+                    className: "Address",
+                    predicate: .leaf(.select("objectId", nested(depth - 1), innerKey: "objectId"), .sql))
         }
         let four = Filter.leaf(.select("objectId", nested(3), innerKey: "objectId"), .sql)
         let five = Filter.leaf(.select("objectId", nested(4), innerKey: "objectId"), .sql)
@@ -133,7 +155,8 @@ import QuarryTestSupport
 
     @Test func unparseableDateLiteralUnderSQL() {
         let db = database(("Contact", [record("u", ["updated": .date(1_427_068_800_000)])]))
-        #expect(errorCode { _ = try ids(db, "Contact", compare("updated", .gt, "2015.03.23", .sql)) } == "date.unparseable")
+        #expect(
+            errorCode { _ = try ids(db, "Contact", compare("updated", .gt, "2015.03.23", .sql)) } == "date.unparseable")
     }
 
     @Test func badRelativeTime() {
@@ -165,7 +188,8 @@ import QuarryTestSupport
         }
         var query = Query(className: "Contact", predicate: deep(compare("age", .gt, 0, .sql)))
         for _ in 0..<4 {
-            query = Query(className: "Contact", predicate: deep(.leaf(.select("objectId", query, innerKey: "objectId"), .sql)))
+            query = Query(
+                className: "Contact", predicate: deep(.leaf(.select("objectId", query, innerKey: "objectId"), .sql)))
         }
         #expect(try ids(db, query).count == 6)
     }

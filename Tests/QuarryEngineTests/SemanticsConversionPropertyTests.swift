@@ -40,9 +40,17 @@ import QuarryTestSupport
         for i in 0..<10 {
             var fields: [(String, Value)] = []
             for name in ["a", "b"] { if let v = pick() { fields.append((name, v)) } }
-            if rng.next() % 3 != 0 { fields.append(("ref", pointer("U", ["u1", "u2", "bob", "gone"][Int(rng.next() % 4)]))) }
             if rng.next() % 3 != 0 {
-                fields.append(("refs", .array((0..<Int(rng.next() % 3)).map { _ in pointer("U", ["u1", "u2", "bob"][Int(rng.next() % 3)]) })))
+                fields.append(("ref", pointer("U", ["u1", "u2", "bob", "gone"][Int(rng.next() % 4)])))
+            }
+            if rng.next() % 3 != 0 {
+                fields.append(
+                    (
+                        "refs",
+                        .array(
+                            (0..<Int(rng.next() % 3)).map { _ in pointer("U", ["u1", "u2", "bob"][Int(rng.next() % 3)])
+                            })
+                    ))
             }
             records.append(Record(objectId: "t\(i)", fields: fields))
         }
@@ -72,14 +80,21 @@ import QuarryTestSupport
             if let v = maybe(strings[Int(rng.next() % UInt64(strings.count))]) { fields.append(("s", v)) }
             if let v = maybe(rng.next() % 2 == 0 ? .int(n) : .double(Double(n) + 0.5)) { fields.append(("n", v)) }
             if let v = maybe(.date(rng.next() % 2 == 0 ? 5 : ConversionData.march23 + n)) { fields.append(("d", v)) }
-            if let v = maybe(.array((0..<Int(rng.next() % 3)).map { _ in rng.next() % 4 == 0 ? .null : strings[Int(rng.next() % 4)] })) {
+            if let v = maybe(
+                .array(
+                    (0..<Int(rng.next() % 3)).map { _ in rng.next() % 4 == 0 ? .null : strings[Int(rng.next() % 4)] }))
+            {
                 fields.append(("arr", v))
             }
             if let v = maybe(pointer("U", ["u1", "u2", "gone"][Int(rng.next() % 3)])) { fields.append(("ref", v)) }
-            if let v = maybe(.array((0..<Int(rng.next() % 3)).map { _ in pointer("U", ["u1", "u2", "gone"][Int(rng.next() % 3)]) })) {
+            if let v = maybe(
+                .array((0..<Int(rng.next() % 3)).map { _ in pointer("U", ["u1", "u2", "gone"][Int(rng.next() % 3)]) }))
+            {
                 fields.append(("refs", v))
             }
-            if let v = maybe(.geoPoint(rng.next() % 2 == 0 ? ConversionData.austin : ConversionData.houston)) { fields.append(("g", v)) }
+            if let v = maybe(.geoPoint(rng.next() % 2 == 0 ? ConversionData.austin : ConversionData.houston)) {
+                fields.append(("g", v))
+            }
             records.append(Record(objectId: "t\(i)", fields: fields))
         }
         let targets = [Record(objectId: "u1", fields: [("x", 5)]), Record(objectId: "u2", fields: [("x", 6)])]
@@ -88,7 +103,8 @@ import QuarryTestSupport
 
     /// A random filter on `keys` of class T, its leaves in `semantics`.
     static func randomFilter(_ rng: inout SplitMix64, keys: [FieldPath], semantics: [LeafSemantics]) -> Filter {
-        var generator = RandomIR(seed: rng.next(), subset: .anySemantics(keys: keys, constants: constants, semantics: semantics))
+        var generator = RandomIR(
+            seed: rng.next(), subset: .anySemantics(keys: keys, constants: constants, semantics: semantics))
         return generator.filter()
     }
 
@@ -102,8 +118,9 @@ import QuarryTestSupport
             let db = Self.mixedDatabase(&rng)
             for _ in 0..<50 {
                 let source = LeafSemantics.allCases[Int(rng.next() % 3)]
-                let p = Self.randomFilter(&rng, keys: ["a", "b", "ref.x", "refs.x", "refs"],
-                                          semantics: round % 4 == 0 ? LeafSemantics.allCases : [source])
+                let p = Self.randomFilter(
+                    &rng, keys: ["a", "b", "ref.x", "refs.x", "refs"],
+                    semantics: round % 4 == 0 ? LeafSemantics.allCases : [source])
                 if try checkConversion(p, to: target, db: db, schema: nil) == .converted { converted += 1 }
             }
         }
@@ -119,8 +136,9 @@ import QuarryTestSupport
             let db = Self.typedDatabase(&rng)
             for _ in 0..<50 {
                 let source = LeafSemantics.allCases[Int(rng.next() % 3)]
-                let p = Self.randomFilter(&rng, keys: ["s", "n", "d", "arr", "ref", "ref.x", "refs", "refs.x", "g"],
-                                          semantics: [source])
+                let p = Self.randomFilter(
+                    &rng, keys: ["s", "n", "d", "arr", "ref", "ref.x", "refs", "refs.x", "g"],
+                    semantics: [source])
                 if try checkConversion(p, to: target, db: db, schema: db) == .converted { converted += 1 }
             }
         }

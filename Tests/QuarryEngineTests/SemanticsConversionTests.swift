@@ -72,8 +72,10 @@ import Testing
         .leaf(c, negated: negated, s)
     }
 
-    private func cmp(_ e: Expr, _ op: ComparisonOperator, _ v: Value, _ s: LeafSemantics,
-                     _ o: StringOptions = []) -> Filter {
+    private func cmp(
+        _ e: Expr, _ op: ComparisonOperator, _ v: Value, _ s: LeafSemantics,
+        _ o: StringOptions = []
+    ) -> Filter {
         .leaf(.compare(e, op, .literal(v), o), s)
     }
 
@@ -84,7 +86,8 @@ import Testing
     /// NSPredicate's `!=` holds on nil; SQL's never does.
     @Test func predicateNotEqualToSQL() throws {
         let p = cmp(.key("age"), .ne, 5, .predicate)
-        #expect(try convert(p, to: .sql, schema: typed)
+        #expect(
+            try convert(p, to: .sql, schema: typed)
                 == .or([leaf(.isNull(.key("age")), .sql), cmp(.key("age"), .ne, 5, .sql)]))
     }
 
@@ -101,67 +104,86 @@ import Testing
     /// milliseconds; a schema showing a number field leaves both out.
     @Test func sqlEqualsToPredicate() throws {
         let p = cmp(.key("age"), .eq, 5, .sql)
-        #expect(try convert(p, to: .predicate)
-                == .or([any(.key("age"), "#t0", cmp(.variable("#t0"), .eq, 5, .predicate)),
-                        any(.key("age"), "#t1", cmp(.variable("#t1"), .eq, .date(5), .predicate))]))
+        #expect(
+            try convert(p, to: .predicate)
+                == .or([
+                    any(.key("age"), "#t0", cmp(.variable("#t0"), .eq, 5, .predicate)),
+                    any(.key("age"), "#t1", cmp(.variable("#t1"), .eq, .date(5), .predicate)),
+                ]))
         #expect(try convert(p, to: .predicate, schema: typed) == cmp(.key("age"), .eq, 5, .predicate))
     }
 
     /// A negated SQL test (null never passes) becomes `!= nil AND …` on each element.
     @Test func negatedSQLToPredicate() throws {
         let p = leaf(.compare(.key("name"), .eq, .literal("bob"), []), negated: true, .sql)
-        #expect(try convert(p, to: .predicate, schema: typed)
+        #expect(
+            try convert(p, to: .predicate, schema: typed)
                 == .and([cmp(.key("name"), .ne, .null, .predicate), cmp(.key("name"), .ne, "bob", .predicate)]))
-        #expect(try convert(p, to: .predicate)
-                == any(.key("name"), "#t0", .and([cmp(.variable("#t0"), .ne, .null, .predicate),
-                                                  cmp(.variable("#t0"), .ne, "bob", .predicate)])))
+        #expect(
+            try convert(p, to: .predicate)
+                == any(
+                    .key("name"), "#t0",
+                    .and([
+                        cmp(.variable("#t0"), .ne, .null, .predicate),
+                        cmp(.variable("#t0"), .ne, "bob", .predicate),
+                    ])))
     }
 
     /// SQL LIKE (case-insensitive, `%` `_`, escape) becomes a glob with `[c]`; literal `*`, `?`
     /// and `\` are escaped.
     @Test func sqlLikeToGlob() throws {
         let p = leaf(.string(.key("name"), .like(.sql(escape: "!")), .literal("J%!_*?\\_"), .caseInsensitive), .sql)
-        #expect(try convert(p, to: .predicate, schema: typed)
+        #expect(
+            try convert(p, to: .predicate, schema: typed)
                 == leaf(.string(.key("name"), .like(.glob), .literal(#"J*_\*\?\\?"#), .caseInsensitive), .predicate))
     }
 
     /// A glob into SQL takes `\` as its escape character only when a literal needs one.
     @Test func globToSQLLike() throws {
         let plain = leaf(.string(.key("name"), .like(.glob), .literal("b?b*"), .caseInsensitive), .predicate)
-        #expect(try convert(plain, to: .sql, schema: typed)
+        #expect(
+            try convert(plain, to: .sql, schema: typed)
                 == leaf(.string(.key("name"), .like(.sql(escape: nil)), .literal("b_b%"), .caseInsensitive), .sql))
         let escaped = leaf(.string(.key("name"), .like(.glob), .literal(#"100%_\*"#), .caseInsensitive), .predicate)
-        #expect(try convert(escaped, to: .sql, schema: typed)
-                == leaf(.string(.key("name"), .like(.sql(escape: "\\")), .literal(#"100\%\_*"#), .caseInsensitive), .sql))
+        #expect(
+            try convert(escaped, to: .sql, schema: typed)
+                == leaf(
+                    .string(.key("name"), .like(.sql(escape: "\\")), .literal(#"100\%\_*"#), .caseInsensitive), .sql))
     }
 
     /// `BEGINSWITH[c]` is SQL's LIKE 'x%'.
     @Test func caseInsensitivePrefixToSQLLike() throws {
         let p = leaf(.string(.key("name"), .beginsWith, .literal("b_"), .caseInsensitive), .predicate)
-        #expect(try convert(p, to: .sql, schema: typed)
+        #expect(
+            try convert(p, to: .sql, schema: typed)
                 == leaf(.string(.key("name"), .like(.sql(escape: "\\")), .literal(#"b\_%"#), .caseInsensitive), .sql))
     }
 
     /// Parse's `tags: "a"` (the array holds "a") is NSPredicate's ANY.
     @Test func documentArrayEqualityToPredicate() throws {
         let p = cmp(.key("tags"), .eq, "a", .document)
-        #expect(try convert(p, to: .predicate, schema: typed)
+        #expect(
+            try convert(p, to: .predicate, schema: typed)
                 == any(.key("tags"), "#t0", cmp(.variable("#t0"), .eq, "a", .predicate)))
     }
 
     /// Parse's `$ne` matches a missing field.
     @Test func documentNotEqualToSQL() throws {
         let p = leaf(.compare(.key("age"), .eq, .literal(5), []), negated: true, .document)
-        #expect(try convert(p, to: .sql, schema: typed)
+        #expect(
+            try convert(p, to: .sql, schema: typed)
                 == .or([leaf(.isNull(.key("age")), .sql), cmp(.key("age"), .ne, 5, .sql)]))
     }
 
     /// SQL's `!=` needs a value; Parse's logical NOT does not.
     @Test func sqlNotEqualToDocument() throws {
         let p = cmp(.key("name"), .ne, "x", .sql)
-        #expect(try convert(p, to: .document, schema: typed)
-                == .and([leaf(.compare(.key("name"), .eq, .literal("x"), []), negated: true, .document),
-                         leaf(.isNull(.key("name")), negated: true, .document)]))
+        #expect(
+            try convert(p, to: .document, schema: typed)
+                == .and([
+                    leaf(.compare(.key("name"), .eq, .literal("x"), []), negated: true, .document),
+                    leaf(.isNull(.key("name")), negated: true, .document),
+                ]))
     }
 
     /// Without a schema, SQL's `!=` on a field that may hold an array asks for an element that
@@ -193,7 +215,8 @@ import Testing
     /// `name ==[c] "bob"` is SQL's (case-insensitive) LIKE without wildcards.
     @Test func caseInsensitiveEqualityToSQL() throws {
         let p = cmp(.key("name"), .eq, "b%b", .predicate, .caseInsensitive)
-        #expect(try convert(p, to: .sql, schema: typed)
+        #expect(
+            try convert(p, to: .sql, schema: typed)
                 == leaf(.string(.key("name"), .like(.sql(escape: "\\")), .literal(#"b\%b"#), .caseInsensitive), .sql))
     }
 
@@ -201,14 +224,17 @@ import Testing
     /// every value is comparable.
     @Test func notLessThanToSQL() throws {
         let p = Filter.not(cmp(.key("age"), .lt, 5, .predicate))
-        #expect(try convert(p, to: .sql, schema: typed)
+        #expect(
+            try convert(p, to: .sql, schema: typed)
                 == .or([leaf(.isNull(.key("age")), .sql), cmp(.key("age"), .ge, 5, .sql)]))
     }
 
     /// SQL compares a date field with a date literal; a schema rules out strings read as dates.
     @Test func sqlDateLiteral() throws {
         let p = cmp(.key("born"), .gt, .date(ConversionData.march23), .sql)
-        #expect(try convert(p, to: .predicate, schema: typed) == cmp(.key("born"), .gt, .date(ConversionData.march23), .predicate))
+        #expect(
+            try convert(p, to: .predicate, schema: typed)
+                == cmp(.key("born"), .gt, .date(ConversionData.march23), .predicate))
         let error = try #require(throws: Diagnostics.self) { try convert(p, to: .predicate) }
         #expect(error.all[0].message.contains("SQL reads a string in the data as a date"))
     }
@@ -216,20 +242,31 @@ import Testing
     /// A string literal that is a date also matches dates in SQL: its twin is stated explicitly.
     @Test func sqlDateStringToDocument() throws {
         let p = cmp(.key("born"), .lt, "2015-03-23", .sql)
-        #expect(try convert(p, to: .document)
-                == .or([cmp(.key("born"), .lt, "2015-03-23", .document),
-                        cmp(.key("born"), .lt, .date(ConversionData.march23), .document)]))
+        #expect(
+            try convert(p, to: .document)
+                == .or([
+                    cmp(.key("born"), .lt, "2015-03-23", .document),
+                    cmp(.key("born"), .lt, .date(ConversionData.march23), .document),
+                ]))
     }
 
     /// Parse equality with a string also matches a pointer whose objectId it is.
     @Test func documentStringEqualityOnPointers() throws {
-        let db = database(("T", [record("t1", ["ref": pointer("U", "bob")]), record("t2", ["ref": pointer("U", "u1")]),
-                                 record("t3")]),
-                          ("U", [record("bob"), record("u1")]))
+        let db = database(
+            (
+                "T",
+                [
+                    record("t1", ["ref": pointer("U", "bob")]), record("t2", ["ref": pointer("U", "u1")]),
+                    record("t3"),
+                ]
+            ),
+            ("U", [record("bob"), record("u1")]))
         let p = cmp(.key("ref"), .eq, "bob", .document)
         #expect(try ids(db, "T", p) == ["t1"])
         let converted = try SemanticsConversion.convert(p, to: .predicate, className: "T", schema: db)
-        #expect(converted == .or([cmp(.key("ref"), .eq, "bob", .predicate), cmp(.key("ref.objectId"), .eq, "bob", .predicate)]))
+        #expect(
+            converted
+                == .or([cmp(.key("ref"), .eq, "bob", .predicate), cmp(.key("ref.objectId"), .eq, "bob", .predicate)]))
         #expect(try ids(db, "T", converted) == ["t1"])
         // Without a schema the field may hold both pointers and plain objects.
         let error = try #require(throws: Diagnostics.self) { try convert(p, to: .predicate) }
@@ -240,19 +277,28 @@ import Testing
     /// non-null element.
     @Test func sqlIsNullToPredicateAndDocument() throws {
         let p = leaf(.isNull(.key("tags")), .sql)
-        #expect(try convert(p, to: .predicate)
-                == .leaf(.quantified(.none, .key("tags"), variable: "#t0", cmp(.variable("#t0"), .ne, .null, .predicate)), .predicate))
-        #expect(try convert(p, to: .document)
-                == .or([leaf(.isNull(.key("tags")), .document),
-                        leaf(.containedBy(.key("tags"), .list([.literal(.null)])), .document)]))
+        #expect(
+            try convert(p, to: .predicate)
+                == .leaf(
+                    .quantified(.none, .key("tags"), variable: "#t0", cmp(.variable("#t0"), .ne, .null, .predicate)),
+                    .predicate))
+        #expect(
+            try convert(p, to: .document)
+                == .or([
+                    leaf(.isNull(.key("tags")), .document),
+                    leaf(.containedBy(.key("tags"), .list([.literal(.null)])), .document),
+                ]))
     }
 
     /// SQL output holds no NOT: a NOT over a conjunction is pushed to the leaves.
     @Test func notIsPushedIntoSQLLeaves() throws {
         let p = Filter.not(.and([cmp(.key("age"), .gt, 5, .predicate), cmp(.key("name"), .eq, "x", .predicate)]))
-        #expect(try convert(p, to: .sql, schema: typed)
-                == .or([.or([leaf(.isNull(.key("age")), .sql), cmp(.key("age"), .le, 5, .sql)]),
-                        .or([leaf(.isNull(.key("name")), .sql), cmp(.key("name"), .ne, "x", .sql)])]))
+        #expect(
+            try convert(p, to: .sql, schema: typed)
+                == .or([
+                    .or([leaf(.isNull(.key("age")), .sql), cmp(.key("age"), .le, 5, .sql)]),
+                    .or([leaf(.isNull(.key("name")), .sql), cmp(.key("name"), .ne, "x", .sql)]),
+                ]))
     }
 
     /// Leaves that already have the target semantics stay as they are.
@@ -273,7 +319,8 @@ import Testing
     }
 
     @Test func queryConversionKeepsItsParameters() throws {
-        let q = Query(className: "T", predicate: cmp(.key("age"), .eq, 5, .sql), order: [.key("age", .descending)], limit: 3)
+        let q = Query(
+            className: "T", predicate: cmp(.key("age"), .eq, 5, .sql), order: [.key("age", .descending)], limit: 3)
         let converted = try SemanticsConversion.convert(q, to: .predicate, schema: typed)
         #expect(converted.order == q.order)
         #expect(converted.limit == 3)
@@ -292,18 +339,27 @@ import Testing
     }
 
     @Test func subqueryIntoDocument() throws {
-        let count = Expr.aggregate(.count, .subquery(.key("tags"), variable: "x",
-                                                     .leaf(.compare(.variable("x"), .eq, .literal("a"), []), .predicate)))
+        let count = Expr.aggregate(
+            .count,
+            .subquery(
+                .key("tags"), variable: "x",
+                .leaf(.compare(.variable("x"), .eq, .literal("a"), []), .predicate)))
         let p = Filter.leaf(.compare(count, .gt, .literal(0), []), .predicate)
-        #expect(try messages(p, to: .document)
-                == ["the predicate test `SUBQUERY(…).@count > 0` has no exact Parse `where` JSON equivalent: SUBQUERY(…).@count is not a field; Parse `where` JSON only tests fields"])
+        #expect(
+            try messages(p, to: .document)
+                == [
+                    "the predicate test `SUBQUERY(…).@count > 0` has no exact Parse `where` JSON equivalent: SUBQUERY(…).@count is not a field; Parse `where` JSON only tests fields"
+                ])
     }
 
     @Test func quantifierOverAFailingTestIntoDocument() throws {
         let body = Filter.leaf(.compare(.variable("x"), .gt, .literal(5), []), .predicate)
         let p = Filter.leaf(.quantified(.all, .key("tags"), variable: "x", body), .predicate)
-        #expect(try messages(p, to: .document)
-                == ["the predicate test `ALL tags …` has no exact Parse `where` JSON equivalent: Parse cannot ask for an element that fails this test"])
+        #expect(
+            try messages(p, to: .document)
+                == [
+                    "the predicate test `ALL tags …` has no exact Parse `where` JSON equivalent: Parse cannot ask for an element that fails this test"
+                ])
     }
 
     @Test func negatedRelatedTo() throws {
@@ -323,8 +379,9 @@ import Testing
         var p = Filter.leaf(.isNull(.key("a")), .predicate)
         for _ in 0..<30 { p = .not(p) }
         let error = try #require(throws: Diagnostics.self) {
-            try SemanticsConversion.convert(p, to: .document, className: "T", schema: nil,
-                                            limits: Limits(maxNestingDepth: 5))
+            try SemanticsConversion.convert(
+                p, to: .document, className: "T", schema: nil,
+                limits: Limits(maxNestingDepth: 5))
         }
         #expect(error.all.map(\.code) == ["limit.nesting"])
     }
@@ -343,9 +400,12 @@ import Testing
 /// Pattern rewrites checked on many strings: LIKE between SQL and glob syntax, and Parse's
 /// regex search as NSPredicate's whole-string MATCHES.
 @Suite struct PatternRewriteTests {
-    static let subjects: [Value] = ["", "b", "B", "bob", "Bob", "ab", "a\nb", "b\n", "x%_*?\\", "b%b", "b_b", "*?", "\\",
-                                    "bob\nalice", "é", "ÉB", 5]
-    static let strings = database(("S", subjects.enumerated().map { i, v in Record(objectId: "s\(i)", fields: [("v", v)]) }))
+    static let subjects: [Value] = [
+        "", "b", "B", "bob", "Bob", "ab", "a\nb", "b\n", "x%_*?\\", "b%b", "b_b", "*?", "\\",
+        "bob\nalice", "é", "ÉB", 5,
+    ]
+    static let strings = database(
+        ("S", subjects.enumerated().map { i, v in Record(objectId: "s\(i)", fields: [("v", v)]) }))
 
     /// The string test of a converted leaf (the field mixes strings and a number, so the test
     /// may sit under an ANY).
@@ -366,7 +426,8 @@ import Testing
     func sqlLikeToGlobAndBack(_ pattern: String) throws {
         for escape in [nil, "\\", "!"] as [Character?] {
             for opts in [StringOptions.caseInsensitive, [], [.caseInsensitive, .diacriticInsensitive]] {
-                let p = Filter.leaf(.string(.key("v"), .like(.sql(escape: escape)), .literal(.string(pattern)), opts), .sql)
+                let p = Filter.leaf(
+                    .string(.key("v"), .like(.sql(escape: escape)), .literal(.string(pattern)), opts), .sql)
                 let glob = try check(p, to: .predicate)
                 guard case .string(_, .like(.glob), _, _)? = stringTest(glob) else {
                     Issue.record("not a glob: \(glob)")
@@ -382,13 +443,19 @@ import Testing
         }
     }
 
-    @Test(arguments: ["b$", "(?i)B", "a|^b", "(b)o\\1", "(?<=o)b", "x*", "", "^$",
-                      "b(?=o)", "\\Ab", "b\\z", "^b$", "[é]", "(?m)^b$", "b.", "\\bbob\\b"])
+    @Test(arguments: [
+        "b$", "(?i)B", "a|^b", "(b)o\\1", "(?<=o)b", "x*", "", "^$",
+        "b(?=o)", "\\Ab", "b\\z", "^b$", "[é]", "(?m)^b$", "b.", "\\bbob\\b",
+    ])
     func regexSearchToWholeString(_ pattern: String) throws {
-        let flagSets: [RegexFlags] = [[], .caseInsensitive, .multiline, .dotAll, [.multiline, .dotAll, .caseInsensitive]]
+        let flagSets: [RegexFlags] = [
+            [], .caseInsensitive, .multiline, .dotAll, [.multiline, .dotAll, .caseInsensitive],
+        ]
         for flags in flagSets {
-            let p = Filter.leaf(.string(.key("v"), .matches(RegexOptions(wholeString: false, flags: flags)),
-                                           .literal(.string(pattern)), []), .document)
+            let p = Filter.leaf(
+                .string(
+                    .key("v"), .matches(RegexOptions(wholeString: false, flags: flags)),
+                    .literal(.string(pattern)), []), .document)
             let converted = try check(p, to: .predicate)
             guard case .string(_, .matches(let r), _, _)? = stringTest(converted) else {
                 Issue.record("not a MATCHES: \(converted)")
@@ -400,23 +467,38 @@ import Testing
 
     /// Strings on which PCRE's caseless matching and full case folding part: `ß` folds to
     /// `ss`, `ﬁ` to `fi`, `İ` to `i̇`, the Kelvin sign to `k`, `ſ` to `s`.
-    static let foldings = database(("S", (["", "cl", "CL", "Cl", "xcl", "c\nl", "clé", "ss", "SS", "ß", "ẞx", "ﬁx", "fix", "FIX",
-                                          "k", "K", "\u{212A}", "s", "ſ", "i", "İ", "ı", "ǰ", "j", "b.", "B.", "x%y", "a\nb.", "xa.b"] as [Value])
-                                        .enumerated().map { i, v in Record(objectId: "f\(i)", fields: [("v", v)]) }))
+    static let foldings = database(
+        (
+            "S",
+            ([
+                "", "cl", "CL", "Cl", "xcl", "c\nl", "clé", "ss", "SS", "ß", "ẞx", "ﬁx", "fix", "FIX",
+                "k", "K", "\u{212A}", "s", "ſ", "i", "İ", "ı", "ǰ", "j", "b.", "B.", "x%y", "a\nb.", "xa.b",
+            ] as [Value])
+            .enumerated().map { i, v in Record(objectId: "f\(i)", fields: [("v", v)]) }
+        ))
 
     /// A searched regex that is literal text reads as the prefix or substring test it is
     /// (`{"$regex":"^cl","$options":"i"}` is `BEGINSWITH[c] "cl"`), with `i` only where PCRE's
     /// caseless matching and `[c]` agree on every letter; elsewhere it stays a MATCHES. Same
     /// objects either way, on subjects where the foldings differ.
-    @Test(arguments: [("^cl", true, StringOperator.beginsWith, "cl"), ("cl", true, .contains, "cl"), ("^cl", false, .beginsWith, "cl"),
-                      ("\\Qb.\\E", true, .contains, "b."), ("^\\Qx%", false, .beginsWith, "x%"), ("^x\\%", true, .beginsWith, "x%"),
-                      ("^ss", false, .beginsWith, "ss"), ("ß", false, .contains, "ß"), ("^ss", true, nil, ""), ("^fi", true, nil, ""),
-                      ("^k", true, nil, ""), ("^i", true, nil, ""), ("j", true, nil, ""), ("^é", true, nil, ""), ("^", false, nil, "")]
-                      as [(String, Bool, StringOperator?, String)])
+    @Test(
+        arguments: [
+            ("^cl", true, StringOperator.beginsWith, "cl"), ("cl", true, .contains, "cl"),
+            ("^cl", false, .beginsWith, "cl"),
+            ("\\Qb.\\E", true, .contains, "b."), ("^\\Qx%", false, .beginsWith, "x%"),
+            ("^x\\%", true, .beginsWith, "x%"),
+            ("^ss", false, .beginsWith, "ss"), ("ß", false, .contains, "ß"), ("^ss", true, nil, ""),
+            ("^fi", true, nil, ""),
+            ("^k", true, nil, ""), ("^i", true, nil, ""), ("j", true, nil, ""), ("^é", true, nil, ""),
+            ("^", false, nil, ""),
+        ]
+            as [(String, Bool, StringOperator?, String)])
     func literalRegexAsStringTest(_ pattern: String, _ caseless: Bool, _ op: StringOperator?, _ text: String) throws {
         let flags: RegexFlags = caseless ? .caseInsensitive : []
-        let p = Filter.leaf(.string(.key("v"), .matches(RegexOptions(wholeString: false, flags: flags)),
-                                    .literal(.string(pattern)), []), .document)
+        let p = Filter.leaf(
+            .string(
+                .key("v"), .matches(RegexOptions(wholeString: false, flags: flags)),
+                .literal(.string(pattern)), []), .document)
         for target in [LeafSemantics.predicate, .sql] {
             let converted: Filter
             do {
@@ -430,7 +512,8 @@ import Testing
             guard target == .predicate else { continue }
             let options: StringOptions = caseless ? .caseInsensitive : []
             if let op {
-                #expect(stringTest(converted) == .string(.key("v"), op, .literal(.string(text)), options), "\(converted)")
+                #expect(
+                    stringTest(converted) == .string(.key("v"), op, .literal(.string(text)), options), "\(converted)")
             } else if case .string(_, .matches(let r), _, _)? = stringTest(converted) {
                 #expect(r.wholeString)
             } else {
@@ -441,22 +524,31 @@ import Testing
 
     /// The whole-string wrapper: no `\E` unless a `\Q` is left open, no leading `.*?` before a
     /// pattern anchored by `^`.
-    @Test(arguments: [("^c.l", "(?:^c.l)(?s:.*)"), ("a.b", "(?s:.*?)(?:a.b)(?s:.*)"), ("x+\\Qa.", "(?s:.*?)(?:x+\\Qa.\\E)(?s:.*)"),
-                      ("^a|b.", "(?s:.*?)(?:^a|b.)(?s:.*)"), ("\\Qa\\E.", "(?s:.*?)(?:\\Qa\\E.)(?s:.*)")])
+    @Test(arguments: [
+        ("^c.l", "(?:^c.l)(?s:.*)"), ("a.b", "(?s:.*?)(?:a.b)(?s:.*)"), ("x+\\Qa.", "(?s:.*?)(?:x+\\Qa.\\E)(?s:.*)"),
+        ("^a|b.", "(?s:.*?)(?:^a|b.)(?s:.*)"), ("\\Qa\\E.", "(?s:.*?)(?:\\Qa\\E.)(?s:.*)"),
+    ])
     func wholeStringWrapper(_ pattern: String, _ wrapped: String) throws {
-        let p = Filter.leaf(.string(.key("v"), .matches(RegexOptions(wholeString: false)), .literal(.string(pattern)), []), .document)
+        let p = Filter.leaf(
+            .string(.key("v"), .matches(RegexOptions(wholeString: false)), .literal(.string(pattern)), []), .document)
         let converted = try SemanticsConversion.convert(p, to: .predicate, className: "S", schema: Self.foldings)
         #expect(try ids(Self.foldings, "S", converted) == ids(Self.foldings, "S", p))
-        #expect(stringTest(converted) == .string(.key("v"), .matches(RegexOptions(wholeString: true)), .literal(.string(wrapped)), []))
+        #expect(
+            stringTest(converted)
+                == .string(.key("v"), .matches(RegexOptions(wholeString: true)), .literal(.string(wrapped)), []))
     }
 
     /// `\G`, verbs and comments in extended mode would mean something else once wrapped.
     @Test(arguments: ["\\Gb", "(*UTF)b", "(?x)b # c"])
     func regexesKeptAsSearches(_ pattern: String) throws {
-        let p = Filter.leaf(.string(.key("v"), .matches(RegexOptions(wholeString: false)), .literal(.string(pattern)), []),
-                               .document)
+        let p = Filter.leaf(
+            .string(.key("v"), .matches(RegexOptions(wholeString: false)), .literal(.string(pattern)), []),
+            .document)
         let converted = try check(p, to: .predicate)
-        #expect(stringTest(converted) == .string(.variable("#t0"), .matches(RegexOptions(wholeString: false)),
-                                                 .literal(.string(pattern)), []))
+        #expect(
+            stringTest(converted)
+                == .string(
+                    .variable("#t0"), .matches(RegexOptions(wholeString: false)),
+                    .literal(.string(pattern)), []))
     }
 }

@@ -139,8 +139,9 @@ import QuarryTestSupport
         // `_` matches one scalar of the folded subject: ß folds to two.
         #expect(!LikePattern("stra_e", syntax: .sql(escape: nil), options: ci).matches("Straße"))
         #expect(LikePattern("stra__e", syntax: .sql(escape: nil), options: ci).matches("Straße"))
-        #expect(LikePattern("*ÉCOLE*", syntax: .glob, options: [.caseInsensitive, .diacriticInsensitive])
-            .matches("une ecole"))
+        #expect(
+            LikePattern("*ÉCOLE*", syntax: .glob, options: [.caseInsensitive, .diacriticInsensitive])
+                .matches("une ecole"))
         #expect(!LikePattern("*ÉCOLE*", syntax: .glob, options: ci).matches("une ecole"))
     }
 
@@ -155,7 +156,10 @@ import QuarryTestSupport
     @Test func agreesWithRecursiveDefinition() {
         var rng = SplitMix64(seed: 7)
         func randomString(_ alphabet: [Character], _ maxLength: Int) -> String {
-            String((0..<Int(rng.next() % UInt64(maxLength + 1))).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
+            String(
+                (0..<Int(rng.next() % UInt64(maxLength + 1))).map { _ in
+                    alphabet[Int(rng.next() % UInt64(alphabet.count))]
+                })
         }
         func reference(_ p: Substring, _ s: Substring) -> Bool {
             guard let c = p.first else { return s.isEmpty }
@@ -175,8 +179,10 @@ import QuarryTestSupport
 }
 
 @Suite struct StringMatcherTests {
-    private func test(_ op: StringOperator, _ pattern: String, _ subject: String,
-                      _ options: StringOptions = []) throws -> Bool {
+    private func test(
+        _ op: StringOperator, _ pattern: String, _ subject: String,
+        _ options: StringOptions = []
+    ) throws -> Bool {
         try StringMatcher(op, pattern: pattern, options: options, limits: .default).matches(subject, budget: nil)
     }
 
@@ -219,9 +225,9 @@ import QuarryTestSupport
 
     @Test func invalidRegexIsReportedWhenTheMatcherIsBuilt() {
         #expect(throws: Diagnostic.self) {
-            _ = try StringMatcher(.matches(RegexOptions(wholeString: false)), pattern: "(", options: [],
-                                  limits: .default)
+            _ = try StringMatcher(
+                .matches(RegexOptions(wholeString: false)), pattern: "(", options: [],
+                limits: .default)
         }
     }
 }
-

@@ -104,7 +104,8 @@ import Testing
         let original = try example.from.parse(example.text, className: example.className, schema: db)
         let text: String
         do {
-            let converted = try SemanticsConversion.convert(original, to: target.semantics, className: example.className, schema: db)
+            let converted = try SemanticsConversion.convert(
+                original, to: target.semantics, className: example.className, schema: db)
             text = try target.print(converted, className: example.className, schema: db)
         } catch let error as Diagnostics {
             #expect(Self.untranslatable.contains("\(example.testDescription) → \(target.rawValue)"), "\(error)")
@@ -113,8 +114,11 @@ import Testing
         }
         #expect(!Self.untranslatable.contains("\(example.testDescription) → \(target.rawValue)"), "\(text)")
         let reparsed = try target.parse(text, className: example.className, schema: db)
-        let expected = try ReferenceEvaluator(database: db).run(Query(className: example.className, predicate: original)).objectIds
-        let actual = try ReferenceEvaluator(database: db).run(Query(className: example.className, predicate: reparsed)).objectIds
+        let expected = try ReferenceEvaluator(database: db).run(
+            Query(className: example.className, predicate: original)
+        ).objectIds
+        let actual = try ReferenceEvaluator(database: db).run(Query(className: example.className, predicate: reparsed))
+            .objectIds
         #expect(actual == expected, "\(text)")
     }
 
@@ -126,15 +130,21 @@ import Testing
         let original = try example.from.parse(example.text, className: example.className, schema: nil)
         let text: String
         do {
-            let converted = try SemanticsConversion.convert(original, to: target.semantics, className: example.className, schema: nil)
+            let converted = try SemanticsConversion.convert(
+                original, to: target.semantics, className: example.className, schema: nil)
             text = try target.print(converted, className: example.className, schema: nil)
         } catch let error as Diagnostics {
-            #expect(error.all.allSatisfy { $0.code == "translate.inexpressible" || $0.code == "print.inexpressible" }, "\(error)")
+            #expect(
+                error.all.allSatisfy { $0.code == "translate.inexpressible" || $0.code == "print.inexpressible" },
+                "\(error)")
             return
         }
         let reparsed = try target.parse(text, className: example.className, schema: nil)
-        let expected = try ReferenceEvaluator(database: db).run(Query(className: example.className, predicate: original)).objectIds
-        let actual = try ReferenceEvaluator(database: db).run(Query(className: example.className, predicate: reparsed)).objectIds
+        let expected = try ReferenceEvaluator(database: db).run(
+            Query(className: example.className, predicate: original)
+        ).objectIds
+        let actual = try ReferenceEvaluator(database: db).run(Query(className: example.className, predicate: reparsed))
+            .objectIds
         #expect(actual == expected, "\(text)")
     }
 }

@@ -17,7 +17,8 @@ import Testing
     /// How many source queries must translate, per pair (a little below what the rules reach
     /// with these seeds, so that a rule that stops applying shows up).
     static let minimumWithSchema: [String: Int] = [
-        "sql→predicate": 95, "sql→json": 80, "predicate→sql": 190, "predicate→json": 240, "json→sql": 240, "json→predicate": 210,
+        "sql→predicate": 95, "sql→json": 80, "predicate→sql": 190, "predicate→json": 240, "json→sql": 240,
+        "json→predicate": 210,
     ]
 
     /// With the data as schema (what `quarry translate --data` does).
@@ -28,7 +29,8 @@ import Testing
         for _ in 0..<25 {
             let db = SemanticsConversionPropertyTests.typedDatabase(&rng)
             for _ in 0..<40 {
-                let p = SemanticsConversionPropertyTests.randomFilter(&rng, keys: Self.typedKeys, semantics: [from.semantics])
+                let p = SemanticsConversionPropertyTests.randomFilter(
+                    &rng, keys: Self.typedKeys, semantics: [from.semantics])
                 let options = CompileOptions(schema: db)
                 guard let (text, expected) = Self.source(p, in: from, on: db, options) else { continue }
                 sources += 1
@@ -47,7 +49,8 @@ import Testing
         for _ in 0..<25 {
             let db = SemanticsConversionPropertyTests.mixedDatabase(&rng)
             for _ in 0..<40 {
-                let p = SemanticsConversionPropertyTests.randomFilter(&rng, keys: Self.mixedKeys, semantics: [from.semantics])
+                let p = SemanticsConversionPropertyTests.randomFilter(
+                    &rng, keys: Self.mixedKeys, semantics: [from.semantics])
                 guard let (text, _) = Self.source(p, in: from, on: db, CompileOptions()) else { continue }
                 _ = try check(text, from, to, db, CompileOptions(), exact: true)
             }
@@ -56,19 +59,24 @@ import Testing
 
     /// The random IR as text a user of `dialect` could write (it prints, and compiles back
     /// under `options`), with the objects it selects; nil when it does not or fails to run.
-    static func source(_ p: Filter, in dialect: Dialect, on db: Database, _ options: CompileOptions) -> (String, [String])? {
+    static func source(_ p: Filter, in dialect: Dialect, on db: Database, _ options: CompileOptions) -> (
+        String, [String]
+    )? {
         guard let text = try? dialect.print(p, className: "T", schema: options.schema),
-              let query = try? dialect.compile(text, className: "T", options: options),
-              let ids = try? ReferenceEvaluator(database: db).run(query).objectIds
+            let query = try? dialect.compile(text, className: "T", options: options),
+            let ids = try? ReferenceEvaluator(database: db).run(query).objectIds
         else { return nil }
         return (text, ids)
     }
 
     /// Translates `text`; a translation must compile in `to` and select what the source does.
     /// Returns whether it translated.
-    private func check(_ text: String, _ from: Dialect, _ to: Dialect, _ db: Database, _ options: CompileOptions,
-                       exact: Bool) throws -> Bool {
-        let expected = try ReferenceEvaluator(database: db).run(from.compile(text, className: "T", options: options)).objectIds
+    private func check(
+        _ text: String, _ from: Dialect, _ to: Dialect, _ db: Database, _ options: CompileOptions,
+        exact: Bool
+    ) throws -> Bool {
+        let expected = try ReferenceEvaluator(database: db).run(from.compile(text, className: "T", options: options))
+            .objectIds
         let out: String
         do {
             out = try from.translate(text, to: to, className: "T", options: options, exact: exact)

@@ -29,7 +29,8 @@ import QuarryCore
         #expect(report(q.where("a.b_c9" == 1)).isEmpty)
         #expect(report(q.order(.ascending("bad key"))).map(\.path) == ["order[0]"])
         #expect(report(q.include("ok", "no way")).map(\.path) == ["include[1]"])
-        #expect(report(q.where(Field("x").matchesKey("1bad", in: QueryBuilder("T")))).map(\.path)
+        #expect(
+            report(q.where(Field("x").matchesKey("1bad", in: QueryBuilder("T")))).map(\.path)
                 == ["where.x.$select.key"])
     }
 
@@ -62,7 +63,8 @@ import QuarryCore
     @Test func otherOperandChecks() {
         #expect(report(q.where(Field("tags").sizeEqualTo(-1))).map(\.code) == ["json.operand"])
         #expect(report(q.where(Field("loc").withinPolygon([geo(0, 0), geo(1, 1)]))).map(\.code) == ["json.operand"])
-        #expect(report(q.where(Field("loc").near(geo(0, 0), within: Distance(-1, .miles)))).map(\.path)
+        #expect(
+            report(q.where(Field("loc").near(geo(0, 0), within: Distance(-1, .miles)))).map(\.path)
                 == ["where.loc.$maxDistanceInMiles"])
         #expect(report(q.where(Field("body").matchesText(""))).map(\.code) == ["json.operand"])
         #expect(report(q.include("*")).map(\.code) == ["json.include"])
@@ -82,14 +84,18 @@ import QuarryCore
         #expect(report(q.where(Field("a").containedIn([1, 2, 3, 4])), limits: limits).map(\.code) == ["limit.in-list"])
         limits = .default
         limits.maxSubqueryDepth = 1
-        let twoDeep = q.where(Field("a").matchesQuery(QueryBuilder("B").where(Field("c").matchesQuery(QueryBuilder("C")))))
+        let twoDeep = q.where(
+            Field("a").matchesQuery(QueryBuilder("B").where(Field("c").matchesQuery(QueryBuilder("C")))))
         let d = report(twoDeep, limits: limits)
         #expect(d.map(\.code) == ["limit.subquery-depth"])
         #expect(d.first?.path == "where.a.$inQuery.where.c.$inQuery")
         limits = .default
         limits.maxSubqueries = 1
-        #expect(report(q.where(Field("a").matchesQuery(QueryBuilder("B")), Field("c").matchesQuery(QueryBuilder("C"))),
-                       limits: limits).map(\.code) == ["limit.subqueries"])
+        #expect(
+            report(
+                q.where(Field("a").matchesQuery(QueryBuilder("B")), Field("c").matchesQuery(QueryBuilder("C"))),
+                limits: limits
+            ).map(\.code) == ["limit.subqueries"])
         limits = .default
         limits.maxNestingDepth = 3
         let deep = q.where(("a" == 1 || ("b" == 2 || ("c" == 3 || ("d" == 4 || "e" == 5)))))

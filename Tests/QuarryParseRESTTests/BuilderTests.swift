@@ -14,7 +14,8 @@ import QuarryCore
 
     @Test func equalityAndComparisons() throws {
         #expect(try predicate("playerName" == "Dan Stemkoski") == eq("playerName", "Dan Stemkoski"))
-        #expect(try predicate("playerName" != "Michael Yabuti")
+        #expect(
+            try predicate("playerName" != "Michael Yabuti")
                 == doc(.compare(key("playerName"), .eq, lit("Michael Yabuti"), []), negated: true))
         #expect(try predicate("wins" < 50) == cmp("wins", .lt, 50))
         #expect(try predicate("wins" <= 50) == cmp("wins", .le, 50))
@@ -22,25 +23,33 @@ import QuarryCore
         #expect(try predicate("wins" >= 50.5) == cmp("wins", .ge, 50.5))
         #expect(try predicate(Field("wins").equalTo(3)) == eq("wins", 3))
         #expect(try predicate("score" == nil) == eq("score", .null))
-        #expect(try predicate("post" == .pointer(ptr("Post", "1zEcyElZ80"))) == eq("post", .pointer(ptr("Post", "1zEcyElZ80"))))
+        #expect(
+            try predicate("post" == .pointer(ptr("Post", "1zEcyElZ80")))
+                == eq("post", .pointer(ptr("Post", "1zEcyElZ80"))))
     }
 
     @Test func relativeTimeComparisons() throws {
         let threeDays = Expr.function(.relativeTime, [lit("3 days ago")])
-        #expect(try predicate("createdAt" > RelativeDate("3 days ago"))
+        #expect(
+            try predicate("createdAt" > RelativeDate("3 days ago"))
                 == doc(.compare(key("createdAt"), .gt, threeDays, [])))
-        #expect(try predicate("createdAt" <= RelativeDate("3 days ago"))
+        #expect(
+            try predicate("createdAt" <= RelativeDate("3 days ago"))
                 == doc(.compare(key("createdAt"), .le, threeDays, [])))
     }
 
     @Test func listsAndArrays() throws {
-        #expect(try predicate(Field("playerName").containedIn(["a", "b"]))
+        #expect(
+            try predicate(Field("playerName").containedIn(["a", "b"]))
                 == doc(.inCollection(key("playerName"), list(["a", "b"]), [])))
-        #expect(try predicate(Field("playerName").notContainedIn(["a"]))
+        #expect(
+            try predicate(Field("playerName").notContainedIn(["a"]))
                 == doc(.inCollection(key("playerName"), list(["a"]), []), negated: true))
-        #expect(try predicate(Field("arrayKey").containsAll([2, 3, 4]))
+        #expect(
+            try predicate(Field("arrayKey").containsAll([2, 3, 4]))
                 == doc(.containsAll(key("arrayKey"), list([2, 3, 4]))))
-        #expect(try predicate(Field("arrayKey").containedBy([1, 2]))
+        #expect(
+            try predicate(Field("arrayKey").containedBy([1, 2]))
                 == doc(.containedBy(key("arrayKey"), list([1, 2]))))
         #expect(try predicate(Field("tags").sizeEqualTo(3)) == doc(.arraySize(key("tags"), 3)))
     }
@@ -51,32 +60,46 @@ import QuarryCore
     }
 
     @Test func literalStringTestsKeepTheirMeaning() throws {
-        #expect(try predicate(Field("name").hasPrefix("Big Daddy's"))
+        #expect(
+            try predicate(Field("name").hasPrefix("Big Daddy's"))
                 == doc(.string(key("name"), .beginsWith, lit("Big Daddy's"), [])))
-        #expect(try predicate(Field("name").hasSuffix("We"))
+        #expect(
+            try predicate(Field("name").hasSuffix("We"))
                 == doc(.string(key("name"), .endsWith, lit("We"), [])))
-        #expect(try predicate(Field("name").containsString("l.nch", caseInsensitive: true))
+        #expect(
+            try predicate(Field("name").containsString("l.nch", caseInsensitive: true))
                 == doc(.string(key("name"), .contains, lit("l.nch"), .caseInsensitive)))
         // A literal `\E` inside the text survives the quoting.
-        #expect(try predicate(Field("path").hasPrefix(#"C:\Easy\E"#))
+        #expect(
+            try predicate(Field("path").hasPrefix(#"C:\Easy\E"#))
                 == doc(.string(key("path"), .beginsWith, lit(#"C:\Easy\E"#), [])))
     }
 
     @Test func regexWithModifiers() throws {
-        #expect(try predicate(Field("playerName").matchesRegex("^Michael"))
+        #expect(
+            try predicate(Field("playerName").matchesRegex("^Michael"))
                 == doc(.string(key("playerName"), .matches(RegexOptions(wholeString: false)), lit("^Michael"), [])))
-        #expect(try predicate(Field("playerName").matchesRegex("michael", modifiers: "im"))
-                == doc(.string(key("playerName"),
-                               .matches(RegexOptions(wholeString: false, flags: [.caseInsensitive, .multiline])),
-                               lit("michael"), [])))
+        #expect(
+            try predicate(Field("playerName").matchesRegex("michael", modifiers: "im"))
+                == doc(
+                    .string(
+                        key("playerName"),
+                        .matches(RegexOptions(wholeString: false, flags: [.caseInsensitive, .multiline])),
+                        lit("michael"), [])))
         // With `m`, `^` matches at every line: the quoted prefix stays a regex.
-        let multiline = try predicate(Field("name").hasPrefix("a"), Field("name").matchesRegex(#"^\Qa\E"#, modifiers: "m"))
-        #expect(multiline == doc(.string(key("name"), .matches(RegexOptions(wholeString: false, flags: .multiline)),
-                                         lit(#"^\Qa\E"#), [])))
+        let multiline = try predicate(
+            Field("name").hasPrefix("a"), Field("name").matchesRegex(#"^\Qa\E"#, modifiers: "m"))
+        #expect(
+            multiline
+                == doc(
+                    .string(
+                        key("name"), .matches(RegexOptions(wholeString: false, flags: .multiline)),
+                        lit(#"^\Qa\E"#), [])))
     }
 
     @Test func textSearch() throws {
-        #expect(try predicate(Field("body").matchesText("coffee -tea", language: "en", caseSensitive: true))
+        #expect(
+            try predicate(Field("body").matchesText("coffee -tea", language: "en", caseSensitive: true))
                 == doc(.text(FieldPath("body"), TextSearch(terms: "coffee -tea", language: "en", caseSensitive: true))))
     }
 
@@ -84,20 +107,24 @@ import QuarryCore
         let withImages = QueryBuilder("Post").where(Field("image").exists)
         let inner = Query(className: "Post", predicate: doc(.isNull(key("image")), negated: true))
         #expect(try predicate(Field("post").matchesQuery(withImages)) == doc(.inQuery(FieldPath("post"), inner)))
-        #expect(try predicate(Field("post").doesNotMatchQuery(withImages))
+        #expect(
+            try predicate(Field("post").doesNotMatchQuery(withImages))
                 == doc(.inQuery(FieldPath("post"), inner), negated: true))
         let teams = QueryBuilder("Team").where("winPct" > 0.5).limit(1000)
         var teamQuery = Query(className: "Team", predicate: cmp("winPct", .gt, 0.5))
         teamQuery.limit = 1000
-        #expect(try predicate(Field("hometown").matchesKey("city", in: teams))
+        #expect(
+            try predicate(Field("hometown").matchesKey("city", in: teams))
                 == doc(.select(FieldPath("hometown"), teamQuery, innerKey: "city")))
-        #expect(try predicate(Field("hometown").doesNotMatchKey("city", in: teams))
+        #expect(
+            try predicate(Field("hometown").doesNotMatchKey("city", in: teams))
                 == doc(.select(FieldPath("hometown"), teamQuery, innerKey: "city"), negated: true))
     }
 
     @Test func relatedTo() throws {
         let user = ptr("_User", "u1")
-        #expect(try QueryBuilder("Post").where(.relatedTo(user, key: "likes")).build().predicate
+        #expect(
+            try QueryBuilder("Post").where(.relatedTo(user, key: "likes")).build().predicate
                 == doc(.relatedTo(user, key: "likes")))
     }
 
@@ -119,21 +146,27 @@ import QuarryCore
 
     @Test func otherDistanceUnitsTravelAsKilometres() throws {
         let q = try scores.where(Field("location").near(geo(1, 2), within: Distance(1500, .meters))).build()
-        #expect(q.predicate == doc(.geo(.near(FieldPath("location"), geo(1, 2), maxDistance: Distance(1.5, .kilometers)))))
+        #expect(
+            q.predicate == doc(.geo(.near(FieldPath("location"), geo(1, 2), maxDistance: Distance(1.5, .kilometers)))))
     }
 
     @Test func geoShapes() throws {
         let sw = geo(37.708813, -122.526398), ne = geo(37.822802, -122.373962)
-        #expect(try predicate(Field("location").withinGeoBox(southwest: sw, northeast: ne))
+        #expect(
+            try predicate(Field("location").withinGeoBox(southwest: sw, northeast: ne))
                 == doc(.geo(.withinBox(FieldPath("location"), southwest: sw, northeast: ne))))
         let triangle = [geo(0, 0), geo(0, 10), geo(10, 0)]
-        #expect(try predicate(Field("location").withinPolygon(triangle))
+        #expect(
+            try predicate(Field("location").withinPolygon(triangle))
                 == doc(.geo(.withinPolygon(FieldPath("location"), triangle))))
-        #expect(try predicate(Field("bounds").polygonContains(geo(1, 1)))
+        #expect(
+            try predicate(Field("bounds").polygonContains(geo(1, 1)))
                 == doc(.geo(.polygonContains(FieldPath("bounds"), geo(1, 1)))))
         // Circles travel in radians ($centerSphere).
-        let circle = try predicate(Field("location").withinCircle(center: geo(0, 0), radius: Distance(6371, .kilometers)))
-        #expect(circle == doc(.geo(.withinCircle(FieldPath("location"), center: geo(0, 0), radius: Distance(1, .radians)))))
+        let circle = try predicate(
+            Field("location").withinCircle(center: geo(0, 0), radius: Distance(6371, .kilometers)))
+        #expect(
+            circle == doc(.geo(.withinCircle(FieldPath("location"), center: geo(0, 0), radius: Distance(1, .radians)))))
     }
 
     @Test func compoundOperators() throws {
@@ -172,7 +205,8 @@ import QuarryCore
         // A later equality replaces the whole key, as the SDKs do.
         #expect(try predicate("wins" < 50, "wins" == 5) == eq("wins", 5))
         // hasPrefix and containsString share `$regex`: the later wins.
-        #expect(try predicate(Field("n").hasPrefix("a"), Field("n").containsString("b"))
+        #expect(
+            try predicate(Field("n").hasPrefix("a"), Field("n").containsString("b"))
                 == doc(.string(key("n"), .contains, lit("b"), [])))
     }
 
@@ -184,12 +218,16 @@ import QuarryCore
         #expect(q.predicate == .and([.or([cmp("wins", .lt, 5), cmp("wins", .gt, 150)]), eq("team", "A")]))
         #expect(q.order == [.key("wins", .descending)])
         #expect(q.limit == 1)
-        #expect(try QueryBuilder.and(few, lots).build().predicate == .and([cmp("wins", .lt, 5), cmp("wins", .gt, 150)]))
-        #expect(try QueryBuilder.nor(few, lots).build().predicate == .not(.or([cmp("wins", .lt, 5), cmp("wins", .gt, 150)])))
+        #expect(
+            try QueryBuilder.and(few, lots).build().predicate == .and([cmp("wins", .lt, 5), cmp("wins", .gt, 150)]))
+        #expect(
+            try QueryBuilder.nor(few, lots).build().predicate
+                == .not(.or([cmp("wins", .lt, 5), cmp("wins", .gt, 150)])))
     }
 
     @Test func resultShaping() throws {
-        let q = try scores
+        let q =
+            try scores
             .order(.ascending("score"))
             .addingOrder(.descending("playerName"))
             .skip(10).limit(20)
@@ -204,7 +242,8 @@ import QuarryCore
         #expect(q.includes == ["post", "post.author"])
         #expect(q.count == false)
         // orderBy replaces an earlier order (TC-26).
-        #expect(try scores.order(.ascending("score")).order(.descending("username")).build().order
+        #expect(
+            try scores.order(.ascending("score")).order(.descending("username")).build().order
                 == [.key("username", .descending)])
     }
 

@@ -19,11 +19,18 @@ import QuarryCore
         (#"{"a":1.5,"b":"x","c":true,"d":null}"#, .and([eq("a", 1.5), eq("b", "x"), eq("c", true), eq("d", .null)])),
         (#"{"a":{"$eq":"x"}}"#, eq("a", "x")),
         (#"{"a":{"$ne":"x"}}"#, doc(.compare(key("a"), .eq, lit("x"), []), negated: true)),
-        (#"{"a":{"$lt":1,"$lte":2,"$gt":3,"$gte":4}}"#,
-         .and([cmp("a", .lt, 1), cmp("a", .le, 2), cmp("a", .gt, 3), cmp("a", .ge, 4)])),
-        (#"{"d":{"$gte":{"__type":"Date","iso":"2016-11-13T00:00:00.000Z"}}}"#, cmp("d", .ge, .date(1_478_995_200_000))),
-        (#"{"d":{"$lt":{"$relativeTime":"in 2 days"}}}"#,
-         doc(.compare(key("d"), .lt, .function(.relativeTime, [lit("in 2 days")]), []))),
+        (
+            #"{"a":{"$lt":1,"$lte":2,"$gt":3,"$gte":4}}"#,
+            .and([cmp("a", .lt, 1), cmp("a", .le, 2), cmp("a", .gt, 3), cmp("a", .ge, 4)])
+        ),
+        (
+            #"{"d":{"$gte":{"__type":"Date","iso":"2016-11-13T00:00:00.000Z"}}}"#,
+            cmp("d", .ge, .date(1_478_995_200_000))
+        ),
+        (
+            #"{"d":{"$lt":{"$relativeTime":"in 2 days"}}}"#,
+            doc(.compare(key("d"), .lt, .function(.relativeTime, [lit("in 2 days")]), []))
+        ),
         (#"{"post":{"__type":"Pointer","className":"Post","objectId":"p1"}}"#, eq("post", .pointer(ptr("Post", "p1")))),
         (#"{"loc":{"__type":"GeoPoint","latitude":1,"longitude":2}}"#, eq("loc", .geoPoint(geo(1, 2)))),
         (#"{"a":{"$in":[1,"x"]}}"#, doc(.inCollection(key("a"), list([1, "x"]), []))),
@@ -37,30 +44,57 @@ import QuarryCore
         (#"{"a":{"$regex":"^\\Qx.y\\E"}}"#, doc(.string(key("a"), .beginsWith, lit("x.y"), []))),
         (#"{"a":{"$options":"i","$regex":"\\Qx\\E$"}}"#, doc(.string(key("a"), .endsWith, lit("x"), .caseInsensitive))),
         (#"{"a":{"$regex":"\\Qx\\E"}}"#, doc(.string(key("a"), .contains, lit("x"), []))),
-        (#"{"a":{"$regex":"^\\Qx\\E","$options":"im"}}"#,
-         doc(.string(key("a"), .matches(RegexOptions(wholeString: false, flags: [.caseInsensitive, .multiline])),
-                     lit(#"^\Qx\E"#), []))),
-        (#"{"a":{"$regex":"^M.*l$","$options":"sx"}}"#,
-         doc(.string(key("a"), .matches(RegexOptions(wholeString: false, flags: [.extended, .dotAll])), lit("^M.*l$"), []))),
-        (#"{"a":{"$text":{"$search":{"$term":"x y","$language":"fr","$caseSensitive":false,"$diacriticSensitive":true}}}}"#,
-         doc(.text("a", TextSearch(terms: "x y", language: "fr", diacriticSensitive: true)))),
-        (#"{"l":{"$nearSphere":{"__type":"GeoPoint","latitude":37.7749,"longitude":-122.4194},"$maxDistance":0.1}}"#,
-         doc(.geo(.near("l", sf, maxDistance: Distance(0.1, .radians))))),
-        (#"{"l":{"$maxDistanceInKilometers":16.1,"$nearSphere":{"__type":"GeoPoint","latitude":37.7749,"longitude":-122.4194}}}"#,
-         doc(.geo(.near("l", sf, maxDistance: Distance(16.1, .kilometers))))),
-        (#"{"l":{"$within":{"$box":[{"__type":"GeoPoint","latitude":1,"longitude":2},{"__type":"GeoPoint","latitude":3,"longitude":4}]}}}"#,
-         doc(.geo(.withinBox("l", southwest: geo(1, 2), northeast: geo(3, 4))))),
+        (
+            #"{"a":{"$regex":"^\\Qx\\E","$options":"im"}}"#,
+            doc(
+                .string(
+                    key("a"), .matches(RegexOptions(wholeString: false, flags: [.caseInsensitive, .multiline])),
+                    lit(#"^\Qx\E"#), []))
+        ),
+        (
+            #"{"a":{"$regex":"^M.*l$","$options":"sx"}}"#,
+            doc(
+                .string(
+                    key("a"), .matches(RegexOptions(wholeString: false, flags: [.extended, .dotAll])), lit("^M.*l$"), []
+                ))
+        ),
+        (
+            #"{"a":{"$text":{"$search":{"$term":"x y","$language":"fr","$caseSensitive":false,"$diacriticSensitive":true}}}}"#,
+            doc(.text("a", TextSearch(terms: "x y", language: "fr", diacriticSensitive: true)))
+        ),
+        (
+            #"{"l":{"$nearSphere":{"__type":"GeoPoint","latitude":37.7749,"longitude":-122.4194},"$maxDistance":0.1}}"#,
+            doc(.geo(.near("l", sf, maxDistance: Distance(0.1, .radians))))
+        ),
+        (
+            #"{"l":{"$maxDistanceInKilometers":16.1,"$nearSphere":{"__type":"GeoPoint","latitude":37.7749,"longitude":-122.4194}}}"#,
+            doc(.geo(.near("l", sf, maxDistance: Distance(16.1, .kilometers))))
+        ),
+        (
+            #"{"l":{"$within":{"$box":[{"__type":"GeoPoint","latitude":1,"longitude":2},{"__type":"GeoPoint","latitude":3,"longitude":4}]}}}"#,
+            doc(.geo(.withinBox("l", southwest: geo(1, 2), northeast: geo(3, 4))))
+        ),
         // `$polygon` takes GeoPoints, MongoDB's [longitude, latitude] pairs, or a Polygon ([latitude, longitude]).
-        (#"{"l":{"$geoWithin":{"$polygon":[{"__type":"GeoPoint","latitude":0,"longitude":0},[1,0],[0,1]]}}}"#,
-         doc(.geo(.withinPolygon("l", [geo(0, 0), geo(0, 1), geo(1, 0)])))),
-        (#"{"l":{"$geoWithin":{"$polygon":{"__type":"Polygon","coordinates":[[0,0],[0,1],[1,0]]}}}}"#,
-         doc(.geo(.withinPolygon("l", [geo(0, 0), geo(0, 1), geo(1, 0)])))),
-        (#"{"l":{"$geoWithin":{"$centerSphere":[[-122.4194,37.7749],0.5]}}}"#,
-         doc(.geo(.withinCircle("l", center: sf, radius: Distance(0.5, .radians))))),
-        (#"{"b":{"$geoIntersects":{"$point":{"__type":"GeoPoint","latitude":1,"longitude":2}}}}"#,
-         doc(.geo(.polygonContains("b", geo(1, 2))))),
-        (#"{"$relatedTo":{"object":{"__type":"Pointer","className":"_User","objectId":"u1"},"key":"likes"}}"#,
-         doc(.relatedTo(ptr("_User", "u1"), key: "likes"))),
+        (
+            #"{"l":{"$geoWithin":{"$polygon":[{"__type":"GeoPoint","latitude":0,"longitude":0},[1,0],[0,1]]}}}"#,
+            doc(.geo(.withinPolygon("l", [geo(0, 0), geo(0, 1), geo(1, 0)])))
+        ),
+        (
+            #"{"l":{"$geoWithin":{"$polygon":{"__type":"Polygon","coordinates":[[0,0],[0,1],[1,0]]}}}}"#,
+            doc(.geo(.withinPolygon("l", [geo(0, 0), geo(0, 1), geo(1, 0)])))
+        ),
+        (
+            #"{"l":{"$geoWithin":{"$centerSphere":[[-122.4194,37.7749],0.5]}}}"#,
+            doc(.geo(.withinCircle("l", center: sf, radius: Distance(0.5, .radians))))
+        ),
+        (
+            #"{"b":{"$geoIntersects":{"$point":{"__type":"GeoPoint","latitude":1,"longitude":2}}}}"#,
+            doc(.geo(.polygonContains("b", geo(1, 2))))
+        ),
+        (
+            #"{"$relatedTo":{"object":{"__type":"Pointer","className":"_User","objectId":"u1"},"key":"likes"}}"#,
+            doc(.relatedTo(ptr("_User", "u1"), key: "likes"))
+        ),
         (#"{"$or":[{"a":1},{"b":2}]}"#, .or([eq("a", 1), eq("b", 2)])),
         (#"{"$or":[{"a":1,"b":2},{}]}"#, .or([.and([eq("a", 1), eq("b", 2)]), .constant(true)])),
         (#"{"a":1,"$and":[{"b":2},{"c":3}]}"#, .and([eq("a", 1), eq("b", 2), eq("c", 3)])),
@@ -79,20 +113,26 @@ import QuarryCore
     }
 
     @Test func innerQueries() throws {
-        let p = try predicate(#"{"post":{"$inQuery":{"className":"Post","where":{"image":{"$exists":true}},"limit":1000,"skip":5,"order":"-createdAt"}}}"#)
+        let p = try predicate(
+            #"{"post":{"$inQuery":{"className":"Post","where":{"image":{"$exists":true}},"limit":1000,"skip":5,"order":"-createdAt"}}}"#
+        )
         var inner = Query(className: "Post", predicate: doc(.isNull(key("image")), negated: true))
         inner.limit = 1000
         inner.skip = 5
         inner.order = [.key("createdAt", .descending)]
         #expect(p == doc(.inQuery("post", inner)))
-        #expect(try predicate(#"{"h":{"$dontSelect":{"query":{"className":"Team","where":{}},"key":"city"}}}"#)
+        #expect(
+            try predicate(#"{"h":{"$dontSelect":{"query":{"className":"Team","where":{}},"key":"city"}}}"#)
                 == doc(.select("h", Query(className: "Team"), innerKey: "city"), negated: true))
-        #expect(try predicate(#"{"p":{"$notInQuery":{"where":{},"className":"Post"}}}"#)
+        #expect(
+            try predicate(#"{"p":{"$notInQuery":{"where":{},"className":"Post"}}}"#)
                 == doc(.inQuery("p", Query(className: "Post")), negated: true))
     }
 
     @Test func requestBody() throws {
-        let q = try decode(#"{"where":{"a":1},"order":"-score, name","limit":10,"skip":"5","keys":"a,b.c","excludeKeys":["d"],"include":"post,post.author","count":true}"#)
+        let q = try decode(
+            #"{"where":{"a":1},"order":"-score, name","limit":10,"skip":"5","keys":"a,b.c","excludeKeys":["d"],"include":"post,post.author","count":true}"#
+        )
         #expect(q.predicate == eq("a", 1))
         #expect(q.order == [.key("score", .descending), .key("name", .ascending)])
         #expect(q.limit == 10 && q.skip == 5)
@@ -112,7 +152,8 @@ import QuarryCore
         #expect(try decode(#"{"$and":[\#(near)]}"#).order == [.distance("l", from: geo(1, 2), .ascending)])
         #expect(try decode(#"{"$or":[\#(near),{"x":1}]}"#).order == [])
         // Parse's implicit 100-mile cap.
-        #expect(try decode(near, profile: .parse).predicate
+        #expect(
+            try decode(near, profile: .parse).predicate
                 == doc(.geo(.near("l", geo(1, 2), maxDistance: Distance(100, .miles)))))
     }
 

@@ -18,8 +18,10 @@ import QuarryCore
         (q.where(Field("wins").equalTo(5)), #"{"wins":5}"#),
         (q.where("score" == nil), #"{"score":null}"#),
         (q.where("post" == .pointer(p1)), #"{"post":{"__type":"Pointer","className":"Post","objectId":"p1"}}"#),
-        (q.where("createdAt" > .date(1_427_068_800_000)),
-         #"{"createdAt":{"$gt":{"__type":"Date","iso":"2015-03-23T00:00:00.000Z"}}}"#),
+        (
+            q.where("createdAt" > .date(1_427_068_800_000)),
+            #"{"createdAt":{"$gt":{"__type":"Date","iso":"2015-03-23T00:00:00.000Z"}}}"#
+        ),
         (q.where("createdAt" > RelativeDate("3 days ago")), #"{"createdAt":{"$gt":{"$relativeTime":"3 days ago"}}}"#),
         (q.where(Field("playerName").containedIn(["a", "b"])), #"{"playerName":{"$in":["a","b"]}}"#),
         (q.where(Field("playerName").notContainedIn(["a"])), #"{"playerName":{"$nin":["a"]}}"#),
@@ -29,47 +31,85 @@ import QuarryCore
         (q.where(Field("score").exists), #"{"score":{"$exists":true}}"#),
         (q.where(Field("score").doesNotExist), #"{"score":{"$exists":false}}"#),
         (q.where(Field("name").hasPrefix("Big Daddy's")), #"{"name":{"$regex":"^\\QBig Daddy's\\E"}}"#),
-        (q.where(Field("name").hasSuffix("We", caseInsensitive: true)), #"{"name":{"$regex":"\\QWe\\E$","$options":"i"}}"#),
+        (
+            q.where(Field("name").hasSuffix("We", caseInsensitive: true)),
+            #"{"name":{"$regex":"\\QWe\\E$","$options":"i"}}"#
+        ),
         (q.where(Field("name").containsString(#"a\Eb"#)), #"{"name":{"$regex":"\\Qa\\E\\\\E\\Qb\\E"}}"#),
-        (q.where(Field("name").matchesRegex("^Michael", modifiers: "mi")), #"{"name":{"$regex":"^Michael","$options":"im"}}"#),
-        (q.where(Field("body").matchesText("coffee -tea", language: "en", caseSensitive: true)),
-         #"{"body":{"$text":{"$search":{"$term":"coffee -tea","$language":"en","$caseSensitive":true}}}}"#),
-        (q.where(Field("post").matchesQuery(QueryBuilder("Post").where(Field("image").exists))),
-         #"{"post":{"$inQuery":{"where":{"image":{"$exists":true}},"className":"Post"}}}"#),
-        (q.where(Field("post").doesNotMatchQuery(QueryBuilder("Post").limit(1000).order(.descending("createdAt")))),
-         #"{"post":{"$notInQuery":{"where":{},"className":"Post","order":"-createdAt","limit":1000}}}"#),
-        (q.where(Field("hometown").matchesKey("city", in: QueryBuilder("Team").where("winPct" > 0.5))),
-         #"{"hometown":{"$select":{"query":{"where":{"winPct":{"$gt":0.5}},"className":"Team"},"key":"city"}}}"#),
-        (q.where(Field("hometown").doesNotMatchKey("city", in: QueryBuilder("Team"))),
-         #"{"hometown":{"$dontSelect":{"query":{"where":{},"className":"Team"},"key":"city"}}}"#),
-        (QueryBuilder("Post").where(.relatedTo(ptr("_User", "u1"), key: "likes")),
-         #"{"$relatedTo":{"object":{"__type":"Pointer","className":"_User","objectId":"u1"},"key":"likes"}}"#),
-        (q.where(Field("location").near(sf)),
-         #"{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":37.7749,"longitude":-122.4194}}}"#),
-        (q.where(Field("location").near(sf, within: Distance(10, .miles))),
-         #"{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":37.7749,"longitude":-122.4194},"$maxDistanceInMiles":10.0}}"#),
-        (q.where(Field("location").near(sf, within: Distance(2, .kilometers))).order(.ascending("name")),
-         #"{"where":{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":37.7749,"longitude":-122.4194},"$maxDistanceInKilometers":2.0}},"order":"name"}"#),
-        (q.where(Field("location").near(sf, within: Distance(0.1, .radians))),
-         #"{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":37.7749,"longitude":-122.4194},"$maxDistanceInRadians":0.1}}"#),
-        (q.where(Field("location").withinGeoBox(southwest: geo(1, 2), northeast: geo(3, 4))),
-         #"{"location":{"$within":{"$box":[{"__type":"GeoPoint","latitude":1.0,"longitude":2.0},{"__type":"GeoPoint","latitude":3.0,"longitude":4.0}]}}}"#),
-        (q.where(Field("location").withinPolygon([geo(0, 0), geo(0, 1), geo(1, 0)])),
-         #"{"location":{"$geoWithin":{"$polygon":[{"__type":"GeoPoint","latitude":0.0,"longitude":0.0},{"__type":"GeoPoint","latitude":0.0,"longitude":1.0},{"__type":"GeoPoint","latitude":1.0,"longitude":0.0}]}}}"#),
-        (q.where(Field("location").withinCircle(center: geo(0, 0), radius: Distance(0.25, .radians))),
-         #"{"location":{"$geoWithin":{"$centerSphere":[{"__type":"GeoPoint","latitude":0.0,"longitude":0.0},0.25]}}}"#),
-        (q.where(Field("bounds").polygonContains(geo(1, 1))),
-         #"{"bounds":{"$geoIntersects":{"$point":{"__type":"GeoPoint","latitude":1.0,"longitude":1.0}}}}"#),
+        (
+            q.where(Field("name").matchesRegex("^Michael", modifiers: "mi")),
+            #"{"name":{"$regex":"^Michael","$options":"im"}}"#
+        ),
+        (
+            q.where(Field("body").matchesText("coffee -tea", language: "en", caseSensitive: true)),
+            #"{"body":{"$text":{"$search":{"$term":"coffee -tea","$language":"en","$caseSensitive":true}}}}"#
+        ),
+        (
+            q.where(Field("post").matchesQuery(QueryBuilder("Post").where(Field("image").exists))),
+            #"{"post":{"$inQuery":{"where":{"image":{"$exists":true}},"className":"Post"}}}"#
+        ),
+        (
+            q.where(Field("post").doesNotMatchQuery(QueryBuilder("Post").limit(1000).order(.descending("createdAt")))),
+            #"{"post":{"$notInQuery":{"where":{},"className":"Post","order":"-createdAt","limit":1000}}}"#
+        ),
+        (
+            q.where(Field("hometown").matchesKey("city", in: QueryBuilder("Team").where("winPct" > 0.5))),
+            #"{"hometown":{"$select":{"query":{"where":{"winPct":{"$gt":0.5}},"className":"Team"},"key":"city"}}}"#
+        ),
+        (
+            q.where(Field("hometown").doesNotMatchKey("city", in: QueryBuilder("Team"))),
+            #"{"hometown":{"$dontSelect":{"query":{"where":{},"className":"Team"},"key":"city"}}}"#
+        ),
+        (
+            QueryBuilder("Post").where(.relatedTo(ptr("_User", "u1"), key: "likes")),
+            #"{"$relatedTo":{"object":{"__type":"Pointer","className":"_User","objectId":"u1"},"key":"likes"}}"#
+        ),
+        (
+            q.where(Field("location").near(sf)),
+            #"{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":37.7749,"longitude":-122.4194}}}"#
+        ),
+        (
+            q.where(Field("location").near(sf, within: Distance(10, .miles))),
+            #"{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":37.7749,"longitude":-122.4194},"$maxDistanceInMiles":10.0}}"#
+        ),
+        (
+            q.where(Field("location").near(sf, within: Distance(2, .kilometers))).order(.ascending("name")),
+            #"{"where":{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":37.7749,"longitude":-122.4194},"$maxDistanceInKilometers":2.0}},"order":"name"}"#
+        ),
+        (
+            q.where(Field("location").near(sf, within: Distance(0.1, .radians))),
+            #"{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":37.7749,"longitude":-122.4194},"$maxDistanceInRadians":0.1}}"#
+        ),
+        (
+            q.where(Field("location").withinGeoBox(southwest: geo(1, 2), northeast: geo(3, 4))),
+            #"{"location":{"$within":{"$box":[{"__type":"GeoPoint","latitude":1.0,"longitude":2.0},{"__type":"GeoPoint","latitude":3.0,"longitude":4.0}]}}}"#
+        ),
+        (
+            q.where(Field("location").withinPolygon([geo(0, 0), geo(0, 1), geo(1, 0)])),
+            #"{"location":{"$geoWithin":{"$polygon":[{"__type":"GeoPoint","latitude":0.0,"longitude":0.0},{"__type":"GeoPoint","latitude":0.0,"longitude":1.0},{"__type":"GeoPoint","latitude":1.0,"longitude":0.0}]}}}"#
+        ),
+        (
+            q.where(Field("location").withinCircle(center: geo(0, 0), radius: Distance(0.25, .radians))),
+            #"{"location":{"$geoWithin":{"$centerSphere":[{"__type":"GeoPoint","latitude":0.0,"longitude":0.0},0.25]}}}"#
+        ),
+        (
+            q.where(Field("bounds").polygonContains(geo(1, 1))),
+            #"{"bounds":{"$geoIntersects":{"$point":{"__type":"GeoPoint","latitude":1.0,"longitude":1.0}}}}"#
+        ),
         (q.where(("wins" < 5) || ("wins" > 150)), #"{"$or":[{"wins":{"$lt":5}},{"wins":{"$gt":150}}]}"#),
         (q.where(!("a" == 1)), #"{"a":{"$ne":1}}"#),
         (q.where(!Field("n").hasPrefix("x")), #"{"$nor":[{"n":{"$regex":"^\\Qx\\E"}}]}"#),
         (q.where(.nor(["a" == 1, "b" == 2])), #"{"$nor":[{"a":1},{"b":2}]}"#),
         (q.where(("a" > 1) && ("a" > 2)), #"{"a":{"$gt":1},"$and":[{"a":{"$gt":2}}]}"#),
-        (QueryBuilder.or(q.where("a" == 1), q.where("b" == 2)).where("c" == 3),
-         #"{"$or":[{"a":1},{"b":2}],"c":3}"#),
-        (q.order(.ascending("score"), .descending("name")).skip(20).limit(10).select("a", "b.c").exclude("d")
-            .include("post.author"),
-         #"{"where":{},"order":"score,-name","limit":10,"skip":20,"keys":"a,b.c","excludeKeys":"d","include":"post.author"}"#),
+        (
+            QueryBuilder.or(q.where("a" == 1), q.where("b" == 2)).where("c" == 3),
+            #"{"$or":[{"a":1},{"b":2}],"c":3}"#
+        ),
+        (
+            q.order(.ascending("score"), .descending("name")).skip(20).limit(10).select("a", "b.c").exclude("d")
+                .include("post.author"),
+            #"{"where":{},"order":"score,-name","limit":10,"skip":20,"keys":"a,b.c","excludeKeys":"d","include":"post.author"}"#
+        ),
     ]
 
     @Test(arguments: golden.indices)

@@ -12,9 +12,11 @@ import Testing
         "x\\", "x", "%_", "ß", "a\nb", "Q\\E", "\\E", "a.b",
     ]
     static let database = Database([
-        ClassData(name: "T", records: names.enumerated().map { i, name in
-            Record(objectId: "t\(i)", fields: [("name", .string(name))])
-        })
+        ClassData(
+            name: "T",
+            records: names.enumerated().map { i, name in
+                Record(objectId: "t\(i)", fields: [("name", .string(name))])
+            })
     ])
 
     static let patterns: [(String, LikeSyntax)] = [
@@ -27,8 +29,10 @@ import Testing
 
     @Test(arguments: patterns)
     func printedRegexSelectsWhatTheLikeSelects(_ pattern: String, _ syntax: LikeSyntax) throws {
-        let like = Filter.leaf(Leaf(.string(.key(FieldPath("name")), .like(syntax), .literal(.string(pattern)), []),
-                                    semantics: .document))
+        let like = Filter.leaf(
+            Leaf(
+                .string(.key(FieldPath("name")), .like(syntax), .literal(.string(pattern)), []),
+                semantics: .document))
         let json = try ParseWhere.print(Query(className: "T", predicate: like))
         #expect(json.contains("$regex"))
         let reread = try ParseWhere.parse(json, className: "T")

@@ -29,7 +29,9 @@ import Quarry
 
     static let documents = db(["Doc": shapes.map { id, a in rec(id, a.map { ["a": $0] } ?? [:]) }])
 
-    static let nullOrHoldingNull: Set<String> = ["a_null", "no_a", "a_value_array_all_nulls", "a_value_array_with_null"]
+    static let nullOrHoldingNull: Set<String> = [
+        "a_null", "no_a", "a_value_array_all_nulls", "a_value_array_with_null",
+    ]
     /// `a.b` is null or missing: a scalar (or nothing) at `a`, an object without `b`, or an
     /// array with an object element whose `b` is null or missing. Scalar elements and nested
     /// arrays count for nothing.
@@ -66,9 +68,14 @@ import Quarry
         (#"{"a.1.b":3}"#, ["a_object_array_no_b_nulls", "a_object_array_some_b_nulls"]),
         (#"{"a.3":4}"#, ["a_value_array_with_null"]),
         (#"{"a.2":4}"#, ["a_value_array_no_nulls"]),
-        (#"{"a.0":{"$exists":true}}"#, ["a_object_array_all_b_nulls", "a_object_array_no_b_nulls",
-                                        "a_object_array_some_b_nulls", "a_object_array_some_b_missing",
-                                        "a_value_array_no_nulls", "a_value_array_with_null", "a_double_array"]),
+        (
+            #"{"a.0":{"$exists":true}}"#,
+            [
+                "a_object_array_all_b_nulls", "a_object_array_no_b_nulls",
+                "a_object_array_some_b_nulls", "a_object_array_some_b_missing",
+                "a_value_array_no_nulls", "a_value_array_with_null", "a_double_array",
+            ]
+        ),
     ]
 
     @Test(arguments: cases.indices)
@@ -79,7 +86,9 @@ import Quarry
 
     /// `exists5.js`: `$exists` and its `$not` on a dotted path, one document at a time.
     @Test func existsOnDottedPaths() throws {
-        let documents: [(Value, Bool)] = [(1, false), (.object(["b": 1]), true), ([1], false), ([.object(["b": 1])], true)]
+        let documents: [(Value, Bool)] = [
+            (1, false), (.object(["b": 1]), true), ([1], false), ([.object(["b": 1])], true),
+        ]
         for (a, exists) in documents {
             let one = db(["T": [rec("t", ["a": a])]])
             try expectMatches(#"{"a.b":{"$exists":true}}"#, in: one, className: "T", exists ? ["t"] : [])
@@ -113,18 +122,26 @@ import Quarry
     /// The SDKs' quoted prefix with `i` folds as PCRE does (simple case folding), like any
     /// other `$regex`: `ß` does not match `SS`, `ẞ` matches `ß`.
     @Test func quotedRegexFoldsLikePCRE() throws {
-        let names = db(["T": [rec("sharp", ["n": "ßtraße"]), rec("ss", ["n": "sstrasse"]), rec("capital", ["n": "ẞTRASSE"])]])
+        let names = db([
+            "T": [rec("sharp", ["n": "ßtraße"]), rec("ss", ["n": "sstrasse"]), rec("capital", ["n": "ẞTRASSE"])]
+        ])
         try expectMatches(#"{"n":{"$regex":"^\\QSS\\E","$options":"i"}}"#, in: names, className: "T", ["ss"])
         try expectMatches(#"{"n":{"$regex":"^SS","$options":"i"}}"#, in: names, className: "T", ["ss"])
-        try expectMatches(#"{"n":{"$regex":"^\\Qß\\E","$options":"i"}}"#, in: names, className: "T", ["sharp", "capital"])
+        try expectMatches(
+            #"{"n":{"$regex":"^\\Qß\\E","$options":"i"}}"#, in: names, className: "T", ["sharp", "capital"])
         try expectMatches(#"{"n":{"$regex":"^ß","$options":"i"}}"#, in: names, className: "T", ["sharp", "capital"])
-        try expectMatches(#"{"n":{"$regex":"\\QSSE\\E$","$options":"i"}}"#, in: names, className: "T", ["ss", "capital"])
+        try expectMatches(
+            #"{"n":{"$regex":"\\QSSE\\E$","$options":"i"}}"#, in: names, className: "T", ["ss", "capital"])
     }
 
     /// A pointer is its identity, loaded or not: `_User` is left out of the data here.
     @Test func pointersToObjectsNotLoaded() throws {
-        let owned = db(["Post": [rec("p1", ["owner": .pointer(ptr("_User", "U2"))]), rec("p2", ["owner": .pointer(ptr("_User", "U3"))]),
-                                 rec("p3", [:])]])
+        let owned = db([
+            "Post": [
+                rec("p1", ["owner": .pointer(ptr("_User", "U2"))]), rec("p2", ["owner": .pointer(ptr("_User", "U3"))]),
+                rec("p3", [:]),
+            ]
+        ])
         let u2 = #"{"__type":"Pointer","className":"_User","objectId":"U2"}"#
         try expectMatches(#"{"owner":\#(u2)}"#, in: owned, className: "Post", ["p1"])
         try expectMatches(#"{"owner":{"$ne":\#(u2)}}"#, in: owned, className: "Post", ["p2", "p3"])
@@ -137,8 +154,10 @@ import Quarry
         try expectMatches(#"{"owner.name":null}"#, in: owned, className: "Post", ["p1", "p2", "p3"])
     }
 
-    private func expectMatches(_ json: String, in data: Database, className: String, _ expected: Set<String>,
-                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func expectMatches(
+        _ json: String, in data: Database, className: String, _ expected: Set<String>,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let query = try ParseWhere.parse(json, className: className)
         let reference = Set(try ReferenceEvaluator(database: data).run(query).objectIds)
         let engine = Set(try Engine(database: data).run(query).objectIds)

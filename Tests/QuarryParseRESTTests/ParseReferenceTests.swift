@@ -20,25 +20,31 @@ import Quarry
 
     @Test func basicConstraints() throws {
         #expect(try set(gs.where("playerName" == "Dan Stemkoski"), data) == ["g2"])  // T01
-        #expect(try set(gs.where("playerName" != "Michael Yabuti"), data)
+        #expect(
+            try set(gs.where("playerName" != "Michael Yabuti"), data)
                 == ["g1", "g2", "g4", "g5", "g6", "g7", "g8"])  // T03
-        #expect(try set(gs.where("playerName" != "Michael Yabuti", "playerAge" > 18), data) == ["g1", "g2", "g4", "g6"])  // T04
+        #expect(
+            // T04
+            try set(gs.where("playerName" != "Michael Yabuti", "playerAge" > 18), data) == ["g1", "g2", "g4", "g6"])
         #expect(try set(gs.where("wins" < 50), data) == ["g1", "g4", "g7", "g8"])  // T05
         #expect(try set(gs.where("wins" <= 50), data) == ["g1", "g2", "g4", "g7", "g8"])  // T06
         #expect(try set(gs.where("wins" > 50), data) == ["g3", "g5", "g6"])  // T07
         #expect(try set(gs.where("wins" >= 50), data) == ["g2", "g3", "g5", "g6"])  // T08
         let names: [Value] = ["Jonathan Walsh", "Dario Wunsch", "Shawn Simon"]
         #expect(try set(gs.where(Field("playerName").containedIn(names)), data) == ["g4", "g5", "g6"])  // T10
-        #expect(try set(gs.where(Field("playerName").notContainedIn(names)), data) == ["g1", "g2", "g3", "g7", "g8"])  // T11
+        // T11
+        #expect(try set(gs.where(Field("playerName").notContainedIn(names)), data) == ["g1", "g2", "g3", "g7", "g8"])
         #expect(try set(gs.where(Field("score").exists), data) == ["g1", "g2", "g3", "g4", "g5", "g7", "g8"])  // T12
         #expect(try set(gs.where(Field("score").doesNotExist), data) == ["g6"])  // T13
     }
 
     @Test func orderingLimitAndSkip() throws {
         let scored = gs.where(Field("score").exists)
-        #expect(try ids(scored.order(.ascending("score")).addingOrder(.ascending("playerName")), data)
+        #expect(
+            try ids(scored.order(.ascending("score")).addingOrder(.ascending("playerName")), data)
                 == ["g7", "g2", "g4", "g5", "g3", "g8", "g1"])  // T14
-        #expect(try ids(scored.order(.descending("score")).addingOrder(.descending("playerName")), data)
+        #expect(
+            try ids(scored.order(.descending("score")).addingOrder(.descending("playerName")), data)
                 == ["g1", "g8", "g3", "g5", "g4", "g2", "g7"])  // T15
         #expect(try ids(gs.limit(10), data).count == 8)  // T16
     }
@@ -57,7 +63,9 @@ import Quarry
         // T19: pagination.
         let paged = try ids(bulk.order(.ascending("n")).skip(10), b150, profile: .parse)
         #expect(paged == (10..<110).map { "n\($0)" })
-        #expect(try ids(bulk.order(.ascending("n")).skip(10).limit(10), b150, profile: .parse) == (10..<20).map { "n\($0)" })
+        #expect(
+            try ids(bulk.order(.ascending("n")).skip(10).limit(10), b150, profile: .parse) == (10..<20).map { "n\($0)" }
+        )
     }
 
     @Test func firstCountAndSelect() throws {
@@ -65,17 +73,21 @@ import Quarry
         #expect(try gs.where("playerEmail" == "nobody@example.com").first(in: data) == nil)
         #expect(try gs.where("playerName" == "Sean Plott").count(in: data) == 1)  // T21
         #expect(try gs.where("playername" == "Sean Plott").count(in: data) == 0)
-        let selected = try #require(try gs.where("playerName" == "Sean Plott").select("playerName", "score")
-                                        .find(in: data).first)  // T22
+        let selected = try #require(
+            try gs.where("playerName" == "Sean Plott").select("playerName", "score")
+                .find(in: data).first)  // T22
         #expect(Set(selected.fields.keys) == ["playerName", "score"])
     }
 
     @Test func strings() throws {
         #expect(try set(gs.where(Field("playerName").hasPrefix("Michael")), data) == ["g3"])  // T23
-        #expect(try set(gs.where(Field("playerName").matchesRegex("Michael", modifiers: "i")), data) == ["g3", "g7", "g8"])  // T24
+        #expect(
+            // T24
+            try set(gs.where(Field("playerName").matchesRegex("Michael", modifiers: "i")), data) == ["g3", "g7", "g8"])
         #expect(try set(gs.where(Field("playerName").containsString("Michael")), data) == ["g3", "g8"])  // T25
         #expect(try set(gs.where(Field("playerName").matchesRegex("^Michael")), data) == ["g3"])  // T26
-        #expect(try set(QueryBuilder("BarbecueSauce").where(Field("name").hasPrefix("Big Daddy's")), ReferenceData.sauces)
+        #expect(
+            try set(QueryBuilder("BarbecueSauce").where(Field("name").hasPrefix("Big Daddy's")), ReferenceData.sauces)
                 == ["b1", "b2"])  // T27
     }
 
@@ -83,8 +95,11 @@ import Quarry
         let my = QueryBuilder("MyClass")
         #expect(try set(my.where("arrayKey" == 2), ReferenceData.arrays) == ["a1", "a2", "a4"])  // T28
         #expect(try set(my.where(Field("arrayKey").containsAll([2, 3, 4])), ReferenceData.arrays) == ["a2"])  // T29
-        #expect(try set(my.where(Field("arrayKey").containedIn([1, 5])), ReferenceData.arrays) == ["a1", "a2", "a3"])  // T30
-        let exact = diagnostics { () throws(Diagnostics) in try my.where("arrayKey" == [2, 3]).find(in: ReferenceData.arrays) }
+        // T30
+        #expect(try set(my.where(Field("arrayKey").containedIn([1, 5])), ReferenceData.arrays) == ["a1", "a2", "a3"])
+        let exact = diagnostics { () throws(Diagnostics) in
+            try my.where("arrayKey" == [2, 3]).find(in: ReferenceData.arrays)
+        }
         #expect(exact.map(\.parseCode) == [102])  // T31
     }
 
@@ -113,7 +128,8 @@ import Quarry
         }
         #expect(author["username"] == "au1")
         // T38: without include the pointer stays a stub.
-        #expect(try comments.where("post" == pointer("Post", "1zEcyElZ80")).find(in: d).first?["post"]
+        #expect(
+            try comments.where("post" == pointer("Post", "1zEcyElZ80")).find(in: d).first?["post"]
                 == pointer("Post", "1zEcyElZ80"))
     }
 
@@ -126,8 +142,11 @@ import Quarry
         #expect(parse.count == 100)
         #expect(Set(parse) == Set((1...100).map { "ca\($0)" }))
         #expect(try ids(comments.where(Field("post").matchesQuery(withImages)), d, profile: .exact).count == 150)
-        #expect(try ids(comments.where(Field("post").matchesQuery(withImages.limit(1000))).limit(1000), d,
-                        profile: .parse).count == 150)
+        #expect(
+            try ids(
+                comments.where(Field("post").matchesQuery(withImages.limit(1000))).limit(1000), d,
+                profile: .parse
+            ).count == 150)
         // The complement grows by the same amount: doesNotMatchQuery sees 100 posts too.
         #expect(try ids(comments.where(Field("post").doesNotMatchQuery(withImages)), d, profile: .parse).count == 50)
         #expect(try ids(comments.where(Field("post").doesNotMatchQuery(withImages)), d, profile: .exact).isEmpty)
@@ -140,8 +159,13 @@ import Quarry
     @Test func matchesKeyInQuery() throws {
         let users = QueryBuilder("_User")
         let winning = QueryBuilder("Team").where("winPct" > 0.5)
-        #expect(try set(users.where(Field("hometown").matchesKey("city", in: winning)), Datasets.teams) == ["u1", "u3"])  // T40
-        #expect(try set(users.where(Field("hometown").doesNotMatchKey("city", in: winning)), Datasets.teams) == ["u2", "u4"])  // T41
+        #expect(
+            // T40
+            try set(users.where(Field("hometown").matchesKey("city", in: winning)), Datasets.teams) == ["u1", "u3"])
+        #expect(
+            try set(users.where(Field("hometown").doesNotMatchKey("city", in: winning)), Datasets.teams) == [
+                "u2", "u4",
+            ])  // T41
     }
 
     @Test func compoundQueries() throws {
@@ -152,21 +176,28 @@ import Quarry
         #expect(try set(either.where("team" == "B"), Datasets.players).isEmpty)  // T43
         #expect(try set(either.where("team" == "A"), Datasets.players) == ["p1", "p2"])
         for shaped in [few.limit(1), few.skip(1), few.order(.ascending("wins")), few.include("team")] {  // T44
-            let d = diagnostics { () throws(Diagnostics) in try QueryBuilder.or(shaped, lots).find(in: Datasets.players, profile: .parse) }
+            let d = diagnostics { () throws(Diagnostics) in
+                try QueryBuilder.or(shaped, lots).find(in: Datasets.players, profile: .parse)
+            }
             #expect(d.map(\.code) == ["json.compound-subquery"])
         }
         let geoBranch = QueryBuilder("Player").where(Field("loc").near(geo(0, 0)))
-        #expect(diagnostics { () throws(Diagnostics) in
-            try QueryBuilder.or(geoBranch, lots).find(in: Datasets.players, profile: .parse)
-        }.map(\.code) == ["json.compound-geo"])
+        #expect(
+            diagnostics { () throws(Diagnostics) in
+                try QueryBuilder.or(geoBranch, lots).find(in: Datasets.players, profile: .parse)
+            }.map(\.code) == ["json.compound-geo"])
         #expect(try ids(either.order(.descending("wins")).limit(1), Datasets.players) == ["p1"])  // T45
     }
 
     @Test func arraysOfPointersAndRelations() throws {
         let users = QueryBuilder("_User")
-        #expect(try set(users.where("weaponsList" == pointer("Weapon", "scimitar")), Datasets.weapons) == ["uA"])  // T46
-        #expect(try set(users.where(Field("weaponsList").containedIn([pointer("Weapon", "scimitar"), pointer("Weapon", "grenade")])),
-                        Datasets.weapons) == ["uA", "uB"])  // T47
+        // T46
+        #expect(try set(users.where("weaponsList" == pointer("Weapon", "scimitar")), Datasets.weapons) == ["uA"])
+        #expect(
+            try set(
+                users.where(
+                    Field("weaponsList").containedIn([pointer("Weapon", "scimitar"), pointer("Weapon", "grenade")])),
+                Datasets.weapons) == ["uA", "uB"])  // T47
         let included = try users.where("objectId" == "uA").include("weaponsList").find(in: Datasets.weapons)
         // T48: every element is the fetched Weapon, in the stored order.
         var names: [Value] = []
@@ -177,13 +208,16 @@ import Quarry
         let books = QueryBuilder("Book")
         #expect(try set(books.where("authors" == pointer("Author", "A2")), Datasets.books) == ["bk1", "bk2"])  // T50
         #expect(try set(books.where("authors" == pointer("Author", "A1")), Datasets.books) == ["bk1"])
-        #expect(try set(QueryBuilder("Author").where(.relatedTo(Pointer(className: "Book", objectId: "bk1"), key: "authors")),
-                        Datasets.books) == ["A1", "A2", "A3"])  // T49
+        #expect(
+            try set(
+                QueryBuilder("Author").where(.relatedTo(Pointer(className: "Book", objectId: "bk1"), key: "authors")),
+                Datasets.books) == ["A1", "A2", "A3"])  // T49
         let follows = QueryBuilder("Follow")
         #expect(try set(follows.where("from" == pointer("_User", "U1")), Datasets.books) == ["f1"])  // T53
         #expect(try set(follows.where("to" == pointer("_User", "U1")), Datasets.books) == ["f2"])
         // T78: a relation's query with an extra constraint.
-        let liked = QueryBuilder("Post").where(.relatedTo(Pointer(className: "_User", objectId: "U1"), key: "likes"), "title" == "X")
+        let liked = QueryBuilder("Post").where(
+            .relatedTo(Pointer(className: "_User", objectId: "U1"), key: "likes"), "title" == "X")
         #expect(try set(liked, Datasets.books) == ["lp2"])
         // T80: a pointer field compared with a bare objectId.
         #expect(try QueryBuilder("Comment").where("post" == "p1").count(in: Datasets.postsAndComments) == 2)
@@ -198,10 +232,12 @@ import Quarry
         for d in [Distance(10, .miles), Distance(16.1, .kilometers), Distance(10 / 3958.8, .radians)] {  // T55
             #expect(try ids(places.where(Field("location").near(user, within: d)), Datasets.places) == ["P1", "P2"])
         }
-        #expect(try ids(near.order(.ascending("name")), Datasets.places, profile: .parse) == ["P2", "P4", "P3", "P1"])  // T56
-        let box = QueryBuilder("PizzaPlaceObject").where(Field("location").withinGeoBox(
-            southwest: GeoPoint(latitude: 37.708813, longitude: -122.526398),
-            northeast: GeoPoint(latitude: 37.822802, longitude: -122.373962)))
+        // T56
+        #expect(try ids(near.order(.ascending("name")), Datasets.places, profile: .parse) == ["P2", "P4", "P3", "P1"])
+        let box = QueryBuilder("PizzaPlaceObject").where(
+            Field("location").withinGeoBox(
+                southwest: GeoPoint(latitude: 37.708813, longitude: -122.526398),
+                northeast: GeoPoint(latitude: 37.822802, longitude: -122.373962)))
         #expect(try set(box, Datasets.pizza) == ["Z1", "pz3"])  // T57, TC-49
     }
 
@@ -211,26 +247,42 @@ import Quarry
         #expect(try set(inst.where("channels" == "Giants", "scores" == true), d) == ["i1"])  // T60
         #expect(try set(inst.where("injuryReports" == true), d) == ["i1"])  // T61
         let devices: [Value] = ["ios", "android", "winphone", "embedded"]
-        #expect(try set(inst.where("city" == "San Francisco", Field("deviceType").containedIn(devices)).limit(1000), d)
+        #expect(
+            try set(inst.where("city" == "San Francisco", Field("deviceType").containedIn(devices)).limit(1000), d)
                 == ["i1", "i2"])  // T62
-        #expect(try set(inst.where("objectId" == "i2", "city" == "San Francisco", Field("deviceType").containedIn(devices))
-                            .limit(1), d) == ["i2"])
-        let retargeted = inst.where("channels" == "suitcaseOwners", "deviceType" == "android").where("deviceType" == "winrt")
+        #expect(
+            try set(
+                inst.where("objectId" == "i2", "city" == "San Francisco", Field("deviceType").containedIn(devices))
+                    .limit(1), d) == ["i2"])
+        let retargeted = inst.where("channels" == "suitcaseOwners", "deviceType" == "android").where(
+            "deviceType" == "winrt")
         #expect(try set(retargeted, d) == ["i4"])  // T63
-        let nearStadium = QueryBuilder("_User").where(Field("location").near(Datasets.stadium, within: Distance(1, .miles)))
+        let nearStadium = QueryBuilder("_User").where(
+            Field("location").near(Datasets.stadium, within: Distance(1, .miles)))
         #expect(try set(inst.where(Field("user").matchesQuery(nearStadium)), d, profile: .parse) == ["i1"])  // T64
     }
 
     @Test func notEqualRewritesAndHashtags() throws {
-        let users = db(["_User": [rec("v1", ["state": "SignedUp"]), rec("v2", ["state": "Verified"]),
-                                  rec("v3", ["state": "Invited"]), rec("v4", ["state": "Blocked"])]])
+        let users = db([
+            "_User": [
+                rec("v1", ["state": "SignedUp"]), rec("v2", ["state": "Verified"]),
+                rec("v3", ["state": "Invited"]), rec("v4", ["state": "Blocked"]),
+            ]
+        ])
         let q = QueryBuilder("_User")
         #expect(try set(q.where("state" != "Invited"), users) == ["v1", "v2", "v4"])  // T76
         #expect(try set(q.where(Field("state").containedIn(["SignedUp", "Verified"])), users) == ["v1", "v2"])
         #expect(try set(q.where(Field("state").notContainedIn(["Invited", "Blocked"])), users) == ["v1", "v2"])
-        let posts = db(["Post": [rec("h1", ["hashtags": ["#parse", "#ftw"]]), rec("h2", ["hashtags": ["#parse"]]),
-                                 rec("h3", ["hashtags": ["#ftw", "#parse", "#fun"]])]])
-        #expect(try set(QueryBuilder("Post").where(Field("hashtags").containsAll(["#parse", "#ftw"])), posts) == ["h1", "h3"])  // T77
+        let posts = db([
+            "Post": [
+                rec("h1", ["hashtags": ["#parse", "#ftw"]]), rec("h2", ["hashtags": ["#parse"]]),
+                rec("h3", ["hashtags": ["#ftw", "#parse", "#fun"]]),
+            ]
+        ])
+        #expect(
+            try set(QueryBuilder("Post").where(Field("hashtags").containsAll(["#parse", "#ftw"])), posts) == [
+                "h1", "h3",
+            ])  // T77
         let armor = db(["Armor": [rec("r1", ["rupees": 20]), rec("r2", ["rupees": 50]), rec("r3", ["rupees": 80])]])
         #expect(try set(QueryBuilder("Armor").where("rupees" <= 50), armor) == ["r1", "r2"])  // T75
     }

@@ -18,15 +18,19 @@ import QuarryCore
         q.where(Field("a").containedIn([1, "x", .pointer(ptr("T", "t"))]), Field("b").notContainedIn([true])),
         q.where(Field("a").containsAll([2, 3]), Field("b").containedBy(["x"]), Field("c").sizeEqualTo(3)),
         q.where(Field("a").exists, Field("b").doesNotExist),
-        q.where(Field("n").hasPrefix("Big"), Field("m").hasSuffix(#"a\Eb"#, caseInsensitive: true),
-                Field("o").containsString("l.nch")),
+        q.where(
+            Field("n").hasPrefix("Big"), Field("m").hasSuffix(#"a\Eb"#, caseInsensitive: true),
+            Field("o").containsString("l.nch")),
         q.where(Field("n").matchesRegex("^((?!ticket).)*$"), Field("m").matchesRegex("x", modifiers: "smix")),
         q.where(Field("body").matchesText("\"a b\" -c", language: "de", diacriticSensitive: true)),
-        q.where(Field("post").matchesQuery(QueryBuilder("Post").where(Field("image").exists).limit(5).skip(1)
-                                            .order(.descending("createdAt")))),
+        q.where(
+            Field("post").matchesQuery(
+                QueryBuilder("Post").where(Field("image").exists).limit(5).skip(1)
+                    .order(.descending("createdAt")))),
         q.where(Field("post").doesNotMatchQuery(QueryBuilder("Post"))),
-        q.where(Field("home").matchesKey("city", in: QueryBuilder("Team").where("winPct" > 0.5)),
-                Field("home").doesNotMatchKey("city", in: QueryBuilder("Team"))),
+        q.where(
+            Field("home").matchesKey("city", in: QueryBuilder("Team").where("winPct" > 0.5)),
+            Field("home").doesNotMatchKey("city", in: QueryBuilder("Team"))),
         q.where(.relatedTo(ptr("_User", "u1"), key: "likes")),
         q.where(Field("location").near(here)).limit(10),
         q.where(Field("location").near(here, within: Distance(10, .miles))).order(.ascending("name")),
@@ -54,21 +58,28 @@ import QuarryCore
             #expect(try Lowerer.lower(printed, profile: profile, limits: .default) == query)
         }
         let counting = try Self.builderQueries[i].buildCount()
-        #expect(try Lowerer.lower(try Printer.spec(counting, schema: nil), profile: .exact, limits: .default) == counting)
+        #expect(
+            try Lowerer.lower(try Printer.spec(counting, schema: nil), profile: .exact, limits: .default) == counting)
     }
 
     @Test func conjunctOrderSurvivesRepeatedKeys() throws {
-        let ir = Query(className: "T", predicate: .and([cmp("a", .gt, 1), eq("b", 2), cmp("a", .lt, 5),
-                                                        .or([eq("c", 1)]), .or([eq("d", 1)]), eq("b", 3)]))
+        let ir = Query(
+            className: "T",
+            predicate: .and([
+                cmp("a", .gt, 1), eq("b", 2), cmp("a", .lt, 5),
+                .or([eq("c", 1)]), .or([eq("d", 1)]), eq("b", 3),
+            ]))
         let spec = try Printer.spec(ir, schema: nil)
         #expect(try Lowerer.lower(spec, profile: .exact, limits: .default) == ir)
     }
 
     @Test func constantsAndNegations() throws {
-        for p: Filter in [.constant(true), .constant(false), .not(eq("a", 1)), .not(.or([eq("a", 1), eq("b", 2)])),
-                             .or([.constant(true), eq("a", 1)]),
-                             doc(.string(key("n"), .beginsWith, lit("x"), []), negated: true),
-                             doc(.geo(.withinBox("l", southwest: geo(0, 0), northeast: geo(1, 1))), negated: true)] {
+        for p: Filter in [
+            .constant(true), .constant(false), .not(eq("a", 1)), .not(.or([eq("a", 1), eq("b", 2)])),
+            .or([.constant(true), eq("a", 1)]),
+            doc(.string(key("n"), .beginsWith, lit("x"), []), negated: true),
+            doc(.geo(.withinBox("l", southwest: geo(0, 0), northeast: geo(1, 1))), negated: true),
+        ] {
             let ir = Query(className: "T", predicate: p)
             let lowered = try Lowerer.lower(try Printer.spec(ir, schema: nil), profile: .exact, limits: .default)
             switch p {
@@ -111,13 +122,23 @@ import QuarryCore
 
     @Test func likeBecomesAnAnchoredRegex() throws {
         let p = Filter.leaf(.string(key("name"), .like(.sql(escape: "!")), lit("a%b_c!%"), .caseInsensitive), .sql)
-        #expect(try printed(p) == doc(.string(key("name"), .matches(RegexOptions(wholeString: false, flags: [.caseInsensitive, .dotAll])),
-                                              lit(#"\A\Qa\E.*\Qb\E.\Qc%\E\z"#), [])))
+        #expect(
+            try printed(p)
+                == doc(
+                    .string(
+                        key("name"), .matches(RegexOptions(wholeString: false, flags: [.caseInsensitive, .dotAll])),
+                        lit(#"\A\Qa\E.*\Qb\E.\Qc%\E\z"#), [])))
         #expect(LikePattern.regex(#"*.txt\?"#, .glob) == #"\A.*\Q.txt?\E\z"#)
-        let whole = Filter.leaf(.string(key("n"), .matches(RegexOptions(wholeString: true, flags: [.multiline])),
-                                           lit("a|b"), []), .document)
-        #expect(try printed(whole) == doc(.string(key("n"), .matches(RegexOptions(wholeString: false, flags: .multiline)),
-                                                  lit(#"\A(?:a|b)\z"#), [])))
+        let whole = Filter.leaf(
+            .string(
+                key("n"), .matches(RegexOptions(wholeString: true, flags: [.multiline])),
+                lit("a|b"), []), .document)
+        #expect(
+            try printed(whole)
+                == doc(
+                    .string(
+                        key("n"), .matches(RegexOptions(wholeString: false, flags: .multiline)),
+                        lit(#"\A(?:a|b)\z"#), [])))
     }
 
     @Test func nullSensitiveTestsNeedASchema() throws {
@@ -129,20 +150,33 @@ import QuarryCore
             #expect(d.map(\.code) == ["translate.inexpressible"])
             #expect(d.first?.path == "where")
         }
-        let schema = TestSchema(["T": ["name": .string, "tags": .array(of: .string), "post": .pointer(to: "Post")],
-                                 "Post": ["title": .string]])
-        #expect(try printed(ne, schema: schema)
-                == .and([doc(.compare(key("name"), .eq, lit("foo"), []), negated: true), doc(.isNull(key("name")), negated: true)]))
+        let schema = TestSchema([
+            "T": ["name": .string, "tags": .array(of: .string), "post": .pointer(to: "Post")],
+            "Post": ["title": .string],
+        ])
+        #expect(
+            try printed(ne, schema: schema)
+                == .and([
+                    doc(.compare(key("name"), .eq, lit("foo"), []), negated: true),
+                    doc(.isNull(key("name")), negated: true),
+                ]))
         #expect(try printed(isNull, schema: schema) == doc(.isNull(key("name"))))
         #expect(try printed(nsEq, schema: schema) == eq("name", "foo"))
-        #expect(try printed(.leaf(.compare(key("post.title"), .ne, lit("x"), []), .predicate), schema: schema)
+        #expect(
+            try printed(.leaf(.compare(key("post.title"), .ne, lit("x"), []), .predicate), schema: schema)
                 == doc(.compare(key("post.title"), .eq, lit("x"), []), negated: true))
-        #expect(try printed(.leaf(.between(key("name"), lower: lit("a"), upper: lit("m")), .sql), schema: schema)
+        #expect(
+            try printed(.leaf(.between(key("name"), lower: lit("a"), upper: lit("m")), .sql), schema: schema)
                 == .and([cmp("name", .ge, "a"), cmp("name", .le, "m")]))
         // SQL's NOT(a < 5) on a scalar: not the test, and set.
-        #expect(try printed(.leaf(.compare(key("name"), .lt, lit("m"), []), negated: true, .sql), schema: schema)
-                == .and([doc(.compare(key("name"), .lt, lit("m"), []), negated: true), doc(.isNull(key("name")), negated: true)]))
-        #expect(try printed(.leaf(.compare(key("name"), .eq, lit(.null), []), .sql), schema: schema) == .constant(false))
+        #expect(
+            try printed(.leaf(.compare(key("name"), .lt, lit("m"), []), negated: true, .sql), schema: schema)
+                == .and([
+                    doc(.compare(key("name"), .lt, lit("m"), []), negated: true),
+                    doc(.isNull(key("name")), negated: true),
+                ]))
+        #expect(
+            try printed(.leaf(.compare(key("name"), .eq, lit(.null), []), .sql), schema: schema) == .constant(false))
         // Array fields stay inexpressible even with the schema.
         #expect(inexpressible(.leaf(.compare(key("tags"), .eq, lit("a"), []), .predicate), schema: schema).count == 1)
     }

@@ -66,16 +66,20 @@ import QuarryCore
         #expect(innerQuery.limit == 1000)
         // Exact keeps what was asked.
         guard case .leaf(let e) = try outer.build(profile: .exact).predicate,
-              case .inQuery(_, let exactInner) = e.condition else { return }
+            case .inQuery(_, let exactInner) = e.condition
+        else { return }
         #expect(exactInner.limit == 5000)
     }
 
     @Test func orSubqueriesMayNotShapeResults() {
         let ok = QueryBuilder("Player").where("wins" < 5)
-        for (name, shaped) in [("limit", ok.limit(1)), ("skip", ok.skip(1)), ("order", ok.order(.ascending("x"))),
-                               ("include", ok.include("post")), ("keys", ok.select("a"))] {
+        for (name, shaped) in [
+            ("limit", ok.limit(1)), ("skip", ok.skip(1)), ("order", ok.order(.ascending("x"))),
+            ("include", ok.include("post")), ("keys", ok.select("a")),
+        ] {
             for profile in Profile.allCases {
-                let d = diagnostics { () throws(Diagnostics) in try QueryBuilder.or(ok, shaped).build(profile: profile) }
+                let d = diagnostics { () throws(Diagnostics) in try QueryBuilder.or(ok, shaped).build(profile: profile)
+                }
                 #expect(d.map(\.code) == ["json.compound-subquery"], "\(name) in \(profile)")
                 #expect(d.first?.path == "where.$or[1].\(name)")
                 #expect(d.first?.message.contains("'\(name)'") == true)
@@ -94,7 +98,8 @@ import QuarryCore
     @Test func geoInCompoundsIsRejectedOnlyInCompatibilityProfiles() throws {
         let near = Field("location").near(geo(39.9, 116.4))
         let query = q.where(near || "priority" == 1)
-        #expect(try query.build(profile: .exact).predicate
+        #expect(
+            try query.build(profile: .exact).predicate
                 == .or([doc(.geo(.near("location", geo(39.9, 116.4), maxDistance: nil))), eq("priority", 1)]))
         for profile in [Profile.parse, .leancloud, .maxleap] {
             let d = diagnostics { () throws(Diagnostics) in try query.build(profile: profile) }
@@ -113,9 +118,11 @@ import QuarryCore
 
     @Test func parseCapsNearAtOneHundredMiles() throws {
         let near = q.where(Field("location").near(geo(37.7749, -122.4194)))
-        #expect(try near.build(profile: .parse).predicate
+        #expect(
+            try near.build(profile: .parse).predicate
                 == doc(.geo(.near("location", geo(37.7749, -122.4194), maxDistance: Distance(100, .miles)))))
-        #expect(try near.build(profile: .leancloud).predicate
+        #expect(
+            try near.build(profile: .leancloud).predicate
                 == doc(.geo(.near("location", geo(37.7749, -122.4194), maxDistance: nil))))
     }
 

@@ -50,8 +50,11 @@ import QuarryCore
         let builder = generator.builder(depth: 0)
         for profile in [Profile.exact, .leancloud] {
             // LeanCloud rejects geo inside compounds; those queries are checked in exact only.
-            guard let query = profile == .exact ? try builder.build(profile: profile)
-                    : try? builder.build(profile: profile) else { continue }
+            guard
+                let query = profile == .exact
+                    ? try builder.build(profile: profile)
+                    : try? builder.build(profile: profile)
+            else { continue }
             let json = try ParseWhere.print(query)
             let decoded = try ParseWhere.parse(json, className: builder.className, profile: profile)
             #expect(decoded == query, "\(json)")
@@ -70,11 +73,13 @@ struct RandomQuery {
     mutating func chance(_ n: Int) -> Bool { Int.random(in: 0..<n, using: &rng) == 0 }
 
     mutating func value() -> Value {
-        pick([.int(Int64.random(in: -5...5, using: &rng)), .double(Double(Int.random(in: 0...8, using: &rng)) / 4),
-              .string(pick(["a", "Big Daddy's", "ü", #"\E"#, "", "x\"y"])), .bool(chance(2)), .null,
-              .date(Int64.random(in: 0...2_000_000_000_000, using: &rng)),
-              .pointer(Pointer(className: "P", objectId: pick(["p1", "p2"]))),
-              .geoPoint(GeoPoint(latitude: Double(Int.random(in: -80...80, using: &rng)), longitude: 1.5))])
+        pick([
+            .int(Int64.random(in: -5...5, using: &rng)), .double(Double(Int.random(in: 0...8, using: &rng)) / 4),
+            .string(pick(["a", "Big Daddy's", "ü", #"\E"#, "", "x\"y"])), .bool(chance(2)), .null,
+            .date(Int64.random(in: 0...2_000_000_000_000, using: &rng)),
+            .pointer(Pointer(className: "P", objectId: pick(["p1", "p2"]))),
+            .geoPoint(GeoPoint(latitude: Double(Int.random(in: -80...80, using: &rng)), longitude: 1.5)),
+        ])
     }
 
     mutating func ordered() -> Value {
@@ -84,7 +89,9 @@ struct RandomQuery {
     mutating func field() -> Field { Field(pick(["a", "b", "c.d", "score"])) }
 
     mutating func point() -> GeoPoint {
-        GeoPoint(latitude: Double(Int.random(in: -89...89, using: &rng)) / 2, longitude: Double(Int.random(in: -179...179, using: &rng)))
+        GeoPoint(
+            latitude: Double(Int.random(in: -89...89, using: &rng)) / 2,
+            longitude: Double(Int.random(in: -179...179, using: &rng)))
     }
 
     mutating func constraint(depth: Int) -> Constraint {
@@ -106,11 +113,17 @@ struct RandomQuery {
         case 13: return f.hasSuffix(pick(["We", "$"]))
         case 14: return f.containsString(pick(["x", "l.nch"]), caseInsensitive: chance(2))
         case 15: return f.matchesRegex(pick(["^M", "a|b", "(?!x)."]), modifiers: pick(["", "i", "mx", "s"]))
-        case 16: return f.matchesText(pick(["coffee", "\"a b\" -c"]), language: chance(2) ? "en" : nil, caseSensitive: chance(2))
-        case 17: return f.near(point(), within: Distance(Double(Int.random(in: 1...50, using: &rng)), pick([.miles, .kilometers, .radians])))
+        case 16:
+            return f.matchesText(
+                pick(["coffee", "\"a b\" -c"]), language: chance(2) ? "en" : nil, caseSensitive: chance(2))
+        case 17:
+            return f.near(
+                point(),
+                within: Distance(Double(Int.random(in: 1...50, using: &rng)), pick([.miles, .kilometers, .radians])))
         case 18:
             let sw = point()
-            return f.withinGeoBox(southwest: sw, northeast: GeoPoint(latitude: sw.latitude + 1, longitude: sw.longitude + 0.5))
+            return f.withinGeoBox(
+                southwest: sw, northeast: GeoPoint(latitude: sw.latitude + 1, longitude: sw.longitude + 0.5))
         case 19: return f.withinPolygon([point(), point(), point()])
         case 20: return f.withinCircle(center: point(), radius: Distance(0.25, .radians))
         case 21: return f.polygonContains(point())

@@ -14,10 +14,12 @@ import Quarry
     }
 
     @Test func predicatesOnSingleValuedFieldsTranslateWithASchema() throws {
-        #expect(try json("playerName == 'Dan Stemkoski' AND wins > 50", schema: data)
+        #expect(
+            try json("playerName == 'Dan Stemkoski' AND wins > 50", schema: data)
                 == #"{"playerName":"Dan Stemkoski","wins":{"$gt":50}}"#)
         #expect(try json("playerEmail != nil", schema: data) == #"{"playerEmail":{"$ne":null}}"#)
-        #expect(try json("playerName BEGINSWITH 'Mich' OR NOT (wins IN {4, 5})", schema: data)
+        #expect(
+            try json("playerName BEGINSWITH 'Mich' OR NOT (wins IN {4, 5})", schema: data)
                 == #"{"$or":[{"playerName":{"$regex":"^\\QMich\\E"}},{"wins":{"$nin":[4,5]}}]}"#)
     }
 
@@ -64,8 +66,10 @@ import Quarry
     @Test func positiveSQLTranslatesWithoutASchema() throws {
         let p = try SQLWhere.parse("wins > 50 AND playerName LIKE 'Mich%' AND wins IN (51, 150)")
         // SQL's LIKE is case-insensitive; it becomes an anchored regex.
-        #expect(try ParseWhere.print(Query(className: "GameScore", predicate: p))
-                == #"{"wins":{"$gt":50},"playerName":{"$regex":"\\A\\QMich\\E.*\\z","$options":"is"},"$and":[{"wins":{"$in":[51,150]}}]}"#)
+        #expect(
+            try ParseWhere.print(Query(className: "GameScore", predicate: p))
+                == #"{"wins":{"$gt":50},"playerName":{"$regex":"\\A\\QMich\\E.*\\z","$options":"is"},"$and":[{"wins":{"$in":[51,150]}}]}"#
+        )
         let sqlNe = diagnostics { () throws(Diagnostics) in
             try ParseWhere.print(Query(className: "GameScore", predicate: try SQLWhere.parse("playerName != 'x'")))
         }

@@ -12,8 +12,10 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     var expected: String
     var testDescription: String { text.count > 60 ? String(text.prefix(60)) + "…" : text }
 
-    init(_ text: String, _ arguments: [PredicateArgument] = [], variables: [String: Value]? = nil,
-         limits: Limits = .default, gives expected: String) {
+    init(
+        _ text: String, _ arguments: [PredicateArgument] = [], variables: [String: Value]? = nil,
+        limits: Limits = .default, gives expected: String
+    ) {
         self.text = text
         self.arguments = arguments
         self.variables = variables
@@ -157,22 +159,27 @@ private let sumOfOneTo12Column: Int = {
     ]
 
     static let limits: [BadInput] = [
-        BadInput(String(repeating: "(", count: 11) + "a == 1" + String(repeating: ")", count: 11),
-                 limits: Limits(maxNestingDepth: 10), gives: "limit.nesting@1:11"),
-        BadInput("a == " + String(repeating: "-", count: 11) + "1", limits: Limits(maxNestingDepth: 10),
-                 gives: "limit.nesting@1:16"),
+        BadInput(
+            String(repeating: "(", count: 11) + "a == 1" + String(repeating: ")", count: 11),
+            limits: Limits(maxNestingDepth: 10), gives: "limit.nesting@1:11"),
+        BadInput(
+            "a == " + String(repeating: "-", count: 11) + "1", limits: Limits(maxNestingDepth: 10),
+            gives: "limit.nesting@1:16"),
         // Each `+` deepens the tree; the eleventh is one level too many.
         BadInput(sumOfOneTo12, limits: Limits(maxNestingDepth: 10), gives: "limit.nesting@1:\(sumOfOneTo12Column)"),
         BadInput("abcdefghij == 1", limits: Limits(maxQueryLength: 10), gives: "limit.query-length@1:11"),
         BadInput("x IN {1, 2, 3}", limits: Limits(maxInListSize: 2), gives: "limit.in-list@1:13"),
         BadInput("x IN %@", [[1, 2, 3]], limits: Limits(maxInListSize: 2), gives: "limit.in-list@1:6"),
         BadInput("x IN $v", variables: ["v": [1, 2, 3]], limits: Limits(maxInListSize: 2), gives: "limit.in-list@1:6"),
-        BadInput("SUBQUERY(a, $x, $x == 1).@count == SUBQUERY(b, $y, $y == 1).@count",
-                 limits: Limits(maxSubqueries: 1), gives: "limit.subqueries@1:36"),
-        BadInput("SUBQUERY(a, $x, SUBQUERY($x, $y, $y == 1).@count > 0).@count > 0",
-                 limits: Limits(maxSubqueryDepth: 1), gives: "limit.subquery-depth@1:17"),
-        BadInput("post IN %@ AND SUBQUERY(a, $x, $x == 1).@count > 0", [.query(Query(className: "P"))],
-                 limits: Limits(maxSubqueries: 1), gives: "limit.subqueries@1:9"),
+        BadInput(
+            "SUBQUERY(a, $x, $x == 1).@count == SUBQUERY(b, $y, $y == 1).@count",
+            limits: Limits(maxSubqueries: 1), gives: "limit.subqueries@1:36"),
+        BadInput(
+            "SUBQUERY(a, $x, SUBQUERY($x, $y, $y == 1).@count > 0).@count > 0",
+            limits: Limits(maxSubqueryDepth: 1), gives: "limit.subquery-depth@1:17"),
+        BadInput(
+            "post IN %@ AND SUBQUERY(a, $x, $x == 1).@count > 0", [.query(Query(className: "P"))],
+            limits: Limits(maxSubqueries: 1), gives: "limit.subqueries@1:9"),
     ]
 
     @Test(arguments: lexical + syntax)
@@ -196,7 +203,8 @@ private let sumOfOneTo12Column: Int = {
         let d = diagnostics("age > AND name = 'x'")
         #expect(d.first?.message == "expected a value (a key, a literal, SELF, %@ or $variable) but found 'AND'")
         let parens = diagnostics("(a == 1 OR b == 2")
-        #expect(parens.first?.message == "expected ')' to close the '(' opened at 1:1 but found the end of the predicate")
+        #expect(
+            parens.first?.message == "expected ')' to close the '(' opened at 1:1 but found the end of the predicate")
     }
 
     @Test func unterminatedStringPointsAtTheOpeningQuote() throws {
@@ -209,7 +217,10 @@ private let sumOfOneTo12Column: Int = {
     }
 
     @Test func aLeftOverArgumentAfterAQuotedPlaceholderGetsAHint() throws {
-        #expect(try #require(diagnostics("a == '%@'", ["x"]).first).notes == ["a quoted '%@' is a literal string, not a placeholder"])
+        #expect(
+            try #require(diagnostics("a == '%@'", ["x"]).first).notes == [
+                "a quoted '%@' is a literal string, not a placeholder"
+            ])
         #expect(try #require(diagnostics("a == 1", ["x"]).first).notes == [])
     }
 
@@ -220,13 +231,18 @@ private let sumOfOneTo12Column: Int = {
 
     @Test func independentErrorsAreAllReported() {
         let d = diagnostics("sqrt(1, 2) == 1 AND x.@nope > 1 OR CAST(y, 'NSBad') == 2")
-        #expect(d.map(\.code) == ["predicate.function-arity", "predicate.unknown-aggregate", "predicate.unknown-cast-type"])
+        #expect(
+            d.map(\.code) == ["predicate.function-arity", "predicate.unknown-aggregate", "predicate.unknown-cast-type"])
     }
 
     @Test func schemaKnowsScalarFields() {
-        let db = Database([ClassData(name: "Person", records: [
-            Record(objectId: "p1", fields: [("age", 30), ("tags", ["a"]), ("name", "Ann")]),
-        ])])
+        let db = Database([
+            ClassData(
+                name: "Person",
+                records: [
+                    Record(objectId: "p1", fields: [("age", 30), ("tags", ["a"]), ("name", "Ann")])
+                ])
+        ])
         #expect(failure("ANY age > 3", schema: db, className: "Person") == "predicate.quantifier-on-scalar@1:5")
         #expect(failure("ANY tags == 'a'", schema: db, className: "Person").hasPrefix("parsed"))
         #expect(failure("a == 1", schema: db, className: "Nope") == "schema.unknown-class")

@@ -10,38 +10,63 @@ private func record(_ id: String, _ fields: KeyValuePairs<String, Value> = [:]) 
     Record(objectId: id, fields: fields.map { ($0.key, $0.value) })
 }
 
-private func pointer(_ className: String, _ id: String) -> Value { .pointer(Pointer(className: className, objectId: id)) }
+private func pointer(_ className: String, _ id: String) -> Value {
+    .pointer(Pointer(className: className, objectId: id))
+}
 
 private func date(_ iso: String) -> Value { .date(ISODate.parse(iso) ?? 0) }
 
 /// Accents (composed), mixed case, arrays, nested objects, pointers (one dangling), an array of
 /// pointers, dates, ints and doubles, null and missing fields.
 private let people = Database([
-    ClassData(name: "Person", records: [
-        record("p1", ["name": "José", "age": 30, "tags": ["swift", "linux"], "scores": [1, 5, 9],
-                      "address": .object(["city": "Oslo", "zip": "0150"]), "team": pointer("Team", "t1"),
-                      "born": date("1990-05-01T00:00:00Z"), "rating": 4.5, "active": true]),
-        record("p2", ["name": "jose", "age": 25, "tags": ["Swift"], "scores": [],
-                      "address": .object(["city": "Bergen"]), "team": pointer("Team", "t2"),
-                      "born": date("1985-01-01T00:00:00Z"), "rating": 3.0, "active": false]),
-        record("p3", ["name": "JOSÉ", "age": .null, "tags": [], "scores": [10], "team": pointer("Team", "t9"),
-                      "active": true]),
-        record("p4", ["name": "Zoë", "scores": [2, 2], "address": .object(["city": "oslo"]),
-                      "contacts": [pointer("Person", "p1"), pointer("Person", "p2")],
-                      "born": date("2001-01-01T00:00:00Z")]),
-        record("p5", ["name": "Big Daddy's", "age": 40, "rating": 4.5, "nick": "BD"]),
-        record("p6", ["age": 18]),
-    ]),
-    ClassData(name: "Team", records: [
-        record("t1", ["name": "Red", "wins": 10]),
-        record("t2", ["name": "Blue", "wins": 3]),
-    ]),
+    ClassData(
+        name: "Person",
+        records: [
+            record(
+                "p1",
+                [
+                    "name": "José", "age": 30, "tags": ["swift", "linux"], "scores": [1, 5, 9],
+                    "address": .object(["city": "Oslo", "zip": "0150"]), "team": pointer("Team", "t1"),
+                    "born": date("1990-05-01T00:00:00Z"), "rating": 4.5, "active": true,
+                ]),
+            record(
+                "p2",
+                [
+                    "name": "jose", "age": 25, "tags": ["Swift"], "scores": [],
+                    "address": .object(["city": "Bergen"]), "team": pointer("Team", "t2"),
+                    "born": date("1985-01-01T00:00:00Z"), "rating": 3.0, "active": false,
+                ]),
+            record(
+                "p3",
+                [
+                    "name": "JOSÉ", "age": .null, "tags": [], "scores": [10], "team": pointer("Team", "t9"),
+                    "active": true,
+                ]),
+            record(
+                "p4",
+                [
+                    "name": "Zoë", "scores": [2, 2], "address": .object(["city": "oslo"]),
+                    "contacts": [pointer("Person", "p1"), pointer("Person", "p2")],
+                    "born": date("2001-01-01T00:00:00Z"),
+                ]),
+            record("p5", ["name": "Big Daddy's", "age": 40, "rating": 4.5, "nick": "BD"]),
+            record("p6", ["age": 18]),
+        ]),
+    ClassData(
+        name: "Team",
+        records: [
+            record("t1", ["name": "Red", "wins": 10]),
+            record("t2", ["name": "Blue", "wins": 3]),
+        ]),
 ])
 
-private func run(_ db: Database, _ className: String, _ format: String, _ args: [PredicateArgument] = [],
-                 variables: [String: Value]? = nil, profile: Profile = .exact) throws -> Set<String> {
+private func run(
+    _ db: Database, _ className: String, _ format: String, _ args: [PredicateArgument] = [],
+    variables: [String: Value]? = nil, profile: Profile = .exact
+) throws -> Set<String> {
     let p = try PredicateFormat.parse(format, arguments: args, variables: variables, profile: profile)
-    return Set(try ReferenceEvaluator(database: db, now: { 0 }).run(Query(className: className, predicate: p)).objectIds)
+    return Set(
+        try ReferenceEvaluator(database: db, now: { 0 }).run(Query(className: className, predicate: p)).objectIds)
 }
 
 struct Expectation: Sendable, CustomTestStringConvertible {
@@ -163,7 +188,8 @@ struct Expectation: Sendable, CustomTestStringConvertible {
         Expectation("born == CAST(0, 'NSDate')", finds: ["p4"]),
         Expectation("born > CAST(-473385600, 'NSDate')", finds: ["p1", "p4"]),
         Expectation("born > %@", [.value(date("1989-01-01T00:00:00Z"))], finds: ["p1", "p4"]),
-        Expectation("born BETWEEN %@", [[date("1985-01-01T00:00:00Z"), date("1990-05-01T00:00:00Z")]], finds: ["p1", "p2"]),
+        Expectation(
+            "born BETWEEN %@", [[date("1985-01-01T00:00:00Z"), date("1990-05-01T00:00:00Z")]], finds: ["p1", "p2"]),
     ]
 
     static let arguments: [Expectation] = [
@@ -205,27 +231,45 @@ struct Expectation: Sendable, CustomTestStringConvertible {
 // MARK: - The seeds' examples, on the seeds' data
 
 private let posts = Database([
-    ClassData(name: "Post", records: [
-        record("p1", ["title": "I'm Hungry", "image": .file(FileRef(name: "a.png"))]),
-        record("p2", ["title": "No pic"]),
-        record("1zEcyElZ80", ["image": .file(FileRef(name: "b.png")), "author": pointer("_User", "au1")]),
-    ]),
-    ClassData(name: "Comment", records: [
-        record("c1", ["post": pointer("Post", "p1")]), record("c2", ["post": pointer("Post", "p1")]),
-        record("c3", ["post": pointer("Post", "p2")]), record("c4", ["post": pointer("Post", "1zEcyElZ80")]),
-        record("c5"),
-    ]),
+    ClassData(
+        name: "Post",
+        records: [
+            record("p1", ["title": "I'm Hungry", "image": .file(FileRef(name: "a.png"))]),
+            record("p2", ["title": "No pic"]),
+            record("1zEcyElZ80", ["image": .file(FileRef(name: "b.png")), "author": pointer("_User", "au1")]),
+        ]),
+    ClassData(
+        name: "Comment",
+        records: [
+            record("c1", ["post": pointer("Post", "p1")]), record("c2", ["post": pointer("Post", "p1")]),
+            record("c3", ["post": pointer("Post", "p2")]), record("c4", ["post": pointer("Post", "1zEcyElZ80")]),
+            record("c5"),
+        ]),
 ])
 
-private let maxLeapPosts = Database([ClassData(name: "Post", records: [
-    record("m1", ["publisher": "MaxLeap", "title": "Big Daddy's", "readCount": 5, "wins": 49, "image": "a.png",
-                  "arrayKey": [2, 3, 4]]),
-    record("m2", ["publisher": "xiaoming", "title": "Big Daddy's BBQ", "readCount": 10, "wins": 50, "arrayKey": [1, 2]]),
-    record("m3", ["publisher": "Jonathan Walsh", "title": "big daddy's", "readCount": 101, "wins": 51,
-                  "arrayKey": [2, 3, 4, 5]]),
-    record("m4", ["publisher": "Dario Wunsch", "title": "BBQ Sauce: Big Daddy's", "readCount": 100]),
-    record("m5", ["publisher": "Sean", "title": "Go We", "readCount": 50]),
-])])
+private let maxLeapPosts = Database([
+    ClassData(
+        name: "Post",
+        records: [
+            record(
+                "m1",
+                [
+                    "publisher": "MaxLeap", "title": "Big Daddy's", "readCount": 5, "wins": 49, "image": "a.png",
+                    "arrayKey": [2, 3, 4],
+                ]),
+            record(
+                "m2",
+                ["publisher": "xiaoming", "title": "Big Daddy's BBQ", "readCount": 10, "wins": 50, "arrayKey": [1, 2]]),
+            record(
+                "m3",
+                [
+                    "publisher": "Jonathan Walsh", "title": "big daddy's", "readCount": 101, "wins": 51,
+                    "arrayKey": [2, 3, 4, 5],
+                ]),
+            record("m4", ["publisher": "Dario Wunsch", "title": "BBQ Sauce: Big Daddy's", "readCount": 100]),
+            record("m5", ["publisher": "Sean", "title": "Go We", "readCount": 50]),
+        ])
+])
 
 @Suite struct SeedResultTests {
     private static let names: PredicateArgument = ["Jonathan Walsh", "Dario Wunsch", "Shawn Simon"]
@@ -253,14 +297,22 @@ private let maxLeapPosts = Database([ClassData(name: "Post", records: [
     }
 
     @Test func arrayAndStringExamples() throws {
-        #expect(try run(ReferenceData.arrays, "MyClass", "2 IN arrayKey", profile: .parse) == ["a1", "a2", "a4"])  // T28
-        #expect(try run(ReferenceData.sauces, "BarbecueSauce", "name BEGINSWITH \"Big Daddy's\"", profile: .parse) == ["b1", "b2"])  // T27
+        // T28
+        #expect(try run(ReferenceData.arrays, "MyClass", "2 IN arrayKey", profile: .parse) == ["a1", "a2", "a4"])
+        #expect(
+            try run(ReferenceData.sauces, "BarbecueSauce", "name BEGINSWITH \"Big Daddy's\"", profile: .parse) == [
+                "b1", "b2",
+            ])  // T27
         // The guide's own text, with its quote closed, is the same prefix test.
-        #expect(try run(ReferenceData.sauces, "BarbecueSauce", "name BEGINSWITH 'Big Daddy'", profile: .parse) == ["b1", "b2"])
+        #expect(
+            try run(ReferenceData.sauces, "BarbecueSauce", "name BEGINSWITH 'Big Daddy'", profile: .parse) == [
+                "b1", "b2",
+            ])
     }
 
     @Test func relationalExamples() throws {
-        let inner = PredicateArgument.query(Query(className: "Post", predicate: try PredicateFormat.parse("image IN SELF")))
+        let inner = PredicateArgument.query(
+            Query(className: "Post", predicate: try PredicateFormat.parse("image IN SELF")))
         let p1 = PredicateArgument.value(.pointer(Pointer(className: "Post", objectId: "p1")))
         let stub = PredicateArgument.value(.pointer(Pointer(className: "Post", objectId: "1zEcyElZ80")))
         #expect(try run(posts, "Comment", "post = %@", [p1], profile: .parse) == ["c1", "c2"])  // T32

@@ -6,11 +6,13 @@ import QuarryTestSupport
 /// Untrusted input is the normal case: mangled predicates give diagnostics inside the text,
 /// never a crash, a hang or a diagnostic without a place.
 @Suite struct FuzzTests {
-    static let fragments = ["(", ")", "{", "}", "[", "]", ",", ".", "'", "\"", "\\", "%@", "%K", "%d", "%", "$",
-                            "@count", "#", "==", "!=", "<", ">=", "&&", "||", "!", "+", "-", "**", "/", ":=",
-                            " AND ", " OR ", " NOT ", " ANY ", " IN ", " BETWEEN ", " CONTAINS ", " SELF ",
-                            " SUBQUERY(", " CAST(", " FUNCTION(", "[c]", "[FIRST]", "0x", "1e", ".5", "9999999999999999999999",
-                            "é", "😀", "\u{0}", "\n", " ", "a", "$x", "now()", "{1,2}"]
+    static let fragments = [
+        "(", ")", "{", "}", "[", "]", ",", ".", "'", "\"", "\\", "%@", "%K", "%d", "%", "$",
+        "@count", "#", "==", "!=", "<", ">=", "&&", "||", "!", "+", "-", "**", "/", ":=",
+        " AND ", " OR ", " NOT ", " ANY ", " IN ", " BETWEEN ", " CONTAINS ", " SELF ",
+        " SUBQUERY(", " CAST(", " FUNCTION(", "[c]", "[FIRST]", "0x", "1e", ".5", "9999999999999999999999",
+        "é", "😀", "\u{0}", "\n", " ", "a", "$x", "now()", "{1,2}",
+    ]
 
     @Test(arguments: [21, 22, 23, 24] as [UInt64])
     func mangledPredicatesFailCleanly(seed: UInt64) {
@@ -22,10 +24,13 @@ import QuarryTestSupport
                 let at = Int.random(in: 0...text.count, using: &rng)
                 switch Int.random(in: 0...2, using: &rng) {
                 case 0 where at < text.count: text.remove(at: at)
-                case 1: text.insert(contentsOf: Self.fragments[Int.random(in: 0..<Self.fragments.count, using: &rng)], at: at)
+                case 1:
+                    text.insert(
+                        contentsOf: Self.fragments[Int.random(in: 0..<Self.fragments.count, using: &rng)], at: at)
                 default:
                     if at < text.count {
-                        text.replaceSubrange(at...at, with: Self.fragments[Int.random(in: 0..<Self.fragments.count, using: &rng)])
+                        text.replaceSubrange(
+                            at...at, with: Self.fragments[Int.random(in: 0..<Self.fragments.count, using: &rng)])
                     }
                 }
             }

@@ -26,8 +26,9 @@ import Testing
         if body.hasPrefix("valid: ") { return Example(text: String(body.dropFirst(7)), failure: nil) }
         guard body.hasPrefix("invalid "), let colon = body.range(of: ": ") else { return nil }
         let code = body[body.index(body.startIndex, offsetBy: 8)..<colon.lowerBound]
-        return Example(text: String(body[colon.upperBound...]).trimmingCharacters(in: .whitespaces),
-                       failure: String(code))
+        return Example(
+            text: String(body[colon.upperBound...]).trimmingCharacters(in: .whitespaces),
+            failure: String(code))
     }
 
     @Test func theGrammarHasExamples() {
@@ -64,10 +65,12 @@ import Testing
         for k in Keyword.allCases {
             #expect(rules.contains(k.rawValue), "keyword \(k.rawValue)")
         }
-        for s in [Symbol.equal, .doubleEqual, .notEqual, .lessGreater, .less, .lessEqual, .equalLess, .greater,
-                  .greaterEqual, .equalGreater, .ampersands, .pipes, .bang, .plus, .minus, .star, .slash,
-                  .doubleStar, .assign, .leftParen, .rightParen, .leftBrace, .rightBrace, .leftBracket,
-                  .rightBracket, .comma, .dot] {
+        for s in [
+            Symbol.equal, .doubleEqual, .notEqual, .lessGreater, .less, .lessEqual, .equalLess, .greater,
+            .greaterEqual, .equalGreater, .ampersands, .pipes, .bang, .plus, .minus, .star, .slash,
+            .doubleStar, .assign, .leftParen, .rightParen, .leftBrace, .rightBrace, .leftBracket,
+            .rightBracket, .comma, .dot,
+        ] {
             #expect(rules.contains("\"\(s.rawValue)\""), "symbol \(s.rawValue)")
         }
         for op in AggregateOperator.allCases { #expect(rules.contains("\"\(op.rawValue)\""), "\(op.rawValue)") }

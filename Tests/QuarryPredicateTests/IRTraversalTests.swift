@@ -32,8 +32,9 @@ import QuarryTestSupport
         var gen = RandomIR(seed: seed, subset: .predicateFormat(withArguments: true))
         for i in 0..<300 {
             let ir = gen.filter(depth: 4)
-            #expect(Self.visitedCounts(of: ir, innerQueries: true) == Self.reflectedCounts(of: ir),
-                    "seed \(seed) #\(i): \(ir)")
+            #expect(
+                Self.visitedCounts(of: ir, innerQueries: true) == Self.reflectedCounts(of: ir),
+                "seed \(seed) #\(i): \(ir)")
         }
     }
 
@@ -66,8 +67,11 @@ import QuarryTestSupport
         let inner = Query(className: "Post", predicate: cmp(variable("z"), .lt, .function(.abs, [key("n")])))
         let ir: Filter = .and([
             cmp(key("a"), .eq, lit(.int(1))),
-            .not(leaf(.quantified(.any, key("tags"), variable: "x",
-                                  leaf(.string(variable("x"), .beginsWith, .member(variable("y"), FieldPath("n")), []))))),
+            .not(
+                leaf(
+                    .quantified(
+                        .any, key("tags"), variable: "x",
+                        leaf(.string(variable("x"), .beginsWith, .member(variable("y"), FieldPath("n")), []))))),
             leaf(.inQuery(FieldPath("p"), inner)),
         ])
         var lines: [String] = []
@@ -76,72 +80,87 @@ import QuarryTestSupport
             lines.append("\(context.depth) \(Self.label(node))\(scope)")
             return true
         }
-        #expect(lines == [
-            "0 filter and",
-            "1 filter leaf",
-            "2 leaf",
-            "2 condition compare",
-            "3 expr key",
-            "3 expr literal",
-            "1 filter not",
-            "2 filter leaf",
-            "3 leaf",
-            "3 condition quantified",
-            "4 expr key",
-            "4 filter leaf x",
-            "5 leaf x",
-            "5 condition string x",
-            "6 expr variable x",
-            "6 expr member x",
-            "7 expr variable x",
-            "1 filter leaf",
-            "2 leaf",
-            "2 condition inQuery",
-            "3 query Post",
-            "4 filter leaf",
-            "5 leaf",
-            "5 condition compare",
-            "6 expr variable",
-            "6 expr function",
-            "7 expr key",
-        ])
+        #expect(
+            lines == [
+                "0 filter and",
+                "1 filter leaf",
+                "2 leaf",
+                "2 condition compare",
+                "3 expr key",
+                "3 expr literal",
+                "1 filter not",
+                "2 filter leaf",
+                "3 leaf",
+                "3 condition quantified",
+                "4 expr key",
+                "4 filter leaf x",
+                "5 leaf x",
+                "5 condition string x",
+                "6 expr variable x",
+                "6 expr member x",
+                "7 expr variable x",
+                "1 filter leaf",
+                "2 leaf",
+                "2 condition inQuery",
+                "3 query Post",
+                "4 filter leaf",
+                "5 leaf",
+                "5 condition compare",
+                "6 expr variable",
+                "6 expr function",
+                "7 expr key",
+            ])
     }
 
     /// Counts written by hand for IR that holds every condition and expression case, with and
     /// without the inner queries.
     @Test func goldenCountsCoverEveryCase() {
         let point = GeoPoint(latitude: 1, longitude: 2)
-        let team = Query(className: "Team", predicate: .or([
-            leaf(.isNull(.evaluatedObject)),  // filter, leaf, condition, expr
-            .constant(true),  // filter
-        ]))
+        let team = Query(
+            className: "Team",
+            predicate: .or([
+                leaf(.isNull(.evaluatedObject)),  // filter, leaf, condition, expr
+                .constant(true),  // filter
+            ]))
         let post = Query(className: "Post", predicate: leaf(.select(FieldPath("t"), team, innerKey: FieldPath("id"))))
         let doc: Filter = .and([
-            leaf(.between(.arithmetic(.add, key("a"), lit(.int(1))), lower: .negate(lit(.int(2))),
-                          upper: .cast(lit(.string("3")), .number))),  // 3 + 2 + 2 exprs
+            leaf(
+                .between(
+                    .arithmetic(.add, key("a"), lit(.int(1))), lower: .negate(lit(.int(2))),
+                    upper: .cast(lit(.string("3")), .number))),  // 3 + 2 + 2 exprs
             leaf(.inCollection(key("b"), .list([lit(.int(1)), variable("v")]), [])),  // 4 exprs
             leaf(.containsAll(key("c"), .list([]))),  // 2 exprs
             leaf(.containedBy(key("d"), .list([lit(.int(1))]))),  // 3 exprs
             leaf(.arraySize(.index(key("e"), .at(lit(.int(0)))), 2)),  // 3 exprs
-            leaf(.compare(.aggregate(.count, .subquery(key("f"), variable: "s",
-                                                        cmp(.index(variable("s"), .first), .eq, lit(.null)))),
-                          .gt, lit(.int(0)), [])),  // 4 exprs outside the body; a filter, leaf, condition, 3 exprs in it
+            leaf(
+                .compare(
+                    .aggregate(
+                        .count,
+                        .subquery(
+                            key("f"), variable: "s",
+                            cmp(.index(variable("s"), .first), .eq, lit(.null)))),
+                    .gt, lit(.int(0)), [])),  // 4 exprs outside the body; a filter, leaf, condition, 3 exprs in it
             leaf(.geo(.near(FieldPath("g"), point, maxDistance: nil))),  // no exprs
             leaf(.relatedTo(Pointer(className: "U", objectId: "u"), key: "likes")),
             leaf(.text(FieldPath("h"), TextSearch(terms: "x"))),
             leaf(.inQuery(FieldPath("p"), post)),
         ])
-        #expect(Self.visitedCounts(of: doc, innerQueries: false) == [
-            "filter": 12, "leaf": 11, "condition": 11, "expr": 26,
-        ])
+        #expect(
+            Self.visitedCounts(of: doc, innerQueries: false) == [
+                "filter": 12, "leaf": 11, "condition": 11, "expr": 26,
+            ])
         // Post: a filter, a leaf, a condition; Team: three filters, a leaf, a condition, an expr.
-        #expect(Self.visitedCounts(of: doc, innerQueries: true) == [
-            "filter": 16, "leaf": 13, "condition": 13, "expr": 27, "query": 2,
-        ])
+        #expect(
+            Self.visitedCounts(of: doc, innerQueries: true) == [
+                "filter": 16, "leaf": 13, "condition": 13, "expr": 27, "query": 2,
+            ])
         #expect(Self.visitedCounts(of: doc, innerQueries: true) == Self.reflectedCounts(of: doc))
-        #expect(IRNode.condition(.select(FieldPath("t"), team, innerKey: FieldPath("id"))).children(innerQueries: false) == [])
-        #expect(IRNode.condition(.select(FieldPath("t"), team, innerKey: FieldPath("id"))).children(innerQueries: true)
-                    == [.query(team)])
+        #expect(
+            IRNode.condition(.select(FieldPath("t"), team, innerKey: FieldPath("id"))).children(innerQueries: false)
+                == [])
+        #expect(
+            IRNode.condition(.select(FieldPath("t"), team, innerKey: FieldPath("id"))).children(innerQueries: true)
+                == [.query(team)])
         #expect(IRNode.query(team).children(innerQueries: false) == [.filter(team.predicate)])
     }
 
@@ -154,7 +173,10 @@ import QuarryTestSupport
             if case .filter(.not) = node { return false }
             return true
         }
-        #expect(labels == ["filter and", "filter not", "filter leaf", "leaf", "condition compare", "expr key", "expr literal"])
+        #expect(
+            labels == [
+                "filter and", "filter not", "filter leaf", "leaf", "condition compare", "expr key", "expr literal",
+            ])
     }
 
     // MARK: - Variables
@@ -163,15 +185,20 @@ import QuarryTestSupport
     /// into `inQuery` / `select` inner queries. There is one now, and it does: the run that
     /// evaluates the outer query binds the inner queries' variables too.
     @Test func variableNamesIncludeInnerQueries() {
-        let inner = Query(className: "Post", predicate: .and([
-            cmp(variable("inInQuery"), .eq, lit(.int(1))),
-            leaf(.quantified(.any, key("tags"), variable: "boundInInner", cmp(variable("boundInInner"), .eq, lit(.int(2))))),
-        ]))
+        let inner = Query(
+            className: "Post",
+            predicate: .and([
+                cmp(variable("inInQuery"), .eq, lit(.int(1))),
+                leaf(
+                    .quantified(
+                        .any, key("tags"), variable: "boundInInner", cmp(variable("boundInInner"), .eq, lit(.int(2))))),
+            ]))
         let selected = Query(className: "Team", predicate: cmp(variable("inSelect"), .eq, lit(.int(3))))
         let ir: Filter = .and([
             leaf(.inQuery(FieldPath("p"), inner)),
             leaf(.select(FieldPath("t"), selected, innerKey: FieldPath("id"))),
-            cmp(.aggregate(.count, .subquery(key("f"), variable: "s", cmp(variable("s"), .eq, variable("outer")))),
+            cmp(
+                .aggregate(.count, .subquery(key("f"), variable: "s", cmp(variable("s"), .eq, variable("outer")))),
                 .gt, lit(.int(0))),
         ])
         #expect(ir.variableNames() == ["inInQuery", "boundInInner", "inSelect", "s", "outer"])
@@ -187,7 +214,8 @@ import QuarryTestSupport
     @Test func printerFreshNamesAvoidInnerQueryVariables() throws {
         let inner = Query(className: "Post", predicate: cmp(variable("v0"), .eq, lit(.int(1))))
         let ir: Filter = .and([
-            cmp(.aggregate(.count, .subquery(key("items"), variable: "#0", cmp(variable("#0"), .eq, lit(.int(2))))),
+            cmp(
+                .aggregate(.count, .subquery(key("items"), variable: "#0", cmp(variable("#0"), .eq, lit(.int(2))))),
                 .gt, lit(.int(0))),
             leaf(.inQuery(FieldPath("p"), inner)),
         ])
@@ -203,8 +231,11 @@ import QuarryTestSupport
         #expect(Expr.arithmetic(.add, lit(.int(1)), variable("v")).mentions("v"))
         #expect(!Expr.subquery(key("a"), variable: "v", body).mentions("v"))
         #expect(Expr.subquery(key("a"), variable: "w", body).mentions("v"))
-        #expect(!Expr.subquery(key("a"), variable: "w", leaf(.inQuery(FieldPath("p"), Query(className: "P", predicate: body))))
-                    .mentions("v"))
+        #expect(
+            !Expr.subquery(
+                key("a"), variable: "w", leaf(.inQuery(FieldPath("p"), Query(className: "P", predicate: body)))
+            )
+            .mentions("v"))
     }
 
     // MARK: - Helpers

@@ -31,12 +31,15 @@ import QuarryTestSupport
     }
 
     @Test func expressionNodesCoverTheirText() throws {
-        let (p, bytes) = try syntax("(a + b.c) * -SUBQUERY(x, $y, $y.z == 1).@count <= FUNCTION(SELF, 'abs:', d[FIRST])")
+        let (p, bytes) = try syntax(
+            "(a + b.c) * -SUBQUERY(x, $y, $y.z == 1).@count <= FUNCTION(SELF, 'abs:', d[FIRST])")
         var texts: [String] = []
         p.visitExpressions { texts.append(slice($0.range, bytes)) }
-        for expected in ["(a + b.c) * -SUBQUERY(x, $y, $y.z == 1).@count", "(a + b.c)", "a + b.c", "b.c", "b",
-                         "-SUBQUERY(x, $y, $y.z == 1).@count", "SUBQUERY(x, $y, $y.z == 1)", "$y.z",
-                         "FUNCTION(SELF, 'abs:', d[FIRST])", "'abs:'", "d[FIRST]"] {
+        for expected in [
+            "(a + b.c) * -SUBQUERY(x, $y, $y.z == 1).@count", "(a + b.c)", "a + b.c", "b.c", "b",
+            "-SUBQUERY(x, $y, $y.z == 1).@count", "SUBQUERY(x, $y, $y.z == 1)", "$y.z",
+            "FUNCTION(SELF, 'abs:', d[FIRST])", "'abs:'", "d[FIRST]",
+        ] {
             #expect(texts.contains(expected), "\(expected) in \(texts)")
         }
     }
@@ -86,7 +89,8 @@ extension ExprNode {
         switch kind {
         case .integer, .real, .string, .bool, .null, .selfRef, .identifier, .variable, .argument, .percent: return []
         case .list(let xs), .call(_, let xs), .cast(let xs): return xs
-        case .parenthesized(let x), .member(let x, _), .memberArgument(let x, _, _, _), .negate(let x), .assignment(_, let x):
+        case .parenthesized(let x), .member(let x, _), .memberArgument(let x, _, _, _), .negate(let x),
+            .assignment(_, let x):
             return [x]
         case .collectionOperator(let b, _, _): return b.map { [$0] } ?? []
         case .index(let b, let spec):

@@ -74,8 +74,10 @@ import Testing
         let none = leaf(.quantified(.none, key("scores"), variable: "#0", cmp(lit(1), .eq, .variable("#0"))))
         #expect(try PredicateFormat.print(none) == "SUBQUERY(scores, $v0, 1 == $v0).@count == 0")
         // A fresh name never captures a variable already in use.
-        let taken = leaf(.quantified(.any, key("a"), variable: "#0",
-                                     cmp(.variable("v0"), .eq, .variable("#0"))))
+        let taken = leaf(
+            .quantified(
+                .any, key("a"), variable: "#0",
+                cmp(.variable("v0"), .eq, .variable("#0"))))
         #expect(try PredicateFormat.print(taken) == "SUBQUERY(a, $v1, $v0 == $v1).@count > 0")
     }
 
@@ -87,20 +89,24 @@ import Testing
     }
 
     @Test func printsDatesAsCastsOfISOStrings() throws {
-        #expect(try PredicateFormat.print(cmp(key("d"), .gt, lit(.date(1_427_068_800_250))))
-            == "d > CAST(\"2015-03-23T00:00:00.250Z\", \"NSDate\")")
+        #expect(
+            try PredicateFormat.print(cmp(key("d"), .gt, lit(.date(1_427_068_800_250))))
+                == "d > CAST(\"2015-03-23T00:00:00.250Z\", \"NSDate\")")
     }
 
     @Test func foldsTheRegexCaseFlagIntoTheOption() throws {
-        let p = leaf(.string(key("n"), .matches(RegexOptions(wholeString: true, flags: .caseInsensitive)), lit("a.*"), []))
+        let p = leaf(
+            .string(key("n"), .matches(RegexOptions(wholeString: true, flags: .caseInsensitive)), lit("a.*"), []))
         #expect(try PredicateFormat.print(p) == "n MATCHES[c] \"a.*\"")
     }
 
     @Test func printWithArgumentsPassesWhatHasNoSpelling() throws {
         let post = Pointer(className: "Post", objectId: "1zEcyElZ80")
         let inner = Query(className: "Post", predicate: leaf(.isNull(key("image")), negated: true))
-        let p = Filter.and([cmp(key("post"), .eq, lit(.pointer(post))), leaf(.inQuery(FieldPath("post"), inner)),
-                               cmp(key("first name"), .eq, lit("Ann")), cmp(key("d"), .lt, lit(.date(0)))])
+        let p = Filter.and([
+            cmp(key("post"), .eq, lit(.pointer(post))), leaf(.inQuery(FieldPath("post"), inner)),
+            cmp(key("first name"), .eq, lit("Ann")), cmp(key("d"), .lt, lit(.date(0))),
+        ])
         let (text, args) = try PredicateFormat.printWithArguments(p)
         #expect(text == "post == %@ AND post IN %@ AND %K == \"Ann\" AND d < %@")
         #expect(args == [.value(.pointer(post)), .query(inner), .keyPath("first name"), .value(.date(0))])
@@ -114,7 +120,10 @@ import Testing
         ("print.inexpressible", leaf(.containsAll(key("a"), .list([lit(1)])))),
         ("print.inexpressible", leaf(.containedBy(key("a"), .list([lit(1)])))),
         ("print.inexpressible", leaf(.arraySize(key("a"), 2))),
-        ("print.inexpressible", leaf(.geo(.near(FieldPath("loc"), GeoPoint(latitude: 0, longitude: 0), maxDistance: nil)))),
+        (
+            "print.inexpressible",
+            leaf(.geo(.near(FieldPath("loc"), GeoPoint(latitude: 0, longitude: 0), maxDistance: nil)))
+        ),
         ("print.inexpressible", leaf(.select(FieldPath("a"), Query(className: "T"), innerKey: FieldPath("b")))),
         ("print.inexpressible", leaf(.relatedTo(Pointer(className: "U", objectId: "u"), key: "likes"))),
         ("print.inexpressible", leaf(.text(FieldPath("a"), TextSearch(terms: "x")))),

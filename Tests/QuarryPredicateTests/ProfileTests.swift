@@ -3,7 +3,8 @@ import Testing
 @testable import QuarryPredicate
 
 private let names: PredicateArgument = ["Jonathan Walsh", "Dario Wunsch", "Shawn Simon"]
-private let innerQuery = PredicateArgument.query(Query(className: "Post", predicate: leaf(.isNull(key("image")), negated: true)))
+private let innerQuery = PredicateArgument.query(
+    Query(className: "Post", predicate: leaf(.isNull(key("image")), negated: true)))
 private let myPost = PredicateArgument.value(.pointer(Pointer(className: "Post", objectId: "1zEcyElZ80")))
 
 @Suite struct ProfileTests {
@@ -102,7 +103,10 @@ private let myPost = PredicateArgument.value(.pointer(Pointer(className: "Post",
         let r = try #require(diagnostics("title ENDSWITH 's'", profile: .parse).first)
         #expect(r.message == "the parse profile does not support regular expressions such as ENDSWITH")
         let or = try #require(diagnostics("a == 1 OR a == 2 OR a == 3 OR a == 4 OR a == 5", profile: .parse).first)
-        #expect(or.message == "the parse profile does not support complex predicates with many ORed clauses: after normalization an OR has 5 branches (at most 4)")
+        #expect(
+            or.message
+                == "the parse profile does not support complex predicates with many ORed clauses: after normalization an OR has 5 branches (at most 4)"
+        )
     }
 
     @Test func leanCloudAndBackendlessTakeNoFormatStrings() {

@@ -44,7 +44,8 @@ import QuarryTestSupport
     /// Printing is stable: the canonical text of a parsed text parses to the same IR and
     /// prints to itself.
     @Test func printOfParseIsStable() throws {
-        let texts = (LoweringTests.comparisons + LoweringTests.compounds + LoweringTests.strings
+        let texts =
+            (LoweringTests.comparisons + LoweringTests.compounds + LoweringTests.strings
             + LoweringTests.quantifiers + LoweringTests.collections + LoweringTests.expressions
             + LoweringTests.literals).filter { $0.arguments.isEmpty }.map(\.text)
         for text in texts {

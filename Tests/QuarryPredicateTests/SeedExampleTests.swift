@@ -21,42 +21,57 @@ private let innerQuery = Query(className: "Post", predicate: hasImage)
 @Suite struct SeedExampleTests {
     static let examples: [SeedExample] = [
         // The guide's predicate truncates the name: it is valid, and matches "Dan Stemkosk" only.
-        SeedExample(source: "004:L662/L671/L679/L681", text: "playerName = 'Dan Stemkosk'", arguments: [],
-                    ir: cmp(key("playerName"), .eq, lit("Dan Stemkosk"))),
-        SeedExample(source: "004:L696/L702", text: "playerName != 'Michael Yabuti'", arguments: [],
-                    ir: cmp(key("playerName"), .ne, lit("Michael Yabuti"))),
-        SeedExample(source: "004:L712/L719", text: "playerName != 'Michael Yabuti' AND playerAge > 18", arguments: [],
-                    ir: .and([cmp(key("playerName"), .ne, lit("Michael Yabuti")), cmp(key("playerAge"), .gt, lit(18))])),
+        SeedExample(
+            source: "004:L662/L671/L679/L681", text: "playerName = 'Dan Stemkosk'", arguments: [],
+            ir: cmp(key("playerName"), .eq, lit("Dan Stemkosk"))),
+        SeedExample(
+            source: "004:L696/L702", text: "playerName != 'Michael Yabuti'", arguments: [],
+            ir: cmp(key("playerName"), .ne, lit("Michael Yabuti"))),
+        SeedExample(
+            source: "004:L712/L719", text: "playerName != 'Michael Yabuti' AND playerAge > 18", arguments: [],
+            ir: .and([cmp(key("playerName"), .ne, lit("Michael Yabuti")), cmp(key("playerAge"), .gt, lit(18))])),
         SeedExample(source: "004:L787/L810", text: "wins < 50", arguments: [], ir: cmp(key("wins"), .lt, lit(50))),
         SeedExample(source: "004:L793/L816", text: "wins <= 50", arguments: [], ir: cmp(key("wins"), .le, lit(50))),
         SeedExample(source: "004:L799/L822", text: "wins > 50", arguments: [], ir: cmp(key("wins"), .gt, lit(50))),
         SeedExample(source: "004:L805/L828", text: "wins >= 50", arguments: [], ir: cmp(key("wins"), .ge, lit(50))),
-        SeedExample(source: "004:L840/L849", text: "playerName IN %@", arguments: [names],
-                    ir: leaf(.inCollection(key("playerName"), nameList, []))),
-        SeedExample(source: "004:L861/L870", text: "NOT (playerName IN %@)", arguments: [names],
-                    ir: .not(leaf(.inCollection(key("playerName"), nameList, [])))),
-        SeedExample(source: "004:L878/L889", text: "score IN SELF", arguments: [],
-                    ir: leaf(.isNull(key("score")), negated: true)),
-        SeedExample(source: "004:L884/L895", text: "NOT (score IN SELF)", arguments: [],
-                    ir: .not(leaf(.isNull(key("score")), negated: true))),
-        SeedExample(source: "004:L969/L976", text: "2 IN arrayKey", arguments: [],
-                    ir: leaf(.inCollection(lit(2), key("arrayKey"), []))),
-        SeedExample(source: "004:L1029/L1045", text: "post = %@", arguments: [.value(.pointer(myPost))],
-                    ir: cmp(key("post"), .eq, lit(.pointer(myPost)))),
-        SeedExample(source: "004:L1059/L1065", text: "post = %@",
-                    arguments: [.value(.pointer(Pointer(className: "Post", objectId: "1zEcyElZ80")))],
-                    ir: cmp(key("post"), .eq, lit(.pointer(myPost)))),
+        SeedExample(
+            source: "004:L840/L849", text: "playerName IN %@", arguments: [names],
+            ir: leaf(.inCollection(key("playerName"), nameList, []))),
+        SeedExample(
+            source: "004:L861/L870", text: "NOT (playerName IN %@)", arguments: [names],
+            ir: .not(leaf(.inCollection(key("playerName"), nameList, [])))),
+        SeedExample(
+            source: "004:L878/L889", text: "score IN SELF", arguments: [],
+            ir: leaf(.isNull(key("score")), negated: true)),
+        SeedExample(
+            source: "004:L884/L895", text: "NOT (score IN SELF)", arguments: [],
+            ir: .not(leaf(.isNull(key("score")), negated: true))),
+        SeedExample(
+            source: "004:L969/L976", text: "2 IN arrayKey", arguments: [],
+            ir: leaf(.inCollection(lit(2), key("arrayKey"), []))),
+        SeedExample(
+            source: "004:L1029/L1045", text: "post = %@", arguments: [.value(.pointer(myPost))],
+            ir: cmp(key("post"), .eq, lit(.pointer(myPost)))),
+        SeedExample(
+            source: "004:L1059/L1065", text: "post = %@",
+            arguments: [.value(.pointer(Pointer(className: "Post", objectId: "1zEcyElZ80")))],
+            ir: cmp(key("post"), .eq, lit(.pointer(myPost)))),
         SeedExample(source: "004:L1079/L1099/L1122/L1142", text: "image IN SELF", arguments: [], ir: hasImage),
-        SeedExample(source: "004:L1082/L1102", text: "post IN %@", arguments: [.query(innerQuery)],
-                    ir: leaf(.inQuery(FieldPath("post"), innerQuery))),
-        SeedExample(source: "004:L1125/L1145", text: "NOT (post IN %@)", arguments: [.query(innerQuery)],
-                    ir: .not(leaf(.inQuery(FieldPath("post"), innerQuery)))),
-        SeedExample(source: "000:L522-524, 001:L509-510", text: "publisher = 'MaxLeap'", arguments: [],
-                    ir: cmp(key("publisher"), .eq, lit("MaxLeap"))),
-        SeedExample(source: "000:L529, 001:L518 (list)", text: "x IN {1, 2, 3}", arguments: [],
-                    ir: leaf(.inCollection(key("x"), .list([lit(1), lit(2), lit(3)]), []))),
-        SeedExample(source: "000:L530, 001:L519 (list)", text: "x IN SELF", arguments: [],
-                    ir: leaf(.isNull(key("x")), negated: true)),
+        SeedExample(
+            source: "004:L1082/L1102", text: "post IN %@", arguments: [.query(innerQuery)],
+            ir: leaf(.inQuery(FieldPath("post"), innerQuery))),
+        SeedExample(
+            source: "004:L1125/L1145", text: "NOT (post IN %@)", arguments: [.query(innerQuery)],
+            ir: .not(leaf(.inQuery(FieldPath("post"), innerQuery)))),
+        SeedExample(
+            source: "000:L522-524, 001:L509-510", text: "publisher = 'MaxLeap'", arguments: [],
+            ir: cmp(key("publisher"), .eq, lit("MaxLeap"))),
+        SeedExample(
+            source: "000:L529, 001:L518 (list)", text: "x IN {1, 2, 3}", arguments: [],
+            ir: leaf(.inCollection(key("x"), .list([lit(1), lit(2), lit(3)]), []))),
+        SeedExample(
+            source: "000:L530, 001:L519 (list)", text: "x IN SELF", arguments: [],
+            ir: leaf(.isNull(key("x")), negated: true)),
     ]
 
     @Test(arguments: examples)
@@ -83,8 +98,9 @@ private let innerQuery = Query(className: "Post", predicate: hasImage)
         #expect(failure(text) == "lex.unterminated-string@1:17")
         #expect(failure(text, profile: .parse) == "lex.unterminated-string@1:17")
         // As intended (the PFQuery version uses "Big Daddy's"), it is a BEGINSWITH.
-        #expect(try PredicateFormat.parse("name BEGINSWITH \"Big Daddy's\"", profile: .parse)
-            == leaf(.string(key("name"), .beginsWith, lit("Big Daddy's"), [])))
+        #expect(
+            try PredicateFormat.parse("name BEGINSWITH \"Big Daddy's\"", profile: .parse)
+                == leaf(.string(key("name"), .beginsWith, lit("Big Daddy's"), [])))
     }
 
     /// 000:L532 — "Compound predicate with ANDOR and NOT": ANDOR is no operator.

@@ -6,22 +6,30 @@ import Testing
     @Test func bindsFreeVariables() throws {
         let p = try PredicateFormat.parse("age > $min AND name IN $names AND $x.a == 1")
         let bound = try p.substituting(["min": 18, "names": ["a", "b"], "x": .object(["a": 1])])
-        #expect(bound == .and([
-            cmp(key("age"), .gt, lit(18)),
-            leaf(.inCollection(key("name"), .list([lit("a"), lit("b")]), [])),
-            cmp(.member(lit(.object(["a": 1])), FieldPath("a")), .eq, lit(1)),
-        ]))
+        #expect(
+            bound
+                == .and([
+                    cmp(key("age"), .gt, lit(18)),
+                    leaf(.inCollection(key("name"), .list([lit("a"), lit("b")]), [])),
+                    cmp(.member(lit(.object(["a": 1])), FieldPath("a")), .eq, lit(1)),
+                ]))
     }
 
     @Test func leavesQuantifierAndSubqueryVariablesAlone() throws {
         let p = try PredicateFormat.parse("SUBQUERY(items, $x, $x.price > $x).@count > 0 AND ANY tags == $x")
         let bound = try p.substituting(["x": 5])
-        #expect(bound == .and([
-            cmp(.aggregate(.count, .subquery(key("items"), variable: "x",
-                                             cmp(.member(.variable("x"), FieldPath("price")), .gt, .variable("x")))),
-                .gt, lit(0)),
-            quantified(.any, key("tags")) { .compare($0, .eq, lit(5), []) },
-        ]))
+        #expect(
+            bound
+                == .and([
+                    cmp(
+                        .aggregate(
+                            .count,
+                            .subquery(
+                                key("items"), variable: "x",
+                                cmp(.member(.variable("x"), FieldPath("price")), .gt, .variable("x")))),
+                        .gt, lit(0)),
+                    quantified(.any, key("tags")) { .compare($0, .eq, lit(5), []) },
+                ]))
     }
 
     @Test func aMissingVariableIsAnError() throws {
@@ -31,12 +39,19 @@ import Testing
             _ = try p.substituting([:])
         } catch {
             #expect(error.all.map(\.code) == ["variable.unbound", "variable.unbound"])
-            #expect(error.all.map(\.message) == ["no value was given for the variable $one",
-                                                 "no value was given for the variable $two"])
+            #expect(
+                error.all.map(\.message) == [
+                    "no value was given for the variable $one",
+                    "no value was given for the variable $two",
+                ])
         }
         let partial = try p.substituting(["two": 2], leavingUnbound: true)
-        #expect(partial == .or([cmp(key("a"), .eq, .variable("one")), cmp(key("b"), .eq, lit(2)),
-                                cmp(key("c"), .eq, .variable("one"))]))
+        #expect(
+            partial
+                == .or([
+                    cmp(key("a"), .eq, .variable("one")), cmp(key("b"), .eq, lit(2)),
+                    cmp(key("c"), .eq, .variable("one")),
+                ]))
     }
 
     @Test func betweenAVariableNeedsTwoElements() throws {
@@ -52,7 +67,11 @@ import Testing
         #expect(failure("age > $nope", variables: ["n": 1]) == "variable.unbound@1:7")
         // A SUBQUERY variable is bound by the SUBQUERY, not by the map.
         let s = try PredicateFormat.parse("SUBQUERY(a, $n, $n > 1).@count > 0", variables: [:])
-        #expect(s == cmp(.aggregate(.count, .subquery(key("a"), variable: "n", cmp(.variable("n"), .gt, lit(1)))), .gt, lit(0)))
+        #expect(
+            s
+                == cmp(
+                    .aggregate(.count, .subquery(key("a"), variable: "n", cmp(.variable("n"), .gt, lit(1)))), .gt,
+                    lit(0)))
     }
 
     @Test func substitutionAgreesWithParseTimeBinding() throws {

@@ -20,12 +20,15 @@ func quantified(_ q: Quantifier, _ coll: Expr, depth: Int = 0, _ body: (Expr) ->
 }
 
 /// The first diagnostic for a text that must fail, as `code@line:column`.
-func failure(_ text: String, _ args: [PredicateArgument] = [], variables: [String: Value]? = nil,
-             profile: Profile = .exact, limits: Limits = .default, schema: (any Schema)? = nil,
-             className: String? = nil) -> String {
+func failure(
+    _ text: String, _ args: [PredicateArgument] = [], variables: [String: Value]? = nil,
+    profile: Profile = .exact, limits: Limits = .default, schema: (any Schema)? = nil,
+    className: String? = nil
+) -> String {
     do {
-        let p = try PredicateFormat.parse(text, arguments: args, variables: variables, className: className,
-                                          schema: schema, profile: profile, limits: limits)
+        let p = try PredicateFormat.parse(
+            text, arguments: args, variables: variables, className: className,
+            schema: schema, profile: profile, limits: limits)
         return "parsed: \(p)"
     } catch {
         guard let d = error.all.first else { return "no diagnostic" }

@@ -141,18 +141,22 @@ import QuarrySQL
         #expect(failure("age > AND name = 'x'")?.message == "expected a value after '>' but found 'AND'")
         #expect(failure("age >")?.message == "expected a value after '>' but found the end of the query")
         #expect(failure("a = 1 b = 2")?.message == "expected AND, OR or the end of the query after '1' but found 'b'")
-        #expect(failure("name = 'a' 'b'")?.message == "expected AND, OR or the end of the query after 'a' but found 'b'")
+        #expect(
+            failure("name = 'a' 'b'")?.message == "expected AND, OR or the end of the query after 'a' but found 'b'")
         #expect(failure("name IS 5")?.message == "expected NULL or NOT NULL after 'IS' but found '5'")
         #expect(failure("and = 1")?.message.contains("`and`") == true)
-        #expect(failure("distance(1, 2, c.latitude, c.longitude) != mi(5)")?.message
-            == "distance(…) can be compared only with <, >, =, >= or <=, not '!='")
-        #expect(failure("distance(1, 2, c.latitude, c.longitude) < nm(5)")?.message
-            == "unknown unit 'nm'; the units are ft(x), yd(x), mi(x), km(x), m(x)")
+        #expect(
+            failure("distance(1, 2, c.latitude, c.longitude) != mi(5)")?.message
+                == "distance(…) can be compared only with <, >, =, >= or <=, not '!='")
+        #expect(
+            failure("distance(1, 2, c.latitude, c.longitude) < nm(5)")?.message
+                == "unknown unit 'nm'; the units are ft(x), yd(x), mi(x), km(x), m(x)")
         #expect(failure("distance(1, 2, c.latitude, c.longitude) < 200")?.message.contains("mi(200)") == true)
         #expect(failure("name = NULL")?.message.contains("IS NULL") == true)
         #expect(failure("name IN ('a', NULL)")?.message.contains("name IS NULL") == true)
         #expect(failure("name = \"foo\"")?.message.contains("single quotes") == true)
-        #expect(failure("foo(1) = 2")?.message == "unknown function 'foo'; a condition can call distance(…) or Within(…)")
+        #expect(
+            failure("foo(1) = 2")?.message == "unknown function 'foo'; a condition can call distance(…) or Within(…)")
     }
 
     @Test func unparseableDateNamesTheAcceptedForms() throws {
@@ -166,14 +170,15 @@ import QuarrySQL
     @Test func renderedLikeACompiler() throws {
         let text = "age > AND name = 'x'"
         let d = try #require(failure(text))
-        #expect(SourceText(text).render(d) == """
-            error[syntax.unexpected-token]: expected a value after '>' but found 'AND'
-             --> 1:7
-              |
-            1 | age > AND name = 'x'
-              |       ^^^
+        #expect(
+            SourceText(text).render(d) == """
+                error[syntax.unexpected-token]: expected a value after '>' but found 'AND'
+                 --> 1:7
+                  |
+                1 | age > AND name = 'x'
+                  |       ^^^
 
-            """)
+                """)
     }
 
     @Test func loweringReportsEveryErrorNotOnlyTheFirst() throws {
@@ -192,8 +197,9 @@ import QuarrySQL
         expectError("(((a = 1)))", "limit.nesting", at: 1, 3, length: 1, limits: Limits(maxNestingDepth: 2))
         expectError("((((a = 1))))", "limit.nesting", at: 1, 4, length: 1, limits: limits)
         expectError("NOT NOT NOT NOT a = 1", "limit.nesting", at: 1, 13, length: 3, limits: limits)
-        expectError("x IN (A[y IN (B[(z = 1)].c)].d)", "limit.nesting", at: 1, 17, length: 1,
-                    limits: Limits(maxNestingDepth: 2))
+        expectError(
+            "x IN (A[y IN (B[(z = 1)].c)].d)", "limit.nesting", at: 1, 17, length: 1,
+            limits: Limits(maxNestingDepth: 2))
         #expect(parsed("(((a = 1)))", limits: limits) == cmp("a", .eq, 1))
     }
 
@@ -221,7 +227,8 @@ import QuarrySQL
         #expect(parsed("a IN (T.a) AND P[r].x = 1", limits: two) != nil)
         expectError("a IN (T.a) AND P[r].x = 1 AND b IN (U.b)", "limit.subqueries", at: 1, 37, length: 1, limits: two)
         #expect(parsed("a IN (T[b IN (U.c)].a)", limits: two) != nil)
-        expectError("a IN (T[b IN (U[P[r].x = 1].c)].a)", "limit.subquery-depth", at: 1, 17, length: 1,
-                    limits: Limits(maxSubqueries: 5, maxSubqueryDepth: 2))
+        expectError(
+            "a IN (T[b IN (U[P[r].x = 1].c)].a)", "limit.subquery-depth", at: 1, 17, length: 1,
+            limits: Limits(maxSubqueries: 5, maxSubqueryDepth: 2))
     }
 }

@@ -17,9 +17,11 @@ import QuarrySQL
         "a BETWEEN -1.5e3 AND 2 AND `weird name` NOT IN ('x', 'y''z', 3)",
     ]
 
-    static let insertions = ["(", ")", "[", "]", "'", "`", ",", ".", "-", "=", "<", ">", "!", " ", "\u{00A0}", "\n",
-                             "NOT ", " AND ", " OR ", "IS", "NULL", "at or", "1e", "9999999999999999999", "é", "☃",
-                             "\"", "%", "#", "\u{0}", "mi(", "TRUE", "IN (", "BETWEEN"]
+    static let insertions = [
+        "(", ")", "[", "]", "'", "`", ",", ".", "-", "=", "<", ">", "!", " ", "\u{00A0}", "\n",
+        "NOT ", " AND ", " OR ", "IS", "NULL", "at or", "1e", "9999999999999999999", "é", "☃",
+        "\"", "%", "#", "\u{0}", "mi(", "TRUE", "IN (", "BETWEEN",
+    ]
 
     @Test(arguments: 0..<4)
     func mutations(chunk: Int) {

@@ -74,14 +74,23 @@ import QuarrySQL
         ("name LIKE 'x\\\\' ESCAPE '\\'", like("name", "x\\\\", escape: "\\")),
         ("'abc' LIKE 'a%'", sqlLeaf(.string(lit("abc"), .like(.sql(escape: nil)), lit("a%"), .caseInsensitive))),
         // IN
-        ("name IN ('foo', 'bar', 'baz')", sqlLeaf(.inCollection(key("name"), .list([lit("foo"), lit("bar"), lit("baz")]), []))),
+        (
+            "name IN ('foo', 'bar', 'baz')",
+            sqlLeaf(.inCollection(key("name"), .list([lit("foo"), lit("bar"), lit("baz")]), []))
+        ),
         ("age IN (1)", sqlLeaf(.inCollection(key("age"), .list([lit(1)]), []))),
-        ("age NOT IN (1, -2, 3.5)", sqlLeaf(.inCollection(key("age"), .list([lit(1), lit(-2), lit(3.5)]), []), negated: true)),
+        (
+            "age NOT IN (1, -2, 3.5)",
+            sqlLeaf(.inCollection(key("age"), .list([lit(1), lit(-2), lit(3.5)]), []), negated: true)
+        ),
         ("flag IN (TRUE, FALSE)", sqlLeaf(.inCollection(key("flag"), .list([lit(true), lit(false)]), []))),
         // BETWEEN
         ("age BETWEEN 10 AND 20", sqlLeaf(.between(key("age"), lower: lit(10), upper: lit(20)))),
         ("age NOT BETWEEN -1.5 AND 2", sqlLeaf(.between(key("age"), lower: lit(-1.5), upper: lit(2)), negated: true)),
-        ("age BETWEEN 1 AND 2 AND b = 3", .and([sqlLeaf(.between(key("age"), lower: lit(1), upper: lit(2))), cmp("b", .eq, 3)])),
+        (
+            "age BETWEEN 1 AND 2 AND b = 3",
+            .and([sqlLeaf(.between(key("age"), lower: lit(1), upper: lit(2))), cmp("b", .eq, 3)])
+        ),
         ("age BETWEEN lo AND hi", sqlLeaf(.between(key("age"), lower: key("lo"), upper: key("hi")))),
         // Dates (without a schema: the keyword makes the literal a date)
         ("updated after 1427068800000", cmp("updated", .gt, .date(1427068800000))),
@@ -95,50 +104,109 @@ import QuarrySQL
         // Without a schema a plain comparison keeps the string (the engine coerces at run time).
         ("updated > '23-Mar-2015'", cmp("updated", .gt, "23-Mar-2015")),
         // Geo
-        ("distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < mi(200)",
-         sqlLeaf(.geo(.distance(FieldPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306),
-                                .lt, Distance(200, .miles))))),
-        ("DISTANCE(0, 0, a.b.latitude, a.b.longitude) >= KM(1.5)",
-         sqlLeaf(.geo(.distance(FieldPath("a.b"), from: GeoPoint(latitude: 0, longitude: 0), .ge, Distance(1.5, .kilometers))))),
-        ("distance(1, 2, g.latitude, g.longitude) = ft(3)",
-         sqlLeaf(.geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .eq, Distance(3, .feet))))),
-        ("distance(1, 2, g.latitude, g.longitude) <= yd(3)",
-         sqlLeaf(.geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .le, Distance(3, .yards))))),
-        ("distance(1, 2, g.latitude, g.longitude) > m(3)",
-         sqlLeaf(.geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .gt, Distance(3, .meters))))),
-        ("NOT distance(1, 2, g.latitude, g.longitude) > m(3)",
-         sqlLeaf(.geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .gt, Distance(3, .meters))),
-                 negated: true)),
-        ("Within(location, 'POLYGON((-154.53 7.82, -150 7.82, -150 10, -154.53 7.82))') = TRUE",
-         sqlLeaf(.geo(.withinPolygon(FieldPath("location"), [
-             GeoPoint(latitude: 7.82, longitude: -154.53), GeoPoint(latitude: 7.82, longitude: -150),
-             GeoPoint(latitude: 10, longitude: -150),
-         ])))),
-        ("within(location, ' polygon ( ( 1 2,3 4 , 5 6,1 2 ) ) ') = false",
-         sqlLeaf(.geo(.withinPolygon(FieldPath("location"), [
-             GeoPoint(latitude: 2, longitude: 1), GeoPoint(latitude: 4, longitude: 3), GeoPoint(latitude: 6, longitude: 5),
-         ])), negated: true)),
+        (
+            "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < mi(200)",
+            sqlLeaf(
+                .geo(
+                    .distance(
+                        FieldPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306),
+                        .lt, Distance(200, .miles))))
+        ),
+        (
+            "DISTANCE(0, 0, a.b.latitude, a.b.longitude) >= KM(1.5)",
+            sqlLeaf(
+                .geo(
+                    .distance(
+                        FieldPath("a.b"), from: GeoPoint(latitude: 0, longitude: 0), .ge, Distance(1.5, .kilometers))))
+        ),
+        (
+            "distance(1, 2, g.latitude, g.longitude) = ft(3)",
+            sqlLeaf(.geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .eq, Distance(3, .feet))))
+        ),
+        (
+            "distance(1, 2, g.latitude, g.longitude) <= yd(3)",
+            sqlLeaf(
+                .geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .le, Distance(3, .yards))))
+        ),
+        (
+            "distance(1, 2, g.latitude, g.longitude) > m(3)",
+            sqlLeaf(
+                .geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .gt, Distance(3, .meters))))
+        ),
+        (
+            "NOT distance(1, 2, g.latitude, g.longitude) > m(3)",
+            sqlLeaf(
+                .geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .gt, Distance(3, .meters))),
+                negated: true)
+        ),
+        (
+            "Within(location, 'POLYGON((-154.53 7.82, -150 7.82, -150 10, -154.53 7.82))') = TRUE",
+            sqlLeaf(
+                .geo(
+                    .withinPolygon(
+                        FieldPath("location"),
+                        [
+                            GeoPoint(latitude: 7.82, longitude: -154.53), GeoPoint(latitude: 7.82, longitude: -150),
+                            GeoPoint(latitude: 10, longitude: -150),
+                        ])))
+        ),
+        (
+            "within(location, ' polygon ( ( 1 2,3 4 , 5 6,1 2 ) ) ') = false",
+            sqlLeaf(
+                .geo(
+                    .withinPolygon(
+                        FieldPath("location"),
+                        [
+                            GeoPoint(latitude: 2, longitude: 1), GeoPoint(latitude: 4, longitude: 3),
+                            GeoPoint(latitude: 6, longitude: 5),
+                        ])), negated: true)
+        ),
         // Subqueries and inverted relations
-        ("objectId in (Comment[author.email LIKE '%@backendless.com'].blogPost.objectId)",
-         sqlLeaf(.select(FieldPath("objectId"),
-                         Query(className: "Comment", predicate: like("author.email", "%@backendless.com")),
-                         innerKey: FieldPath("blogPost.objectId")))),
-        ("objectId NOT IN (Comment.blogPost.objectId)",
-         sqlLeaf(.select(FieldPath("objectId"), Query(className: "Comment"), innerKey: FieldPath("blogPost.objectId")),
-                 negated: true)),
-        ("owner IN (`Order Item`[qty > 1 AND (a = 1 OR b = 2)].owner)",
-         sqlLeaf(.select(FieldPath("owner"),
-                         Query(className: "Order Item", predicate: .and([cmp("qty", .gt, 1), .or([cmp("a", .eq, 1), cmp("b", .eq, 2)])])),
-                         innerKey: FieldPath("owner")))),
-        ("PhoneBook[contacts].objectId = 'pb1'",
-         sqlLeaf(.select(FieldPath("objectId"), Query(className: "PhoneBook", predicate: cmp("objectId", .eq, "pb1")),
-                         innerKey: FieldPath("contacts.objectId")))),
-        ("PhoneBook[ contacts ].name LIKE 'W%'",
-         sqlLeaf(.select(FieldPath("objectId"), Query(className: "PhoneBook", predicate: like("name", "W%")),
-                         innerKey: FieldPath("contacts.objectId")))),
-        ("NOT PhoneBook[owner].owner.age IS NULL",
-         sqlLeaf(.select(FieldPath("objectId"), Query(className: "PhoneBook", predicate: sqlLeaf(.isNull(key("owner.age")))),
-                         innerKey: FieldPath("owner.objectId")), negated: true)),
+        (
+            "objectId in (Comment[author.email LIKE '%@backendless.com'].blogPost.objectId)",
+            sqlLeaf(
+                .select(
+                    FieldPath("objectId"),
+                    Query(className: "Comment", predicate: like("author.email", "%@backendless.com")),
+                    innerKey: FieldPath("blogPost.objectId")))
+        ),
+        (
+            "objectId NOT IN (Comment.blogPost.objectId)",
+            sqlLeaf(
+                .select(FieldPath("objectId"), Query(className: "Comment"), innerKey: FieldPath("blogPost.objectId")),
+                negated: true)
+        ),
+        (
+            "owner IN (`Order Item`[qty > 1 AND (a = 1 OR b = 2)].owner)",
+            sqlLeaf(
+                .select(
+                    FieldPath("owner"),
+                    Query(
+                        className: "Order Item",
+                        predicate: .and([cmp("qty", .gt, 1), .or([cmp("a", .eq, 1), cmp("b", .eq, 2)])])),
+                    innerKey: FieldPath("owner")))
+        ),
+        (
+            "PhoneBook[contacts].objectId = 'pb1'",
+            sqlLeaf(
+                .select(
+                    FieldPath("objectId"), Query(className: "PhoneBook", predicate: cmp("objectId", .eq, "pb1")),
+                    innerKey: FieldPath("contacts.objectId")))
+        ),
+        (
+            "PhoneBook[ contacts ].name LIKE 'W%'",
+            sqlLeaf(
+                .select(
+                    FieldPath("objectId"), Query(className: "PhoneBook", predicate: like("name", "W%")),
+                    innerKey: FieldPath("contacts.objectId")))
+        ),
+        (
+            "NOT PhoneBook[owner].owner.age IS NULL",
+            sqlLeaf(
+                .select(
+                    FieldPath("objectId"), Query(className: "PhoneBook", predicate: sqlLeaf(.isNull(key("owner.age")))),
+                    innerKey: FieldPath("owner.objectId")), negated: true)
+        ),
     ]
 
     @Test(arguments: goldens)
@@ -148,8 +216,10 @@ import QuarrySQL
 
     @Test func whitespaceIncludesNoBreakSpaceAndNewlines() throws {
         let expected = cmp("name", .eq, "foo")
-        for text in ["name\u{00A0}=\u{00A0}'foo'", "name\n=\r\n'foo'", "\tname\u{2003}=\u{3000}'foo'\u{2028}",
-                     "name\u{0085}=\u{202F}'foo'"] {
+        for text in [
+            "name\u{00A0}=\u{00A0}'foo'", "name\n=\r\n'foo'", "\tname\u{2003}=\u{3000}'foo'\u{2028}",
+            "name\u{0085}=\u{202F}'foo'",
+        ] {
             #expect(try SQLWhere.parse(text) == expected, "\(Array(text.unicodeScalars))")
         }
         // Whitespace inside a string is kept.
@@ -164,8 +234,13 @@ import QuarrySQL
                Coordinates.latitude,
                Coordinates.longitude ) < mi(200)
             """
-        #expect(try SQLWhere.parse(text) == sqlLeaf(.geo(.distance(
-            FieldPath("Coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306), .lt, Distance(200, .miles)))))
+        #expect(
+            try SQLWhere.parse(text)
+                == sqlLeaf(
+                    .geo(
+                        .distance(
+                            FieldPath("Coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306), .lt,
+                            Distance(200, .miles)))))
     }
 
     @Test func notNeverReachesTheIR() throws {
@@ -176,8 +251,10 @@ import QuarrySQL
             case .constant, .leaf: return false
             }
         }
-        for text in ["NOT (a = 1 OR NOT (b = 2 AND NOT c IS NULL))", "NOT NOT NOT TRUE",
-                     "NOT (a IN (1) AND NOT (b LIKE 'x' OR c BETWEEN 1 AND 2))"] {
+        for text in [
+            "NOT (a = 1 OR NOT (b = 2 AND NOT c IS NULL))", "NOT NOT NOT TRUE",
+            "NOT (a IN (1) AND NOT (b LIKE 'x' OR c BETWEEN 1 AND 2))",
+        ] {
             #expect(!containsNot(try SQLWhere.parse(text)))
         }
     }

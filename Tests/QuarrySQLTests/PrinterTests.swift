@@ -45,31 +45,70 @@ import QuarrySQL
         (like("name", "J%", negated: true), "name NOT LIKE 'J%'"),
         (like("name", "a'!%", escape: "!"), "name LIKE 'a''!%' ESCAPE '!'"),
         (like("name", "''", escape: "'"), "name LIKE '''''' ESCAPE ''''"),
-        (sqlLeaf(.inCollection(key("n"), .list([lit(1), lit("x"), lit(2.5), lit(false)]), [])), "n IN (1, 'x', 2.5, FALSE)"),
+        (
+            sqlLeaf(.inCollection(key("n"), .list([lit(1), lit("x"), lit(2.5), lit(false)]), [])),
+            "n IN (1, 'x', 2.5, FALSE)"
+        ),
         (sqlLeaf(.inCollection(key("n"), .list([lit(1)]), []), negated: true), "n NOT IN (1)"),
         (sqlLeaf(.between(key("n"), lower: lit(1), upper: lit(2))), "n BETWEEN 1 AND 2"),
         (sqlLeaf(.between(key("n"), lower: lit(-1), upper: key("m")), negated: true), "n NOT BETWEEN -1 AND m"),
-        (sqlLeaf(.geo(.distance(FieldPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306), .lt,
-                                Distance(200, .miles)))),
-         "distance(30.26715, -97.74306, coordinates.latitude, coordinates.longitude) < mi(200)"),
-        (sqlLeaf(.geo(.distance(FieldPath("a.b"), from: GeoPoint(latitude: 0, longitude: -0.5), .ge,
-                                Distance(1.5, .kilometers))), negated: true),
-         "NOT (distance(0, -0.5, a.b.latitude, a.b.longitude) >= km(1.5))"),
-        (sqlLeaf(.geo(.withinPolygon(FieldPath("loc"), [GeoPoint(latitude: 7.82, longitude: -154.53),
-                                                      GeoPoint(latitude: 7.82, longitude: -150),
-                                                      GeoPoint(latitude: 10, longitude: -150)]))),
-         "Within(loc, 'POLYGON((-154.53 7.82, -150.0 7.82, -150.0 10.0, -154.53 7.82))') = TRUE"),
-        (sqlLeaf(.geo(.withinPolygon(FieldPath("loc"), [GeoPoint(latitude: 1, longitude: 2), GeoPoint(latitude: 3, longitude: 4),
-                                                      GeoPoint(latitude: 5, longitude: 6)])), negated: true),
-         "Within(loc, 'POLYGON((2.0 1.0, 4.0 3.0, 6.0 5.0, 2.0 1.0))') = FALSE"),
-        (sqlLeaf(.select(FieldPath("objectId"), Query(className: "PhoneBook", predicate: cmp("objectId", .eq, "pb1")),
-                         innerKey: FieldPath("contacts.objectId"))),
-         "objectId IN (PhoneBook[objectId = 'pb1'].contacts.objectId)"),
-        (sqlLeaf(.select(FieldPath("x"), Query(className: "Order Item"), innerKey: FieldPath("y")), negated: true),
-         "x NOT IN (`Order Item`.y)"),
-        (sqlLeaf(.select(FieldPath("x"), Query(className: "T", predicate: .or([cmp("a", .eq, 1), cmp("b", .eq, 2)])),
-                         innerKey: FieldPath("y"))),
-         "x IN (T[a = 1 OR b = 2].y)"),
+        (
+            sqlLeaf(
+                .geo(
+                    .distance(
+                        FieldPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306), .lt,
+                        Distance(200, .miles)))),
+            "distance(30.26715, -97.74306, coordinates.latitude, coordinates.longitude) < mi(200)"
+        ),
+        (
+            sqlLeaf(
+                .geo(
+                    .distance(
+                        FieldPath("a.b"), from: GeoPoint(latitude: 0, longitude: -0.5), .ge,
+                        Distance(1.5, .kilometers))), negated: true),
+            "NOT (distance(0, -0.5, a.b.latitude, a.b.longitude) >= km(1.5))"
+        ),
+        (
+            sqlLeaf(
+                .geo(
+                    .withinPolygon(
+                        FieldPath("loc"),
+                        [
+                            GeoPoint(latitude: 7.82, longitude: -154.53),
+                            GeoPoint(latitude: 7.82, longitude: -150),
+                            GeoPoint(latitude: 10, longitude: -150),
+                        ]))),
+            "Within(loc, 'POLYGON((-154.53 7.82, -150.0 7.82, -150.0 10.0, -154.53 7.82))') = TRUE"
+        ),
+        (
+            sqlLeaf(
+                .geo(
+                    .withinPolygon(
+                        FieldPath("loc"),
+                        [
+                            GeoPoint(latitude: 1, longitude: 2), GeoPoint(latitude: 3, longitude: 4),
+                            GeoPoint(latitude: 5, longitude: 6),
+                        ])), negated: true),
+            "Within(loc, 'POLYGON((2.0 1.0, 4.0 3.0, 6.0 5.0, 2.0 1.0))') = FALSE"
+        ),
+        (
+            sqlLeaf(
+                .select(
+                    FieldPath("objectId"), Query(className: "PhoneBook", predicate: cmp("objectId", .eq, "pb1")),
+                    innerKey: FieldPath("contacts.objectId"))),
+            "objectId IN (PhoneBook[objectId = 'pb1'].contacts.objectId)"
+        ),
+        (
+            sqlLeaf(.select(FieldPath("x"), Query(className: "Order Item"), innerKey: FieldPath("y")), negated: true),
+            "x NOT IN (`Order Item`.y)"
+        ),
+        (
+            sqlLeaf(
+                .select(
+                    FieldPath("x"), Query(className: "T", predicate: .or([cmp("a", .eq, 1), cmp("b", .eq, 2)])),
+                    innerKey: FieldPath("y"))),
+            "x IN (T[a = 1 OR b = 2].y)"
+        ),
     ]
 
     @Test(arguments: goldens)
@@ -101,7 +140,10 @@ import QuarrySQL
             ("updated at or after 1427068800000", "updated at or after '2015-03-23T00:00:00.000Z'"),
             ("d = 1e3", "d = 1000.0"),
             ("NOT name IS NULL", "name IS NOT NULL"),
-            ("Within(g, 'polygon((1 2,3 4,5 6,1 2))') = false", "Within(g, 'POLYGON((1.0 2.0, 3.0 4.0, 5.0 6.0, 1.0 2.0))') = FALSE"),
+            (
+                "Within(g, 'polygon((1 2,3 4,5 6,1 2))') = false",
+                "Within(g, 'POLYGON((1.0 2.0, 3.0 4.0, 5.0 6.0, 1.0 2.0))') = FALSE"
+            ),
         ]
         for (text, canonical) in cases {
             #expect(try SQLWhere.print(SQLWhere.parse(text)) == canonical)
@@ -114,13 +156,18 @@ import QuarrySQL
         (.not(cmp("a", .eq, 1)), "logical NOT"),
         (sqlLeaf(.compare(key("a"), .eq, lit("x"), .caseInsensitive)), "case-insensitive comparison"),
         (sqlLeaf(.string(key("a"), .like(.sql(escape: nil)), lit("x%"), [])), "case-sensitive LIKE"),
-        (sqlLeaf(.string(key("a"), .like(.sql(escape: nil)), lit("x%"), [.caseInsensitive, .diacriticInsensitive])),
-         "diacritic-insensitive LIKE"),
+        (
+            sqlLeaf(.string(key("a"), .like(.sql(escape: nil)), lit("x%"), [.caseInsensitive, .diacriticInsensitive])),
+            "diacritic-insensitive LIKE"
+        ),
         (sqlLeaf(.string(key("a"), .like(.glob), lit("x*"), .caseInsensitive)), "glob"),
         (sqlLeaf(.string(key("a"), .matches(RegexOptions(wholeString: true)), lit("x.*"), [])), "regular expression"),
         (sqlLeaf(.string(key("a"), .beginsWith, lit("x"), .caseInsensitive)), "BEGINSWITH"),
         (sqlLeaf(.string(key("a"), .like(.sql(escape: "!")), lit("x!"), .caseInsensitive)), "escape character"),
-        (sqlLeaf(.string(key("a"), .like(.sql(escape: nil)), key("b"), .caseInsensitive)), "pattern that is not a string"),
+        (
+            sqlLeaf(.string(key("a"), .like(.sql(escape: nil)), key("b"), .caseInsensitive)),
+            "pattern that is not a string"
+        ),
         (sqlLeaf(.quantified(.any, key("tags"), variable: "t", cmp("x", .eq, 1))), "quantifier ANY"),
         (sqlLeaf(.inCollection(key("a"), .list([]), [])), "empty list"),
         (sqlLeaf(.inCollection(key("a"), key("b"), [])), "IN over a column"),
@@ -131,8 +178,16 @@ import QuarrySQL
         (sqlLeaf(.compare(.variable("x"), .eq, lit(1), [])), "$x"),
         (sqlLeaf(.compare(.function(.uppercase, [key("a")]), .eq, lit("X"), [])), "uppercase()"),
         (sqlLeaf(.compare(.aggregate(.count, key("a")), .eq, lit(1), [])), "@count"),
-        (sqlLeaf(.geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .ne, Distance(1, .miles)))), "!="),
-        (sqlLeaf(.geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .lt, Distance(1, .radians)))), "radians"),
+        (
+            sqlLeaf(
+                .geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .ne, Distance(1, .miles)))),
+            "!="
+        ),
+        (
+            sqlLeaf(
+                .geo(.distance(FieldPath("g"), from: GeoPoint(latitude: 1, longitude: 2), .lt, Distance(1, .radians)))),
+            "radians"
+        ),
         (sqlLeaf(.geo(.near(FieldPath("g"), GeoPoint(latitude: 1, longitude: 2), maxDistance: nil))), "near"),
         (sqlLeaf(.geo(.withinPolygon(FieldPath("g"), [GeoPoint(latitude: 1, longitude: 2)]))), "fewer than 3 vertices"),
         (sqlLeaf(.inQuery(FieldPath("p"), Query(className: "T"))), "inQuery"),

@@ -8,12 +8,15 @@ import QuarrySQL
     static let D: Int64 = 1_427_068_800_000  // 2015-03-23T00:00Z
 
     static func inverted(_ parent: String, _ relation: String, _ inner: Filter) -> Filter {
-        sqlLeaf(.select(FieldPath("objectId"), Query(className: parent, predicate: inner),
-                        innerKey: FieldPath([relation, "objectId"])))
+        sqlLeaf(
+            .select(
+                FieldPath("objectId"), Query(className: parent, predicate: inner),
+                innerKey: FieldPath([relation, "objectId"])))
     }
 
     static func austin(_ op: ComparisonOperator, _ d: Distance) -> Filter {
-        sqlLeaf(.geo(.distance(FieldPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306), op, d)))
+        sqlLeaf(
+            .geo(.distance(FieldPath("coordinates"), from: GeoPoint(latitude: 30.26715, longitude: -97.74306), op, d)))
     }
 
     static func beaumont(_ op: ComparisonOperator, _ d: Distance) -> Filter {
@@ -30,10 +33,14 @@ import QuarrySQL
         (5, "Item", "name LIKE '%foo%'", like("name", "%foo%")),
         (6, "Item", "name LIKE '%foo'", like("name", "%foo")),
         (7, "Item", "name LIKE 'foo%'", like("name", "foo%")),
-        (8, "Item", "name IN ('foo', 'bar', 'baz')",
-         sqlLeaf(.inCollection(key("name"), .list([lit("foo"), lit("bar"), lit("baz")]), []))),
-        (9, "Item", "name = 'foo' OR name = 'bar' or name = 'baz'",
-         .or([cmp("name", .eq, "foo"), cmp("name", .eq, "bar"), cmp("name", .eq, "baz")])),
+        (
+            8, "Item", "name IN ('foo', 'bar', 'baz')",
+            sqlLeaf(.inCollection(key("name"), .list([lit("foo"), lit("bar"), lit("baz")]), []))
+        ),
+        (
+            9, "Item", "name = 'foo' OR name = 'bar' or name = 'baz'",
+            .or([cmp("name", .eq, "foo"), cmp("name", .eq, "bar"), cmp("name", .eq, "baz")])
+        ),
         (11, "Item", "name\u{00A0}=\u{00A0}'foo'", cmp("name", .eq, "foo")),
         (12, "Item", "name LIKE 'FOO%'", like("name", "FOO%")),
         (13, "Contact", "age = 47", cmp("age", .eq, 47)),
@@ -57,61 +64,113 @@ import QuarrySQL
         (32, "Person", "birthDate > '22-Dec-1980'", cmp("birthDate", .gt, .date(346_291_200_000))),
         (33, "Person", "birthDate < '22-Dec-1980'", cmp("birthDate", .lt, .date(346_291_200_000))),
         (34, "Person", "birthDate before 346291200000", cmp("birthDate", .lt, .date(346_291_200_000))),
-        (35, "Person", "birthDate at or after '10/28/1988 00:00:00 GMT-0200'", cmp("birthDate", .ge, .date(594_007_200_000))),
+        (
+            35, "Person", "birthDate at or after '10/28/1988 00:00:00 GMT-0200'",
+            cmp("birthDate", .ge, .date(594_007_200_000))
+        ),
         // Decision: day-first fallback, not lenient rollover.
         (36, "Person", "birthDate >= '28-10-1988'", cmp("birthDate", .ge, .date(594_000_000_000))),
         // Decision: the guide's own yyyyMMdd.
         (38, "Contact", "created > '20150323'", cmp("created", .gt, .date(D))),
         // Numbers are milliseconds, even when seconds were meant.
         (40, "Contact", "updated > 1427068800", cmp("updated", .gt, .date(1_427_068_800))),
-        (41, "Contact", "PhoneBook[contacts].objectId = 'pb1' and address.city = 'Smallville'",
-         .and([pb1, cmp("address.city", .eq, "Smallville")])),
-        (42, "Contact", "PhoneBook[contacts].objectId = 'pb1' and address.city like '%a%'",
-         .and([pb1, like("address.city", "%a%")])),
+        (
+            41, "Contact", "PhoneBook[contacts].objectId = 'pb1' and address.city = 'Smallville'",
+            .and([pb1, cmp("address.city", .eq, "Smallville")])
+        ),
+        (
+            42, "Contact", "PhoneBook[contacts].objectId = 'pb1' and address.city like '%a%'",
+            .and([pb1, like("address.city", "%a%")])
+        ),
         (43, "Contact", "PhoneBook[contacts].objectId = 'pb1' and age > 20", .and([pb1, cmp("age", .gt, 20)])),
-        (44, "Contact", "PhoneBook[contacts].objectId = 'pb1' and age >= 21 and age <= 30",
-         .and([pb1, cmp("age", .ge, 21), cmp("age", .le, 30)])),
-        (45, "Contact", "PhoneBook[contacts].objectId = 'pb1' and age > 20 and address.city = 'Tokyo'",
-         .and([pb1, cmp("age", .gt, 20), cmp("address.city", .eq, "Tokyo")])),
-        (46, "Contact", "PhoneBook[contacts].objectId = 'pb2'", inverted("PhoneBook", "contacts", cmp("objectId", .eq, "pb2"))),
-        (47, "Contact", "PhoneBook[owner].objectId = 'pb2'", inverted("PhoneBook", "owner", cmp("objectId", .eq, "pb2"))),
-        (48, "Contact", "PhoneBook[contacts].objectId = 'pb1' and address.city = 'Dallas'",
-         .and([pb1, cmp("address.city", .eq, "Dallas")])),
+        (
+            44, "Contact", "PhoneBook[contacts].objectId = 'pb1' and age >= 21 and age <= 30",
+            .and([pb1, cmp("age", .ge, 21), cmp("age", .le, 30)])
+        ),
+        (
+            45, "Contact", "PhoneBook[contacts].objectId = 'pb1' and age > 20 and address.city = 'Tokyo'",
+            .and([pb1, cmp("age", .gt, 20), cmp("address.city", .eq, "Tokyo")])
+        ),
+        (
+            46, "Contact", "PhoneBook[contacts].objectId = 'pb2'",
+            inverted("PhoneBook", "contacts", cmp("objectId", .eq, "pb2"))
+        ),
+        (
+            47, "Contact", "PhoneBook[owner].objectId = 'pb2'",
+            inverted("PhoneBook", "owner", cmp("objectId", .eq, "pb2"))
+        ),
+        (
+            48, "Contact", "PhoneBook[contacts].objectId = 'pb1' and address.city = 'Dallas'",
+            .and([pb1, cmp("address.city", .eq, "Dallas")])
+        ),
         (49, "Contact", "address.city = 'Tokyo'", cmp("address.city", .eq, "Tokyo")),
-        (50, "Contact", "PhoneBook[contacts].objectId = 'pb1' or PhoneBook[contacts].objectId = 'pb2'",
-         .or([pb1, inverted("PhoneBook", "contacts", cmp("objectId", .eq, "pb2"))])),
-        (51, "Contact", "PhoneBook[ contacts ].objectId = 'pb2'", inverted("PhoneBook", "contacts", cmp("objectId", .eq, "pb2"))),
+        (
+            50, "Contact", "PhoneBook[contacts].objectId = 'pb1' or PhoneBook[contacts].objectId = 'pb2'",
+            .or([pb1, inverted("PhoneBook", "contacts", cmp("objectId", .eq, "pb2"))])
+        ),
+        (
+            51, "Contact", "PhoneBook[ contacts ].objectId = 'pb2'",
+            inverted("PhoneBook", "contacts", cmp("objectId", .eq, "pb2"))
+        ),
         (52, "Address", "Person[address].objectId = 'p1'", inverted("Person", "address", cmp("objectId", .eq, "p1"))),
         (55, "Contact", "address.city is null", sqlLeaf(.isNull(key("address.city")))),
-        (61, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < mi(200)",
-         austin(.lt, Distance(200, .miles))),
-        (62, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < mi(100)",
-         austin(.lt, Distance(100, .miles))),
-        (63, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < km(200)",
-         austin(.lt, Distance(200, .kilometers))),
-        (64, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < yd(200000)",
-         austin(.lt, Distance(200_000, .yards))),
-        (64, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < ft(500000)",
-         austin(.lt, Distance(500_000, .feet))),
-        (65, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) > mi(100)",
-         austin(.gt, Distance(100, .miles))),
-        (66, "Friend", "distance( 30.084, -94.145, coordinates.latitude, coordinates.longitude ) < mi(300)",
-         beaumont(.lt, Distance(300, .miles))),
-        (67, "Friend", "distance( 30.084, -94.145, coordinates.latitude, coordinates.longitude ) >= mi(250)",
-         beaumont(.ge, Distance(250, .miles))),
+        (
+            61, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < mi(200)",
+            austin(.lt, Distance(200, .miles))
+        ),
+        (
+            62, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < mi(100)",
+            austin(.lt, Distance(100, .miles))
+        ),
+        (
+            63, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < km(200)",
+            austin(.lt, Distance(200, .kilometers))
+        ),
+        (
+            64, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < yd(200000)",
+            austin(.lt, Distance(200_000, .yards))
+        ),
+        (
+            64, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < ft(500000)",
+            austin(.lt, Distance(500_000, .feet))
+        ),
+        (
+            65, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) > mi(100)",
+            austin(.gt, Distance(100, .miles))
+        ),
+        (
+            66, "Friend", "distance( 30.084, -94.145, coordinates.latitude, coordinates.longitude ) < mi(300)",
+            beaumont(.lt, Distance(300, .miles))
+        ),
+        (
+            67, "Friend", "distance( 30.084, -94.145, coordinates.latitude, coordinates.longitude ) >= mi(250)",
+            beaumont(.ge, Distance(250, .miles))
+        ),
         // Decision: columns resolve case-insensitively (the guide's code writes Coordinates).
-        (68, "Friend", "distance( \n   30.26715, \n   -97.74306, \n   Coordinates.latitude, \n   Coordinates.longitude ) < mi(200)",
-         austin(.lt, Distance(200, .miles))),
-        (69, "Friend", "name = 'Jane' and distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < mi(200)",
-         .and([cmp("name", .eq, "Jane"), austin(.lt, Distance(200, .miles))])),
+        (
+            68, "Friend",
+            "distance( \n   30.26715, \n   -97.74306, \n   Coordinates.latitude, \n   Coordinates.longitude ) < mi(200)",
+            austin(.lt, Distance(200, .miles))
+        ),
+        (
+            69, "Friend",
+            "name = 'Jane' and distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < mi(200)",
+            .and([cmp("name", .eq, "Jane"), austin(.lt, Distance(200, .miles))])
+        ),
         // Decision: m(x) (metres) is a unit here, as the issue asks.
-        (70, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < m(5)",
-         austin(.lt, Distance(5, .meters))),
-        (71, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) <= ft(1)",
-         austin(.le, Distance(1, .feet))),
+        (
+            70, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) < m(5)",
+            austin(.lt, Distance(5, .meters))
+        ),
+        (
+            71, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) <= ft(1)",
+            austin(.le, Distance(1, .feet))
+        ),
         (85, "Contact", "city_header='Tokyo'", .leaf(.compare(key("city_header"), .eq, lit("Tokyo"), []), .sql)),
-        (87, "Contact", "name = 'Bob' or name = 'Joe' and age > 30",
-         .or([cmp("name", .eq, "Bob"), .and([cmp("name", .eq, "Joe"), cmp("age", .gt, 30)])])),
+        (
+            87, "Contact", "name = 'Bob' or name = 'Joe' and age > 30",
+            .or([cmp("name", .eq, "Bob"), .and([cmp("name", .eq, "Joe"), cmp("age", .gt, 30)])])
+        ),
         (88, "Contact", "NAME like 'jack%'", like("name", "jack%")),
     ]
 
@@ -127,8 +186,10 @@ import QuarrySQL
         (39, "Contact", "updated > '2015.03.23'", "date.unparseable"),
         (53, "Contact", "PhoneBook[age].objectId = 'pb1'", "query.not-a-relation"),
         (54, "Address", "PhoneBook[contacts].objectId = 'pb1'", "query.relation-target-mismatch"),
-        (70, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) != mi(200)",
-         "geo.distance-operator"),
+        (
+            70, "Friend", "distance( 30.26715, -97.74306, coordinates.latitude, coordinates.longitude ) != mi(200)",
+            "geo.distance-operator"
+        ),
     ]
 
     @Test(arguments: errors)
@@ -176,7 +237,8 @@ import QuarrySQL
     @Test(arguments: formats)
     func documentedDateFormat(_ text: String, _ ms: Int64) {
         let quoted = "'" + text + "'"
-        #expect(parsed("updated >= \(quoted)", className: "Contact", schema: seedSchema) == cmp("updated", .ge, .date(ms)))
+        #expect(
+            parsed("updated >= \(quoted)", className: "Contact", schema: seedSchema) == cmp("updated", .ge, .date(ms)))
         #expect(parsed("updated at or after \(quoted)") == cmp("updated", .ge, .date(ms)))
     }
 }

@@ -70,7 +70,10 @@ import QuarrySQL
             var g = RandomIR(seed: UInt64(seed), subset: .sqlWhere(typed: false))
             visit(g.filter())
         }
-        #expect(seen == ["date", "compare", "between", "in", "isNull", "like", "distance", "within", "select",
-                         "negated", "constant"])
+        #expect(
+            seen == [
+                "date", "compare", "between", "in", "isNull", "like", "distance", "within", "select",
+                "negated", "constant",
+            ])
     }
 }

@@ -101,7 +101,8 @@ import QuarrySQLite
                 if random.chance(0.5) { return "\(subject) \(not)LIKE \(quoted(pattern(escape: nil)))" }
                 return "\(subject) \(not)LIKE \(quoted(pattern(escape: "!"))) ESCAPE '!'"
             default:
-                return random.chance(0.8) ? "objectId = 'o\(random.int(0...SQLiteDifferentialTests.rowCount))'"
+                return random.chance(0.8)
+                    ? "objectId = 'o\(random.int(0...SQLiteDifferentialTests.rowCount))'"
                     : random.pick(["TRUE", "FALSE"])
             }
         }
@@ -109,7 +110,8 @@ import QuarrySQLite
         mutating func op() -> String { random.pick(["=", "!=", "<>", "<", "<=", ">", ">="]) }
 
         mutating func number() -> String {
-            random.chance(0.5) ? String(random.int(-4...4)) : random.pick(["-2.5", "0.5", "1.0", "1.5", "3.25", "-1e0"])
+            random.chance(0.5)
+                ? String(random.int(-4...4)) : random.pick(["-2.5", "0.5", "1.0", "1.5", "3.25", "-1e0"])
         }
 
         mutating func pattern(escape: String?) -> String {
@@ -127,7 +129,8 @@ import QuarrySQLite
 
     static func quarry(_ text: String, _ data: Dataset, schema: Bool) throws -> Set<String> {
         let predicate = try SQLWhere.parse(text, className: "T", schema: schema ? data.database : nil)
-        return Set(try ReferenceEvaluator(database: data.database).run(Query(className: "T", predicate: predicate)).objectIds)
+        return Set(
+            try ReferenceEvaluator(database: data.database).run(Query(className: "T", predicate: predicate)).objectIds)
     }
 
     static func sqlite(_ text: String, _ data: Dataset) throws -> Set<String> {
@@ -152,7 +155,8 @@ import QuarrySQLite
             let viaPrinter = try Self.sqlite(printed, data)
             if got != expected || typed != expected || viaPrinter != expected {
                 failures += 1
-                Issue.record("""
+                Issue.record(
+                    """
                     \(text)
                       sqlite:           \(expected.sorted())
                       quarry:           \(got.sorted())

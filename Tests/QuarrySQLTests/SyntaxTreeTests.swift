@@ -11,15 +11,17 @@ import QuarrySQL
     @Test func tokensCarryKindsAndByteRanges() throws {
         let source = "`my col` >= -1.5e2 AND s<>'it''s' OR x => 7\u{00A0}"
         let tokens = try SQLWhere.tokens(source)
-        #expect(tokens.map(\.kind) == [
-            .identifier("my col", quoted: true), .symbol(.greaterOrEqual), .symbol(.minus), .decimal(150),
-            .identifier("AND", quoted: false), .identifier("s", quoted: false), .symbol(.notEqualSQL),
-            .string("it's"), .identifier("OR", quoted: false), .identifier("x", quoted: false),
-            .symbol(.greaterOrEqualAlias), .integer(7), .end,
-        ])
-        #expect(tokens.map { text(source, $0.range) } == [
-            "`my col`", ">=", "-", "1.5e2", "AND", "s", "<>", "'it''s'", "OR", "x", "=>", "7", "",
-        ])
+        #expect(
+            tokens.map(\.kind) == [
+                .identifier("my col", quoted: true), .symbol(.greaterOrEqual), .symbol(.minus), .decimal(150),
+                .identifier("AND", quoted: false), .identifier("s", quoted: false), .symbol(.notEqualSQL),
+                .string("it's"), .identifier("OR", quoted: false), .identifier("x", quoted: false),
+                .symbol(.greaterOrEqualAlias), .integer(7), .end,
+            ])
+        #expect(
+            tokens.map { text(source, $0.range) } == [
+                "`my col`", ">=", "-", "1.5e2", "AND", "s", "<>", "'it''s'", "OR", "x", "=>", "7", "",
+            ])
         #expect(tokens.last?.range == SourceRange(offset: source.utf8.count, length: 0))
     }
 
@@ -34,8 +36,8 @@ import QuarrySQL
         #expect(text(source, items[0].range) == "NOT (age > 21 OR name IS NULL)")
         #expect(text(source, items[1].range) == "PhoneBook[contacts].objectId = 'pb1'")
         guard case .not(let group) = items[0].kind, case .group(let or) = group.kind,
-              case .or(let alternatives) = or.kind, case .predicate(let age) = alternatives[0].kind,
-              case .compare(let l, let op, let r) = age.kind
+            case .or(let alternatives) = or.kind, case .predicate(let age) = alternatives[0].kind,
+            case .compare(let l, let op, let r) = age.kind
         else {
             Issue.record("\(items[0].kind)")
             return
@@ -47,7 +49,7 @@ import QuarrySQL
         #expect(op.spelling == .greater && text(source, op.range) == ">")
         #expect(text(source, r.range) == "21")
         guard case .predicate(let inverted) = items[1].kind,
-              case .inverted(let parent, let relation, let inner) = inverted.kind
+            case .inverted(let parent, let relation, let inner) = inverted.kind
         else {
             Issue.record("\(items[1].kind)")
             return

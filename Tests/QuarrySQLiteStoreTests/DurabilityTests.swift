@@ -55,7 +55,9 @@ import Testing
         let batches = Dictionary(grouping: stored) { $0["batch"] }
         // Whole batches only, each object exactly as written, and every acknowledged one there.
         for (_, records) in batches {
-            guard case .int(let n)? = records.first?["batch"] else { Issue.record("an object without its batch"); continue }
+            guard case .int(let n)? = records.first?["batch"] else {
+                Issue.record("an object without its batch"); continue
+            }
             #expect(records == BurstBatch.records(Int(n)))
         }
         #expect(batches.count > acknowledged)
@@ -67,7 +69,8 @@ import Testing
         let quarry = try Self.executable("quarry")
         // A first, finished import: acknowledged.
         let small = file.folder.appendingPathComponent("Item.ndjson")
-        try (0..<50).map { #"{"objectId":"s\#($0)","n":\#($0)}"# }.joined(separator: "\n").write(to: small, atomically: true, encoding: .utf8)
+        try (0..<50).map { #"{"objectId":"s\#($0)","n":\#($0)}"# }.joined(separator: "\n").write(
+            to: small, atomically: true, encoding: .utf8)
         let first = Process()
         first.executableURL = URL(fileURLWithPath: quarry)
         first.arguments = ["import", "--data", small.path, "--store", "sqlite:" + file.path]
@@ -87,7 +90,8 @@ import Testing
         second.standardOutput = FileHandle.nullDevice
         try second.run()
         let wal = file.path + "-wal"
-        while second.isRunning, ((try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0) < 1 << 20 {
+        while second.isRunning, ((try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0) < 1 << 20
+        {
             usleep(2_000)
         }
         #expect(second.isRunning, "the import finished before it could be killed")

@@ -34,7 +34,10 @@ import Testing
             ] {
                 let q = Query(className: "H", predicate: .leaf(condition, .document))
                 let (got, expected) = (try store.query(q), try reference.run(q))
-                #expect(got == expected, "\(condition): \(got.objectIds.map(\.unicodeScalars.count)) vs \(expected.objectIds.map(\.unicodeScalars.count))")
+                #expect(
+                    got == expected,
+                    "\(condition): \(got.objectIds.map(\.unicodeScalars.count)) vs \(expected.objectIds.map(\.unicodeScalars.count))"
+                )
                 let statement = try #require(try store.explanation(q).statement)
                 if h.count > 2 { #expect(!statement.contains(h)) }
             }

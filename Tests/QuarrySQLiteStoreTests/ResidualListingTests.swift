@@ -39,7 +39,8 @@ import Testing
             guard let e = try? store.explanation(random.query(depth: 1)) else { continue }
             for part in e.residual { found.insert(Self.entry(part.reason)) }
         }
-        #expect(found.subtracting(Self.documented).isEmpty, "undocumented: \(found.subtracting(Self.documented).sorted())")
+        #expect(
+            found.subtracting(Self.documented).isEmpty, "undocumented: \(found.subtracting(Self.documented).sorted())")
         // Typed data is pushed down: the corpus leaves whole queries residual only for these.
         #expect(found.count >= 5)
     }

@@ -41,7 +41,9 @@ import Testing
         var random = RandomData(seed: seed, mixesTypes: false)
         let db = random.database(items: 40, others: 6)
         try store.save(db)
-        for key in ["i", "d", "s", "dt", "b", "g", "tags", "ptr", "ptr.name", "objectId", "labels", "nums"] as [FieldPath] {
+        for key in ["i", "d", "s", "dt", "b", "g", "tags", "ptr", "ptr.name", "objectId", "labels", "nums"]
+            as [FieldPath]
+        {
             try store.declareIndex(seed == 5 ? .hash : .ordered, on: key, in: "Item")
         }
         try store.declareIndex(.geo, on: "g", in: "Item")
@@ -79,8 +81,12 @@ import Testing
                 default:
                     let id = "o\(random.int(8))"
                     if random.chance(50) {
-                        let record = Record(objectId: id, fields: [("name", .string(random.pick(RandomData.strings))),
-                                                                    ("n", .int(Int64(random.int(5))))])
+                        let record = Record(
+                            objectId: id,
+                            fields: [
+                                ("name", .string(random.pick(RandomData.strings))),
+                                ("n", .int(Int64(random.int(5)))),
+                            ])
                         db.insert(record, into: "Other")
                         changes.append(.save(record, in: "Other"))
                     } else {

@@ -7,10 +7,16 @@ import Testing
 @Suite struct StoreExplainTests {
     static func store(_ file: StoreFile) throws -> SQLiteStore {
         let store = try file.open()
-        try store.apply((0..<50).map { n in
-            .save(Record(objectId: "p\(n)", fields: [("age", .int(Int64(n))), ("name", .string("n\(n)")),
-                                                     ("tags", .array([.string("t\(n % 3)")]))]), in: "Person")
-        })
+        try store.apply(
+            (0..<50).map { n in
+                .save(
+                    Record(
+                        objectId: "p\(n)",
+                        fields: [
+                            ("age", .int(Int64(n))), ("name", .string("n\(n)")),
+                            ("tags", .array([.string("t\(n % 3)")])),
+                        ]), in: "Person")
+            })
         return store
     }
 
@@ -18,7 +24,8 @@ import Testing
         let file = StoreFile()
         let store = try Self.store(file)
         try store.declareIndex(.ordered, on: "age", in: "Person")
-        var q = Query(className: "Person", predicate: .leaf(.compare(.key("age"), .gt, .literal(.int(40)), []), .document))
+        var q = Query(
+            className: "Person", predicate: .leaf(.compare(.key("age"), .gt, .literal(.int(40)), []), .document))
         q.order = [.key("age", .descending)]
         q.limit = 3
         let e = try store.explanation(q)
@@ -32,10 +39,14 @@ import Testing
     @Test func residualIsListedWithItsReason() throws {
         let file = StoreFile()
         let store = try Self.store(file)
-        let q = Query(className: "Person", predicate: .and([
-            .leaf(.compare(.key("age"), .lt, .literal(.int(10)), []), .document),
-            .leaf(.string(.key("name"), .matches(RegexOptions(wholeString: true)), .literal(.string("n[0-4]")), []), .document),
-        ]))
+        let q = Query(
+            className: "Person",
+            predicate: .and([
+                .leaf(.compare(.key("age"), .lt, .literal(.int(10)), []), .document),
+                .leaf(
+                    .string(.key("name"), .matches(RegexOptions(wholeString: true)), .literal(.string("n[0-4]")), []),
+                    .document),
+            ]))
         let e = try store.explanation(q)
         #expect(e.residual.count == 1)
         #expect(e.residual.first?.reason.contains("may throw") == true)

@@ -22,9 +22,10 @@ final class StoreFile {
 extension SQLiteStore {
     /// Saves every object of the database, class by class in insertion order.
     func save(_ database: Database) throws {
-        try apply(database.classNames.flatMap { name in
-            (database[name]?.records ?? []).map { StoreChange.save($0, in: name) }
-        })
+        try apply(
+            database.classNames.flatMap { name in
+                (database[name]?.records ?? []).map { StoreChange.save($0, in: name) }
+            })
     }
 }
 

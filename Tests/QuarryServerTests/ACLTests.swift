@@ -9,8 +9,8 @@ import Testing
 @Suite struct ACLTests {
     typealias H = ServerHarness
     let anonymous = H.parse()
-    let ann = H.parse(session: "r:ann")   // u1
-    let bob = H.parse(session: "r:bob")   // u2, in staff, so in editors
+    let ann = H.parse(session: "r:ann")  // u1
+    let bob = H.parse(session: "r:bob")  // u2, in staff, so in editors
     let master = H.parse(master: true)
 
     @Test func findsSeeOnlyReadableRows() async throws {
@@ -29,14 +29,19 @@ import Testing
             #expect(try await c.send(.get, "/parse/classes/Post?count=1&limit=0", headers: anonymous).1["count"] == 2)
             let inQuery = H.q(#"{"post":{"$inQuery":{"className":"Post","where":{"score":{"$gt":0}}}}}"#)
             #expect(try await c.ids("/parse/classes/Comment?where=\(inQuery)&order=text", headers: anonymous) == ["c1"])
-            #expect(try await c.ids("/parse/classes/Comment?where=\(inQuery)&order=text", headers: master) == ["c1", "c2", "c3"])
+            #expect(
+                try await c.ids("/parse/classes/Comment?where=\(inQuery)&order=text", headers: master) == [
+                    "c1", "c2", "c3",
+                ])
             let notIn = H.q(#"{"post":{"$notInQuery":{"className":"Post","where":{}}}}"#)
-            #expect(try await c.ids("/parse/classes/Comment?where=\(notIn)&order=text", headers: anonymous) == ["c2", "c3"])
+            #expect(
+                try await c.ids("/parse/classes/Comment?where=\(notIn)&order=text", headers: anonymous) == ["c2", "c3"])
             // $select: comments whose post's objectId is the objectId of a readable post titled like it.
             let select = H.q(#"{"text":{"$select":{"query":{"className":"Post","where":{}},"key":"title"}}}"#)
             #expect(try await c.ids("/parse/classes/Comment?where=\(select)", headers: master) == [])
             let titles = H.q(#"{"title":{"$select":{"query":{"className":"Post","where":{}},"key":"title"}}}"#)
-            #expect(try await c.ids("/parse/classes/Post?where=\(titles)&order=score", headers: anonymous) == ["p1", "p4"])
+            #expect(
+                try await c.ids("/parse/classes/Post?where=\(titles)&order=score", headers: anonymous) == ["p1", "p4"])
         }
     }
 
@@ -70,11 +75,15 @@ import Testing
             #expect(try await c.send(.delete, "/parse/classes/Post/p4", headers: bob).0 == .notFound)
             #expect(try await c.send(.put, "/parse/classes/Post/p4", headers: ann, body: #"{"score":9}"#).0 == .ok)
             // p3: editors may read but nobody may write but the master key.
-            #expect(try await c.send(.put, "/parse/classes/Post/p3", headers: bob, body: #"{"score":9}"#).0 == .notFound)
+            #expect(
+                try await c.send(.put, "/parse/classes/Post/p3", headers: bob, body: #"{"score":9}"#).0 == .notFound)
             #expect(try await c.send(.delete, "/parse/classes/Post/p3", headers: master).0 == .ok)
             // p1 has no ACL: public.
-            #expect(try await c.send(.put, "/parse/classes/Post/p1", headers: anonymous, body: #"{"score":9}"#).0 == .ok)
-            #expect(try await c.ids("/parse/classes/Post?where=\(H.q(#"{"score":9}"#))&order=objectId", headers: master) == ["p1", "p4"])
+            #expect(
+                try await c.send(.put, "/parse/classes/Post/p1", headers: anonymous, body: #"{"score":9}"#).0 == .ok)
+            #expect(
+                try await c.ids("/parse/classes/Post?where=\(H.q(#"{"score":9}"#))&order=objectId", headers: master)
+                    == ["p1", "p4"])
         }
     }
 
@@ -89,8 +98,9 @@ import Testing
 
     @Test func createdObjectsKeepTheirACL() async throws {
         try await H.withServer { (c: H.Client) async throws in
-            let (_, created) = try await c.send(.post, "/parse/classes/Post", headers: ann,
-                                                body: #"{"title":"mine","ACL":{"u1":{"read":true,"write":true}}}"#)
+            let (_, created) = try await c.send(
+                .post, "/parse/classes/Post", headers: ann,
+                body: #"{"title":"mine","ACL":{"u1":{"read":true,"write":true}}}"#)
             let id = try #require(created["objectId"]?.stringValue)
             #expect(try await c.send(.get, "/parse/classes/Post/\(id)", headers: ann).0 == .ok)
             #expect(try await c.send(.get, "/parse/classes/Post/\(id)", headers: bob).0 == .notFound)

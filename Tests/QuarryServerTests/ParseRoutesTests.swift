@@ -12,14 +12,21 @@ import Testing
     @Test func findWithParametersAndPlusAsSpace() async throws {
         try await H.withServer { (c: H.Client) async throws in
             #expect(try await c.ids("/parse/classes/Post?order=-score", headers: master) == ["p4", "p3", "p2", "p1"])
-            #expect(try await c.ids("/parse/classes/Post?where=\(H.q(#"{"score":{"$gte":2}}"#))&order=score&limit=2&skip=1",
-                                    headers: master) == ["p3", "p4"])
+            #expect(
+                try await c.ids(
+                    "/parse/classes/Post?where=\(H.q(#"{"score":{"$gte":2}}"#))&order=score&limit=2&skip=1",
+                    headers: master) == ["p3", "p4"])
             // Python's urlencode writes spaces as '+'.
-            #expect(try await c.ids("/parse/classes/Post?where=%7B%22title%22%3A%22read+all%22%7D", headers: master) == ["p4"])
-            let (_, keyed) = try await c.send(.get, "/parse/classes/Post?keys=title&where=\(H.q(#"{"objectId":"p1"}"#))")
+            #expect(
+                try await c.ids("/parse/classes/Post?where=%7B%22title%22%3A%22read+all%22%7D", headers: master) == [
+                    "p4"
+                ])
+            let (_, keyed) = try await c.send(
+                .get, "/parse/classes/Post?keys=title&where=\(H.q(#"{"objectId":"p1"}"#))")
             let object = try #require(keyed["results"]?[0]?.objectValue)
             #expect(object.keys.sorted() == ["objectId", "title"])
-            let (_, excluded) = try await c.send(.get, "/parse/classes/Post?excludeKeys=title,tags&where=\(H.q(#"{"objectId":"p1"}"#))")
+            let (_, excluded) = try await c.send(
+                .get, "/parse/classes/Post?excludeKeys=title,tags&where=\(H.q(#"{"objectId":"p1"}"#))")
             #expect(excluded["results"]?[0]?["title"] == nil && excluded["results"]?[0]?["score"] == .int(1))
         }
     }
@@ -38,8 +45,9 @@ import Testing
 
     @Test func postWithMethodGetIsAFind() async throws {
         try await H.withServer { (c: H.Client) async throws in
-            let (status, json) = try await c.send(.post, "/parse/classes/Post", headers: master,
-                                                  body: #"{"_method":"GET","where":{"score":{"$in":[1,4]}},"order":"-score"}"#)
+            let (status, json) = try await c.send(
+                .post, "/parse/classes/Post", headers: master,
+                body: #"{"_method":"GET","where":{"score":{"$in":[1,4]}},"order":"-score"}"#)
             #expect(status == .ok)
             #expect(json["results"]?.arrayValue?.compactMap { $0["objectId"]?.stringValue } == ["p4", "p1"])
         }
@@ -47,7 +55,8 @@ import Testing
 
     @Test func includeAnswersObjectsWithTypeObject() async throws {
         try await H.withServer { (c: H.Client) async throws in
-            let (_, json) = try await c.send(.get, "/parse/classes/Comment?include=post&where=\(H.q(#"{"objectId":"c1"}"#))")
+            let (_, json) = try await c.send(
+                .get, "/parse/classes/Comment?include=post&where=\(H.q(#"{"objectId":"c1"}"#))")
             let post = try #require(json["results"]?[0]?["post"])
             #expect(post["__type"] == "Object")
             #expect(post["className"] == "Post")
@@ -57,8 +66,9 @@ import Testing
 
     @Test func createGetUpdateDeleteWithParseShapes() async throws {
         try await H.withServer { (c: H.Client) async throws in
-            let (created, answer) = try await c.send(.post, "/parse/classes/Game",
-                                                     body: #"{"name":"x","score":5,"when":{"__type":"Date","iso":"2020-01-02T03:04:05.006Z"}}"#)
+            let (created, answer) = try await c.send(
+                .post, "/parse/classes/Game",
+                body: #"{"name":"x","score":5,"when":{"__type":"Date","iso":"2020-01-02T03:04:05.006Z"}}"#)
             #expect(created == .created)
             let id = try #require(answer["objectId"]?.stringValue)
             #expect(id.count == 10)
@@ -94,8 +104,12 @@ import Testing
             _ = try await put(#"{"tags":{"__op":"AddUnique","objects":["a","c"]}}"#)
             _ = try await put(#"{"tags":{"__op":"Remove","objects":["b"]}}"#)
             _ = try await put(#"{"title":{"__op":"Delete"}}"#)
-            _ = try await put(#"{"fans":{"__op":"AddRelation","objects":[{"__type":"Pointer","className":"_User","objectId":"u1"},{"__type":"Pointer","className":"_User","objectId":"u2"}]}}"#)
-            _ = try await put(#"{"fans":{"__op":"RemoveRelation","objects":[{"__type":"Pointer","className":"_User","objectId":"u1"}]}}"#)
+            _ = try await put(
+                #"{"fans":{"__op":"AddRelation","objects":[{"__type":"Pointer","className":"_User","objectId":"u1"},{"__type":"Pointer","className":"_User","objectId":"u2"}]}}"#
+            )
+            _ = try await put(
+                #"{"fans":{"__op":"RemoveRelation","objects":[{"__type":"Pointer","className":"_User","objectId":"u1"}]}}"#
+            )
             let (_, p1) = try await c.send(.get, "/parse/classes/Post/p1", headers: master)
             #expect(p1["score"] == .int(11))
             #expect(p1["tags"] == ["a", "a", "c"])
@@ -104,7 +118,7 @@ import Testing
             #expect(try await c.ids("/parse/classes/Post?where=\(H.q(#"{"score":11}"#))", headers: master) == ["p1"])
 
             let (status, error) = try await put(#"{"title":{"__op":"Increment","amount":1}}"#)
-            #expect(status == .ok) // title was deleted: Increment starts from 0
+            #expect(status == .ok)  // title was deleted: Increment starts from 0
             let (bad, badError) = try await put(#"{"tags":{"__op":"Increment","amount":1}}"#)
             #expect(bad == .badRequest && badError["code"] == 107)
             let (unknown, unknownError) = try await put(#"{"tags":{"__op":"Frobnicate"}}"#)
@@ -116,13 +130,13 @@ import Testing
     @Test func batchRunsEachRequest() async throws {
         try await H.withServer { (c: H.Client) async throws in
             let body = """
-            {"requests":[
-              {"method":"POST","path":"/parse/classes/Game","body":{"n":1}},
-              {"method":"PUT","path":"/parse/classes/Post/p1","body":{"score":100}},
-              {"method":"DELETE","path":"/parse/classes/Post/nope"},
-              {"method":"DELETE","path":"/parse/classes/Post/p4"}
-            ]}
-            """
+                {"requests":[
+                  {"method":"POST","path":"/parse/classes/Game","body":{"n":1}},
+                  {"method":"PUT","path":"/parse/classes/Post/p1","body":{"score":100}},
+                  {"method":"DELETE","path":"/parse/classes/Post/nope"},
+                  {"method":"DELETE","path":"/parse/classes/Post/p4"}
+                ]}
+                """
             let (status, json) = try await c.send(.post, "/parse/batch", headers: master, body: body)
             #expect(status == .ok)
             let answers = try #require(json.arrayValue)
@@ -150,7 +164,8 @@ import Testing
             #expect(s4 == .badRequest && e4["code"] == 103)
             let (s5, e5) = try await c.send(.post, "/parse/classes/Game", body: #"{"1x":1}"#)
             #expect(s5 == .badRequest && e5["code"] == 105)
-            let (s6, e6) = try await c.send(.post, "/parse/classes/Game", body: String(repeating: " ", count: 5000) + "{}")
+            let (s6, e6) = try await c.send(
+                .post, "/parse/classes/Game", body: String(repeating: " ", count: 5000) + "{}")
             #expect(s6 == .contentTooLarge && e6["code"] == 107)
             let (s7, e7) = try await c.send(.post, "/parse/classes/Game", body: "[1]")
             #expect(s7 == .badRequest && e7["code"] == 107)
@@ -174,7 +189,8 @@ import Testing
         var configuration = H.configuration
         configuration.limits.deadlineSeconds = 0.000_001
         try await H.withServer(configuration) { (c: H.Client) async throws in
-            let (status, error) = try await c.send(.get, "/parse/classes/Post?where=\(H.q(#"{"title":{"$regex":"^(a+)+$"}}"#))")
+            let (status, error) = try await c.send(
+                .get, "/parse/classes/Post?where=\(H.q(#"{"title":{"$regex":"^(a+)+$"}}"#))")
             #expect(status == .badRequest)
             #expect(error["code"] == 124)
         }

@@ -42,9 +42,11 @@ import Testing
     @Test func leanCloudFetchWhenSave() async throws {
         try await H.withServer { (c: H.Client) async throws in
             let key = Self.lc([("X-LC-Id", "app"), ("X-LC-Key", "rest")])
-            let (status, plain) = try await c.send(.post, "/1.1/classes/Game?fetchWhenSave=false", headers: key, body: #"{"a":1}"#)
+            let (status, plain) = try await c.send(
+                .post, "/1.1/classes/Game?fetchWhenSave=false", headers: key, body: #"{"a":1}"#)
             #expect(status == .created && plain.objectValue?.keys.sorted() == ["createdAt", "objectId"])
-            let (_, full) = try await c.send(.post, "/1.1/classes/Game?fetchWhenSave=true", headers: key, body: #"{"a":1}"#)
+            let (_, full) = try await c.send(
+                .post, "/1.1/classes/Game?fetchWhenSave=true", headers: key, body: #"{"a":1}"#)
             #expect(full["a"] == 1 && full["updatedAt"] != nil)
         }
     }
@@ -53,15 +55,20 @@ import Testing
 
     @Test func backendlessFindsInTheSQLDialect() async throws {
         try await H.withServer { (c: H.Client) async throws in
-            let (status, json) = try await c.send(.get, "/api/data/Post?where=\(H.q("score >= 1 AND title LIKE '%a%'"))&sortBy=\(H.q("score DESC"))&pageSize=1&offset=0&props=title",
-                                                  headers: Self.backendless)
+            let (status, json) = try await c.send(
+                .get,
+                "/api/data/Post?where=\(H.q("score >= 1 AND title LIKE '%a%'"))&sortBy=\(H.q("score DESC"))&pageSize=1&offset=0&props=title",
+                headers: Self.backendless)
             #expect(status == .ok)
             #expect(json == [["objectId": "p4", "title": "read all", "___class": "Post"]])
-            let (_, count) = try await c.send(.get, "/api/data/Post/count?where=\(H.q("score > 0"))", headers: Self.backendless)
+            let (_, count) = try await c.send(
+                .get, "/api/data/Post/count?where=\(H.q("score > 0"))", headers: Self.backendless)
             #expect(count == 2)
-            let (_, related) = try await c.send(.get, "/api/data/Comment/c1?loadRelations=post", headers: Self.backendless)
+            let (_, related) = try await c.send(
+                .get, "/api/data/Comment/c1?loadRelations=post", headers: Self.backendless)
             #expect(related["post"]?["title"] == "public")
-            let (bad, error) = try await c.send(.get, "/api/data/Post?where=\(H.q("score >"))", headers: Self.backendless)
+            let (bad, error) = try await c.send(
+                .get, "/api/data/Post?where=\(H.q("score >"))", headers: Self.backendless)
             #expect(bad == .badRequest && error["message"] != nil && error["error"] == nil)
             let (s, e) = try await c.send(.get, "/api/data/Post?pageSize=x", headers: Self.backendless)
             #expect(s == .badRequest && e["code"] == 117)
@@ -73,7 +80,8 @@ import Testing
             let (_, created) = try await c.send(.post, "/api/data/Game", headers: Self.backendless, body: #"{"n":1}"#)
             let id = try #require(created["objectId"]?.stringValue)
             #expect(created["created"]?.doubleValue != nil && created["___class"] == "Game")
-            let (_, updated) = try await c.send(.put, "/api/data/Game/\(id)", headers: Self.backendless, body: #"{"n":2}"#)
+            let (_, updated) = try await c.send(
+                .put, "/api/data/Game/\(id)", headers: Self.backendless, body: #"{"n":2}"#)
             #expect(updated["n"] == 2)
             let (_, deleted) = try await c.send(.delete, "/api/data/Game/\(id)", headers: Self.backendless)
             #expect(deleted["deletionTime"]?.doubleValue != nil)
@@ -84,7 +92,8 @@ import Testing
     @Test func queryRouteTakesEveryDialect() async throws {
         try await H.withServer { (c: H.Client) async throws in
             let master = H.parse(master: true)
-            let predicate = #"{"dialect":"predicate","className":"Post","query":"score > %@ AND title BEGINSWITH $t","args":[1],"vars":{"t":"r"},"order":"score"}"#
+            let predicate =
+                #"{"dialect":"predicate","className":"Post","query":"score > %@ AND title BEGINSWITH $t","args":[1],"vars":{"t":"r"},"order":"score"}"#
             let (_, p) = try await c.send(.post, "/query", headers: master, body: predicate)
             #expect(p["results"]?.arrayValue?.compactMap { $0["objectId"]?.stringValue } == ["p4"])
             let sql = #"{"dialect":"sql","className":"Post","query":"score IN (1, 2, 3)","count":1,"limit":0}"#

@@ -8,11 +8,17 @@ import QuarryCore
         func rec(_ id: String, _ fields: [(String, Value)]) -> Record { Record(objectId: id, fields: fields) }
         let p = { (c: String, id: String) in Value.pointer(Pointer(className: c, objectId: id)) }
         return Database([
-            ClassData(name: "Contact", records: [
-                rec("k1", [("name", "Clark"), ("age", 25), ("tags", ["hero"]), ("address", p("Address", "a1")),
-                           ("where", .geoPoint(GeoPoint(latitude: 1, longitude: 2))), ("misc", 1)]),
-                rec("k2", [("name", .null), ("age", 20.5), ("tags", []), ("misc", "x"), ("nested", [["a"]])]),
-            ]),
+            ClassData(
+                name: "Contact",
+                records: [
+                    rec(
+                        "k1",
+                        [
+                            ("name", "Clark"), ("age", 25), ("tags", ["hero"]), ("address", p("Address", "a1")),
+                            ("where", .geoPoint(GeoPoint(latitude: 1, longitude: 2))), ("misc", 1),
+                        ]),
+                    rec("k2", [("name", .null), ("age", 20.5), ("tags", []), ("misc", "x"), ("nested", [["a"]])]),
+                ]),
             ClassData(name: "Address", records: [rec("a1", [("city", "Smallville")])]),
             ClassData(name: "Book", records: [rec("b1", [("contacts", [p("Contact", "k1")])])]),
         ])
@@ -34,9 +40,13 @@ import QuarryCore
     @Test func arraysAndToManyPathsAlwaysReachArrays() {
         #expect(domain("tags") == ValueDomain(multiValued: true, kinds: .string, maybeSingleValue: false))
         #expect(domain("nested") == ValueDomain(multiValued: true, kinds: .collection, maybeSingleValue: false))
-        #expect(domain("contacts.age", "Book") == ValueDomain(multiValued: true, kinds: .number, maybeSingleValue: false))
-        #expect(domain("contacts.tags", "Book") == ValueDomain(multiValued: true, kinds: .string, maybeSingleValue: false))
-        #expect(domain("contacts.address.city", "Book") == ValueDomain(multiValued: true, kinds: .string, maybeSingleValue: false))
+        #expect(
+            domain("contacts.age", "Book") == ValueDomain(multiValued: true, kinds: .number, maybeSingleValue: false))
+        #expect(
+            domain("contacts.tags", "Book") == ValueDomain(multiValued: true, kinds: .string, maybeSingleValue: false))
+        #expect(
+            domain("contacts.address.city", "Book")
+                == ValueDomain(multiValued: true, kinds: .string, maybeSingleValue: false))
     }
 
     @Test func unknownsAssumeAnything() {

@@ -73,8 +73,9 @@ func compile(_ text: String, json: Bool = false, schema: Database?) throws -> Qu
 }
 
 let benchmarks: @Sendable () -> Void = {
-    let fast = Benchmark.Configuration(metrics: [.wallClock, .throughput, .mallocCountTotal],
-                                       scalingFactor: .kilo, maxDuration: .seconds(1), maxIterations: 1_000)
+    let fast = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        scalingFactor: .kilo, maxDuration: .seconds(1), maxIterations: 1_000)
     let scan = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(1), maxIterations: 5)
     let typical = "age > 50 AND name LIKE 'J%'"
 
@@ -85,19 +86,25 @@ let benchmarks: @Sendable () -> Void = {
         let db = Fixture.shared.data()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try compile(typical, schema: db)) }
-    } setup: { _ = Fixture.shared.data() }
+    } setup: {
+        _ = Fixture.shared.data()
+    }
     Benchmark("parse+plan (plan cache hit): \(typical)", configuration: fast) { benchmark in
         let engine = try Fixture.shared.engine(indexed: true)
         let db = Fixture.shared.data()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try engine.plan?(try compile(typical, schema: db))) }
-    } setup: { _ = try Fixture.shared.engine(indexed: true) }
+    } setup: {
+        _ = try Fixture.shared.engine(indexed: true)
+    }
     Benchmark("SQLite translate+prepare: \(typical)", configuration: fast) { benchmark in
         let peer = try Fixture.shared.peer(indexed: false)
         let query = try compile(typical, schema: Fixture.shared.data())
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try peer.prepare(query)) }
-    } setup: { _ = try Fixture.shared.peer(indexed: false) }
+    } setup: {
+        _ = try Fixture.shared.peer(indexed: false)
+    }
 
     var seen: Set<String> = []
     // The box query is in both SQL files: a full scan without indexes, a lookup with them.
@@ -110,7 +117,9 @@ let benchmarks: @Sendable () -> Void = {
                 try engine.plan?(query)
                 benchmark.startMeasurement()
                 for _ in benchmark.scaledIterations { blackHole(try engine.execute(query)) }
-            } setup: { _ = try Fixture.shared.engine(indexed: indexed) }
+            } setup: {
+                _ = try Fixture.shared.engine(indexed: indexed)
+            }
         }
         for indexed in [false, true] {
             Benchmark("SQLite\(indexed ? " indexed" : ""): \(text)", configuration: scan) { benchmark in
@@ -118,7 +127,9 @@ let benchmarks: @Sendable () -> Void = {
                 let prepared = try peer.prepare(try compile(text, json: json, schema: Fixture.shared.data()))
                 benchmark.startMeasurement()
                 for _ in benchmark.scaledIterations { blackHole(try prepared.matchCount()) }
-            } setup: { _ = try Fixture.shared.peer(indexed: indexed) }
+            } setup: {
+                _ = try Fixture.shared.peer(indexed: indexed)
+            }
         }
     }
 }

@@ -11,7 +11,8 @@ var seed: UInt64 = 42
 var output: String?
 var arguments = CommandLine.arguments.dropFirst()
 func usage(_ problem: String) -> Never {
-    FileHandle.standardError.write(Data("error: \(problem)\nusage: quarry-bench-data [--rows N] [--seed S] --output FILE\n".utf8))
+    FileHandle.standardError.write(
+        Data("error: \(problem)\nusage: quarry-bench-data [--rows N] [--seed S] --output FILE\n".utf8))
     exit(2)
 }
 while let option = arguments.popFirst() {

@@ -2,9 +2,9 @@ import CLibFuzzer
 @_exported import Quarry
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs libFuzzer over `test` with the process's command line (`-max_total_time=…`, corpus

@@ -28,8 +28,10 @@ struct BenchCommand: ConsoleCommand {
     @Option(help: "The query language.")
     var dialect: Dialect = .sql
 
-    @Option(name: .customLong("index"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
-        "Index this key of the class (repeat for each); SQLite gets the same indexes.", valueName: "key"))
+    @Option(
+        name: .customLong("index"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Index this key of the class (repeat for each); SQLite gets the same indexes.", valueName: "key"))
     var indexes: [String] = []
 
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Runs per query; the median is reported.", valueName: "n"))
@@ -43,15 +45,18 @@ struct BenchCommand: ConsoleCommand {
     @Flag(help: "Print the results as JSON (and errors as {\"ok\":false,\"errors\":[…]}).")
     var json = false
 
-    @Argument(help: ArgumentHelp("Queries to time, or '-' to read them from standard input, one a line.",
-                                 valueName: "query"))
+    @Argument(
+        help: ArgumentHelp(
+            "Queries to time, or '-' to read them from standard input, one a line.",
+            valueName: "query"))
     var queries: [String]
 
     var reportsJSON: Bool { json }
 
     func validate() throws {
         if repeatCount < 1 { throw ValidationError("--repeat must be 1 or more (got \(repeatCount)).") }
-        for key in indexes where key.isEmpty || key.split(separator: ".", omittingEmptySubsequences: false).contains("") {
+        for key in indexes where key.isEmpty || key.split(separator: ".", omittingEmptySubsequences: false).contains("")
+        {
             throw ValidationError("--index '\(key)' is not a key path (names joined by '.').")
         }
     }
@@ -82,7 +87,9 @@ extension BenchCommand {
             let perRow = columns.map { "\($0.field) \(String(format: "%.1f", Double($0.bytes) / Double(rows)))" }
             notes.append("Quarry's columns of \(source.className), bytes per object: " + perRow.joined(separator: ", "))
         }
-        notes.insert("loading took \(Self.seconds(loadSeconds)) in Quarry (the data file, the engine's store and indexes)", at: 0)
+        notes.insert(
+            "loading took \(Self.seconds(loadSeconds)) in Quarry (the data file, the engine's store and indexes)", at: 0
+        )
         var peer: SQLitePeer?
         if sqlite {
             let sqliteStart = ContinuousClock.now
@@ -95,10 +102,12 @@ extension BenchCommand {
                 }
                 peer = p
             } catch {
-                throw .query(Diagnostic(.sqlite.error, "SQLite could not load the data: \(error.message)"),
-                             source: "")
+                throw .query(
+                    Diagnostic(.sqlite.error, "SQLite could not load the data: \(error.message)"),
+                    source: "")
             }
-            notes[0] += ", \(Self.seconds(Measurement.seconds(ContinuousClock.now - sqliteStart))) in SQLite (with its indexes)"
+            notes[0] +=
+                ", \(Self.seconds(Measurement.seconds(ContinuousClock.now - sqliteStart))) in SQLite (with its indexes)"
         }
 
         let options = CompileOptions(schema: database, profile: .exact)
@@ -124,7 +133,8 @@ extension BenchCommand {
         if json {
             console.output.write(report.json())
             for r in report.disagreements {
-                console.error.write("warning: SQLite found \(r.sqliteMatches ?? 0) matches for '\(r.query)', Quarry \(r.matches)\n")
+                console.error.write(
+                    "warning: SQLite found \(r.sqliteMatches ?? 0) matches for '\(r.query)', Quarry \(r.matches)\n")
             }
         } else {
             console.output.write(report.markdown())

@@ -5,21 +5,26 @@ extension BenchExecutor {
     /// The SQLite store (`--store`): each query pushed down with its residual, read in one
     /// transaction; no planning step of Quarry's own (SQLite plans).
     static func store(_ store: SQLiteStore) -> BenchExecutor {
-        BenchExecutor(name: "SQLite store (pushdown, residual in Quarry)", execute: { query throws(Diagnostic) in
-            try store.query(query)
-        }, timedRun: { query throws(Diagnostic) in
-            switch try store.query(query) {
-            case .count(let n): return n
-            case .records(let records): return readIds(records.count) { records[$0].objectId }
-            }
-        })
+        BenchExecutor(
+            name: "SQLite store (pushdown, residual in Quarry)",
+            execute: { query throws(Diagnostic) in
+                try store.query(query)
+            },
+            timedRun: { query throws(Diagnostic) in
+                switch try store.query(query) {
+                case .count(let n): return n
+                case .records(let records): return readIds(records.count) { records[$0].objectId }
+                }
+            })
     }
 }
 
 extension BenchCommand {
     /// `bench --store`: the queries timed on the store, indexes declared there.
     func benchStore(_ source: StoreSource, _ texts: [String], _ console: Console) throws(Failure) {
-        if sqlite { throw .usage("--sqlite loads --data into SQLite :memory:; with --store the queries run on SQLite already") }
+        if sqlite {
+            throw .usage("--sqlite loads --data into SQLite :memory:; with --store the queries run on SQLite already")
+        }
         try source.declare(indexes)
         let rows: Int
         do throws(Diagnostic) {
@@ -29,7 +34,8 @@ extension BenchCommand {
         }
         let options = CompileOptions(schema: source.schema, profile: .exact)
         let dialect = self.dialect, className = source.className
-        let runner = BenchRunner(executor: .store(source.store), repeatCount: repeatCount, peer: nil) { text throws(Diagnostic) in
+        let runner = BenchRunner(executor: .store(source.store), repeatCount: repeatCount, peer: nil) {
+            text throws(Diagnostic) in
             try dialect.compile(text, className: className, options: options)
         }
         var results: [BenchResult] = []
@@ -40,10 +46,11 @@ extension BenchCommand {
                 throw .query(error, source: text)
             }
         }
-        let report = BenchReport(results: results, rows: rows, className: className,
-                                 executor: BenchExecutor.store(source.store).name, indexes: indexes,
-                                 quarryBytesPerRow: nil, sqliteBytesPerRow: nil,
-                                 notes: ["the store: \(source.store.path)"])
+        let report = BenchReport(
+            results: results, rows: rows, className: className,
+            executor: BenchExecutor.store(source.store).name, indexes: indexes,
+            quarryBytesPerRow: nil, sqliteBytesPerRow: nil,
+            notes: ["the store: \(source.store.path)"])
         console.output.write(json ? report.json() : report.markdown())
     }
 }

@@ -19,8 +19,10 @@ public struct BenchReport: Sendable {
     /// Things the reader should know: indexes SQLite has no equivalent for, and so on.
     public var notes: [String]
 
-    public init(results: [BenchResult], rows: Int, className: String, executor: String, indexes: [String],
-                quarryBytesPerRow: Double?, sqliteBytesPerRow: Double?, notes: [String]) {
+    public init(
+        results: [BenchResult], rows: Int, className: String, executor: String, indexes: [String],
+        quarryBytesPerRow: Double?, sqliteBytesPerRow: Double?, notes: [String]
+    ) {
         self.results = results
         self.rows = rows
         self.className = className
@@ -55,7 +57,9 @@ public struct BenchReport: Sendable {
         header.append("Quarry rows/s")
         if sqlite { header.append("SQLite rows/s") }
         header.append("matches")
-        var out = "| " + header.joined(separator: " | ") + " |\n|---" + String(repeating: "|--:", count: header.count - 1) + "|\n"
+        var out =
+            "| " + header.joined(separator: " | ") + " |\n|---" + String(repeating: "|--:", count: header.count - 1)
+            + "|\n"
         var remarks: [String] = []
         for r in results {
             var row = [
@@ -84,9 +88,13 @@ public struct BenchReport: Sendable {
         out += "; indexes: " + (indexes.isEmpty ? "none" : indexes.joined(separator: ", ")) + "\n"
         var memory: [String] = []
         if let q = quarryBytesPerRow {
-            memory.append("Quarry \(Int(q.rounded())) B (heap in use, glibc mallinfo2, after minus before building the engine and its indexes from the loaded data)")
+            memory.append(
+                "Quarry \(Int(q.rounded())) B (heap in use, glibc mallinfo2, after minus before building the engine and its indexes from the loaded data)"
+            )
         }
-        if let s = sqliteBytesPerRow { memory.append("SQLite \(Int(s.rounded())) B (sqlite3_memory_used, tables and indexes)") }
+        if let s = sqliteBytesPerRow {
+            memory.append("SQLite \(Int(s.rounded())) B (sqlite3_memory_used, tables and indexes)")
+        }
         if !memory.isEmpty { out += "- memory per object: " + memory.joined(separator: "; ") + "\n" }
         return out
     }

@@ -45,10 +45,12 @@ public struct BenchExecutor {
     /// peer's timed loop reads each row's objectId; returns the number of matches.
     public let timedRun: (Query) throws(Diagnostic) -> Int
 
-    public init(name: String, columnBytes: [(field: String, bytes: Int)]? = nil,
-                plan: ((Query) throws(Diagnostic) -> Void)? = nil, forgetPlans: (() -> Void)? = nil,
-                execute: @escaping (Query) throws(Diagnostic) -> QueryResult,
-                timedRun: @escaping (Query) throws(Diagnostic) -> Int) {
+    public init(
+        name: String, columnBytes: [(field: String, bytes: Int)]? = nil,
+        plan: ((Query) throws(Diagnostic) -> Void)? = nil, forgetPlans: (() -> Void)? = nil,
+        execute: @escaping (Query) throws(Diagnostic) -> QueryResult,
+        timedRun: @escaping (Query) throws(Diagnostic) -> Int
+    ) {
         self.name = name
         self.columnBytes = columnBytes
         self.plan = plan
@@ -67,25 +69,31 @@ public struct BenchExecutor {
 
     /// The planned engine, with an index for each key: a geo index on geo-point fields, an
     /// ordered one (equality, ranges, prefixes, sorting) on the others.
-    public static func engine(_ database: Database, indexes: [FieldPath], in className: String,
-                              limits: Limits = .default) throws(Diagnostic) -> BenchExecutor {
+    public static func engine(
+        _ database: Database, indexes: [FieldPath], in className: String,
+        limits: Limits = .default
+    ) throws(Diagnostic) -> BenchExecutor {
         let engine = Engine(database: database, limits: limits)
         for key in indexes {
             let geo = key.count == 1 && database.fieldType(key.first, in: className) == .geoPoint
             try engine.createIndex(geo ? .geo : .ordered, on: key, in: className)
         }
-        return BenchExecutor(name: "Engine (column store, planner, compiled plans)",
-                             columnBytes: engine.columnBytes(of: className), plan: { query throws(Diagnostic) in
-            _ = try engine.prepare(query)
-        }, forgetPlans: engine.forgetPlans, execute: { query throws(Diagnostic) in
-            return try engine.run(query)
-        }, timedRun: { query throws(Diagnostic) in
-            // The lazy result: row numbers, objectIds read from the store, no records built.
-            switch try engine.runLazily(query) {
-            case .count(let n): return n
-            case .rows(let rows): return readIds(rows.count, rows.objectId(at:))
-            }
-        })
+        return BenchExecutor(
+            name: "Engine (column store, planner, compiled plans)",
+            columnBytes: engine.columnBytes(of: className),
+            plan: { query throws(Diagnostic) in
+                _ = try engine.prepare(query)
+            }, forgetPlans: engine.forgetPlans,
+            execute: { query throws(Diagnostic) in
+                return try engine.run(query)
+            },
+            timedRun: { query throws(Diagnostic) in
+                // The lazy result: row numbers, objectIds read from the store, no records built.
+                switch try engine.runLazily(query) {
+                case .count(let n): return n
+                case .rows(let rows): return readIds(rows.count, rows.objectId(at:))
+                }
+            })
     }
 
     /// The reference evaluator: no planning step and no index.
@@ -94,12 +102,14 @@ public struct BenchExecutor {
         let execute = { (query: Query) throws(Diagnostic) -> QueryResult in
             return try evaluator.run(query)
         }
-        return BenchExecutor(name: "ReferenceEvaluator (row by row, no indexes)", execute: execute, timedRun: { query throws(Diagnostic) in
-            switch try execute(query) {
-            case .count(let n): return n
-            case .records(let records): return readIds(records.count) { records[$0].objectId }
-            }
-        })
+        return BenchExecutor(
+            name: "ReferenceEvaluator (row by row, no indexes)", execute: execute,
+            timedRun: { query throws(Diagnostic) in
+                switch try execute(query) {
+                case .count(let n): return n
+                case .records(let records): return readIds(records.count) { records[$0].objectId }
+                }
+            })
     }
 }
 
@@ -115,8 +125,10 @@ public struct BenchRunner {
     /// - Parameters:
     ///   - compile: the front-end: query text to a `Query` on the benchmarked class.
     ///   - peer: SQLite holding the same rows and indexes, or nil to measure Quarry alone.
-    public init(executor: BenchExecutor, repeatCount: Int, peer: SQLitePeer?,
-                compile: @escaping (String) throws(Diagnostic) -> Query) {
+    public init(
+        executor: BenchExecutor, repeatCount: Int, peer: SQLitePeer?,
+        compile: @escaping (String) throws(Diagnostic) -> Query
+    ) {
         self.executor = executor
         self.compile = compile
         self.peer = peer
@@ -142,17 +154,20 @@ public struct BenchRunner {
             }
             let other = LiteralVariation.vary(query)
             var flip = false
-            rebindSeconds = compileSeconds + Measurement.averageSeconds {
-                flip.toggle()
-                try? plan(flip ? other : query)
-            }
+            rebindSeconds =
+                compileSeconds
+                + Measurement.averageSeconds {
+                    flip.toggle()
+                    try? plan(flip ? other : query)
+                }
         }
         // A query that cannot run fails on the first timed run, with its diagnostic.
         let (execSeconds, matches) = try Measurement.median(runs: repeatCount) { () throws(Diagnostic) -> Int in
             try executor.timedRun(query)
         }
-        var result = BenchResult(query: text, planMicros: planSeconds * 1e6, rebindMicros: rebindSeconds.map { $0 * 1e6 },
-                                 execMillis: execSeconds * 1e3, matches: matches)
+        var result = BenchResult(
+            query: text, planMicros: planSeconds * 1e6, rebindMicros: rebindSeconds.map { $0 * 1e6 },
+            execMillis: execSeconds * 1e3, matches: matches)
         if let peer { measureSQLite(peer, query, &result) }
         return result
     }
@@ -161,7 +176,8 @@ public struct BenchRunner {
         do throws(SQLitePeerError) {
             let prepared = try peer.prepare(query)
             // SQLite's own cost for the text it is given, as sqlite3_prepare_v2 would be timed.
-            result.sqlitePrepareMicros = Measurement.averageSeconds { _ = try? peer.connection.prepare(prepared.sql) } * 1e6
+            result.sqlitePrepareMicros =
+                Measurement.averageSeconds { _ = try? peer.connection.prepare(prepared.sql) } * 1e6
             let (seconds, matches) = try Measurement.median(runs: repeatCount) { () throws(SQLitePeerError) -> Int in
                 try matchCount(prepared)
             }

@@ -1,11 +1,11 @@
 import CMalloc
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Wall-clock measurements for `quarry bench`.
@@ -13,8 +13,10 @@ enum Measurement {
     /// Seconds one call of `body` takes, on average over enough calls to fill `budget`
     /// seconds (at least `minimumCalls`): for operations of a few microseconds, which one
     /// clock reading cannot resolve.
-    static func averageSeconds(budget: Double = 0.02, minimumCalls: Int = 20,
-                               _ body: () throws -> Void) rethrows -> Double {
+    static func averageSeconds(
+        budget: Double = 0.02, minimumCalls: Int = 20,
+        _ body: () throws -> Void
+    ) rethrows -> Double {
         var calls = 0
         let start = ContinuousClock.now
         var elapsed = 0.0
@@ -55,10 +57,10 @@ enum Measurement {
     /// Nil where the C library has no `mallinfo2`.
     static func heapBytesInUse() -> Int? {
         #if canImport(Glibc)
-        let info = mallinfo2()
-        return Int(info.uordblks + info.hblkhd)
+            let info = mallinfo2()
+            return Int(info.uordblks + info.hblkhd)
         #else
-        return nil
+            return nil
         #endif
     }
 

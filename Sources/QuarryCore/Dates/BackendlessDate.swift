@@ -54,13 +54,15 @@ public enum BackendlessDate {
 
     /// Every pattern `parse` tries, in order: the 33 documented ones, then the day-first twins
     /// of the `MM?dd?yyyy…` ones, then `yyyyMMdd`. Diagnostics name these as the accepted forms.
-    public static let acceptedForms: [String] = documentedForms
+    public static let acceptedForms: [String] =
+        documentedForms
         + documentedForms.compactMap(dayFirstTwin) + ["yyyyMMdd"]
 
     /// `MM-dd-yyyy…` → `dd-MM-yyyy…` (same separator and tail); nil for other patterns.
     private static func dayFirstTwin(_ pattern: String) -> String? {
         guard let separator = pattern.dropFirst(2).first,
-              pattern.hasPrefix("MM\(separator)dd\(separator)yyyy") else { return nil }
+            pattern.hasPrefix("MM\(separator)dd\(separator)yyyy")
+        else { return nil }
         return "dd\(separator)MM" + pattern.dropFirst(5)
     }
 

@@ -43,9 +43,9 @@ enum CivilDate {
         // Shift to a March-based year: January and February belong to the previous year.
         let y = month <= 2 ? year - 1 : year
         let era = floorDiv(y, 400)
-        let yearOfEra = y - era * 400                                   // 0...399
-        let marchMonth = Int64(month > 2 ? month - 3 : month + 9)       // 0 = March
-        let dayOfYear = (153 * marchMonth + 2) / 5 + Int64(day) - 1     // 0...365
+        let yearOfEra = y - era * 400  // 0...399
+        let marchMonth = Int64(month > 2 ? month - 3 : month + 9)  // 0 = March
+        let dayOfYear = (153 * marchMonth + 2) / 5 + Int64(day) - 1  // 0...365
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * daysPerEra + dayOfEra - epochShift
     }
@@ -54,7 +54,7 @@ enum CivilDate {
     static func civil(fromDays days: Int64) -> (year: Int64, month: Int, day: Int) {
         let z = days + epochShift
         let era = floorDiv(z, daysPerEra)
-        let dayOfEra = z - era * daysPerEra                             // 0...146096
+        let dayOfEra = z - era * daysPerEra  // 0...146096
         // Remove the leap days accumulated so far (one per 4 years, minus centuries, plus the
         // 400th) so that a plain division by 365 gives the year of the era.
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
@@ -72,8 +72,10 @@ enum CivilDate {
     }
 
     /// Epoch milliseconds of a valid civil date and time of day in UTC.
-    static func epochMillis(year: Int64, month: Int, day: Int, hour: Int = 0, minute: Int = 0,
-                            second: Int = 0, millisecond: Int = 0) -> Int64 {
+    static func epochMillis(
+        year: Int64, month: Int, day: Int, hour: Int = 0, minute: Int = 0,
+        second: Int = 0, millisecond: Int = 0
+    ) -> Int64 {
         days(year: year, month: month, day: day) * msPerDay
             + Int64(hour) * msPerHour + Int64(minute) * msPerMinute
             + Int64(second) * msPerSecond + Int64(millisecond)

@@ -114,7 +114,8 @@ struct DatePattern: Sendable {
                 out[k] = .number(field, minDigits: maxDigits, maxDigits: maxDigits)
             case .zone:
                 if k > 0, case .literal(let text) = tokens[k - 1], text.count >= 3,
-                   Array(text.suffix(3)) == gmt {
+                    Array(text.suffix(3)) == gmt
+                {
                     out[k] = .offset
                 }
             default: break
@@ -172,7 +173,7 @@ struct DatePattern: Sendable {
             }
         }
         guard s.atEnd, let day = Self.dayNumber(f),
-              f.hour <= 23, f.minute <= 59, f.second <= 59, f.millisecond <= 999
+            f.hour <= 23, f.minute <= 59, f.second <= 59, f.millisecond <= 999
         else { return nil }
         return day * CivilDate.msPerDay + Int64(f.hour) * CivilDate.msPerHour
             + Int64(f.minute) * CivilDate.msPerMinute + Int64(f.second) * CivilDate.msPerSecond

@@ -22,15 +22,15 @@ public enum ISODate {
     /// Reads an ISO-8601 date or date-time at the scanner's position (no check for the end).
     static func parse(_ s: inout DateScanner) -> Int64? {
         guard let year = s.digits(exactly: 4), s.take(UInt8(ascii: "-")),
-              let month = s.digits(exactly: 2), s.take(UInt8(ascii: "-")),
-              let day = s.digits(exactly: 2),
-              CivilDate.isValid(year: year, month: Int(month), day: Int(day))
+            let month = s.digits(exactly: 2), s.take(UInt8(ascii: "-")),
+            let day = s.digits(exactly: 2),
+            CivilDate.isValid(year: year, month: Int(month), day: Int(day))
         else { return nil }
         let midnight = CivilDate.epochMillis(year: year, month: Int(month), day: Int(day))
         guard s.take(UInt8(ascii: "T")) else { return midnight }
 
         guard let hour = s.digits(exactly: 2), hour <= 23, s.take(UInt8(ascii: ":")),
-              let minute = s.digits(exactly: 2), minute <= 59
+            let minute = s.digits(exactly: 2), minute <= 59
         else { return nil }
         var second: Int64 = 0, millisecond: Int64 = 0
         if s.take(UInt8(ascii: ":")) {
@@ -69,7 +69,11 @@ public enum ISODate {
     static func numericOffsetMillis(_ s: inout DateScanner) -> Int64? {
         let start = s.index
         let sign: Int64
-        if s.take(UInt8(ascii: "+")) { sign = 1 } else if s.take(UInt8(ascii: "-")) { sign = -1 } else {
+        if s.take(UInt8(ascii: "+")) {
+            sign = 1
+        } else if s.take(UInt8(ascii: "-")) {
+            sign = -1
+        } else {
             return nil
         }
         guard let hours = s.digits(exactly: 2), hours <= 23 else { s.index = start; return nil }

@@ -55,9 +55,12 @@ public enum RelativeTime {
         }
         func word(_ r: Range<Int>) -> String { String(decoding: bytes[r], as: UTF8.self).lowercased() }
         func fail(_ kind: RelativeTimeError.Kind, _ message: String, _ r: Range<Int>? = nil)
-            -> Result<Int64, RelativeTimeError> {
-            .failure(RelativeTimeError(kind: kind, message: message,
-                                       range: r.map { SourceRange(offset: $0.lowerBound, length: $0.count) }))
+            -> Result<Int64, RelativeTimeError>
+        {
+            .failure(
+                RelativeTimeError(
+                    kind: kind, message: message,
+                    range: r.map { SourceRange(offset: $0.lowerBound, length: $0.count) }))
         }
         func isWord(_ r: Range<Int>?, _ lowercase: StaticString) -> Bool {
             guard let r, r.count == lowercase.utf8CodeUnitCount else { return false }

@@ -12,9 +12,11 @@ package enum RegexText {
     /// Nil when the rewrite could change the meaning: `\G` (the start of a search attempt),
     /// `(*…)` verbs and start-of-pattern settings, and extended mode, where a trailing `#`
     /// comment would swallow the wrapper.
-    package static func wholeString(_ pattern: String, _ options: RegexOptions) -> (pattern: String, options: RegexOptions)? {
+    package static func wholeString(_ pattern: String, _ options: RegexOptions) -> (
+        pattern: String, options: RegexOptions
+    )? {
         guard !options.flags.contains(.extended), !pattern.contains("\\G"), !pattern.contains("(*"),
-              !(pattern.contains("#") && pattern.contains("(?"))
+            !(pattern.contains("#") && pattern.contains("(?"))
         else { return nil }
         var inline = ""
         if options.flags.contains(.multiline) { inline += "m" }
@@ -52,7 +54,9 @@ package enum RegexText {
     package static func literalTest(_ pattern: String, _ options: RegexOptions)
         -> (op: StringOperator, text: String, options: StringOptions)?
     {
-        guard !options.wholeString, options.flags.isSubset(of: [.caseInsensitive, .dotAll, .multiline]) else { return nil }
+        guard !options.wholeString, options.flags.isSubset(of: [.caseInsensitive, .dotAll, .multiline]) else {
+            return nil
+        }
         var scalars = Array(pattern.unicodeScalars)
         let anchored = scalars.first == "^"
         // With `m`, `^` also matches after each newline.
@@ -88,15 +92,17 @@ package enum RegexText {
                 }
                 // `\` before ASCII punctuation is the character itself; before a letter or digit
                 // it is a class, an anchor or a back reference.
-                guard (0x21...0x7E).contains(next.value), !next.properties.isAlphabetic, next.properties.numericType == nil
+                guard (0x21...0x7E).contains(next.value), !next.properties.isAlphabetic,
+                    next.properties.numericType == nil
                 else { return nil }
                 out.append(next)
                 i += 2
                 continue
             }
             if u.isASCII {
-                let plain = (u.properties.isAlphabetic || u.properties.numericType != nil || u == "_" || u == " "
-                             || "!\"#%&',-/:;<=>@~`".unicodeScalars.contains(u))
+                let plain =
+                    (u.properties.isAlphabetic || u.properties.numericType != nil || u == "_" || u == " "
+                        || "!\"#%&',-/:;<=>@~`".unicodeScalars.contains(u))
                 guard plain else { return nil }
             } else if u.properties.generalCategory == .control || u.properties.isWhitespace {
                 return nil

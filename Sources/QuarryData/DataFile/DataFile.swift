@@ -28,18 +28,23 @@ public enum DataFile {
 
     /// Loads the file at `path`; class-less layouts go into `className`, or by default into the
     /// class named like the file (`data/Contact.json` → `Contact`).
-    public static func load(path: String, className: String? = nil, format: Format = .auto,
-                            parser: JSONParser = JSONParser()) throws(DataFileError) -> Database {
+    public static func load(
+        path: String, className: String? = nil, format: Format = .auto,
+        parser: JSONParser = JSONParser()
+    ) throws(DataFileError) -> Database {
         let bytes = try FileBytes.read(path)
         let lowered = path.lowercased()
         let byName: Format = lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") ? .ndjson : .auto
-        return try load(bytes: bytes, fileName: path, className: className ?? defaultClassName(forPath: path),
-                        format: format == .auto ? byName : format, parser: parser)
+        return try load(
+            bytes: bytes, fileName: path, className: className ?? defaultClassName(forPath: path),
+            format: format == .auto ? byName : format, parser: parser)
     }
 
     /// Loads a data file's bytes; `fileName` is only used in errors.
-    public static func load(bytes: [UInt8], fileName: String, className: String, format: Format = .auto,
-                            parser: JSONParser = JSONParser()) throws(DataFileError) -> Database {
+    public static func load(
+        bytes: [UInt8], fileName: String, className: String, format: Format = .auto,
+        parser: JSONParser = JSONParser()
+    ) throws(DataFileError) -> Database {
         try bytes.withUnsafeBufferPointer { buf in
             Result(catching: { () throws(DataFileError) -> Database in
                 var loader = DataFileLoader(buf: buf, fileName: fileName, defaultClass: className, parser: parser)
@@ -51,16 +56,19 @@ public enum DataFile {
     /// Reads the file at `path` object by object, handing each to `body` with its class as
     /// soon as it is decoded, without building a `Database` (`quarry import`). Errors are
     /// those of `load`, or the first one `body` throws.
-    public static func stream(path: String, className: String? = nil, format: Format = .auto,
-                              parser: JSONParser = JSONParser(),
-                              _ body: @escaping (Record, String) throws(DataFileError) -> Void) throws(DataFileError) {
+    public static func stream(
+        path: String, className: String? = nil, format: Format = .auto,
+        parser: JSONParser = JSONParser(),
+        _ body: @escaping (Record, String) throws(DataFileError) -> Void
+    ) throws(DataFileError) {
         let bytes = try FileBytes.read(path)
         let lowered = path.lowercased()
         let byName: Format = lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") ? .ndjson : .auto
         try bytes.withUnsafeBufferPointer { buf in
             Result(catching: { () throws(DataFileError) -> Void in
-                var loader = DataFileLoader(buf: buf, fileName: path,
-                                            defaultClass: className ?? defaultClassName(forPath: path), parser: parser)
+                var loader = DataFileLoader(
+                    buf: buf, fileName: path,
+                    defaultClass: className ?? defaultClassName(forPath: path), parser: parser)
                 loader.sink = body
                 _ = try loader.load(format == .auto ? byName : format)
             })

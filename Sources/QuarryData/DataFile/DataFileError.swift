@@ -24,9 +24,11 @@ public struct DataFileError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The field and the path below it (`address`, `contacts[1]`, `home.latitude`).
     public var field: String?
 
-    public init(code: DiagnosticCode, message: String, file: String, line: Int? = nil, column: Int? = nil,
-                offset: Int? = nil, className: String? = nil, objectIndex: Int? = nil,
-                objectId: String? = nil, field: String? = nil) {
+    public init(
+        code: DiagnosticCode, message: String, file: String, line: Int? = nil, column: Int? = nil,
+        offset: Int? = nil, className: String? = nil, objectIndex: Int? = nil,
+        objectId: String? = nil, field: String? = nil
+    ) {
         self.diagnosticCode = code
         self.message = message
         self.file = file

@@ -70,7 +70,8 @@ struct DataFileLoader {
         while true {
             guard reader.pos < reader.end, buf[reader.pos] == UInt8(ascii: "\"") else {
                 if afterComma && reader.pos < reader.end && buf[reader.pos] == UInt8(ascii: "}") {
-                    throw syntax(reader.unexpected("a class name after ','", note: " (JSON does not allow trailing commas)"))
+                    throw syntax(
+                        reader.unexpected("a class name after ','", note: " (JSON does not allow trailing commas)"))
                 }
                 throw syntax(reader.unexpected(afterComma ? "a class name after ','" : "a class name or '}'"))
             }
@@ -102,7 +103,9 @@ struct DataFileLoader {
                 if let countAt, !sawResults { throw notAClass("count", at: countAt, reader) }
                 return
             }
-            guard buf[reader.pos] == UInt8(ascii: ",") else { throw syntax(reader.unexpected("',' or '}' after a class")) }
+            guard buf[reader.pos] == UInt8(ascii: ",") else {
+                throw syntax(reader.unexpected("',' or '}' after a class"))
+            }
             reader.pos += 1
             reader.skipWhitespace()
             afterComma = true
@@ -111,14 +114,17 @@ struct DataFileLoader {
 
     private func notAClass(_ key: String, at: Int, _ reader: JSONReader<TreeBuilder>) -> DataFileError {
         let hint = key == "objectId" ? " (a file of one object a line needs a .ndjson name)" : ""
-        return error(.data.shape,
-                     "expected an array of objects for class '\(key)' but found \(describeValue(at: at, reader))\(hint)",
-                     at: at)
+        return error(
+            .data.shape,
+            "expected an array of objects for class '\(key)' but found \(describeValue(at: at, reader))\(hint)",
+            at: at)
     }
 
     /// `[objects…]` at the reader's position.
-    private mutating func readObjectArray(_ reader: inout JSONReader<TreeBuilder>,
-                                          className: String) throws(DataFileError) -> ClassData {
+    private mutating func readObjectArray(
+        _ reader: inout JSONReader<TreeBuilder>,
+        className: String
+    ) throws(DataFileError) -> ClassData {
         var data = ClassData(name: className)
         reader.pos += 1
         reader.skipWhitespace()
@@ -131,7 +137,9 @@ struct DataFileLoader {
             index += 1
             let start = reader.pos
             let value: JSON
-            do { value = try reader.parseValue() } catch { throw syntax(error, className: className, objectIndex: index) }
+            do { value = try reader.parseValue() } catch {
+                throw syntax(error, className: className, objectIndex: index)
+            }
             try addObject(value, to: &data, index: index, from: start, to: reader.pos)
             reader.skipWhitespace()
             guard reader.pos < reader.end else {
@@ -147,8 +155,9 @@ struct DataFileLoader {
             reader.pos += 1
             reader.skipWhitespace()
             if reader.pos < reader.end && buf[reader.pos] == UInt8(ascii: "]") {
-                throw syntax(reader.unexpected("an object after ','", note: " (JSON does not allow trailing commas)"),
-                             className: className)
+                throw syntax(
+                    reader.unexpected("an object after ','", note: " (JSON does not allow trailing commas)"),
+                    className: className)
             }
         }
     }
@@ -182,23 +191,28 @@ struct DataFileLoader {
 
     // MARK: Objects
 
-    private mutating func addObject(_ value: JSON, to data: inout ClassData, index: Int,
-                           from start: Int, to end: Int) throws(DataFileError) {
+    private mutating func addObject(
+        _ value: JSON, to data: inout ClassData, index: Int,
+        from start: Int, to end: Int
+    ) throws(DataFileError) {
         guard case .object(let object) = value else {
-            throw error(.data.shape, "expected an object but found \(ParseJSON.article(value))", at: start,
-                        className: data.name, objectIndex: index)
+            throw error(
+                .data.shape, "expected an object but found \(ParseJSON.article(value))", at: start,
+                className: data.name, objectIndex: index)
         }
         let record: Record
         do {
             record = try ParseJSON.decodeRecord(object, defaultObjectId: "\(data.name)-\(index)")
         } catch {
-            throw locate(error, from: start, to: end, className: data.name, objectIndex: index,
-                         objectId: object["objectId"]?.stringValue)
+            throw locate(
+                error, from: start, to: end, className: data.name, objectIndex: index,
+                objectId: object["objectId"]?.stringValue)
         }
         if let previous = sink == nil ? data.positionById[record.objectId] : seenIds[data.name]?[record.objectId] {
-            let e = ValueDecodingError(.data.duplicateId,
-                                       "objectId '\(record.objectId)' is already used by object #\(previous + 1)",
-                                       path: object["objectId"] == nil ? [] : ["objectId"])
+            let e = ValueDecodingError(
+                .data.duplicateId,
+                "objectId '\(record.objectId)' is already used by object #\(previous + 1)",
+                path: object["objectId"] == nil ? [] : ["objectId"])
             throw locate(e, from: start, to: end, className: data.name, objectIndex: index, objectId: record.objectId)
         }
         guard let sink else { return data.insert(record) }
@@ -228,8 +242,9 @@ struct DataFileLoader {
     /// The loader parses one object at a time, so the containers around the objects
     /// (`depthAbove` of them) count against the depth limit here.
     private func makeReader(at start: Int, depthAbove: Int) -> JSONReader<TreeBuilder> {
-        JSONReader(buf, from: start, to: buf.count, maxDepth: parser.maxDepth, outerDepth: depthAbove,
-                   builder: TreeBuilder())
+        JSONReader(
+            buf, from: start, to: buf.count, maxDepth: parser.maxDepth, outerDepth: depthAbove,
+            builder: TreeBuilder())
     }
 
     private func expectEnd(_ reader: inout JSONReader<TreeBuilder>) throws(DataFileError) {
@@ -251,24 +266,30 @@ struct DataFileLoader {
     }
 
     /// A codec error, pointed at the offending value by parsing the object again with ranges.
-    private func locate(_ e: ValueDecodingError, from start: Int, to end: Int, className: String,
-                        objectIndex: Int, objectId: String?) -> DataFileError {
+    private func locate(
+        _ e: ValueDecodingError, from start: Int, to end: Int, className: String,
+        objectIndex: Int, objectId: String?
+    ) -> DataFileError {
         let node = try? parser.parseLocated(buf, from: start, to: end)
         let offset = node?.nearestRange(of: e.path).offset ?? start
         let field = e.path.isEmpty ? nil : e.path.description
-        return error(e.diagnosticCode, e.message, at: offset, className: className, objectIndex: objectIndex,
-                     objectId: objectId, field: field)
+        return error(
+            e.diagnosticCode, e.message, at: offset, className: className, objectIndex: objectIndex,
+            objectId: objectId, field: field)
     }
 
     private func syntax(_ d: Diagnostic, className: String? = nil, objectIndex: Int? = nil) -> DataFileError {
         error(d.diagnosticCode, d.message, at: d.range?.offset ?? 0, className: className, objectIndex: objectIndex)
     }
 
-    private func error(_ code: DiagnosticCode, _ message: String, at offset: Int, className: String? = nil,
-                       objectIndex: Int? = nil, objectId: String? = nil, field: String? = nil) -> DataFileError {
+    private func error(
+        _ code: DiagnosticCode, _ message: String, at offset: Int, className: String? = nil,
+        objectIndex: Int? = nil, objectId: String? = nil, field: String? = nil
+    ) -> DataFileError {
         let (line, column) = lineAndColumn(ofByte: offset)
-        return DataFileError(code: code, message: message, file: fileName, line: line, column: column, offset: offset,
-                             className: className, objectIndex: objectIndex, objectId: objectId, field: field)
+        return DataFileError(
+            code: code, message: message, file: fileName, line: line, column: column, offset: offset,
+            className: className, objectIndex: objectIndex, objectId: objectId, field: field)
     }
 
     /// 1-based line and column; the column counts Unicode scalars, as `SourceText` does.

@@ -43,14 +43,16 @@ public struct JSONParser: Sendable {
     // MARK: In-place parsing of part of a buffer (NDJSON lines, data files)
 
     func parse(_ buf: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) throws(Diagnostic) -> JSON {
-        var reader = JSONReader(buf, from: Self.skippingBOM(buf, start, end), to: end,
-                                maxDepth: maxDepth, builder: TreeBuilder())
+        var reader = JSONReader(
+            buf, from: Self.skippingBOM(buf, start, end), to: end,
+            maxDepth: maxDepth, builder: TreeBuilder())
         return try reader.parseDocument()
     }
 
     func parseLocated(_ buf: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) throws(Diagnostic) -> JSONNode {
-        var reader = JSONReader(buf, from: Self.skippingBOM(buf, start, end), to: end,
-                                maxDepth: maxDepth, builder: LocatingBuilder())
+        var reader = JSONReader(
+            buf, from: Self.skippingBOM(buf, start, end), to: end,
+            maxDepth: maxDepth, builder: LocatingBuilder())
         return try reader.parseDocument()
     }
 
@@ -97,7 +99,8 @@ struct LocatingBuilder: JSONTreeBuilder {
             var repeated: Int?
             if let candidate = positions[key.fingerprint] {
                 // A fingerprint collision between different keys is possible, if unlikely.
-                repeated = JSONObject.exactlyEqual(members[candidate].key, key.name)
+                repeated =
+                    JSONObject.exactlyEqual(members[candidate].key, key.name)
                     ? candidate : members.firstIndex { JSONObject.exactlyEqual($0.key, key.name) }
             }
             if let repeated {

@@ -42,8 +42,9 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
     }
 
     private static func isPlain(_ key: String) -> Bool {
-        !key.isEmpty && !key.unicodeScalars.contains { s in
-            s == "." || s == "[" || s == "]" || s == "\"" || s.properties.isWhitespace
-        }
+        !key.isEmpty
+            && !key.unicodeScalars.contains { s in
+                s == "." || s == "[" || s == "]" || s == "\"" || s.properties.isWhitespace
+            }
     }
 }

@@ -50,8 +50,10 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         var keyBase: Int
     }
 
-    init(_ buf: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, maxDepth: Int, outerDepth: Int = 0,
-         builder: Builder) {
+    init(
+        _ buf: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, maxDepth: Int, outerDepth: Int = 0,
+        builder: Builder
+    ) {
         self.buf = buf
         self.pos = start
         self.end = end
@@ -81,8 +83,10 @@ struct JSONReader<Builder: JSONTreeBuilder> {
                 values.append(node)
                 skipWhitespace()
                 guard pos < end else {
-                    throw unexpected(frame.isObject ? "',' or '}' after an object member"
-                                                    : "',' or ']' after an array element")
+                    throw unexpected(
+                        frame.isObject
+                            ? "',' or '}' after an object member"
+                            : "',' or ']' after an array element")
                 }
                 let c = buf[pos]
                 if c == UInt8(ascii: ",") {
@@ -108,8 +112,10 @@ struct JSONReader<Builder: JSONTreeBuilder> {
                     frames.removeLast()
                     continue
                 }
-                throw unexpected(frame.isObject ? "',' or '}' after an object member"
-                                                : "',' or ']' after an array element")
+                throw unexpected(
+                    frame.isObject
+                        ? "',' or '}' after an object member"
+                        : "',' or ']' after an array element")
             }
             return node
         }
@@ -124,9 +130,10 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             let isObject = buf[pos] == UInt8(ascii: "{")
             if outerDepth + frames.count >= maxDepth {
-                throw Diagnostic(.json.depth,
-                                 "arrays and objects are nested deeper than the limit of \(maxDepth)",
-                                 at: SourceRange(offset: pos, length: 1))
+                throw Diagnostic(
+                    .json.depth,
+                    "arrays and objects are nested deeper than the limit of \(maxDepth)",
+                    at: SourceRange(offset: pos, length: 1))
             }
             pos += 1
             skipWhitespace()
@@ -168,10 +175,14 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         let name = try parseString()
         // Without escapes the literal's bytes are the key's: no need to walk the String.
         let raw = UnsafeBufferPointer(rebasing: buf[(start + 1)..<(pos - 1)])
-        let fingerprint = raw.contains(UInt8(ascii: "\\")) ? JSONObject.fingerprint(name.utf8)
-                                                             : JSONObject.fingerprint(raw)
-        keys.append(ParsedKey(name: name, range: SourceRange(offset: start, length: pos - start),
-                              fingerprint: fingerprint))
+        let fingerprint =
+            raw.contains(UInt8(ascii: "\\"))
+            ? JSONObject.fingerprint(name.utf8)
+            : JSONObject.fingerprint(raw)
+        keys.append(
+            ParsedKey(
+                name: name, range: SourceRange(offset: start, length: pos - start),
+                fingerprint: fingerprint))
         skipWhitespace()
         guard pos < end, buf[pos] == UInt8(ascii: ":") else { throw unexpected("':' after the object key") }
         pos += 1
@@ -202,20 +213,22 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         let negative = buf[pos] == UInt8(ascii: "-")
         if negative { pos += 1 }
         guard pos < end, isDigit(buf[pos]) else {
-            throw Diagnostic(.json.number, "expected a digit after '-' but found \(describeFound())",
-                             at: foundRange())
+            throw Diagnostic(
+                .json.number, "expected a digit after '-' but found \(describeFound())",
+                at: foundRange())
         }
         var mantissa: UInt64 = 0
-        var significant = 0      // digits held in `mantissa`, leading zeros excluded
-        var exact = true         // every significant digit fits in `mantissa`
-        var scale = 0            // decimal exponent implied by the digits' positions
+        var significant = 0  // digits held in `mantissa`, leading zeros excluded
+        var exact = true  // every significant digit fits in `mantissa`
+        var scale = 0  // decimal exponent implied by the digits' positions
 
         if buf[pos] == UInt8(ascii: "0") {
             pos += 1
             if pos < end && isDigit(buf[pos]) {
                 while pos < end && isDigit(buf[pos]) { pos += 1 }
-                throw Diagnostic(.json.number, "a number may not have leading zeros",
-                                 at: SourceRange(offset: start, length: pos - start))
+                throw Diagnostic(
+                    .json.number, "a number may not have leading zeros",
+                    at: SourceRange(offset: start, length: pos - start))
             }
         } else {
             while pos < end, isDigit(buf[pos]) {
@@ -235,9 +248,10 @@ struct JSONReader<Builder: JSONTreeBuilder> {
             isInteger = false
             pos += 1
             guard pos < end, isDigit(buf[pos]) else {
-                throw Diagnostic(.json.number,
-                                 "expected a digit after the decimal point but found \(describeFound())",
-                                 at: foundRange())
+                throw Diagnostic(
+                    .json.number,
+                    "expected a digit after the decimal point but found \(describeFound())",
+                    at: foundRange())
             }
             while pos < end, isDigit(buf[pos]) {
                 if significant < 19 {
@@ -261,9 +275,10 @@ struct JSONReader<Builder: JSONTreeBuilder> {
                 pos += 1
             }
             guard pos < end, isDigit(buf[pos]) else {
-                throw Diagnostic(.json.number,
-                                 "expected a digit in the exponent but found \(describeFound())",
-                                 at: foundRange())
+                throw Diagnostic(
+                    .json.number,
+                    "expected a digit in the exponent but found \(describeFound())",
+                    at: foundRange())
             }
             while pos < end, isDigit(buf[pos]) {
                 // Clamped: beyond this every double is 0 or infinite anyway.
@@ -383,9 +398,10 @@ struct JSONReader<Builder: JSONTreeBuilder> {
             appendUTF8(scalar)
         default:
             let width = 1 + scalarWidth(at: at + 1)
-            throw Diagnostic(.json.string,
-                             "invalid escape sequence: expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
-                             at: SourceRange(offset: at, length: width))
+            throw Diagnostic(
+                .json.string,
+                "invalid escape sequence: expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
+                at: SourceRange(offset: at, length: width))
         }
     }
 
@@ -393,8 +409,9 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         var unit: UInt16 = 0
         for _ in 0..<4 {
             guard pos < end, let d = hexValue(buf[pos]) else {
-                throw Diagnostic(.json.string, "expected 4 hexadecimal digits after '\\u'",
-                                 at: SourceRange(offset: at, length: pos - at + (pos < end ? 1 : 0)))
+                throw Diagnostic(
+                    .json.string, "expected 4 hexadecimal digits after '\\u'",
+                    at: SourceRange(offset: at, length: pos - at + (pos < end ? 1 : 0)))
             }
             unit = unit << 4 | UInt16(d)
             pos += 1
@@ -436,9 +453,10 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         let width = utf8Width(at: pos)
         guard width > 0 else {
             let bad = firstInvalidUTF8Byte(at: pos) ?? pos
-            throw Diagnostic(.json.utf8,
-                             "invalid UTF-8: unexpected byte 0x\(hexByte(buf[bad]))",
-                             at: SourceRange(offset: bad, length: 1))
+            throw Diagnostic(
+                .json.utf8,
+                "invalid UTF-8: unexpected byte 0x\(hexByte(buf[bad]))",
+                at: SourceRange(offset: bad, length: 1))
         }
         pos += width
     }
@@ -485,23 +503,29 @@ struct JSONReader<Builder: JSONTreeBuilder> {
 
     private func controlCharacter() -> Diagnostic {
         let b = buf[pos]
-        let what = b == 0x0A ? "a line break must be written \\n inside a string"
-            : b == 0x09 ? "a tab must be written \\t inside a string"
-            : "the control character U+\(hex4Digits(UInt32(b))) must be escaped inside a string"
+        let what =
+            b == 0x0A
+            ? "a line break must be written \\n inside a string"
+            : b == 0x09
+                ? "a tab must be written \\t inside a string"
+                : "the control character U+\(hex4Digits(UInt32(b))) must be escaped inside a string"
         return Diagnostic(.json.string, what, at: SourceRange(offset: pos, length: 1))
     }
 
     private func unterminated(_ quote: Int) -> Diagnostic {
-        Diagnostic(.json.string, "unterminated string: expected a closing '\"' before the end of the input",
-                   at: SourceRange(offset: quote, length: 1))
+        Diagnostic(
+            .json.string, "unterminated string: expected a closing '\"' before the end of the input",
+            at: SourceRange(offset: quote, length: 1))
     }
 
     private func loneSurrogate(at: Int, unit: UInt16) -> Diagnostic {
-        let which = unit < 0xDC00
+        let which =
+            unit < 0xDC00
             ? "a high surrogate must be followed by a low surrogate escape \\uDC00-\\uDFFF"
             : "a low surrogate must follow a high surrogate escape \\uD800-\\uDBFF"
-        return Diagnostic(.json.string, "lone surrogate \\u\(hex4Digits(UInt32(unit))): \(which)",
-                          at: SourceRange(offset: at, length: 6))
+        return Diagnostic(
+            .json.string, "lone surrogate \\u\(hex4Digits(UInt32(unit))): \(which)",
+            at: SourceRange(offset: at, length: 6))
     }
 
     func unexpected(_ expectation: String, note: String = "") -> Diagnostic {
@@ -512,7 +536,9 @@ struct JSONReader<Builder: JSONTreeBuilder> {
     func describeFound() -> String {
         guard pos < end else { return "the end of the input" }
         let b = buf[pos]
-        if isWordByte(b) { return "'\(String(decoding: UnsafeBufferPointer(rebasing: buf[pos..<wordEnd()]), as: UTF8.self))'" }
+        if isWordByte(b) {
+            return "'\(String(decoding: UnsafeBufferPointer(rebasing: buf[pos..<wordEnd()]), as: UTF8.self))'"
+        }
         switch b {
         case UInt8(ascii: "/"): return "'/' (JSON has no comments)"
         case UInt8(ascii: "'"): return "a single quote (JSON strings use double quotes)"
@@ -537,7 +563,7 @@ struct JSONReader<Builder: JSONTreeBuilder> {
     private func isWordByte(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"):
             return true
         default:
             return false

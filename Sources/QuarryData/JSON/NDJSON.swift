@@ -18,8 +18,10 @@ public enum NDJSON {
                 var lines: [Line] = []
                 try forEachLine(buf) { number, start, end throws(Diagnostic) in
                     let value = try parseLine(buf, number: number, start: start, end: end, parser: parser)
-                    lines.append(Line(number: number, range: SourceRange(offset: start, length: end - start),
-                                      value: value))
+                    lines.append(
+                        Line(
+                            number: number, range: SourceRange(offset: start, length: end - start),
+                            value: value))
                 }
                 return lines
             })
@@ -31,8 +33,10 @@ public enum NDJSON {
     }
 
     /// One line's value, with the line number put in front of a diagnostic's message.
-    static func parseLine(_ buf: UnsafeBufferPointer<UInt8>, number: Int, start: Int, end: Int,
-                          parser: JSONParser) throws(Diagnostic) -> JSON {
+    static func parseLine(
+        _ buf: UnsafeBufferPointer<UInt8>, number: Int, start: Int, end: Int,
+        parser: JSONParser
+    ) throws(Diagnostic) -> JSON {
         do {
             return try parser.parse(buf, from: start, to: end)
         } catch {
@@ -43,8 +47,10 @@ public enum NDJSON {
     }
 
     /// Calls `body` with the number and byte bounds of every non-blank line.
-    static func forEachLine<E: Error>(_ buf: UnsafeBufferPointer<UInt8>,
-                                      _ body: (_ number: Int, _ start: Int, _ end: Int) throws(E) -> Void) throws(E) {
+    static func forEachLine<E: Error>(
+        _ buf: UnsafeBufferPointer<UInt8>,
+        _ body: (_ number: Int, _ start: Int, _ end: Int) throws(E) -> Void
+    ) throws(E) {
         var number = 1
         var start = 0
         while start <= buf.count {

@@ -63,7 +63,9 @@ enum Base64 {
                 n = n << 6 | UInt32(v)
             }
             if padding == 2 && n & 0xFFFF != 0 || padding == 1 && n & 0xFF != 0 {
-                return .failure(Base64Error("the character before the '=' padding at position \(i + 3 - padding) has non-zero unused bits"))
+                return .failure(
+                    Base64Error(
+                        "the character before the '=' padding at position \(i + 3 - padding) has non-zero unused bits"))
             }
             out.append(UInt8(n >> 16 & 0xFF))
             if padding < 2 { out.append(UInt8(n >> 8 & 0xFF)) }

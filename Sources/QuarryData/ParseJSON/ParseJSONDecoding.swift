@@ -54,15 +54,18 @@ public enum ParseJSON {
 
     private static func decodeWrapper(_ type: JSON, _ o: JSONObject) throws(ValueDecodingError) -> Value {
         guard case .string(let name) = type else {
-            throw ValueDecodingError(.data.unknownType, "__type must be a string, not \(article(type))",
-                                     path: ["__type"])
+            throw ValueDecodingError(
+                .data.unknownType, "__type must be a string, not \(article(type))",
+                path: ["__type"])
         }
         switch name {
         case "Date":
             return .date(try date(o, "iso", in: name))
         case "GeoPoint":
-            return .geoPoint(GeoPoint(latitude: try number(o, "latitude", in: name),
-                                      longitude: try number(o, "longitude", in: name)))
+            return .geoPoint(
+                GeoPoint(
+                    latitude: try number(o, "latitude", in: name),
+                    longitude: try number(o, "longitude", in: name)))
         case "Pointer":
             return .pointer(try pointer(o))
         case "Relation":
@@ -71,17 +74,19 @@ public enum ParseJSON {
                 return .relation(className: className, objectIds: [])
             }
             guard case .array(let items) = objects else {
-                throw ValueDecodingError(.data.wrapper,
-                                         "Relation field 'objects' must be an array of Pointers, not \(article(objects))",
-                                         path: ["objects"])
+                throw ValueDecodingError(
+                    .data.wrapper,
+                    "Relation field 'objects' must be an array of Pointers, not \(article(objects))",
+                    path: ["objects"])
             }
             var ids: [String] = []
             ids.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
                 let path: JSONPath = ["objects", .index(i)]
                 guard case .object(let p) = item, p["__type"] == .string("Pointer") else {
-                    throw ValueDecodingError(.data.wrapper, "Relation objects must be Pointers, not \(article(item))",
-                                             path: path)
+                    throw ValueDecodingError(
+                        .data.wrapper, "Relation objects must be Pointers, not \(article(item))",
+                        path: path)
                 }
                 let target: Pointer
                 do { target = try pointer(p) } catch { throw error.inside(.index(i)).inside(.key("objects")) }
@@ -98,16 +103,18 @@ public enum ParseJSON {
             switch Base64.decode(text) {
             case .success(let bytes): return .bytes(bytes)
             case .failure(let e):
-                throw ValueDecodingError(.data.base64, "Bytes field 'base64' is not valid base64: \(e.message)",
-                                         path: ["base64"])
+                throw ValueDecodingError(
+                    .data.base64, "Bytes field 'base64' is not valid base64: \(e.message)",
+                    path: ["base64"])
             }
         case "File":
             let fileName = try string(o, "name", in: name)
             var url: String?
             if let u = o["url"], !u.isNull {
                 guard case .string(let s) = u else {
-                    throw ValueDecodingError(.data.wrapper, "File field 'url' must be a string, not \(article(u))",
-                                             path: ["url"])
+                    throw ValueDecodingError(
+                        .data.wrapper, "File field 'url' must be a string, not \(article(u))",
+                        path: ["url"])
                 }
                 url = s
             }
@@ -136,8 +143,9 @@ public enum ParseJSON {
     // MARK: Wrapper fields
 
     private static func pointer(_ o: JSONObject) throws(ValueDecodingError) -> Pointer {
-        Pointer(className: try string(o, "className", in: "Pointer"),
-                objectId: try string(o, "objectId", in: "Pointer"))
+        Pointer(
+            className: try string(o, "className", in: "Pointer"),
+            objectId: try string(o, "objectId", in: "Pointer"))
     }
 
     private static func polygon(_ o: JSONObject) throws(ValueDecodingError) -> [GeoPoint] {
@@ -146,39 +154,47 @@ public enum ParseJSON {
         }
         guard case .array(let items) = coordinates else {
             throw ValueDecodingError(
-                .data.wrapper, "Polygon field 'coordinates' must be an array of [latitude, longitude] pairs, not \(article(coordinates))",
+                .data.wrapper,
+                "Polygon field 'coordinates' must be an array of [latitude, longitude] pairs, not \(article(coordinates))",
                 path: ["coordinates"])
         }
         var points: [GeoPoint] = []
         points.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
             guard case .array(let pair) = item, pair.count == 2,
-                  let lat = pair[0].doubleValue, let lon = pair[1].doubleValue
+                let lat = pair[0].doubleValue, let lon = pair[1].doubleValue
             else {
-                throw ValueDecodingError(.data.wrapper,
-                                         "Polygon point must be a [latitude, longitude] pair of numbers, not \(item)",
-                                         path: ["coordinates", .index(i)])
+                throw ValueDecodingError(
+                    .data.wrapper,
+                    "Polygon point must be a [latitude, longitude] pair of numbers, not \(item)",
+                    path: ["coordinates", .index(i)])
             }
             points.append(GeoPoint(latitude: lat, longitude: lon))
         }
         guard points.count >= 3 else {
-            throw ValueDecodingError(.data.wrapper, "Polygon needs at least 3 points, found \(points.count)",
-                                     path: ["coordinates"])
+            throw ValueDecodingError(
+                .data.wrapper, "Polygon needs at least 3 points, found \(points.count)",
+                path: ["coordinates"])
         }
         return points
     }
 
-    static func string(_ o: JSONObject, _ field: String, in wrapper: String,
-                       allowEmpty: Bool = false) throws(ValueDecodingError) -> String {
+    static func string(
+        _ o: JSONObject, _ field: String, in wrapper: String,
+        allowEmpty: Bool = false
+    ) throws(ValueDecodingError) -> String {
         guard let v = o[field] else { throw missing(field, in: wrapper) }
         guard case .string(let s) = v else { throw wrongType(field, in: wrapper, expected: "a string", found: v) }
         guard allowEmpty || !s.isEmpty else {
-            throw ValueDecodingError(.data.wrapper, "\(wrapper) field '\(field)' must not be empty", path: [.key(field)])
+            throw ValueDecodingError(
+                .data.wrapper, "\(wrapper) field '\(field)' must not be empty", path: [.key(field)])
         }
         return s
     }
 
-    private static func number(_ o: JSONObject, _ field: String, in wrapper: String) throws(ValueDecodingError) -> Double {
+    private static func number(_ o: JSONObject, _ field: String, in wrapper: String) throws(ValueDecodingError)
+        -> Double
+    {
         guard let v = o[field] else { throw missing(field, in: wrapper) }
         guard let d = v.doubleValue else { throw wrongType(field, in: wrapper, expected: "a number", found: v) }
         return d
@@ -203,9 +219,12 @@ public enum ParseJSON {
         ValueDecodingError(.data.wrapper, "\(wrapper) is missing '\(field)'")
     }
 
-    private static func wrongType(_ field: String, in wrapper: String, expected: String, found: JSON) -> ValueDecodingError {
-        ValueDecodingError(.data.wrapper, "\(wrapper) field '\(field)' must be \(expected), not \(article(found))",
-                           path: [.key(field)])
+    private static func wrongType(_ field: String, in wrapper: String, expected: String, found: JSON)
+        -> ValueDecodingError
+    {
+        ValueDecodingError(
+            .data.wrapper, "\(wrapper) field '\(field)' must be \(expected), not \(article(found))",
+            path: [.key(field)])
     }
 
     /// "a string", "an object", "null": for messages.

@@ -22,12 +22,16 @@ extension ParseJSON {
         case .geoPoint(let g):
             return ["__type": "GeoPoint", "latitude": .double(g.latitude), "longitude": .double(g.longitude)]
         case .polygon(let points):
-            return ["__type": "Polygon",
-                    "coordinates": .array(points.map { [.double($0.latitude), .double($0.longitude)] })]
+            return [
+                "__type": "Polygon",
+                "coordinates": .array(points.map { [.double($0.latitude), .double($0.longitude)] }),
+            ]
         case .pointer(let p): return pointer(p.className, p.objectId)
         case .relation(let className, let ids):
-            return ["__type": "Relation", "className": .string(className),
-                    "objects": .array(ids.map { pointer(className, $0) })]
+            return [
+                "__type": "Relation", "className": .string(className),
+                "objects": .array(ids.map { pointer(className, $0) }),
+            ]
         case .file(let f):
             var o: JSONObject = ["__type": "File", "name": .string(f.name)]
             if let url = f.url { o["url"] = .string(url) }

@@ -8,8 +8,10 @@ extension ParseJSON {
     /// wrappers, both read as dates, or null. Every other field goes through `decode`. Field
     /// order is kept. Messages of errors about a field leave the field's name to the caller,
     /// which finds it in the error's path.
-    public static func decodeRecord(_ object: JSONObject,
-                                    defaultObjectId: String? = nil) throws(ValueDecodingError) -> Record {
+    public static func decodeRecord(
+        _ object: JSONObject,
+        defaultObjectId: String? = nil
+    ) throws(ValueDecodingError) -> Record {
         let objectId: String
         switch object["objectId"] {
         case .string(let s)?:
@@ -21,8 +23,9 @@ extension ParseJSON {
             guard let defaultObjectId else { throw ValueDecodingError(.data.objectId, "the object has no 'objectId'") }
             objectId = defaultObjectId
         case let other?:
-            throw ValueDecodingError(.data.objectId, "must be a string, not \(article(other))",
-                                     path: ["objectId"])
+            throw ValueDecodingError(
+                .data.objectId, "must be a string, not \(article(other))",
+                path: ["objectId"])
         }
         // Built directly (keys are unique already): this is the loader's per-object hot path.
         var record = Record(objectId: objectId, fields: [])
@@ -55,7 +58,8 @@ extension ParseJSON {
                 throw ValueDecodingError(.data.geoRange, "latitude \(p.latitude) is outside -90…90", path: latitude)
             }
             guard p.longitude.isFinite, abs(p.longitude) <= 180 else {
-                throw ValueDecodingError(.data.geoRange, "longitude \(p.longitude) is outside -180…180", path: longitude)
+                throw ValueDecodingError(
+                    .data.geoRange, "longitude \(p.longitude) is outside -180…180", path: longitude)
             }
         }
         switch value {
@@ -88,9 +92,10 @@ extension ParseJSON {
         case .object(let o) where o["__type"] == .string("Date"):
             do { return try decode(json) } catch { throw error.inside(.key(field)) }
         default:
-            throw ValueDecodingError(.data.field,
-                                     "must be an ISO-8601 date string or a Date, not \(article(json))",
-                                     path: [.key(field)])
+            throw ValueDecodingError(
+                .data.field,
+                "must be an ISO-8601 date string or a Date, not \(article(json))",
+                path: [.key(field)])
         }
     }
 }

@@ -37,7 +37,8 @@ public struct ValueDecodingError: Error, Hashable, Sendable, CustomStringConvert
     /// located tree, the range points at the offending value (or the nearest enclosing one).
     public func diagnostic(under base: JSONPath = [], in root: JSONNode? = nil) -> Diagnostic {
         let full = base.appending(path)
-        return Diagnostic(diagnosticCode, message, at: root?.nearestRange(of: full),
-                          path: full.isEmpty ? nil : full.description)
+        return Diagnostic(
+            diagnosticCode, message, at: root?.nearestRange(of: full),
+            path: full.isEmpty ? nil : full.description)
     }
 }

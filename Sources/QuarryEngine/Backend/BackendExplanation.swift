@@ -18,8 +18,10 @@ public struct BackendExplanation: Hashable, Sendable {
     /// The database's plan (`EXPLAIN QUERY PLAN` rows, or the engine's plan), one line each.
     public var plan: [String]
 
-    public init(backend: String, statement: String?, parameterCount: Int, residual: [ResidualPart],
-                orderPushed: Bool, pagePushed: Bool, plan: [String]) {
+    public init(
+        backend: String, statement: String?, parameterCount: Int, residual: [ResidualPart],
+        orderPushed: Bool, pagePushed: Bool, plan: [String]
+    ) {
         self.backend = backend
         self.statement = statement
         self.parameterCount = parameterCount

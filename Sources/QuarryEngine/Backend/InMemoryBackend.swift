@@ -5,9 +5,11 @@ import QuarryCore
 public actor InMemoryBackend: QueryBackend {
     private let engine: Engine
 
-    public init(database: Database, limits: Limits = .default,
-                now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    public init(
+        database: Database, limits: Limits = .default,
+        now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
         engine = Engine(database: database, limits: limits, now: now, random: random)
     }
 
@@ -29,9 +31,10 @@ public actor InMemoryBackend: QueryBackend {
 
     public func explain(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> BackendExplanation {
         let report = try engine.explain(query, variables: variables)
-        return BackendExplanation(backend: backendName, statement: nil, parameterCount: 0, residual: [],
-                                  orderPushed: true, pagePushed: true,
-                                  plan: report.description.split(separator: "\n").map(String.init))
+        return BackendExplanation(
+            backend: backendName, statement: nil, parameterCount: 0, residual: [],
+            orderPushed: true, pagePushed: true,
+            plan: report.description.split(separator: "\n").map(String.init))
     }
 
     /// Applies the changes in order. The engine's changes cannot fail, so the batch is

@@ -14,8 +14,10 @@ public struct PushdownEvaluator {
     /// - Parameters:
     ///   - objects: the snapshot the candidates came from.
     ///   - now: the clock, read once here (as the reference reads it once per query).
-    public init(objects: any StoredObjects, limits: Limits, variables: [String: Value],
-                now: @Sendable () -> Int64, random: @escaping @Sendable () -> Double) {
+    public init(
+        objects: any StoredObjects, limits: Limits, variables: [String: Value],
+        now: @Sendable () -> Int64, random: @escaping @Sendable () -> Double
+    ) {
         source = StoredObjectsSource(objects)
         self.limits = limits
         evaluation = Evaluation(source: source, limits: limits, variables: variables, nowMillis: now(), random: random)
@@ -47,8 +49,10 @@ public struct PushdownEvaluator {
     ///     compared with it under `.sql` must then parse as one); answer true when unsure.
     ///   - objectCount: the objects of a class in the snapshot, which bounds what an inner
     ///     query can yield; nil when unknown.
-    public func mayThrow(_ predicate: Filter, mayReachDate: @escaping (FieldPath) -> Bool,
-                         objectCount: @escaping (String) -> Int?) -> Bool {
+    public func mayThrow(
+        _ predicate: Filter, mayReachDate: @escaping (FieldPath) -> Bool,
+        objectCount: @escaping (String) -> Int?
+    ) -> Bool {
         var fallibility = Fallibility(facts: BackendKeyFacts(mayReachDate: mayReachDate))
         let limits = limits
         let evaluation = evaluation
@@ -74,15 +78,19 @@ public struct PushdownEvaluator {
     ///   - candidates: the objects satisfying the pushed conjuncts, in insertion order, or in
     ///     the query's order when `ordered`, and already paged when `paged`.
     ///   - residual: the conjuncts left to Quarry, in evaluation order.
-    public func finish(_ query: Query, candidates: [Record], residual: [Filter], ordered: Bool,
-                       paged: Bool) throws(Diagnostic) -> QueryResult {
+    public func finish(
+        _ query: Query, candidates: [Record], residual: [Filter], ordered: Bool,
+        paged: Bool
+    ) throws(Diagnostic) -> QueryResult {
         var matched: [Record] = []
         matched.reserveCapacity(candidates.count)
         let scope = query.className
         candidateLoop: for record in candidates {
             try evaluation.visitRow()
             for part in residual {
-                guard try evaluation.evaluate(part, Scope(record: record, className: scope)) else { continue candidateLoop }
+                guard try evaluation.evaluate(part, Scope(record: record, className: scope)) else {
+                    continue candidateLoop
+                }
             }
             matched.append(record)
         }

@@ -24,7 +24,9 @@ final class ArrayElementsLeaf: KeyLeaf {
 
         /// Whether (folded) string bytes lie between the bounds of a `.strings` test; each
         /// bound is its bytes and whether it is included.
-        static func inRange(_ x: UnsafeBufferPointer<UInt8>, _ lower: ([UInt8], Bool)?, _ upper: ([UInt8], Bool)?) -> Bool {
+        static func inRange(_ x: UnsafeBufferPointer<UInt8>, _ lower: ([UInt8], Bool)?, _ upper: ([UInt8], Bool)?)
+            -> Bool
+        {
             if let (lo, incl) = lower {
                 let o = lo.withUnsafeBufferPointer { Bytes.compare(x, $0) }
                 if o < 0 || (o == 0 && !incl) { return false }
@@ -46,8 +48,10 @@ final class ArrayElementsLeaf: KeyLeaf {
 
     /// - Parameter invertResult: `.document` tests `!=` as "no element equals", that is the
     ///   equality test with the result inverted.
-    init(_ leaf: Leaf, access: KeyAccess, source: ElementSource, test: Test, invertResult: Bool = false,
-         answers: SlotAnswers, selectivity: Double) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, source: ElementSource, test: Test, invertResult: Bool = false,
+        answers: SlotAnswers, selectivity: Double
+    ) {
         self.source = source
         self.test = test
         perElementNegation = leaf.semantics == .sql && leaf.negated
@@ -62,110 +66,126 @@ final class ArrayElementsLeaf: KeyLeaf {
         try source.starts.withUnsafeBufferPointer { (starts) throws(Diagnostic) in
             try source.counts.withUnsafeBufferPointer { (counts) throws(Diagnostic) in
                 try (source.targets ?? []).withUnsafeBufferPointer { (targets) throws(Diagnostic) in
-                try elements.slots.withUnsafeBufferPointer { (slots) throws(Diagnostic) in
-                    /// Some non-null element `e` with `pass(e) != en`, then `!= rn`.
-                    func any(_ b: inout Batch, _ pass: (Int) -> Bool) throws(Diagnostic) {
-                        if asks {
-                            try driveDeciding(&b, ctx) { t in
-                                let start = Int(starts[t])
-                                for i in start..<start + Int(counts[t]) {
-                                    let e = Int(targets[i])
-                                    if e < 0 { return 2 }
-                                    if slots[e] == 2 && pass(e) != en { return rn ? 0 : 1 }
+                    try elements.slots.withUnsafeBufferPointer { (slots) throws(Diagnostic) in
+                        /// Some non-null element `e` with `pass(e) != en`, then `!= rn`.
+                        func any(_ b: inout Batch, _ pass: (Int) -> Bool) throws(Diagnostic) {
+                            if asks {
+                                try driveDeciding(&b, ctx) { t in
+                                    let start = Int(starts[t])
+                                    for i in start..<start + Int(counts[t]) {
+                                        let e = Int(targets[i])
+                                        if e < 0 { return 2 }
+                                        if slots[e] == 2 && pass(e) != en { return rn ? 0 : 1 }
+                                    }
+                                    return rn ? 1 : 0
                                 }
-                                return rn ? 1 : 0
+                                return
                             }
-                            return
-                        }
-                        if mapped {
+                            if mapped {
+                                try drive(&b, ctx) { t in
+                                    let start = Int(starts[t])
+                                    for i in start..<start + Int(counts[t]) {
+                                        let e = Int(targets[i])
+                                        if e >= 0 && slots[e] == 2 && pass(e) != en { return !rn }
+                                    }
+                                    return rn
+                                }
+                                return
+                            }
                             try drive(&b, ctx) { t in
-                                let start = Int(starts[t])
-                                for i in start..<start + Int(counts[t]) {
-                                    let e = Int(targets[i])
-                                    if e >= 0 && slots[e] == 2 && pass(e) != en { return !rn }
+                                let start = Int(starts[t]), end = start + Int(counts[t])
+                                var e = start
+                                while e < end {
+                                    if slots[e] == 2 && pass(e) != en { return !rn }
+                                    e += 1
                                 }
                                 return rn
                             }
-                            return
                         }
-                        try drive(&b, ctx) { t in
-                            let start = Int(starts[t]), end = start + Int(counts[t])
-                            var e = start
-                            while e < end {
-                                if slots[e] == 2 && pass(e) != en { return !rn }
-                                e += 1
+                        switch test {
+                        case .ints(let range):
+                            guard let c = elements as? Int64Column else { return }
+                            try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
+                                try any(&b) { range.contains(v[$0]) }
                             }
-                            return rn
-                        }
-                    }
-                    switch test {
-                    case .ints(let range):
-                        guard let c = elements as? Int64Column else { return }
-                        try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in try any(&b) { range.contains(v[$0]) } }
-                    case .intSet(let set):
-                        guard let c = elements as? Int64Column else { return }
-                        try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in try any(&b) { set.contains(v[$0]) } }
-                    case .doubles(let range):
-                        guard let c = elements as? DoubleColumn else { return }
-                        try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in try any(&b) { range.contains(v[$0]) } }
-                    case .doubleSet(let set, let nan):
-                        guard let c = elements as? DoubleColumn else { return }
-                        try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
-                            try any(&b) { e in
-                                let x = v[e]
-                                return x.isNaN ? nan : set.contains((x == 0 ? 0.0 : x).bitPattern)
+                        case .intSet(let set):
+                            guard let c = elements as? Int64Column else { return }
+                            try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
+                                try any(&b) { set.contains(v[$0]) }
                             }
-                        }
-                    case .bools(let range):
-                        guard let c = elements as? BoolColumn else { return }
-                        try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in try any(&b) { range.contains(v[$0] ? 1 : 0) } }
-                    case .strings(let lower, let upper, let invert, let folder):
-                        guard let c = elements as? StringColumn else { return }
-                        try c.withBytes { (s) throws(Diagnostic) in
-                            try any(&b) { e in
-                                folder.fold(s.span(e)) { Test.inRange($0, lower, upper) != invert }
+                        case .doubles(let range):
+                            guard let c = elements as? DoubleColumn else { return }
+                            try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
+                                try any(&b) { range.contains(v[$0]) }
                             }
-                        }
-                    case .stringEqual(let literal, let invert):
-                        guard let c = elements as? StringColumn else { return }
-                        try literal.withUnsafeBufferPointer { (l) throws(Diagnostic) in
-                            try c.withBytes { (s) throws(Diagnostic) in
-                                if l.count <= 8 {
-                                    let n = l.count, word = Bytes.word(literal)
-                                    try any(&b) { e in (s.count(e) == n && Bytes.load(s.bytes, s.start(e), n) == word) != invert }
-                                } else {
-                                    try any(&b) { e in Bytes.equal(s.span(e), l) != invert }
+                        case .doubleSet(let set, let nan):
+                            guard let c = elements as? DoubleColumn else { return }
+                            try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
+                                try any(&b) { e in
+                                    let x = v[e]
+                                    return x.isNaN ? nan : set.contains((x == 0 ? 0.0 : x).bitPattern)
                                 }
                             }
-                        }
-                    case .stringSet(let set, let folder):
-                        guard let c = elements as? StringColumn else { return }
-                        try c.withBytes { (s) throws(Diagnostic) in try any(&b) { e in folder.fold(s.span(e)) { set.contains($0) } } }
-                    case .affix(let kind, let pattern, let folder):
-                        guard let c = elements as? StringColumn else { return }
-                        try pattern.withUnsafeBufferPointer { (p) throws(Diagnostic) in
+                        case .bools(let range):
+                            guard let c = elements as? BoolColumn else { return }
+                            try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
+                                try any(&b) { range.contains(v[$0] ? 1 : 0) }
+                            }
+                        case .strings(let lower, let upper, let invert, let folder):
+                            guard let c = elements as? StringColumn else { return }
                             try c.withBytes { (s) throws(Diagnostic) in
                                 try any(&b) { e in
-                                    folder.fold(s.span(e)) { x in
-                                        switch kind {
-                                        case .prefix: return Bytes.hasPrefix(x, p)
-                                        case .suffix: return Bytes.hasSuffix(x, p)
-                                        case .substring: return Bytes.contains(x, p)
+                                    folder.fold(s.span(e)) { Test.inRange($0, lower, upper) != invert }
+                                }
+                            }
+                        case .stringEqual(let literal, let invert):
+                            guard let c = elements as? StringColumn else { return }
+                            try literal.withUnsafeBufferPointer { (l) throws(Diagnostic) in
+                                try c.withBytes { (s) throws(Diagnostic) in
+                                    if l.count <= 8 {
+                                        let n = l.count, word = Bytes.word(literal)
+                                        try any(&b) { e in
+                                            (s.count(e) == n && Bytes.load(s.bytes, s.start(e), n) == word) != invert
+                                        }
+                                    } else {
+                                        try any(&b) { e in Bytes.equal(s.span(e), l) != invert }
+                                    }
+                                }
+                            }
+                        case .stringSet(let set, let folder):
+                            guard let c = elements as? StringColumn else { return }
+                            try c.withBytes { (s) throws(Diagnostic) in
+                                try any(&b) { e in folder.fold(s.span(e)) { set.contains($0) } }
+                            }
+                        case .affix(let kind, let pattern, let folder):
+                            guard let c = elements as? StringColumn else { return }
+                            try pattern.withUnsafeBufferPointer { (p) throws(Diagnostic) in
+                                try c.withBytes { (s) throws(Diagnostic) in
+                                    try any(&b) { e in
+                                        folder.fold(s.span(e)) { x in
+                                            switch kind {
+                                            case .prefix: return Bytes.hasPrefix(x, p)
+                                            case .suffix: return Bytes.hasSuffix(x, p)
+                                            case .substring: return Bytes.contains(x, p)
+                                            }
                                         }
                                     }
                                 }
                             }
+                        case .like(let pattern, let folder):
+                            guard let c = elements as? StringColumn else { return }
+                            try c.withBytes { (s) throws(Diagnostic) in
+                                try any(&b) { e in folder.fold(s.span(e)) { pattern.matches($0) } }
+                            }
+                        case .text(let matcher):
+                            guard let c = elements as? StringColumn else { return }
+                            try c.withBytes { (s) throws(Diagnostic) in
+                                try any(&b) { e in matcher.matches(s.string(e)) }
+                            }
+                        case .constant(let raw):
+                            try any(&b) { _ in raw ?? en }
                         }
-                    case .like(let pattern, let folder):
-                        guard let c = elements as? StringColumn else { return }
-                        try c.withBytes { (s) throws(Diagnostic) in try any(&b) { e in folder.fold(s.span(e)) { pattern.matches($0) } } }
-                    case .text(let matcher):
-                        guard let c = elements as? StringColumn else { return }
-                        try c.withBytes { (s) throws(Diagnostic) in try any(&b) { e in matcher.matches(s.string(e)) } }
-                    case .constant(let raw):
-                        try any(&b) { _ in raw ?? en }
                     }
-                }
                 }
             }
         }
@@ -242,7 +262,9 @@ final class ArrayEmptyLeaf: KeyLeaf {
                     try drive(&b, ctx) { t in
                         let start = Int(starts[t])
                         var empty = true
-                        for e in start..<start + Int(counts[t]) where slots[e] != Slot.null.rawValue { empty = false; break }
+                        for e in start..<start + Int(counts[t]) where slots[e] != Slot.null.rawValue {
+                            empty = false; break
+                        }
                         return empty != invert
                     }
                 }

@@ -15,7 +15,8 @@ extension FilterCompiler {
             guard arrays.elements.statistics.others == 0, let members = Self.literalList(list) else { return nil }
             var mode = ArrayListLeaf.Mode.containsAll
             if case .containedBy = l.condition { mode = .containedBy }
-            return ArrayListLeaf(l, access: access, elements: ElementSource(arrays), mode: mode, list: members, answers: answers)
+            return ArrayListLeaf(
+                l, access: access, elements: ElementSource(arrays), mode: mode, list: members, answers: answers)
         case .quantified(let q, _, let variable, let p):
             return quantified(l, q, variable, p, access, elements: arrays.elements, arrays: arrays, answers)
         default:
@@ -25,15 +26,18 @@ extension FilterCompiler {
 
     /// A key path through a list of pointers to a field of the targets (`rel.name`): an array
     /// of the targets' values, tested like an array column's elements.
-    func listLeaf(_ l: Leaf, _ access: KeyAccess, _ list: PointerListColumn, _ column: Column,
-                  _ answers: SlotAnswers) -> FilterNode? {
+    func listLeaf(
+        _ l: Leaf, _ access: KeyAccess, _ list: PointerListColumn, _ column: Column,
+        _ answers: SlotAnswers
+    ) -> FilterNode? {
         // Arrays reached at the targets would be spliced in: only scalar columns here.
         guard column.statistics.multiValued == 0, column.statistics.others == 0 else { return nil }
         if case .isNull = l.condition {
             // The path reaches an array (a value), which SQL looks into, and Parse's `$exists`
             // counts only when some target has the field.
             guard l.semantics == .predicate else { return nil }
-            return SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: l.negated ? 0.9 : 0.1)
+            return SlotLeaf(
+                l, access: access, whenValue: l.negated, answers: answers, selectivity: l.negated ? 0.9 : 0.1)
         }
         // `rel.objectId`: a dangling element reaches its own id, which only the stored list has.
         let asks = access.path.components.last == "objectId"
@@ -43,7 +47,9 @@ extension FilterCompiler {
 
     /// The tests an array shares with its elements: NSPredicate's array-as-one-value answers,
     /// SQL's and Parse's element tests.
-    private func elementsLeaf(_ l: Leaf, _ access: KeyAccess, _ source: ElementSource, _ answers: SlotAnswers) -> FilterNode? {
+    private func elementsLeaf(_ l: Leaf, _ access: KeyAccess, _ source: ElementSource, _ answers: SlotAnswers)
+        -> FilterNode?
+    {
         let neg = l.negated
         if l.semantics == .sql, case .compare(_, _, .literal(.null), _) = l.condition {
             // Nothing compares with null under SQL.
@@ -55,8 +61,10 @@ extension FilterCompiler {
             case .compare(_, let op, .literal(let c), _) where c.isScalarLiteral || c.isNull:
                 let raw: Bool? = op == .eq ? false : (op == .ne ? true : nil)
                 let whenValue = raw.map { $0 != neg } ?? neg
-                return SlotLeaf(l, access: access, whenValue: whenValue, answers: answers, selectivity: whenValue ? 0.9 : 0.01)
-            case .inCollection(_, .list(let items), _) where items.allSatisfy({ $0.literalValue.map { $0.isScalarLiteral || $0.isNull } ?? false }):
+                return SlotLeaf(
+                    l, access: access, whenValue: whenValue, answers: answers, selectivity: whenValue ? 0.9 : 0.01)
+            case .inCollection(_, .list(let items), _)
+            where items.allSatisfy({ $0.literalValue.map { $0.isScalarLiteral || $0.isNull } ?? false }):
                 return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: neg ? 0.9 : 0.01)
             case .string, .between(_, .literal, .literal), .text:
                 // A string test on an array, or an array between two values: false.
@@ -68,24 +76,32 @@ extension FilterCompiler {
         guard source.elements.statistics.others == 0 else { return nil }
         if l.semantics == .document, case .compare(_, let op, .literal(.null), _) = l.condition, source.targets == nil {
             // Parse's equality with null: some element is null (the array itself is not).
-            guard op == .eq || op == .ne else { return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: 0.5) }
-            return ArrayListLeaf(l, access: access, elements: source, mode: .containsAll, list: [.null], invertResult: op == .ne,
-                                 answers: answers)
+            guard op == .eq || op == .ne else {
+                return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: 0.5)
+            }
+            return ArrayListLeaf(
+                l, access: access, elements: source, mode: .containsAll, list: [.null], invertResult: op == .ne,
+                answers: answers)
         }
         // Parse's `$ne` on an array: no element (nor the array) equals the value.
         if l.semantics == .document, case .compare(let a, .ne, let b, let o) = l.condition {
             var equality = l
             equality.condition = .compare(a, .eq, b, o)
             guard let test = elementTest(equality, source.elements) else { return nil }
-            return ArrayElementsLeaf(l, access: access, source: source, test: test, invertResult: true, answers: answers,
-                                     selectivity: 0.8)
+            return ArrayElementsLeaf(
+                l, access: access, source: source, test: test, invertResult: true, answers: answers,
+                selectivity: 0.8)
         }
         if case .string(_, .matches(let regexOptions), .literal(.string(let pattern)), let options) = l.condition {
-            guard source.elements is StringColumn else { return SlotLeaf(l, access: access, whenValue: Self.unknown(l), answers: answers, selectivity: 0.01) }
-            guard let regex = try? memo.regex(pattern, regexOptions, options, limits), let data = try? regex.makeMatchData()
+            guard source.elements is StringColumn else {
+                return SlotLeaf(l, access: access, whenValue: Self.unknown(l), answers: answers, selectivity: 0.01)
+            }
+            guard let regex = try? memo.regex(pattern, regexOptions, options, limits),
+                let data = try? regex.makeMatchData()
             else { return nil }
-            return ArrayRegexLeaf(l, access: access, source: source, regex: regex, data: data,
-                                  stripsDiacritics: options.contains(.diacriticInsensitive), answers: answers)
+            return ArrayRegexLeaf(
+                l, access: access, source: source, regex: regex, data: data,
+                stripsDiacritics: options.contains(.diacriticInsensitive), answers: answers)
         }
         guard let test = elementTest(l, source.elements) else { return nil }
         return ArrayElementsLeaf(l, access: access, source: source, test: test, answers: answers, selectivity: 0.2)
@@ -96,7 +112,8 @@ extension FilterCompiler {
         let s = l.semantics
         switch l.condition {
         case .compare(_, let op, .literal(let c), let options):
-            guard let t = TypedLiteral.classify(c, column: elements, semantics: s, options: options, store: store) else { return nil }
+            guard let t = TypedLiteral.classify(c, column: elements, semantics: s, options: options, store: store)
+            else { return nil }
             switch (elements, t) {
             case (is Int64Column, .int(let i)): return .ints(IntRange(op, i))
             case (is Int64Column, .fraction(let d)): return .ints(IntRange(op, fraction: d))
@@ -161,10 +178,12 @@ extension FilterCompiler {
                 return .intSet(Set(typed.compactMap { if case .int(let i) = $0 { return i } else { return nil } }))
             case is DoubleColumn:
                 let ds = typed.compactMap { if case .double(let d) = $0 { return d } else { return nil } }
-                return .doubleSet(Set(ds.filter { !$0.isNaN }.map { ($0 == 0 ? 0.0 : $0).bitPattern }), nan: ds.contains { $0.isNaN })
+                return .doubleSet(
+                    Set(ds.filter { !$0.isNaN }.map { ($0 == 0 ? 0.0 : $0).bitPattern }), nan: ds.contains { $0.isNaN })
             case is StringColumn:
-                return .stringSet(ByteStringSet(typed.compactMap { if case .string(let b) = $0 { return b } else { return nil } }),
-                                  folder: ByteFolder(options))
+                return .stringSet(
+                    ByteStringSet(typed.compactMap { if case .string(let b) = $0 { return b } else { return nil } }),
+                    folder: ByteFolder(options))
             default:
                 return nil
             }
@@ -178,7 +197,9 @@ extension FilterCompiler {
             case .endsWith: return .affix(.suffix, folded, folder: ByteFolder(options))
             case .contains: return .affix(.substring, folded, folder: ByteFolder(options))
             case .like(let syntax):
-                return .like(ByteLikePattern(LikePattern(pattern, syntax: syntax, options: options)), folder: ByteFolder(options))
+                return .like(
+                    ByteLikePattern(LikePattern(pattern, syntax: syntax, options: options)), folder: ByteFolder(options)
+                )
             case .matches: return nil
             }
         default:
@@ -205,11 +226,14 @@ extension FilterCompiler {
     /// A quantifier whose predicate is one simple test of the element (the variable against
     /// literals): typed over `elements`, each row's slice of it (`arrays`), or the row's own
     /// value as a collection of one (no `arrays`).
-    func quantified(_ l: Leaf, _ q: Quantifier, _ variable: String, _ p: Filter, _ access: KeyAccess,
-                    elements: Column, arrays: ArrayColumn?, count: IntRange? = nil, _ answers: SlotAnswers) -> FilterNode? {
+    func quantified(
+        _ l: Leaf, _ q: Quantifier, _ variable: String, _ p: Filter, _ access: KeyAccess,
+        elements: Column, arrays: ArrayColumn?, count: IntRange? = nil, _ answers: SlotAnswers
+    ) -> FilterNode? {
         // Element values of other types would need the reference per element; a row's own
         // value of another type goes to it through the node's slots.
-        guard elements.kind != .generic, arrays == nil || elements.statistics.others == 0, case .leaf(var inner) = p else {
+        guard elements.kind != .generic, arrays == nil || elements.statistics.others == 0, case .leaf(var inner) = p
+        else {
             return nil
         }
         let element = Expr.variable(variable)
@@ -224,7 +248,9 @@ extension FilterCompiler {
         switch inner.condition {
         case .isNull(element), .compare(element, _, .literal(.null), _):
             // The same answer for every typed element: the reference's for one of them.
-            guard let v = Self.representative(elements.kind), let answer = try? folding.evaluate(p, scope(v)) else { return nil }
+            guard let v = Self.representative(elements.kind), let answer = try? folding.evaluate(p, scope(v)) else {
+                return nil
+            }
             whenTyped = answer
         case .inCollection(.literal(.string(let needle)), element, let options):
             // `'ab' IN $x`: a substring test on string elements.
@@ -237,8 +263,9 @@ extension FilterCompiler {
             return nil
         }
         guard let whenNull = try? folding.evaluate(p, scope(.null)) else { return nil }
-        return QuantifiedLeaf(l, access: access, elements: elements, arrays: arrays, quantifier: q, test: test,
-                              whenTypedElement: whenTyped, inner: inner, whenNullElement: whenNull, count: count, answers: answers)
+        return QuantifiedLeaf(
+            l, access: access, elements: elements, arrays: arrays, quantifier: q, test: test,
+            whenTypedElement: whenTyped, inner: inner, whenNullElement: whenNull, count: count, answers: answers)
     }
 }
 

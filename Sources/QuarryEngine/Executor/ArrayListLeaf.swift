@@ -25,8 +25,11 @@ final class ArrayListLeaf: KeyLeaf {
 
     /// Nil when the list is too long for one word of bits (64 members).
     /// - Parameter invertResult: Parse's `$ne: null` (no null element) as `containsAll([null])`.
-    init?(_ leaf: Leaf, access: KeyAccess, elements arrays: ElementSource, mode: Mode, list: [Value], invertResult: Bool = false,
-          answers: SlotAnswers) {
+    init?(
+        _ leaf: Leaf, access: KeyAccess, elements arrays: ElementSource, mode: Mode, list: [Value],
+        invertResult: Bool = false,
+        answers: SlotAnswers
+    ) {
         guard list.count <= 64, arrays.targets == nil else { return nil }
         self.arrays = arrays
         self.mode = mode
@@ -40,7 +43,9 @@ final class ArrayListLeaf: KeyLeaf {
         case (_, .null): return .null
         case (.int, .int(let i)), (.date, .date(let i)): return .int(i)
         case (.int, .double(let d)):
-            guard d == d.rounded(.towardZero), d >= -9.223372036854775808e18, d < 9.223372036854775808e18 else { return .never }
+            guard d == d.rounded(.towardZero), d >= -9.223372036854775808e18, d < 9.223372036854775808e18 else {
+                return .never
+            }
             return .int(Int64(d))
         case (.double, .double(let d)): return .double(d)
         case (.double, .int(let i)): return DoubleColumn.holdsExactly(i) ? .double(Double(i)) : .never
@@ -52,7 +57,9 @@ final class ArrayListLeaf: KeyLeaf {
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         let members = self.members
-        let nullBits = members.enumerated().reduce(UInt64(0)) { $0 | ($1.element == .null ? 1 << UInt64($1.offset) : 0) }
+        let nullBits = members.enumerated().reduce(UInt64(0)) {
+            $0 | ($1.element == .null ? 1 << UInt64($1.offset) : 0)
+        }
         let elements = arrays.elements
         switch elements {
         case let c as Int64Column:
@@ -99,8 +106,10 @@ final class ArrayListLeaf: KeyLeaf {
     /// Each row's elements through `typed` (the members a typed element equals); null elements
     /// equal the null members.
     @inline(__always)
-    private func scan(_ b: inout Batch, _ ctx: ExecContext, _ nullBits: UInt64,
-                      _ typed: (Int) -> UInt64) throws(Diagnostic) {
+    private func scan(
+        _ b: inout Batch, _ ctx: ExecContext, _ nullBits: UInt64,
+        _ typed: (Int) -> UInt64
+    ) throws(Diagnostic) {
         let all: UInt64 = members.count == 64 ? ~0 : (1 << UInt64(members.count)) - 1
         let mode = self.mode, invert = self.invert
         try arrays.starts.withUnsafeBufferPointer { (starts) throws(Diagnostic) in

@@ -77,7 +77,9 @@ enum Bytes {
     /// `.caseInsensitive`, itself for diacritics) and never changes bytes before a non-ASCII
     /// scalar. Nil when a non-ASCII byte is reached before the answer is known.
     @inline(__always)
-    static func asciiFoldedPrefix(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, lowercase: Bool) -> Bool? {
+    static func asciiFoldedPrefix(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, lowercase: Bool)
+        -> Bool?
+    {
         let n = Swift.min(s.count, p.count)
         for i in 0..<n {
             let c = s[i]
@@ -91,7 +93,9 @@ enum Bytes {
 
     /// Whether the folded `s` equals the (folded) `p`, decided when `s` is ASCII; nil otherwise.
     @inline(__always)
-    static func asciiFoldedEqual(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, lowercase: Bool) -> Bool? {
+    static func asciiFoldedEqual(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, lowercase: Bool)
+        -> Bool?
+    {
         if s.count != p.count { return isASCII(s) ? false : nil }
         var same = true
         for i in 0..<s.count {
@@ -107,7 +111,9 @@ enum Bytes {
     /// an ASCII scalar's neighbours), and an all-ASCII `s` folds byte for byte. Nil when `s` has
     /// non-ASCII bytes and no ASCII match: folding might join or create one.
     @inline(__always)
-    static func asciiFoldedContains(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, lowercase: Bool) -> Bool? {
+    static func asciiFoldedContains(_ s: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, lowercase: Bool)
+        -> Bool?
+    {
         let n = s.count, m = p.count
         guard m > 0 else { return true }
         let first = p[0]
@@ -231,7 +237,9 @@ struct ByteStringSet {
         if spans.count <= 8 {
             return arena.withUnsafeBufferPointer { a in
                 for span in spans where span.count == s.count {
-                    if Bytes.equal(UnsafeBufferPointer(rebasing: a[span.start..<span.start + span.count]), s) { return true }
+                    if Bytes.equal(UnsafeBufferPointer(rebasing: a[span.start..<span.start + span.count]), s) {
+                        return true
+                    }
                 }
                 return false
             }
@@ -242,7 +250,9 @@ struct ByteStringSet {
                 let slot = Int(slots[i])
                 if slot < 0 { return false }
                 let span = spans[slot]
-                if Bytes.equal(UnsafeBufferPointer(rebasing: a[span.start..<span.start + span.count]), s) { return true }
+                if Bytes.equal(UnsafeBufferPointer(rebasing: a[span.start..<span.start + span.count]), s) {
+                    return true
+                }
                 i = (i + 1) & mask
             }
         }

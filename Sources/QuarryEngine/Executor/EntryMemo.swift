@@ -23,8 +23,10 @@ final class EntryMemo {
     /// `answer` for tests that may fail (regex budgets): failures are not remembered, so each
     /// row that reaches the entry fails as in the reference.
     @inline(__always)
-    func answer(_ s: StringSpans, _ row: Int,
-                _ test: (UnsafeBufferPointer<UInt8>) throws(Diagnostic) -> Bool) throws(Diagnostic) -> Bool {
+    func answer(
+        _ s: StringSpans, _ row: Int,
+        _ test: (UnsafeBufferPointer<UInt8>) throws(Diagnostic) -> Bool
+    ) throws(Diagnostic) -> Bool {
         guard s.isCoded else { return try test(s.span(row)) }
         let e = s.entry(row)
         if e >= answers.count { answers += [UInt8](repeating: 0, count: s.entryCount - answers.count) }

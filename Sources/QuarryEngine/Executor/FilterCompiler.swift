@@ -33,7 +33,8 @@ struct FilterCompiler {
         var run: [FilterNode] = []
         for node in nodes {
             if node.mayThrow {
-                out += run.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+                out += run.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(
+                    \.element)
                 run = []
                 out.append(node)
             } else {

@@ -129,9 +129,10 @@ final class AndNode: FilterNode {
 
     init(_ operands: [FilterNode]) {
         self.operands = operands
-        super.init(label: "AND", cost: operands.reduce(0) { $0 + $1.cost },
-                   selectivity: operands.reduce(1) { $0 * $1.selectivity },
-                   mayThrow: operands.contains { $0.mayThrow })
+        super.init(
+            label: "AND", cost: operands.reduce(0) { $0 + $1.cost },
+            selectivity: operands.reduce(1) { $0 * $1.selectivity },
+            mayThrow: operands.contains { $0.mayThrow })
     }
 
     override var children: [FilterNode] { operands }
@@ -174,9 +175,10 @@ final class OrNode: FilterNode {
 
     init(_ operands: [FilterNode]) {
         self.operands = operands
-        super.init(label: "OR", cost: operands.reduce(0) { $0 + $1.cost },
-                   selectivity: Swift.min(1, operands.reduce(0) { $0 + $1.selectivity }),
-                   mayThrow: operands.contains { $0.mayThrow })
+        super.init(
+            label: "OR", cost: operands.reduce(0) { $0 + $1.cost },
+            selectivity: Swift.min(1, operands.reduce(0) { $0 + $1.selectivity }),
+            mayThrow: operands.contains { $0.mayThrow })
     }
 
     override var children: [FilterNode] { operands }

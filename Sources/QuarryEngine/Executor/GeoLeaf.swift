@@ -8,8 +8,10 @@ final class GeoLeaf: KeyLeaf {
     let condition: GeoCondition
     let invert: Bool
 
-    init(_ leaf: Leaf, access: KeyAccess, points: GeoColumn, condition: GeoCondition, invert: Bool,
-         answers: SlotAnswers, selectivity: Double) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, points: GeoColumn, condition: GeoCondition, invert: Bool,
+        answers: SlotAnswers, selectivity: Double
+    ) {
         self.points = points
         self.condition = condition
         self.invert = invert
@@ -39,8 +41,10 @@ final class GeoLeaf: KeyLeaf {
             box.east = Swift.max(box.east, v.longitude)
         }
         let slack = 1e-9
-        return (box.south - slack * (1 + abs(box.south)), box.north + slack * (1 + abs(box.north)),
-                box.west - slack * (1 + abs(box.west)), box.east + slack * (1 + abs(box.east)))
+        return (
+            box.south - slack * (1 + abs(box.south)), box.north + slack * (1 + abs(box.north)),
+            box.west - slack * (1 + abs(box.west)), box.east + slack * (1 + abs(box.east))
+        )
     }
 
     /// Whether the condition can be tested here (polygon containment needs a polygon column).

@@ -34,7 +34,8 @@ struct KeyAccess {
     static func throughList(_ path: FieldPath, in table: ClassTable, store: ColumnStore) -> KeyAccess? {
         let components = path.components
         // `rel.0` is the list's first element (docs/SEMANTICS.md), not a field of the targets.
-        guard components.count == 2, Int(components[1]) == nil, let list = table.column(components[0]) as? PointerListColumn,
+        guard components.count == 2, Int(components[1]) == nil,
+            let list = table.column(components[0]) as? PointerListColumn,
             let column = store.table(list.targetClass)?.column(components[1])
         else { return nil }
         return KeyAccess(path: path, list: list, column: column)
@@ -101,7 +102,9 @@ struct KeyAccess {
                         t = next
                     } else {
                         // A dangling pointer still has its own objectId (the stored value).
-                        let asks = next == PointerColumn.foreign || (next == PointerColumn.dangling && endsAtOwnId && hop === hops.last)
+                        let asks =
+                            next == PointerColumn.foreign
+                            || (next == PointerColumn.dangling && endsAtOwnId && hop === hops.last)
                         t = asks ? Self.fallback : Self.missing
                         break
                     }
@@ -128,7 +131,9 @@ class KeyLeaf: FilterNode {
     private var finals: [Int32] = []
     private var decisions: [UInt8] = []
 
-    init(_ leaf: Leaf, access: KeyAccess, answers: SlotAnswers, cost: Double, selectivity: Double, mayThrow: Bool = false) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, answers: SlotAnswers, cost: Double, selectivity: Double, mayThrow: Bool = false
+    ) {
         self.access = access
         self.whenMissing = answers.missing
         self.whenNull = answers.null
@@ -183,7 +188,9 @@ class KeyLeaf: FilterNode {
 
     /// `drive` for tests that may throw (regular expressions over their budget): rows are
     /// decided one by one in order, so the first failing row is the reference's.
-    final func driveThrowing(_ b: inout Batch, _ ctx: ExecContext, _ test: (Int) throws(Diagnostic) -> Bool) throws(Diagnostic) {
+    final func driveThrowing(_ b: inout Batch, _ ctx: ExecContext, _ test: (Int) throws(Diagnostic) -> Bool)
+        throws(Diagnostic)
+    {
         let m = whenMissing, n = whenNull
         let hopping = !access.hops.isEmpty
         if hopping { access.follow(b, into: &finals) }
@@ -211,8 +218,10 @@ class KeyLeaf: FilterNode {
     /// Pointer steps, `other` values and the reference fallback: decisions first (0 reject,
     /// 1 keep, 2 ask the reference), then the reference for the undecided rows, in row order.
     @inline(__always)
-    private func driveGeneral(_ b: inout Batch, _ ctx: ExecContext, slots: UnsafeBufferPointer<UInt8>?,
-                              _ decide: (Int) -> UInt8) throws(Diagnostic) {
+    private func driveGeneral(
+        _ b: inout Batch, _ ctx: ExecContext, slots: UnsafeBufferPointer<UInt8>?,
+        _ decide: (Int) -> UInt8
+    ) throws(Diagnostic) {
         let m: UInt8 = whenMissing ? 1 : 0, n: UInt8 = whenNull ? 1 : 0
         if decisions.count < b.count { decisions = [UInt8](repeating: 0, count: Swift.max(b.count, Batch.capacity)) }
         let hopping = !access.hops.isEmpty

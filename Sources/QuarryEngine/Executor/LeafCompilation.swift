@@ -13,7 +13,9 @@ extension FilterCompiler {
 
     private func typedLeaf(_ l: Leaf) -> FilterNode {
         let variables = l.operandVariables
-        if !variables.isEmpty { return BoundLeaf(l, names: variables, compiler: self, mayThrow: fallibility.mayThrow(l)) }
+        if !variables.isEmpty {
+            return BoundLeaf(l, names: variables, compiler: self, mayThrow: fallibility.mayThrow(l))
+        }
         switch l.condition {
         case .compare(.key(let path), let op, .literal(let c), let options):
             return keyed(l, path) { access, column, answers in
@@ -39,9 +41,10 @@ extension FilterCompiler {
                 if l.semantics == .predicate, needle.isEmpty {
                     return SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: 0.01)
                 }
-                return StringAffixLeaf(l, access: access, strings: strings, kind: .substring,
-                                       pattern: Array(StringFolding.fold(needle, options).utf8), invert: l.negated,
-                                       options: options, answers: answers, selectivity: 0.2)
+                return StringAffixLeaf(
+                    l, access: access, strings: strings, kind: .substring,
+                    pattern: Array(StringFolding.fold(needle, options).utf8), invert: l.negated,
+                    options: options, answers: answers, selectivity: 0.2)
             }
         case .string(.key, .matches(let regexOptions), .literal(.string(let pattern)), let options):
             // An invalid pattern fails on every row that reaches the leaf, whatever it holds.
@@ -54,11 +57,13 @@ extension FilterCompiler {
         case .inCollection(.key(let path), .list(let items), let options):
             let literals = items.compactMap { if case .literal(let v) = $0 { return v } else { return nil } }
             guard literals.count == items.count else { return fallback(l) }
-            return keyed(l, path) { access, column, answers in membership(l, literals, options, access, column, answers) }
+            return keyed(l, path) { access, column, answers in membership(l, literals, options, access, column, answers)
+            }
         case .isNull(.key(let path)):
             return keyed(l, path) { access, column, answers in
-                SlotLeaf(l, access: access, whenValue: l.negated, answers: answers,
-                         selectivity: Estimate.nulls(column, negated: l.negated))
+                SlotLeaf(
+                    l, access: access, whenValue: l.negated, answers: answers,
+                    selectivity: Estimate.nulls(column, negated: l.negated))
             }
         case .string:
             return stringLeaf(l)
@@ -70,22 +75,31 @@ extension FilterCompiler {
             return keyed(l, path) { access, column, answers in
                 guard let strings = column as? StringColumn else { return notApplicable(l, access, column, answers) }
                 let matcher = TextMatcher(search)
-                return StringFunctionLeaf(l, access: access, strings: strings, invert: l.negated, answers: answers, cost: 60,
-                                          selectivity: 0.1, mayThrow: false) { s in matcher.matches(s) }
+                return StringFunctionLeaf(
+                    l, access: access, strings: strings, invert: l.negated, answers: answers, cost: 60,
+                    selectivity: 0.1, mayThrow: false
+                ) { s in matcher.matches(s) }
             }
         case .geo(let g):
             return keyed(l, g.key) { access, column, answers in
-                guard let points = column as? GeoColumn, GeoLeaf.supports(g) else { return notApplicable(l, access, column, answers) }
-                return GeoLeaf(l, access: access, points: points, condition: g, invert: l.negated, answers: answers, selectivity: 0.1)
+                guard let points = column as? GeoColumn, GeoLeaf.supports(g) else {
+                    return notApplicable(l, access, column, answers)
+                }
+                return GeoLeaf(
+                    l, access: access, points: points, condition: g, invert: l.negated, answers: answers,
+                    selectivity: 0.1)
             }
         case .inQuery(let path, let inner):
             if let error = failedInner[inner] { return ThrowingNode(l, error: error) }
             guard let access = access(path) else { return fallback(l) }
             let answers = SlotAnswers(missing: Self.unknown(l), null: Self.unknown(l))
-            guard let column = access.column else { return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0) }
+            guard let column = access.column else {
+                return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0)
+            }
             if let pointers = column as? PointerColumn {
-                return PointerSetLeaf(l, access: access, pointers: pointers, rows: nil, inner: inner, invert: l.negated,
-                                      answers: answers, selectivity: 0.1)
+                return PointerSetLeaf(
+                    l, access: access, pointers: pointers, rows: nil, inner: inner, invert: l.negated,
+                    answers: answers, selectivity: 0.1)
             }
             if let lists = column as? PointerListColumn {
                 return PointerListLeaf(l, access: access, lists: lists, test: .inner(inner), answers: answers)
@@ -101,11 +115,14 @@ extension FilterCompiler {
                 // `ptr.objectId IN (Inner[…].objectId)`: objectIds are unique within a class, so
                 // this is the pointer's row among the inner query's rows (a null pointer reaches
                 // no objectId, as a missing one).
-                return PointerSetLeaf(l, access: pointerAccess, pointers: pointers, rows: nil, inner: inner, invert: l.negated,
-                                      answers: answers, selectivity: 0.1)
+                return PointerSetLeaf(
+                    l, access: pointerAccess, pointers: pointers, rows: nil, inner: inner, invert: l.negated,
+                    answers: answers, selectivity: 0.1)
             }
             guard let access = access(path) else { return fallback(l) }
-            guard let column = access.column else { return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0) }
+            guard let column = access.column else {
+                return SlotLeaf(l, access: access, whenValue: false, answers: answers, selectivity: 0)
+            }
             guard column.kind != .generic, column.kind != .geoPoint else { return fallback(l) }
             return SelectLeaf(l, access: access, column: column, inner: inner, innerKey: innerKey, answers: answers)
         case .relatedTo(let parent, let key):
@@ -120,8 +137,10 @@ extension FilterCompiler {
 
     /// NSPredicate `SUBQUERY(key, $x, test).@count op n` with a simple element test: the
     /// passing elements counted per row. A key that reaches nothing is an empty collection.
-    private func subqueryCount(_ l: Leaf, _ path: FieldPath, _ variable: String, _ p: Filter, _ op: ComparisonOperator,
-                               _ c: Value) -> FilterNode? {
+    private func subqueryCount(
+        _ l: Leaf, _ path: FieldPath, _ variable: String, _ p: Filter, _ op: ComparisonOperator,
+        _ c: Value
+    ) -> FilterNode? {
         var range: IntRange
         switch c {
         case .int(let i): range = IntRange(op, i)
@@ -134,7 +153,8 @@ extension FilterCompiler {
         let empty = range.contains(0)
         let answers = SlotAnswers(missing: empty, null: empty)
         if let arrays = column as? ArrayColumn {
-            return quantified(l, .any, variable, p, access, elements: arrays.elements, arrays: arrays, count: range, answers)
+            return quantified(
+                l, .any, variable, p, access, elements: arrays.elements, arrays: arrays, count: range, answers)
         }
         guard !(column is PointerListColumn) else { return nil }
         return quantified(l, .any, variable, p, access, elements: column, arrays: nil, count: range, answers)
@@ -149,8 +169,10 @@ extension FilterCompiler {
 
     /// A leaf whose answer is the same for every typed value of a scalar column (a comparison
     /// with null): the reference's answer for one value stands for all.
-    private func independent(_ l: Leaf, _ path: FieldPath, _ access: KeyAccess, _ column: Column,
-                             _ answers: SlotAnswers) -> FilterNode? {
+    private func independent(
+        _ l: Leaf, _ path: FieldPath, _ access: KeyAccess, _ column: Column,
+        _ answers: SlotAnswers
+    ) -> FilterNode? {
         guard let v = Self.representative(column.kind), let whenValue = answer(l, path, holding: v) else { return nil }
         return SlotLeaf(l, access: access, whenValue: whenValue, answers: answers, selectivity: whenValue ? 0.9 : 0.01)
     }
@@ -158,14 +180,17 @@ extension FilterCompiler {
     /// A leaf the reference fails on for every typed value (SQL reading a literal that is no
     /// date against a date column): the reference's error, on the first such row.
     private func failing(_ l: Leaf, _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
-        guard let v = Self.representative(column.kind), case .failure(let error) = outcome(l, access.path, holding: v) else { return nil }
+        guard let v = Self.representative(column.kind), case .failure(let error) = outcome(l, access.path, holding: v)
+        else { return nil }
         return FailingLeaf(l, access: access, error: error, answers: answers)
     }
 
     /// Resolves the subject and its answers on missing and null, then builds the typed node;
     /// the reference when the path or the answers cannot be had.
-    private func keyed(_ l: Leaf, _ path: FieldPath,
-                       _ build: (KeyAccess, Column, SlotAnswers) -> FilterNode?) -> FilterNode {
+    private func keyed(
+        _ l: Leaf, _ path: FieldPath,
+        _ build: (KeyAccess, Column, SlotAnswers) -> FilterNode?
+    ) -> FilterNode {
         if access(path) == nil, let access = KeyAccess.throughList(path, in: table, store: store),
             var answers = answers(l, path), let list = access.list, let column = access.column
         {
@@ -185,7 +210,8 @@ extension FilterCompiler {
         if let lists = column as? PointerListColumn {
             switch l.condition {
             case .arraySize(_, let n):
-                return PointerListLeaf(l, access: access, lists: lists, test: .size(Int32(clamping: n)), answers: answers)
+                return PointerListLeaf(
+                    l, access: access, lists: lists, test: .size(Int32(clamping: n)), answers: answers)
             case .isNull where l.semantics == .sql:
                 return PointerListLeaf(l, access: access, lists: lists, test: .empty, answers: answers)
             case .isNull:
@@ -202,7 +228,9 @@ extension FilterCompiler {
     /// Whole-array tests and quantifiers on a typed column that holds no arrays: a value is
     /// not an array (containsAll, containedBy and arraySize are unknown), and a quantifier sees
     /// it as a collection of one.
-    private func wholeArrayOnScalar(_ l: Leaf, _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
+    private func wholeArrayOnScalar(_ l: Leaf, _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers)
+        -> FilterNode?
+    {
         if case .quantified(let q, _, let variable, let p) = l.condition {
             return quantified(l, q, variable, p, access, elements: column, arrays: nil, answers)
         }
@@ -214,8 +242,10 @@ extension FilterCompiler {
 
     /// Parse's `$all` on a single value: an AND of equalities, so the value must equal every
     /// listed literal (docs/SEMANTICS.md): an equality when they are all one value, else false.
-    private func allOnScalar(_ l: Leaf, _ list: Expr, _ access: KeyAccess, _ column: Column,
-                             _ answers: SlotAnswers) -> FilterNode? {
+    private func allOnScalar(
+        _ l: Leaf, _ list: Expr, _ access: KeyAccess, _ column: Column,
+        _ answers: SlotAnswers
+    ) -> FilterNode? {
         guard let members = Self.literalList(list), let first = members.first, !first.isNull,
             members.allSatisfy({ $0 == first })
         else {
@@ -223,21 +253,25 @@ extension FilterCompiler {
                 SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: 0.01)
             }
         }
-        let equality = Leaf(.compare(.key(access.path), .eq, .literal(first), []), negated: l.negated, semantics: .document)
+        let equality = Leaf(
+            .compare(.key(access.path), .eq, .literal(first), []), negated: l.negated, semantics: .document)
         return comparison(equality, .eq, first, [], access, column, answers)
     }
 
     /// A typed column whose values the test does not apply to (a string test on numbers): the
     /// test is unknown for every typed value.
-    private func notApplicable(_ l: Leaf, _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
+    private func notApplicable(_ l: Leaf, _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers) -> FilterNode?
+    {
         guard column.kind != .generic else { return nil }
         return SlotLeaf(l, access: access, whenValue: Self.unknown(l), answers: answers, selectivity: 0.1)
     }
 
     // MARK: - Comparisons
 
-    private func comparison(_ l: Leaf, _ op: ComparisonOperator, _ c: Value, _ options: StringOptions,
-                            _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
+    private func comparison(
+        _ l: Leaf, _ op: ComparisonOperator, _ c: Value, _ options: StringOptions,
+        _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers
+    ) -> FilterNode? {
         let neg = l.negated
         let sel = Estimate.comparison(column, op, c)
         if let v = column as? DoubleColumn, case .int(let i) = c, !DoubleColumn.holdsExactly(i) {
@@ -252,22 +286,29 @@ extension FilterCompiler {
             switch (l.semantics, c) {
             case (.sql, .date(let ms)):
                 // SQL reads each stored string as a date; one that is none leaves the test unknown.
-                return StringFunctionLeaf(l, access: access, strings: strings, invert: false, answers: answers, cost: 80,
-                                          selectivity: sel, mayThrow: false) { s in
+                return StringFunctionLeaf(
+                    l, access: access, strings: strings, invert: false, answers: answers, cost: 80,
+                    selectivity: sel, mayThrow: false
+                ) { s in
                     guard let x = BackendlessDate.parse(s) else { return false }
                     return op.accepts(x < ms ? -1 : (x == ms ? 0 : 1)) != neg
                 }
             case (.document, .pointer(let p)):
                 // Parse: a stored objectId equals the pointer, exactly; no order between them.
-                guard op == .eq || op == .ne else { return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: 0.01) }
+                guard op == .eq || op == .ne else {
+                    return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: 0.01)
+                }
                 let id = Array(p.objectId.utf8)
-                return StringRangeLeaf(l, access: access, strings: strings, lower: (id, true), upper: (id, true),
-                                       invert: (op == .ne) != neg, options: [], answers: answers, selectivity: sel)
+                return StringRangeLeaf(
+                    l, access: access, strings: strings, lower: (id, true), upper: (id, true),
+                    invert: (op == .ne) != neg, options: [], answers: answers, selectivity: sel)
             default:
                 break
             }
         }
-        guard let literal = TypedLiteral.classify(c, column: column, semantics: l.semantics, options: options, store: store)
+        guard
+            let literal = TypedLiteral.classify(
+                c, column: column, semantics: l.semantics, options: options, store: store)
         else { return nil }
         switch (column, literal) {
         case (let v as Int64Column, .int(let i)):
@@ -288,24 +329,30 @@ extension FilterCompiler {
             return BoolRangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
         case (let v as StringColumn, .string(let bytes)):
             let (lower, upper, invert) = Self.stringBounds(op, bytes)
-            return StringRangeLeaf(l, access: access, strings: v, lower: lower, upper: upper, invert: invert != neg,
-                                   options: options, answers: answers, selectivity: sel)
+            return StringRangeLeaf(
+                l, access: access, strings: v, lower: lower, upper: upper, invert: invert != neg,
+                options: options, answers: answers, selectivity: sel)
         case (let v as PointerColumn, .pointerRow(let row)) where op == .eq || op == .ne:
-            return PointerEqualsLeaf(l, access: access, pointers: v, target: row, invert: (op == .ne) != neg, answers: answers)
+            return PointerEqualsLeaf(
+                l, access: access, pointers: v, target: row, invert: (op == .ne) != neg, answers: answers)
         case (let v as GeoColumn, .point(let p)) where op == .eq || op == .ne:
-            return GeoEqualsLeaf(l, access: access, points: v, members: [p], invert: (op == .ne) != neg, answers: answers,
-                                 selectivity: sel)
+            return GeoEqualsLeaf(
+                l, access: access, points: v, members: [p], invert: (op == .ne) != neg, answers: answers,
+                selectivity: sel)
         case (_, .incomparable), (_, .pointerRow), (_, .point):
             // Never equal, never ordered.
             let raw: Bool? = op == .eq ? false : (op == .ne ? true : nil)
             let whenValue = raw.map { $0 != neg } ?? Self.unknown(l)
-            return SlotLeaf(l, access: access, whenValue: whenValue, answers: answers, selectivity: whenValue ? 0.9 : 0.01)
+            return SlotLeaf(
+                l, access: access, whenValue: whenValue, answers: answers, selectivity: whenValue ? 0.9 : 0.01)
         default:
             return nil
         }
     }
 
-    private static func stringBounds(_ op: ComparisonOperator, _ s: [UInt8]) -> (([UInt8], Bool)?, ([UInt8], Bool)?, Bool) {
+    private static func stringBounds(_ op: ComparisonOperator, _ s: [UInt8]) -> (
+        ([UInt8], Bool)?, ([UInt8], Bool)?, Bool
+    ) {
         switch op {
         case .eq: return ((s, true), (s, true), false)
         case .ne: return ((s, true), (s, true), true)
@@ -316,11 +363,15 @@ extension FilterCompiler {
         }
     }
 
-    private func between(_ l: Leaf, _ lo: Value, _ hi: Value, _ access: KeyAccess, _ column: Column,
-                         _ answers: SlotAnswers) -> FilterNode? {
+    private func between(
+        _ l: Leaf, _ lo: Value, _ hi: Value, _ access: KeyAccess, _ column: Column,
+        _ answers: SlotAnswers
+    ) -> FilterNode? {
         let s = l.semantics
         if s == .sql, column.kind == .date,
-            [lo, hi].contains(where: { if case .string(let x) = $0 { return BackendlessDate.parse(x) == nil } else { return false } })
+            [lo, hi].contains(where: {
+                if case .string(let x) = $0 { return BackendlessDate.parse(x) == nil } else { return false }
+            })
         {
             return failing(l, access, column, answers)
         }
@@ -330,7 +381,8 @@ extension FilterCompiler {
         let neg = l.negated
         let sel = Estimate.between(column, lo, hi)
         switch (column, a, b) {
-        case (_, .incomparable, _), (_, _, .incomparable), (_, .pointerRow, _), (_, _, .pointerRow), (_, .point, _), (_, _, .point):
+        case (_, .incomparable, _), (_, _, .incomparable), (_, .pointerRow, _), (_, _, .pointerRow), (_, .point, _),
+            (_, _, .point):
             return SlotLeaf(l, access: access, whenValue: Self.unknown(l), answers: answers, selectivity: 0.01)
         case (let v as Int64Column, _, _):
             guard let lower = Self.intRange(.ge, a), let upper = Self.intRange(.le, b) else { return nil }
@@ -346,8 +398,9 @@ extension FilterCompiler {
             range.invert = neg
             return DoubleRangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
         case (let v as StringColumn, .string(let x), .string(let y)):
-            return StringRangeLeaf(l, access: access, strings: v, lower: (x, true), upper: (y, true), invert: neg,
-                                   options: [], answers: answers, selectivity: sel)
+            return StringRangeLeaf(
+                l, access: access, strings: v, lower: (x, true), upper: (y, true), invert: neg,
+                options: [], answers: answers, selectivity: sel)
         default:
             return nil
         }
@@ -363,8 +416,10 @@ extension FilterCompiler {
 
     // MARK: - IN lists
 
-    private func membership(_ l: Leaf, _ literals: [Value], _ options: StringOptions, _ access: KeyAccess,
-                            _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
+    private func membership(
+        _ l: Leaf, _ literals: [Value], _ options: StringOptions, _ access: KeyAccess,
+        _ column: Column, _ answers: SlotAnswers
+    ) -> FilterNode? {
         var typed: [TypedLiteral] = []
         for v in literals where !v.isNull {
             switch (column, v) {
@@ -377,7 +432,9 @@ extension FilterCompiler {
                 typed.append(.string(Array(p.objectId.utf8)))
                 continue
             default:
-                guard let t = TypedLiteral.classify(v, column: column, semantics: l.semantics, options: options, store: store)
+                guard
+                    let t = TypedLiteral.classify(
+                        v, column: column, semantics: l.semantics, options: options, store: store)
                 else { return nil }
                 typed.append(t)
             }
@@ -387,14 +444,17 @@ extension FilterCompiler {
         switch column {
         case let v as Int64Column:
             let members = typed.compactMap { if case .int(let i) = $0 { return i } else { return nil } }
-            return Int64SetLeaf(l, access: access, values: v, members: members, invert: neg, answers: answers, selectivity: sel)
+            return Int64SetLeaf(
+                l, access: access, values: v, members: members, invert: neg, answers: answers, selectivity: sel)
         case let v as DoubleColumn:
             let members = typed.compactMap { if case .double(let d) = $0 { return d } else { return nil } }
-            return DoubleSetLeaf(l, access: access, values: v, members: members, invert: neg, answers: answers, selectivity: sel)
+            return DoubleSetLeaf(
+                l, access: access, values: v, members: members, invert: neg, answers: answers, selectivity: sel)
         case let v as StringColumn:
             let members = typed.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
-            return StringSetLeaf(l, access: access, strings: v, members: members, invert: neg, options: options,
-                                 answers: answers, selectivity: sel)
+            return StringSetLeaf(
+                l, access: access, strings: v, members: members, invert: neg, options: options,
+                answers: answers, selectivity: sel)
         case let v as BoolColumn:
             let bools = Set(typed.compactMap { if case .bool(let b) = $0 { return b } else { return nil } })
             var range: IntRange
@@ -408,11 +468,13 @@ extension FilterCompiler {
             return BoolRangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
         case let v as GeoColumn:
             let points = typed.compactMap { if case .point(let p) = $0 { return p } else { return nil } }
-            return GeoEqualsLeaf(l, access: access, points: v, members: points, invert: neg, answers: answers, selectivity: sel)
+            return GeoEqualsLeaf(
+                l, access: access, points: v, members: points, invert: neg, answers: answers, selectivity: sel)
         case let v as PointerColumn:
             let rows = typed.compactMap { if case .pointerRow(let r) = $0 { return r } else { return nil } }
             let set = RowSet(rows: rows, capacity: store.table(v.targetClass)?.rowCount ?? 0)
-            return PointerSetLeaf(l, access: access, pointers: v, rows: set, inner: nil, invert: neg, answers: answers, selectivity: sel)
+            return PointerSetLeaf(
+                l, access: access, pointers: v, rows: set, inner: nil, invert: neg, answers: answers, selectivity: sel)
         default:
             return nil
         }
@@ -420,8 +482,10 @@ extension FilterCompiler {
 
     // MARK: - String tests
 
-    private func string(_ l: Leaf, _ op: StringOperator, _ pattern: String, _ written: StringOptions,
-                        _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers) -> FilterNode? {
+    private func string(
+        _ l: Leaf, _ op: StringOperator, _ pattern: String, _ written: StringOptions,
+        _ access: KeyAccess, _ column: Column, _ answers: SlotAnswers
+    ) -> FilterNode? {
         let options = written.folding(op, l.semantics)
         guard let strings = column as? StringColumn else { return notApplicable(l, access, column, answers) }
         let neg = l.negated
@@ -432,17 +496,21 @@ extension FilterCompiler {
         let folded = Array(StringFolding.fold(pattern, options).utf8)
         switch op {
         case .beginsWith:
-            return StringAffixLeaf(l, access: access, strings: strings, kind: .prefix, pattern: folded, invert: neg,
-                                   options: options, answers: answers, selectivity: Estimate.prefix(folded))
+            return StringAffixLeaf(
+                l, access: access, strings: strings, kind: .prefix, pattern: folded, invert: neg,
+                options: options, answers: answers, selectivity: Estimate.prefix(folded))
         case .endsWith:
-            return StringAffixLeaf(l, access: access, strings: strings, kind: .suffix, pattern: folded, invert: neg,
-                                   options: options, answers: answers, selectivity: Estimate.prefix(folded))
+            return StringAffixLeaf(
+                l, access: access, strings: strings, kind: .suffix, pattern: folded, invert: neg,
+                options: options, answers: answers, selectivity: Estimate.prefix(folded))
         case .contains:
-            return StringAffixLeaf(l, access: access, strings: strings, kind: .substring, pattern: folded, invert: neg,
-                                   options: options, answers: answers, selectivity: 0.2)
+            return StringAffixLeaf(
+                l, access: access, strings: strings, kind: .substring, pattern: folded, invert: neg,
+                options: options, answers: answers, selectivity: 0.2)
         case .like(let syntax):
-            return StringLikeLeaf(l, access: access, strings: strings, pattern: LikePattern(pattern, syntax: syntax, options: options),
-                                  invert: neg, answers: answers)
+            return StringLikeLeaf(
+                l, access: access, strings: strings, pattern: LikePattern(pattern, syntax: syntax, options: options),
+                invert: neg, answers: answers)
         case .matches(let regexOptions):
             let regex: CompiledRegex, data: RegexMatchData
             do {
@@ -451,8 +519,9 @@ extension FilterCompiler {
             } catch {
                 return ThrowingNode(l, error: error)
             }
-            return StringRegexLeaf(l, access: access, strings: strings, regex: regex, data: data,
-                                   stripsDiacritics: options.contains(.diacriticInsensitive), invert: neg, answers: answers)
+            return StringRegexLeaf(
+                l, access: access, strings: strings, regex: regex, data: data,
+                stripsDiacritics: options.contains(.diacriticInsensitive), invert: neg, answers: answers)
         }
     }
 
@@ -469,7 +538,8 @@ extension FilterCompiler {
             return table.row(of: p.objectId)
         }
         let selectivity = Double(rows.count) / Double(Swift.max(1, table.rowCount))
-        return RowSetLeaf(l, rows: RowSet(rows: rows, capacity: table.rowCount), invert: l.negated,
-                          selectivity: l.negated ? 1 - selectivity : selectivity)
+        return RowSetLeaf(
+            l, rows: RowSet(rows: rows, capacity: table.rowCount), invert: l.negated,
+            selectivity: l.negated ? 1 - selectivity : selectivity)
     }
 }

@@ -77,8 +77,10 @@ final class StringLikeLeaf: KeyLeaf {
     let folder: ByteFolder
     private let memo = EntryMemo()
 
-    init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, pattern: LikePattern, invert: Bool,
-         answers: SlotAnswers) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, strings: StringColumn, pattern: LikePattern, invert: Bool,
+        answers: SlotAnswers
+    ) {
         self.strings = strings
         self.pattern = ByteLikePattern(pattern)
         self.invert = invert

@@ -53,7 +53,9 @@ final class SelectLeaf: KeyLeaf {
         }
         p.strings = ByteStringSet(strings)
         if let pointers = column as? PointerColumn, let targets = ctx.run.store.table(pointers.targetClass) {
-            var rows = identities.filter { $0.className == pointers.targetClass }.compactMap { targets.row(of: $0.objectId) }
+            var rows = identities.filter { $0.className == pointers.targetClass }.compactMap {
+                targets.row(of: $0.objectId)
+            }
             if semantics == .document { rows += plainStrings.compactMap { targets.row(of: $0) } }
             p.pointerRows = RowSet(rows: rows, capacity: targets.rowCount)
         }

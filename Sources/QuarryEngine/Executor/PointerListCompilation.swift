@@ -5,7 +5,9 @@ extension FilterCompiler {
     /// pointers, never null: only equality with a pointer (or, for Parse, a plain objectId) can
     /// hold, ordered and string tests never do. NSPredicate compares the list as
     /// one value.
-    func pointerListLeaf(_ l: Leaf, _ access: KeyAccess, _ lists: PointerListColumn, _ answers: SlotAnswers) -> FilterNode? {
+    func pointerListLeaf(_ l: Leaf, _ access: KeyAccess, _ lists: PointerListColumn, _ answers: SlotAnswers)
+        -> FilterNode?
+    {
         let neg = l.negated
         func constant(_ v: Bool) -> FilterNode {
             SlotLeaf(l, access: access, whenValue: v, answers: answers, selectivity: v ? 0.9 : 0.01)
@@ -13,8 +15,9 @@ extension FilterCompiler {
         func members(_ literals: [Value], flip: Bool = false, invertResult: Bool = false) -> FilterNode {
             let rows = literals.compactMap { row(of: $0, in: lists.targetClass, semantics: l.semantics) }
             let set = RowSet(rows: rows, capacity: store.table(lists.targetClass)?.rowCount ?? 0)
-            return PointerListLeaf(l, access: access, lists: lists, test: .members(set, flip: flip),
-                                   invertResult: invertResult, answers: answers)
+            return PointerListLeaf(
+                l, access: access, lists: lists, test: .members(set, flip: flip),
+                invertResult: invertResult, answers: answers)
         }
         switch (l.semantics, l.condition) {
         case (.predicate, .compare(_, let op, .literal(let c), _)) where c.isScalarLiteral || c.isNull:

@@ -26,8 +26,10 @@ final class PointerListLeaf: KeyLeaf {
 
     /// - Parameter invertResult: Parse's `$ne` / `$nin`: no element equals, the membership test
     ///   with the result inverted.
-    init(_ leaf: Leaf, access: KeyAccess, lists: PointerListColumn, test: Test, invertResult: Bool = false,
-         answers: SlotAnswers) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, lists: PointerListColumn, test: Test, invertResult: Bool = false,
+        answers: SlotAnswers
+    ) {
         self.lists = lists
         self.test = test
         let existential: Bool
@@ -62,7 +64,8 @@ final class PointerListLeaf: KeyLeaf {
                             return passes != rn ? 1 : 0
                         }
                     case .inner(let q):
-                        let set = ctx.run.innerRowSet(q, targetClass: lists.targetClass) ?? RowSet(rows: [], capacity: 0)
+                        let set =
+                            ctx.run.innerRowSet(q, targetClass: lists.targetClass) ?? RowSet(rows: [], capacity: 0)
                         try drive(&b, ctx) { t in
                             let start = Int(starts[t])
                             for e in start..<start + Int(counts[t]) {

@@ -23,9 +23,12 @@ final class QuantifiedLeaf: KeyLeaf {
     /// included) decides, instead of the quantifier.
     let count: IntRange?
 
-    init(_ leaf: Leaf, access: KeyAccess, elements: Column, arrays: ArrayColumn?, quantifier: Quantifier,
-         test: ArrayElementsLeaf.Test?, whenTypedElement: Bool, inner: Leaf, whenNullElement: Bool, count: IntRange? = nil,
-         answers: SlotAnswers) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, elements: Column, arrays: ArrayColumn?, quantifier: Quantifier,
+        test: ArrayElementsLeaf.Test?, whenTypedElement: Bool, inner: Leaf, whenNullElement: Bool,
+        count: IntRange? = nil,
+        answers: SlotAnswers
+    ) {
         self.elements = elements
         self.arrays = arrays
         self.quantifier = quantifier
@@ -59,7 +62,8 @@ final class QuantifiedLeaf: KeyLeaf {
         func decide(_ range: Range<Int>, _ slots: UnsafeBufferPointer<UInt8>, _ pass: (Int) -> Bool?) -> Bool {
             if let count {
                 var n: Int64 = 0
-                for e in range where slots[e] == Slot.value.rawValue ? fixed ?? Self.answer(pass(e), semantics, neg) : whenNull {
+                for e in range
+                where slots[e] == Slot.value.rawValue ? fixed ?? Self.answer(pass(e), semantics, neg) : whenNull {
                     n += 1
                 }
                 return count.contains(n)
@@ -120,7 +124,8 @@ extension ArrayElementsLeaf.Test {
                 }
             }
         case (.bools(let range), let c as BoolColumn):
-            try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in try body { range.contains(v[$0] ? 1 : 0) } }
+            try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in try body { range.contains(v[$0] ? 1 : 0) }
+            }
         case (.strings(let lower, let upper, let invert, let folder), let c as StringColumn):
             try c.withBytes { (s) throws(Diagnostic) in
                 try body { e in
@@ -129,7 +134,9 @@ extension ArrayElementsLeaf.Test {
             }
         case (.stringEqual(let literal, let invert), let c as StringColumn):
             try c.withBytes { (s) throws(Diagnostic) in
-                try literal.withUnsafeBufferPointer { (l) throws(Diagnostic) in try body { Bytes.equal(s.span($0), l) != invert } }
+                try literal.withUnsafeBufferPointer { (l) throws(Diagnostic) in
+                    try body { Bytes.equal(s.span($0), l) != invert }
+                }
             }
         case (.stringSet(let set, let folder), let c as StringColumn):
             try c.withBytes { (s) throws(Diagnostic) in try body { e in folder.fold(s.span(e)) { set.contains($0) } } }
@@ -148,7 +155,8 @@ extension ArrayElementsLeaf.Test {
                 }
             }
         case (.like(let pattern, let folder), let c as StringColumn):
-            try c.withBytes { (s) throws(Diagnostic) in try body { e in folder.fold(s.span(e)) { pattern.matches($0) } } }
+            try c.withBytes { (s) throws(Diagnostic) in try body { e in folder.fold(s.span(e)) { pattern.matches($0) } }
+            }
         case (.text(let matcher), let c as StringColumn):
             try c.withBytes { (s) throws(Diagnostic) in try body { e in matcher.matches(s.string(e)) } }
         case (.constant(let raw), _):

@@ -12,8 +12,10 @@ final class StringRegexLeaf: KeyLeaf {
     let invert: Bool
     private let memo = EntryMemo()
 
-    init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, regex: CompiledRegex, data: RegexMatchData,
-         stripsDiacritics: Bool, invert: Bool, answers: SlotAnswers) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, strings: StringColumn, regex: CompiledRegex, data: RegexMatchData,
+        stripsDiacritics: Bool, invert: Bool, answers: SlotAnswers
+    ) {
         self.strings = strings
         self.regex = regex
         self.data = data
@@ -27,7 +29,9 @@ final class StringRegexLeaf: KeyLeaf {
         let budget = ctx.run.budget
         try strings.withBytes { (s) throws(Diagnostic) in
             try driveThrowing(&b, ctx) { (t) throws(Diagnostic) in
-                try memo.answer(s, t) { (x) throws(Diagnostic) in try regex.matches(x, data, strippingDiacritics: strips, budget: budget) } != invert
+                try memo.answer(s, t) { (x) throws(Diagnostic) in
+                    try regex.matches(x, data, strippingDiacritics: strips, budget: budget)
+                } != invert
             }
         }
     }
@@ -45,8 +49,10 @@ final class ArrayRegexLeaf: KeyLeaf {
     let perElementNegation: Bool
     let resultNegation: Bool
 
-    init(_ leaf: Leaf, access: KeyAccess, source: ElementSource, regex: CompiledRegex, data: RegexMatchData,
-         stripsDiacritics: Bool, answers: SlotAnswers) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, source: ElementSource, regex: CompiledRegex, data: RegexMatchData,
+        stripsDiacritics: Bool, answers: SlotAnswers
+    ) {
         self.source = source
         self.regex = regex
         self.data = data
@@ -71,7 +77,9 @@ final class ArrayRegexLeaf: KeyLeaf {
                                     let e = mapped ? Int(targets[i]) : i
                                     guard e >= 0, slots[e] == Slot.value.rawValue else { continue }
                                     let x = s.span(e)
-                                    if try regex.matches(x, data, strippingDiacritics: strips, budget: budget) != en { return !rn }
+                                    if try regex.matches(x, data, strippingDiacritics: strips, budget: budget) != en {
+                                        return !rn
+                                    }
                                 }
                                 return rn
                             }
@@ -86,8 +94,10 @@ final class ArrayRegexLeaf: KeyLeaf {
 extension CompiledRegex {
     /// Matches stored UTF-8 bytes; under `[d]` the subject loses its diacritics first, which
     /// only changes subjects with non-ASCII bytes (those are decoded, the rest matched in place).
-    func matches(_ x: UnsafeBufferPointer<UInt8>, _ data: RegexMatchData, strippingDiacritics: Bool,
-                 budget: QueryBudget) throws(Diagnostic) -> Bool {
+    func matches(
+        _ x: UnsafeBufferPointer<UInt8>, _ data: RegexMatchData, strippingDiacritics: Bool,
+        budget: QueryBudget
+    ) throws(Diagnostic) -> Bool {
         if strippingDiacritics, !Bytes.isASCII(x) {
             return try matches(StringFolding.stripDiacritics(String(decoding: x, as: UTF8.self)), budget: budget)
         }

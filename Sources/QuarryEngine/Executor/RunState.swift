@@ -18,8 +18,10 @@ final class RunState {
     /// What each query of an analyzed run did.
     var executions: [Query: ExecutionStats] = [:]
 
-    init(store: ColumnStore, limits: Limits, variables: [String: Value], nowMillis: Int64,
-         random: @escaping @Sendable () -> Double, timing: Bool) {
+    init(
+        store: ColumnStore, limits: Limits, variables: [String: Value], nowMillis: Int64,
+        random: @escaping @Sendable () -> Double, timing: Bool
+    ) {
         self.store = store
         self.limits = limits
         self.variables = variables
@@ -34,7 +36,8 @@ final class RunState {
     /// shaping of result objects go through it.
     var evaluation: Evaluation {
         if let e = createdEvaluation { return e }
-        let e = Evaluation(source: store, limits: limits, variables: variables, nowMillis: nowMillis, random: random, budget: budget)
+        let e = Evaluation(
+            source: store, limits: limits, variables: variables, nowMillis: nowMillis, random: random, budget: budget)
         for (query, outcome) in inner {
             if case .rows(_, let records) = outcome { e.innerResults[query] = records }
         }
@@ -57,7 +60,8 @@ final class RunState {
     func innerRowSet(_ query: Query, targetClass: String) -> RowSet? {
         if let s = innerSets[query] { return s }
         guard case .rows(let rows, _)? = inner[query] else { return nil }
-        let s = query.className == targetClass
+        let s =
+            query.className == targetClass
             ? RowSet(rows: rows, capacity: store.table(targetClass)?.rowCount ?? 0) : RowSet(rows: [], capacity: 0)
         innerSets[query] = s
         return s

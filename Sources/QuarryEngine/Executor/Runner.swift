@@ -23,8 +23,10 @@ enum Runner {
         return failure
     }
 
-    static func execute(_ plan: Plan, _ ctx: ExecContext, skip: Int, limit: Int?,
-                        stats: ExecutionStats? = nil) throws(Diagnostic) -> Output {
+    static func execute(
+        _ plan: Plan, _ ctx: ExecContext, skip: Int, limit: Int?,
+        stats: ExecutionStats? = nil
+    ) throws(Diagnostic) -> Output {
         let q = plan.query
         let needsSort = !q.order.isEmpty && !plan.ordered
         let wanted = limit.map { skip.addingSaturated($0) }

@@ -5,19 +5,26 @@ final class Int64RangeLeaf: KeyLeaf {
     let values: Int64Column
     let range: IntRange
 
-    init(_ leaf: Leaf, access: KeyAccess, values: Int64Column, range: IntRange, answers: SlotAnswers, selectivity: Double) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, values: Int64Column, range: IntRange, answers: SlotAnswers, selectivity: Double
+    ) {
         self.values = values
         self.range = range
-        super.init(leaf, access: access, answers: answers, cost: values.kind == .date ? 2 : 0.25, selectivity: selectivity)
+        super.init(
+            leaf, access: access, answers: answers, cost: values.kind == .date ? 2 : 0.25, selectivity: selectivity)
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         let lo = range.lo, hi = range.hi
         try values.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
             if range.invert {
-                try drive(&b, ctx) { t in let x = v[t]; return x < lo || x > hi }
+                try drive(&b, ctx) { t in
+                    let x = v[t]; return x < lo || x > hi
+                }
             } else {
-                try drive(&b, ctx) { t in let x = v[t]; return x >= lo && x <= hi }
+                try drive(&b, ctx) { t in
+                    let x = v[t]; return x >= lo && x <= hi
+                }
             }
         }
     }
@@ -28,7 +35,10 @@ final class DoubleRangeLeaf: KeyLeaf {
     let values: DoubleColumn
     let range: DoubleRange
 
-    init(_ leaf: Leaf, access: KeyAccess, values: DoubleColumn, range: DoubleRange, answers: SlotAnswers, selectivity: Double) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, values: DoubleColumn, range: DoubleRange, answers: SlotAnswers,
+        selectivity: Double
+    ) {
         self.values = values
         self.range = range
         super.init(leaf, access: access, answers: answers, cost: 1, selectivity: selectivity)
@@ -47,7 +57,9 @@ final class BoolRangeLeaf: KeyLeaf {
     let values: BoolColumn
     let range: IntRange
 
-    init(_ leaf: Leaf, access: KeyAccess, values: BoolColumn, range: IntRange, answers: SlotAnswers, selectivity: Double) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, values: BoolColumn, range: IntRange, answers: SlotAnswers, selectivity: Double
+    ) {
         self.values = values
         self.range = range
         super.init(leaf, access: access, answers: answers, cost: 0.25, selectivity: selectivity)
@@ -106,7 +118,10 @@ final class Int64SetLeaf: KeyLeaf {
     let set: Set<Int64>
     let invert: Bool
 
-    init(_ leaf: Leaf, access: KeyAccess, values: Int64Column, members: [Int64], invert: Bool, answers: SlotAnswers, selectivity: Double) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, values: Int64Column, members: [Int64], invert: Bool, answers: SlotAnswers,
+        selectivity: Double
+    ) {
         self.values = values
         self.members = members
         self.set = Set(members)
@@ -135,7 +150,10 @@ final class DoubleSetLeaf: KeyLeaf {
     let nan: Bool
     let invert: Bool
 
-    init(_ leaf: Leaf, access: KeyAccess, values: DoubleColumn, members: [Double], invert: Bool, answers: SlotAnswers, selectivity: Double) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, values: DoubleColumn, members: [Double], invert: Bool, answers: SlotAnswers,
+        selectivity: Double
+    ) {
         self.values = values
         self.set = Set(members.filter { !$0.isNaN }.map { ($0 == 0 ? 0.0 : $0).bitPattern })
         self.nan = members.contains { $0.isNaN }
@@ -162,8 +180,10 @@ final class PointerSetLeaf: KeyLeaf {
     let inner: Query?
     let invert: Bool
 
-    init(_ leaf: Leaf, access: KeyAccess, pointers: PointerColumn, rows: RowSet?, inner: Query?, invert: Bool,
-         answers: SlotAnswers, selectivity: Double) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, pointers: PointerColumn, rows: RowSet?, inner: Query?, invert: Bool,
+        answers: SlotAnswers, selectivity: Double
+    ) {
         self.pointers = pointers
         self.fixed = rows
         self.inner = inner
@@ -209,8 +229,10 @@ final class GeoEqualsLeaf: KeyLeaf {
     let members: [GeoPoint]
     let invert: Bool
 
-    init(_ leaf: Leaf, access: KeyAccess, points: GeoColumn, members: [GeoPoint], invert: Bool, answers: SlotAnswers,
-         selectivity: Double) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, points: GeoColumn, members: [GeoPoint], invert: Bool, answers: SlotAnswers,
+        selectivity: Double
+    ) {
         self.points = points
         self.members = members
         self.invert = invert

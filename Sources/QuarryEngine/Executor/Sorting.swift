@@ -83,15 +83,18 @@ private enum SortColumn {
                 return
             }
             let e = ctx.run.evaluation
-            self = .values(rows.map { e.resolver.resolve(path, in: ctx.table.record($0, only: path.first)).value ?? .null })
+            self = .values(
+                rows.map { e.resolver.resolve(path, in: ctx.table.record($0, only: path.first)).value ?? .null })
         case .distance(let path, let point, _):
             let e = ctx.run.evaluation
-            self = .distances(rows.map { row in
-                e.sqlValues(e.resolver.resolve(path, in: ctx.table.record(row, only: path.first))).compactMap { v -> Double? in
-                    guard case .geoPoint(let p) = v else { return nil }
-                    return Geo.meters(point, p)
-                }.min()
-            })
+            self = .distances(
+                rows.map { row in
+                    e.sqlValues(e.resolver.resolve(path, in: ctx.table.record(row, only: path.first))).compactMap {
+                        v -> Double? in
+                        guard case .geoPoint(let p) = v else { return nil }
+                        return Geo.meters(point, p)
+                    }.min()
+                })
         }
     }
 

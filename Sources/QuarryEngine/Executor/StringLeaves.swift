@@ -8,8 +8,10 @@ final class StringRangeLeaf: KeyLeaf {
     let invert: Bool
     let folder: ByteFolder
 
-    init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, lower: ([UInt8], Bool)?, upper: ([UInt8], Bool)?,
-         invert: Bool, options: StringOptions, answers: SlotAnswers, selectivity: Double) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, strings: StringColumn, lower: ([UInt8], Bool)?, upper: ([UInt8], Bool)?,
+        invert: Bool, options: StringOptions, answers: SlotAnswers, selectivity: Double
+    ) {
         self.strings = strings
         self.lower = lower.map { (bytes: $0.0, inclusive: $0.1) }
         self.upper = upper.map { (bytes: $0.0, inclusive: $0.1) }
@@ -36,7 +38,9 @@ final class StringRangeLeaf: KeyLeaf {
                             let lower = folder.lowercase
                             try drive(&b, ctx) { t in
                                 let x = s.span(t)
-                                return (Bytes.asciiFoldedEqual(x, l, lowercase: lower) ?? folder.fold(x) { Bytes.equal($0, l) }) != invert
+                                return
+                                    (Bytes.asciiFoldedEqual(x, l, lowercase: lower)
+                                    ?? folder.fold(x) { Bytes.equal($0, l) }) != invert
                             }
                         }
                         return
@@ -70,11 +74,14 @@ final class StringSetLeaf: KeyLeaf {
     /// Members as words when there are few and all are short (no options).
     let short: (lengths: [Int], words: [UInt64])?
 
-    init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, members: [[UInt8]], invert: Bool,
-         options: StringOptions, answers: SlotAnswers, selectivity: Double) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, strings: StringColumn, members: [[UInt8]], invert: Bool,
+        options: StringOptions, answers: SlotAnswers, selectivity: Double
+    ) {
         self.strings = strings
         self.set = ByteStringSet(members)
-        short = options.isEmpty && members.count <= 16 && members.allSatisfy({ $0.count <= 8 })
+        short =
+            options.isEmpty && members.count <= 16 && members.allSatisfy({ $0.count <= 8 })
             ? (members.map(\.count), members.map(Bytes.word)) : nil
         self.invert = invert
         self.folder = ByteFolder(options)
@@ -104,15 +111,18 @@ final class StringAffixLeaf: KeyLeaf {
     let folder: ByteFolder
     private let memo = EntryMemo()
 
-    init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, kind: Kind, pattern: [UInt8], invert: Bool,
-         options: StringOptions, answers: SlotAnswers, selectivity: Double) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, strings: StringColumn, kind: Kind, pattern: [UInt8], invert: Bool,
+        options: StringOptions, answers: SlotAnswers, selectivity: Double
+    ) {
         self.strings = strings
         self.kind = kind
         self.pattern = pattern
         self.invert = invert
         self.folder = ByteFolder(options)
         let base: Double = kind == .substring ? 50 : 10
-        super.init(leaf, access: access, answers: answers, cost: options.isEmpty ? base : base + 25, selectivity: selectivity)
+        super.init(
+            leaf, access: access, answers: answers, cost: options.isEmpty ? base : base + 25, selectivity: selectivity)
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
@@ -121,9 +131,10 @@ final class StringAffixLeaf: KeyLeaf {
             try strings.withBytes { (s) throws(Diagnostic) in
                 switch kind {
                 case .prefix where p.count <= 8:
-                    let test = ShortPrefix(s: s, p: p, n: p.count, word: Bytes.word(pattern),
-                                           high: 0x8080_8080_8080_8080 & Bytes.mask(p.count),
-                                           plain: folder.options.isEmpty, lowercase: folder.lowercase, invert: invert, leaf: self)
+                    let test = ShortPrefix(
+                        s: s, p: p, n: p.count, word: Bytes.word(pattern),
+                        high: 0x8080_8080_8080_8080 & Bytes.mask(p.count),
+                        plain: folder.options.isEmpty, lowercase: folder.lowercase, invert: invert, leaf: self)
                     try drive(&b, ctx) { t in test.passes(t) }
                 case .prefix where folder.options.isEmpty:
                     try drive(&b, ctx) { t in Bytes.hasPrefix(s.span(t), p) != invert }
@@ -131,10 +142,14 @@ final class StringAffixLeaf: KeyLeaf {
                     let lower = folder.lowercase
                     try drive(&b, ctx) { t in
                         let x = s.span(t)
-                        return (Bytes.asciiFoldedPrefix(x, p, lowercase: lower) ?? folder.fold(x) { Bytes.hasPrefix($0, p) }) != invert
+                        return
+                            (Bytes.asciiFoldedPrefix(x, p, lowercase: lower)
+                            ?? folder.fold(x) { Bytes.hasPrefix($0, p) }) != invert
                     }
                 case .suffix:
-                    try drive(&b, ctx) { t in memo.answer(s, t) { x in folder.fold(x) { Bytes.hasSuffix($0, p) } } != invert }
+                    try drive(&b, ctx) { t in
+                        memo.answer(s, t) { x in folder.fold(x) { Bytes.hasSuffix($0, p) } } != invert
+                    }
                 case .substring where folder.options.isEmpty:
                     try drive(&b, ctx) { t in memo.answer(s, t) { Bytes.contains($0, p) } != invert }
                 case .substring where Bytes.isASCII(p):
@@ -142,11 +157,14 @@ final class StringAffixLeaf: KeyLeaf {
                     let lower = folder.lowercase
                     try drive(&b, ctx) { t in
                         memo.answer(s, t) { x in
-                            Bytes.asciiFoldedContains(x, p, lowercase: lower) ?? folder.fold(x) { Bytes.contains($0, p) }
+                            Bytes.asciiFoldedContains(x, p, lowercase: lower)
+                                ?? folder.fold(x) { Bytes.contains($0, p) }
                         } != invert
                     }
                 case .substring:
-                    try drive(&b, ctx) { t in memo.answer(s, t) { x in folder.fold(x) { Bytes.contains($0, p) } } != invert }
+                    try drive(&b, ctx) { t in
+                        memo.answer(s, t) { x in folder.fold(x) { Bytes.contains($0, p) } } != invert
+                    }
                 }
             }
         }
@@ -214,8 +232,10 @@ final class StringFunctionLeaf: KeyLeaf {
     let invert: Bool
     private let memo = EntryMemo()
 
-    init(_ leaf: Leaf, access: KeyAccess, strings: StringColumn, invert: Bool, answers: SlotAnswers, cost: Double,
-         selectivity: Double, mayThrow: Bool, test: @escaping (String) throws(Diagnostic) -> Bool) {
+    init(
+        _ leaf: Leaf, access: KeyAccess, strings: StringColumn, invert: Bool, answers: SlotAnswers, cost: Double,
+        selectivity: Double, mayThrow: Bool, test: @escaping (String) throws(Diagnostic) -> Bool
+    ) {
         self.strings = strings
         self.test = test
         self.invert = invert
@@ -226,7 +246,8 @@ final class StringFunctionLeaf: KeyLeaf {
         let test = self.test, invert = self.invert, memo = self.memo
         try strings.withBytes { (s) throws(Diagnostic) in
             try driveThrowing(&b, ctx) { (t) throws(Diagnostic) in
-                try memo.answer(s, t) { (x) throws(Diagnostic) in try test(String(decoding: x, as: UTF8.self)) } != invert
+                try memo.answer(s, t) { (x) throws(Diagnostic) in try test(String(decoding: x, as: UTF8.self)) }
+                    != invert
             }
         }
     }

@@ -21,8 +21,10 @@ enum TypedLiteral {
     /// Values of the two types are never equal and never ordered.
     case incomparable
 
-    static func classify(_ c: Value, column: Column, semantics: LeafSemantics, options: StringOptions,
-                         store: ColumnStore) -> TypedLiteral? {
+    static func classify(
+        _ c: Value, column: Column, semantics: LeafSemantics, options: StringOptions,
+        store: ColumnStore
+    ) -> TypedLiteral? {
         let sql = semantics == .sql
         switch (column.kind, c) {
         case (.int, .int(let i)), (.date, .date(let i)):
@@ -184,7 +186,9 @@ struct DoubleRange {
         case .le: self.init(lo: -.infinity, hi: c, nan: true, invert: false)
         case .ge: self.init(lo: c, hi: .infinity, nan: false, invert: false)
         case .lt:
-            self = c == -.infinity ? DoubleRange(lo: .infinity, hi: -.infinity, nan: true, invert: false)
+            self =
+                c == -.infinity
+                ? DoubleRange(lo: .infinity, hi: -.infinity, nan: true, invert: false)
                 : DoubleRange(lo: -.infinity, hi: c.nextDown, nan: true, invert: false)
         case .gt:
             self = c == .infinity ? .empty : DoubleRange(lo: c.nextUp, hi: .infinity, nan: false, invert: false)

@@ -16,8 +16,10 @@ public struct PlanNode: Hashable, Sendable {
     public var time: Duration?
     public var children: [PlanNode]
 
-    public init(kind: String, detail: String, estimatedRows: Int? = nil, rowsIn: Int? = nil, actualRows: Int? = nil,
-                time: Duration? = nil, children: [PlanNode] = []) {
+    public init(
+        kind: String, detail: String, estimatedRows: Int? = nil, rowsIn: Int? = nil, actualRows: Int? = nil,
+        time: Duration? = nil, children: [PlanNode] = []
+    ) {
         self.kind = kind
         self.detail = detail
         self.estimatedRows = estimatedRows
@@ -49,13 +51,15 @@ public struct ExplainReport: Hashable, Sendable, CustomStringConvertible {
         lines.append(prefix + line(node))
         for (i, child) in node.children.enumerated() {
             let last = i == node.children.count - 1
-            render(child, prefix: childPrefix + (last ? "└─ " : "├─ "), childPrefix: childPrefix + (last ? "   " : "│  "),
-                   into: &lines)
+            render(
+                child, prefix: childPrefix + (last ? "└─ " : "├─ "), childPrefix: childPrefix + (last ? "   " : "│  "),
+                into: &lines)
         }
     }
 
     private static func line(_ n: PlanNode) -> String {
-        var s = n.kind == "leaf" || n.kind == "rewrite" ? n.detail : (n.detail.isEmpty ? n.kind : "\(n.kind): \(n.detail)")
+        var s =
+            n.kind == "leaf" || n.kind == "rewrite" ? n.detail : (n.detail.isEmpty ? n.kind : "\(n.kind): \(n.detail)")
         if let e = n.estimatedRows { s += "  (est. \(e) rows)" }
         var actual: [String] = []
         if let i = n.rowsIn, let o = n.actualRows {

@@ -11,8 +11,9 @@ extension Engine {
         var validator = QueryValidator(source: store, limits: limits, variables: Set(variables.keys))
         try validator.check(query)
         guard analyze else { return ExplainReport(root: try node(query, run: nil), analyzed: false) }
-        let run = RunState(store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
-                           timing: true)
+        let run = RunState(
+            store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
+            timing: true)
         let start = ContinuousClock.now
         let result = try result(query, run)
         var root = try node(query, run: run)
@@ -32,37 +33,51 @@ extension Engine {
         if let used = execution?.plan { plan = used } else { plan = try self.plan(query) }
         var children: [PlanNode] = []
         if !plan.rewrites.isEmpty {
-            children.append(PlanNode(kind: "rewrites", detail: "\(plan.rewrites.count) applied", children: plan.rewrites.map {
-                PlanNode(kind: "rewrite", detail: $0.description)
-            }))
+            children.append(
+                PlanNode(
+                    kind: "rewrites", detail: "\(plan.rewrites.count) applied",
+                    children: plan.rewrites.map {
+                        PlanNode(kind: "rewrite", detail: $0.description)
+                    }))
         }
         for inner in plan.innerQueries {
             var detail = innerLimitText(inner)
             if case .failed(let e)? = run?.inner[inner] { detail += "; failed with \(e.code)" }
             var rows: Int? = nil
             if case .rows(let r, _)? = run?.inner[inner] { rows = r.count }
-            children.append(PlanNode(kind: "inner", detail: detail, actualRows: rows, children: [try node(inner, run: run, inner: true)]))
+            children.append(
+                PlanNode(
+                    kind: "inner", detail: detail, actualRows: rows, children: [try node(inner, run: run, inner: true)])
+            )
         }
         let source = plan.source
-        children.append(PlanNode(kind: "access", detail: source.label, estimatedRows: source.estimatedRows,
-                                 actualRows: execution.map { _ in source.rowsOut }, time: nil))
+        children.append(
+            PlanNode(
+                kind: "access", detail: source.label, estimatedRows: source.estimatedRows,
+                actualRows: execution.map { _ in source.rowsOut }, time: nil))
         if !(plan.filter is ConstantNode), !(source is EmptySource) {
             let f = filterNode(plan.filter, estimatedIn: Double(source.estimatedRows), analyzed: execution != nil)
             // The filter's top-level AND is the list of its steps.
             let steps = f.kind == "and" ? f.children : [f]
-            children.append(PlanNode(kind: "filter", detail: "in evaluation order", estimatedRows: f.estimatedRows,
-                                     rowsIn: f.rowsIn, actualRows: f.actualRows, time: f.time, children: steps))
+            children.append(
+                PlanNode(
+                    kind: "filter", detail: "in evaluation order", estimatedRows: f.estimatedRows,
+                    rowsIn: f.rowsIn, actualRows: f.actualRows, time: f.time, children: steps))
         }
         if let order = orderText(plan) {
-            children.append(PlanNode(kind: "order", detail: order, time: execution.flatMap { $0.sorted ? $0.sortTime : nil }))
+            children.append(
+                PlanNode(kind: "order", detail: order, time: execution.flatMap { $0.sorted ? $0.sortTime : nil }))
         }
-        let page = isInner ? "skip \(query.skip ?? 0), " + (InnerQueries.limit(query).map { "limit \($0)" } ?? "no limit")
+        let page =
+            isInner
+            ? "skip \(query.skip ?? 0), " + (InnerQueries.limit(query).map { "limit \($0)" } ?? "no limit")
             : pageText(query)
         children.append(PlanNode(kind: "page", detail: page, actualRows: execution?.returned))
         let estimate = Int((Double(source.estimatedRows) * plan.filter.selectivity).rounded())
         let predicate = PredicateText.render(plan.normalized)
-        return PlanNode(kind: "query", detail: "\(query.className) where \(predicate) (profile \(query.profile.rawValue))",
-                        estimatedRows: estimate, actualRows: execution?.matched, time: execution?.total, children: children)
+        return PlanNode(
+            kind: "query", detail: "\(query.className) where \(predicate) (profile \(query.profile.rawValue))",
+            estimatedRows: estimate, actualRows: execution?.matched, time: execution?.total, children: children)
     }
 
     private func filterNode(_ f: FilterNode, estimatedIn: Double, analyzed: Bool) -> PlanNode {
@@ -81,12 +96,14 @@ extension Engine {
         }
         var detail = kind == "leaf" ? f.label : ""
         if kind == "leaf" {
-            detail += "  {cost \(Self.short(f.cost)), pass \(Self.short(f.selectivity * 100))%"
+            detail +=
+                "  {cost \(Self.short(f.cost)), pass \(Self.short(f.selectivity * 100))%"
                 + (f is FallbackNode ? ", reference evaluator" : "") + (f.mayThrow ? ", may fail" : "") + "}"
         }
-        return PlanNode(kind: kind, detail: detail, estimatedRows: Int((estimatedIn * f.selectivity).rounded()),
-                        rowsIn: analyzed ? f.rowsIn : nil, actualRows: analyzed ? f.rowsOut : nil,
-                        time: analyzed && f.elapsed > .zero ? f.elapsed : nil, children: children)
+        return PlanNode(
+            kind: kind, detail: detail, estimatedRows: Int((estimatedIn * f.selectivity).rounded()),
+            rowsIn: analyzed ? f.rowsIn : nil, actualRows: analyzed ? f.rowsOut : nil,
+            time: analyzed && f.elapsed > .zero ? f.elapsed : nil, children: children)
     }
 
     private static func short(_ x: Double) -> String {
@@ -97,11 +114,14 @@ extension Engine {
     private func innerLimitText(_ q: Query) -> String {
         let kept = InnerQueries.limit(q).map { "keeps at most \($0) rows" } ?? "keeps every row"
         var why: [String] = []
-        if let own = q.limit { why.append("its limit \(own)") } else if let d = q.profile.defaultInnerLimit {
+        if let own = q.limit {
+            why.append("its limit \(own)")
+        } else if let d = q.profile.defaultInnerLimit {
             why.append("profile \(q.profile.rawValue) default \(d)")
         }
         if let cap = q.profile.maxInnerLimit, let own = q.limit, own > cap { why.append("capped at \(cap)") }
-        return kept + (why.isEmpty ? "" : " (" + why.joined(separator: ", ") + ")") + ", fails past \(limits.maxInnerRows)"
+        return kept + (why.isEmpty ? "" : " (" + why.joined(separator: ", ") + ")")
+            + ", fails past \(limits.maxInnerRows)"
     }
 
     private func orderText(_ plan: Plan) -> String? {

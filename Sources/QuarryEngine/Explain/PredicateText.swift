@@ -117,7 +117,8 @@ enum PredicateText {
         case .file(let f): return "file(\(quote(f.name)))"
         case .array(let items): return "[" + items.map(render).joined(separator: ", ") + "]"
         case .object(let fields):
-            return "{" + fields.keys.sorted().map { "\(quote($0)): \(render(fields[$0]!))" }.joined(separator: ", ") + "}"
+            return "{" + fields.keys.sorted().map { "\(quote($0)): \(render(fields[$0]!))" }.joined(separator: ", ")
+                + "}"
         }
     }
 
@@ -140,7 +141,8 @@ enum PredicateText {
         case .contains: return "CONTAINS"
         case .like(.sql): return "LIKE"
         case .like(.glob): return "LIKE(glob)"
-        case .matches(let o): return o.wholeString ? "MATCHES" : "REGEX" + (o.flags.letters.isEmpty ? "" : "/\(o.flags.letters)")
+        case .matches(let o):
+            return o.wholeString ? "MATCHES" : "REGEX" + (o.flags.letters.isEmpty ? "" : "/\(o.flags.letters)")
         }
     }
 }

@@ -19,7 +19,11 @@ extension Normalizer {
         var groups: [(key: EqualityGroupKey, members: [Int])] = []
         for (i, p) in run.enumerated() {
             guard case .leaf(let l) = p, let key = equalityGroupKey(l) else { continue }
-            if let g = groups.firstIndex(where: { $0.key == key }) { groups[g].members.append(i) } else { groups.append((key, [i])) }
+            if let g = groups.firstIndex(where: { $0.key == key }) {
+                groups[g].members.append(i)
+            } else {
+                groups.append((key, [i]))
+            }
         }
         var replaced: [Int: Filter] = [:]
         var removed = Set<Int>()

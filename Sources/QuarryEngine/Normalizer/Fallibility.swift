@@ -38,8 +38,9 @@ struct Fallibility {
         case .compare(let a, _, let b, _):
             return sql && (dateParseMayFail(a, against: b) || dateParseMayFail(b, against: a))
         case .between(let e, let lo, let hi):
-            return sql && (dateParseMayFail(lo, against: e) || dateParseMayFail(hi, against: e)
-                || dateParseMayFail(e, against: lo) || dateParseMayFail(e, against: hi))
+            return sql
+                && (dateParseMayFail(lo, against: e) || dateParseMayFail(hi, against: e)
+                    || dateParseMayFail(e, against: lo) || dateParseMayFail(e, against: hi))
         case .inCollection(let e, let coll, _):
             return sql && dateParseMayFail(coll, against: e)
         case .string(_, .matches, _, _):
@@ -66,7 +67,8 @@ extension Expr {
     var stringLiterals: [String] {
         switch self {
         case .literal(.string(let s)): return [s]
-        case .literal(.array(let items)): return items.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+        case .literal(.array(let items)):
+            return items.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
         case .list(let items): return items.flatMap(\.stringLiterals)
         default: return []
         }

@@ -19,7 +19,11 @@ extension Normalizer {
         var groups: [(key: RangeGroupKey, members: [Int])] = []
         for (i, p) in run.enumerated() {
             guard case .leaf(let l) = p, let key = rangeGroupKey(l) else { continue }
-            if let g = groups.firstIndex(where: { $0.key == key }) { groups[g].members.append(i) } else { groups.append((key, [i])) }
+            if let g = groups.firstIndex(where: { $0.key == key }) {
+                groups[g].members.append(i)
+            } else {
+                groups.append((key, [i]))
+            }
         }
         var replaced: [Int: [Filter]] = [:]
         var removed = Set<Int>()
@@ -54,7 +58,9 @@ extension Normalizer {
             for i in run.indices {
                 guard case .leaf(let a) = run[i], a.negationIsLogicalNot else { continue }
                 for j in run.indices where j > i {
-                    if case .leaf(let b) = run[j], b.negated != a.negated, b.semantics == a.semantics, b.condition == a.condition {
+                    if case .leaf(let b) = run[j], b.negated != a.negated, b.semantics == a.semantics,
+                        b.condition == a.condition
+                    {
                         return true
                     }
                 }
@@ -120,22 +126,30 @@ extension Normalizer {
                     if let lo = lower {
                         let o = order(c, lo.value)
                         if o > 0 || (o == 0 && !inclusive) { lower = (c, inclusive) }
-                    } else { lower = (c, inclusive) }
+                    } else {
+                        lower = (c, inclusive)
+                    }
                 case .lt, .le:
                     let inclusive = op == .le
                     if let hi = upper {
                         let o = order(c, hi.value)
                         if o < 0 || (o == 0 && !inclusive) { upper = (c, inclusive) }
-                    } else { upper = (c, inclusive) }
+                    } else {
+                        upper = (c, inclusive)
+                    }
                 case .ne: break
                 }
             case .between(_, .literal(let lo), .literal(let hi)):
                 if let current = lower {
                     if order(lo, current.value) > 0 { lower = (lo, true) }
-                } else { lower = (lo, true) }
+                } else {
+                    lower = (lo, true)
+                }
                 if let current = upper {
                     if order(hi, current.value) < 0 { upper = (hi, true) }
-                } else { upper = (hi, true) }
+                } else {
+                    upper = (hi, true)
+                }
             default: break
             }
         }

@@ -22,8 +22,10 @@ struct AccessPlanner {
     ///   - conjuncts: the top-level AND operands of the normalized predicate.
     ///   - leading: how many of them come before the first one that may throw.
     ///   - perRowCost: the filter's expected cost per row.
-    func choose(_ conjuncts: [Filter], leading: Int, perRowCost: Double, query: Query,
-                filterSelectivity: Double, fallible: Bool) -> Choice {
+    func choose(
+        _ conjuncts: [Filter], leading: Int, perRowCost: Double, query: Query,
+        filterSelectivity: Double, fallible: Bool
+    ) -> Choice {
         let n = table.rowCount
         let scanCost = Double(n) * (0.25 + perRowCost)
         var best = Choice(source: FullScan(rows: n), covered: [], ordered: false)
@@ -38,7 +40,8 @@ struct AccessPlanner {
             probes.append((i, probe, exact, probe.estimate(n), exact ? [i] : []))
         }
         // Ranges on a geo-indexed key's latitude and longitude make one box of the grid.
-        for (index, box, first) in CoordinateBox.find(conjuncts, leading: leading, store: store, className: table.name) {
+        for (index, box, first) in CoordinateBox.find(conjuncts, leading: leading, store: store, className: table.name)
+        {
             let probe = Probe.box(index, box)
             probes.append((first, probe, false, probe.estimate(n), []))
         }
@@ -46,7 +49,8 @@ struct AccessPlanner {
         // when each row has one value there (else different elements may meet each bound).
         for a in probes.indices {
             for b in probes.indices where b > a {
-                guard case .range(let ia, let ra, let la) = probes[a].probe, case .range(let ib, let rb, let lb) = probes[b].probe,
+                guard case .range(let ia, let ra, let la) = probes[a].probe,
+                    case .range(let ib, let rb, let lb) = probes[b].probe,
                     ia === ib, !ia.multiValued, probes[a].exact, probes[b].exact
                 else { continue }
                 let start = Swift.max(ra.lowerBound, rb.lowerBound)
@@ -60,7 +64,9 @@ struct AccessPlanner {
             let cost = Double(first.estimate) * (2 + perRowCost) + 16
             if cost < bestCost {
                 bestCost = cost
-                best = Choice(source: ProbeSource([first.probe], estimatedRows: first.estimate), covered: first.covers, ordered: false)
+                best = Choice(
+                    source: ProbeSource([first.probe], estimatedRows: first.estimate), covered: first.covers,
+                    ordered: false)
             }
             if probes.count >= 2, !first.probe.isInner, !probes[1].probe.isInner,
                 Double(probes[1].estimate) < Double(n) / 8
@@ -70,8 +76,10 @@ struct AccessPlanner {
                 if cost < bestCost {
                     bestCost = cost
                     let covered = first.covers.union(second.covers)
-                    best = Choice(source: ProbeSource([first.probe, second.probe], estimatedRows: Swift.min(first.estimate, second.estimate)),
-                                  covered: covered, ordered: false)
+                    best = Choice(
+                        source: ProbeSource(
+                            [first.probe, second.probe], estimatedRows: Swift.min(first.estimate, second.estimate)),
+                        covered: covered, ordered: false)
                 }
             }
         }
@@ -122,19 +130,25 @@ struct AccessPlanner {
         switch l.condition {
         case .compare(.key(let k), let op, .literal(let c), let options) where op != .ne:
             if case .string = c, !options.isEmpty { return nil }
-            for index in store.valueIndexes(table.name, k) where ProbeExactness.exact(index, s, c, equality: op == .eq) {
+            for index in store.valueIndexes(table.name, k) where ProbeExactness.exact(index, s, c, equality: op == .eq)
+            {
                 if op == .eq { return (.equal(index, [c]), true) }
                 guard index.kind == .ordered, c.rangeable else { continue }
                 let bound = (c, op == .ge || op == .le)
-                let entries = op == .gt || op == .ge ? index.entries(from: bound, to: nil) : index.entries(from: nil, to: bound)
+                let entries =
+                    op == .gt || op == .ge ? index.entries(from: bound, to: nil) : index.entries(from: nil, to: bound)
                 return (.range(index, entries, "\(op.rawValue) \(PredicateText.render(c))"), true)
             }
         case .between(.key(let k), .literal(let lo), .literal(let hi)) where lo.typeRank == hi.typeRank && lo.rangeable:
-            for index in store.valueIndexes(table.name, k) where index.kind == .ordered
-                && ProbeExactness.exact(index, s, lo, equality: false) && ProbeExactness.exact(index, s, hi, equality: false)
+            for index in store.valueIndexes(table.name, k)
+            where index.kind == .ordered
+                && ProbeExactness.exact(index, s, lo, equality: false)
+                && ProbeExactness.exact(index, s, hi, equality: false)
             {
                 let entries = index.entries(from: (lo, true), to: (hi, true))
-                return (.range(index, entries, "BETWEEN \(PredicateText.render(lo)) AND \(PredicateText.render(hi))"), true)
+                return (
+                    .range(index, entries, "BETWEEN \(PredicateText.render(lo)) AND \(PredicateText.render(hi))"), true
+                )
             }
         case .inCollection(.key(let k), .list(let items), let options):
             var values: [Value] = []
@@ -153,11 +167,16 @@ struct AccessPlanner {
                 return (.equal(index, values), true)
             }
         case .string(.key(let k), .beginsWith, .literal(.string(let prefix)), let options) where options.isEmpty:
-            for index in store.valueIndexes(table.name, k) where index.kind == .ordered && !(s == .predicate && index.multiValued) {
-                return (.range(index, index.entries(withPrefix: prefix), "BEGINSWITH \(PredicateText.quote(prefix))"), true)
+            for index in store.valueIndexes(table.name, k)
+            where index.kind == .ordered && !(s == .predicate && index.multiValued) {
+                return (
+                    .range(index, index.entries(withPrefix: prefix), "BEGINSWITH \(PredicateText.quote(prefix))"), true
+                )
             }
         case .geo(let g):
-            guard let index = store.geoIndex(table.name, g.key), let (rows, region) = Self.region(g, index) else { return nil }
+            guard let index = store.geoIndex(table.name, g.key), let (rows, region) = Self.region(g, index) else {
+                return nil
+            }
             return (.geo(index, rows, region), false)
         case .inQuery(let k, let q):
             for index in store.valueIndexes(table.name, k) where index.typeBits & Value.object([:]).typeBit == 0 {
@@ -209,12 +228,15 @@ struct AccessPlanner {
         if let l = limit, let cap = q.profile.maxLimit, l > cap { limit = cap }
         guard let limit else { return nil }
         let avoid = Value.pointerBit | Value.object([:]).typeBit | Value.relation(className: "", objectIds: []).typeBit
-        guard let index = store.valueIndexes(table.name, path).first(where: {
-            $0.kind == .ordered && !$0.multiValued && $0.typeBits & avoid == 0
-        }) else { return nil }
+        guard
+            let index = store.valueIndexes(table.name, path).first(where: {
+                $0.kind == .ordered && !$0.multiValued && $0.typeBits & avoid == 0
+            })
+        else { return nil }
         let wanted = Double((q.skip ?? 0).addingSaturated(limit))
         let visited = Swift.min(Double(table.rowCount), wanted / Swift.max(selectivity, 1e-6))
-        let source = IndexOrderSource(index: index, descending: direction == .descending, rest: Array(q.order.dropFirst()))
+        let source = IndexOrderSource(
+            index: index, descending: direction == .descending, rest: Array(q.order.dropFirst()))
         return (source, visited * (1 + perRowCost))
     }
 }

@@ -13,7 +13,8 @@ enum CoordinateBox {
         var found: [FieldPath: (box: LatLonBox, first: Int)] = [:]
         var order: [FieldPath] = []
         for i in 0..<leading {
-            guard case .leaf(let l) = conjuncts[i], !l.negated, let (key, coordinate, lo, hi) = bounds(l.condition) else { continue }
+            guard case .leaf(let l) = conjuncts[i], !l.negated, let (key, coordinate, lo, hi) = bounds(l.condition)
+            else { continue }
             if found[key] == nil {
                 found[key] = (LatLonBox(), i)
                 order.append(key)
@@ -23,7 +24,8 @@ enum CoordinateBox {
         return order.compactMap { key in
             // Only when every row reaches nothing or one point: then `key.latitude` reaches
             // exactly that point's latitude, and a row outside the box fails the conjunct.
-            guard let index = store.geoIndex(className, key), index.onlySinglePoints, let (box, first) = found[key] else { return nil }
+            guard let index = store.geoIndex(className, key), index.onlySinglePoints, let (box, first) = found[key]
+            else { return nil }
             return (index, box, first)
         }
     }
@@ -45,7 +47,8 @@ enum CoordinateBox {
             }
             return range(k, flipped, v)
         case .between(.key(let k), .literal(let lo), .literal(let hi)):
-            guard let (key, coordinate) = coordinate(k), let a = number(lo, rounding: .down), let b = number(hi, rounding: .up)
+            guard let (key, coordinate) = coordinate(k), let a = number(lo, rounding: .down),
+                let b = number(hi, rounding: .up)
             else { return nil }
             return (key, coordinate, a, b)
         default:
@@ -53,7 +56,9 @@ enum CoordinateBox {
         }
     }
 
-    private static func range(_ k: FieldPath, _ op: ComparisonOperator, _ v: Value) -> (FieldPath, LatLonBox.Coordinate, Double, Double)? {
+    private static func range(_ k: FieldPath, _ op: ComparisonOperator, _ v: Value) -> (
+        FieldPath, LatLonBox.Coordinate, Double, Double
+    )? {
         guard let (key, coordinate) = coordinate(k) else { return nil }
         switch op {
         case .lt, .le: return number(v, rounding: .up).map { (key, coordinate, .nan, $0) }
@@ -98,6 +103,7 @@ extension CoordinateBox {
             let high = openHigh ? "…" : PredicateText.render(.double(hi))
             return "\(name) [\(low), \(high)]"
         }
-        return [side("latitude", box.south, box.north), side("longitude", box.west, box.east)].compactMap { $0 }.joined(separator: " ")
+        return [side("latitude", box.south, box.north), side("longitude", box.west, box.east)].compactMap { $0 }.joined(
+            separator: " ")
     }
 }

@@ -15,8 +15,10 @@ final class Plan {
     let ordered: Bool
     let storeVersion: UInt64
 
-    init(query: Query, normalized: Filter, rewrites: [Rewrite], innerQueries: [Query], source: RowSource,
-         filter: FilterNode, ordered: Bool, storeVersion: UInt64) {
+    init(
+        query: Query, normalized: Filter, rewrites: [Rewrite], innerQueries: [Query], source: RowSource,
+        filter: FilterNode, ordered: Bool, storeVersion: UInt64
+    ) {
         self.query = query
         self.normalized = normalized
         self.rewrites = rewrites
@@ -43,7 +45,9 @@ class RowSource {
     }
 
     /// Feeds the candidate rows in batches; `body` returns false to stop early.
-    func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {}
+    func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool)
+        throws(Diagnostic)
+    {}
 }
 
 /// Every row of the class, in order.
@@ -51,7 +55,9 @@ final class FullScan: RowSource {
     init(rows: Int) { super.init(estimatedRows: rows) }
     override var label: String { "full scan" }
 
-    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {
+    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool)
+        throws(Diagnostic)
+    {
         let n = ctx.table.rowCount
         var start = 0
         while start < n {

@@ -129,7 +129,8 @@ struct PlanShape: Hashable {
             case .string: return .string("")
             case .date: return .date(0)
             case .bool: return .bool(false)
-            case .pointer(let p): return ascii(p.className) ? .pointer(Pointer(className: p.className, objectId: "")) : nil
+            case .pointer(let p):
+                return ascii(p.className) ? .pointer(Pointer(className: p.className, objectId: "")) : nil
             default: return nil
             }
         }

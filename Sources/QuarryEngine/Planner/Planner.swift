@@ -21,16 +21,19 @@ struct Planner {
         memo.sync(store)
         let facts = MemoizedKeyFacts(facts: StoreKeyFacts(store: store, table: table), memo: memo)
         // Rewrites treat inner queries as fallible: they have not run yet.
-        var normalizer = Normalizer(facts: facts, fallibility: Fallibility(facts: facts), limits: limits, folding: folding)
+        var normalizer = Normalizer(
+            facts: facts, fallibility: Fallibility(facts: facts), limits: limits, folding: folding)
         let normalized = normalizer.normalize(query.predicate)
         var fallibility = Fallibility(facts: facts)
         fallibility.innerSucceeds = { failedInner[$0] == nil }
-        let compiler = FilterCompiler(store: store, table: table, limits: limits, fallibility: fallibility,
-                                      failedInner: failedInner, folding: normalizer.folding, memo: memo)
+        let compiler = FilterCompiler(
+            store: store, table: table, limits: limits, fallibility: fallibility,
+            failedInner: failedInner, folding: normalizer.folding, memo: memo)
         let inner = InnerQueries.collect(normalized)
         if normalized == .constant(false) {
-            return Plan(query: query, normalized: normalized, rewrites: normalizer.rewrites, innerQueries: inner,
-                        source: EmptySource(), filter: ConstantNode(false), ordered: true, storeVersion: store.version)
+            return Plan(
+                query: query, normalized: normalized, rewrites: normalizer.rewrites, innerQueries: inner,
+                source: EmptySource(), filter: ConstantNode(false), ordered: true, storeVersion: store.version)
         }
         let conjuncts: [Filter]
         if case .and(let cs) = normalized { conjuncts = cs } else { conjuncts = [normalized] }
@@ -47,8 +50,9 @@ struct Planner {
         case 1: filter = residual[0]
         default: filter = residual.count == nodes.count ? whole : AndNode(FilterCompiler.initialOrder(residual))
         }
-        return Plan(query: query, normalized: normalized, rewrites: normalizer.rewrites, innerQueries: inner,
-                    source: choice.source, filter: filter, ordered: choice.ordered, storeVersion: store.version)
+        return Plan(
+            query: query, normalized: normalized, rewrites: normalizer.rewrites, innerQueries: inner,
+            source: choice.source, filter: filter, ordered: choice.ordered, storeVersion: store.version)
     }
 }
 

@@ -33,13 +33,16 @@ final class PlanningMemo {
     /// A `matches` leaf's compiled pattern (or its error): a plan checks a pattern's validity
     /// and then builds its node from it, and PCRE2 compilation with JIT is the costliest step
     /// of planning such a leaf, so it is done once.
-    func regex(_ pattern: String, _ regexOptions: RegexOptions, _ options: StringOptions,
-               _ limits: Limits) throws(Diagnostic) -> CompiledRegex {
+    func regex(
+        _ pattern: String, _ regexOptions: RegexOptions, _ options: StringOptions,
+        _ limits: Limits
+    ) throws(Diagnostic) -> CompiledRegex {
         let key = RegexKey(pattern: pattern, regexOptions: regexOptions, options: options)
         if let known = regexes[key] { return try known.get() }
         let compiled: Result<CompiledRegex, Diagnostic>
-        do throws(Diagnostic) { compiled = .success(try StringMatcher.regex(pattern, regexOptions, options, limits)) }
-        catch { compiled = .failure(error) }
+        do throws(Diagnostic) {
+            compiled = .success(try StringMatcher.regex(pattern, regexOptions, options, limits))
+        } catch { compiled = .failure(error) }
         if regexes.count >= 64 { regexes.removeAll(keepingCapacity: true) }
         regexes[key] = compiled
         return try compiled.get()

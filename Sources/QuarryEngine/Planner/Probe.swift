@@ -52,7 +52,9 @@ indirect enum Probe {
     var label: String {
         switch self {
         case .equal(let index, let values):
-            let what = values.count == 1 ? "= \(PredicateText.render(values[0]))"
+            let what =
+                values.count == 1
+                ? "= \(PredicateText.render(values[0]))"
                 : "IN (\(values.map(PredicateText.render).joined(separator: ", ")))"
             return "\(index.kind) index on \(index.path) \(what)"
         case .range(let index, _, let bounds): return "ordered index range on \(index.path) \(bounds)"
@@ -60,7 +62,8 @@ indirect enum Probe {
         case .box(let index, let box): return "geo index on \(index.path) box \(CoordinateBox.describe(box))"
         case .union(let probes): return "union of [" + probes.map(\.label).joined(separator: "; ") + "]"
         case .inner(let index, let q, let k):
-            return "\(index.kind) index on \(index.path) probed with " + (k.map { "\($0) of " } ?? "") + "inner query on \(q.className)"
+            return "\(index.kind) index on \(index.path) probed with " + (k.map { "\($0) of " } ?? "")
+                + "inner query on \(q.className)"
         }
     }
 }

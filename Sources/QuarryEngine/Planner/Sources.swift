@@ -4,7 +4,9 @@ import QuarryCore
 final class EmptySource: RowSource {
     init() { super.init(estimatedRows: 0) }
     override var label: String { "nothing (the predicate is FALSE)" }
-    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {}
+    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool)
+        throws(Diagnostic)
+    {}
 }
 
 /// Rows an index finds for one probe, or for the intersection of two. The lookup runs when the
@@ -23,7 +25,9 @@ final class ProbeSource: RowSource {
         probes.count == 1 ? probes[0].label : "intersection of [" + probes.map(\.label).joined(separator: "; ") + "]"
     }
 
-    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {
+    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool)
+        throws(Diagnostic)
+    {
         var rows = Self.rows(probes[0], ctx)
         for probe in probes.dropFirst() { rows = AccessPlanner.intersect(rows, Self.rows(probe, ctx)) }
         var start = 0
@@ -43,10 +47,14 @@ final class ProbeSource: RowSource {
             let values: [Value]
             if let innerKey {
                 let e = ctx.run.evaluation
-                values = records.indices.flatMap { e.sqlValues(e.resolver.resolve(innerKey, in: records.record(at: $0, for: innerKey))) }
-                    .map { $0.objectIdentity.map(Value.pointer) ?? $0 }
+                values = records.indices.flatMap {
+                    e.sqlValues(e.resolver.resolve(innerKey, in: records.record(at: $0, for: innerKey)))
+                }
+                .map { $0.objectIdentity.map(Value.pointer) ?? $0 }
             } else {
-                values = records.indices.map { .pointer(Pointer(className: q.className, objectId: records.objectId(at: $0))) }
+                values = records.indices.map {
+                    .pointer(Pointer(className: q.className, objectId: records.objectId(at: $0)))
+                }
             }
             return index.rows(equalTo: values)
         case .union(let probes):
@@ -74,7 +82,9 @@ final class IndexOrderSource: RowSource {
 
     override var label: String { "ordered index on \(index.path) walked \(descending ? "descending" : "ascending")" }
 
-    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool) throws(Diagnostic) {
+    override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool)
+        throws(Diagnostic)
+    {
         var pending: [Int32] = []
         pending.reserveCapacity(Batch.capacity)
         var stopped = false

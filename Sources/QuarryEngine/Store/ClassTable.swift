@@ -58,9 +58,10 @@ final class ClassTable {
         objectIds.remove(row)
         for column in columns.values { column.remove(row) }
         if fieldOrders.keys.contains(where: { $0 >= row }) {
-            fieldOrders = Dictionary(uniqueKeysWithValues: fieldOrders.compactMap { r, order in
-                r == row ? nil : (r > row ? r - 1 : r, order)
-            })
+            fieldOrders = Dictionary(
+                uniqueKeysWithValues: fieldOrders.compactMap { r, order in
+                    r == row ? nil : (r > row ? r - 1 : r, order)
+                })
         }
     }
 

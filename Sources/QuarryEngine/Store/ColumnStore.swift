@@ -40,9 +40,10 @@ final class ColumnStore {
 
     /// The data as a `Database` of records (a copy built from the columns).
     func snapshot() -> Database {
-        Database(classNames.compactMap { name in
-            tables[name].map { t in ClassData(name: name, records: (0..<t.rowCount).map(t.record)) }
-        })
+        Database(
+            classNames.compactMap { name in
+                tables[name].map { t in ClassData(name: name, records: (0..<t.rowCount).map(t.record)) }
+            })
     }
 
     // MARK: - Changes
@@ -88,7 +89,9 @@ final class ColumnStore {
     }
 
     /// Each registry's entries for the rows an object's change touches, read before it.
-    private func indexesBeforeChange(_ className: String, _ objectId: String, ownRow: Int?) -> [String: [IndexRegistry.Before]] {
+    private func indexesBeforeChange(_ className: String, _ objectId: String, ownRow: Int?) -> [String: [IndexRegistry
+        .Before]]
+    {
         guard !indexes.isEmpty else { return [:] }
         let object = ObjectKey(className: className, objectId: objectId)
         var out: [String: [IndexRegistry.Before]] = [:]
@@ -98,8 +101,10 @@ final class ColumnStore {
         return out
     }
 
-    private func indexesAfterChange(_ className: String, _ before: [String: [IndexRegistry.Before]],
-                                    _ change: IndexRegistry.Change) {
+    private func indexesAfterChange(
+        _ className: String, _ before: [String: [IndexRegistry.Before]],
+        _ change: IndexRegistry.Change
+    ) {
         for (name, registry) in indexes {
             registry.after(before[name] ?? [], name == className ? change : nil, rowEntries(name))
         }
@@ -112,7 +117,8 @@ final class ColumnStore {
     /// exact ones at its ends.
     private func exactBounds(_ className: String, _ registry: IndexRegistry) {
         guard let table = tables[className] else { return }
-        for index in registry.values where index.kind == .ordered && index.path.count == 1 && !index.multiValued && !index.dependsOnOtherClasses {
+        for index in registry.values
+        where index.kind == .ordered && index.path.count == 1 && !index.multiValued && !index.dependsOnOtherClasses {
             guard let column = table.column(index.path.first) else { continue }
             let bounds = index.bounds
             column.statistics.min = bounds?.min
@@ -217,9 +223,11 @@ final class ColumnStore {
         case .array(.date?)?: return .array(of: .date)
         case .array(.bool?)?: return .array(of: .bool)
         case .array(.number?)?:
-            return .array(of: numbers(head.flatMap { r -> [Value] in
-                if case .array(let items)? = r.fields[field] { return items } else { return [] }
-            }))
+            return .array(
+                of: numbers(
+                    head.flatMap { r -> [Value] in
+                        if case .array(let items)? = r.fields[field] { return items } else { return [] }
+                    }))
         default: return ColumnKind.best(for: data.records.lazy.compactMap { $0.fields[field] })
         }
     }
@@ -241,8 +249,9 @@ final class ColumnStore {
     }
 
     private func targets(in className: String) -> PointerTargets {
-        PointerTargets(row: { [unowned self] id in self.tables[className]?.row(of: id) },
-                       objectId: { [unowned self] row in self.tables[className]?.objectIds.string(at: row) ?? "" })
+        PointerTargets(
+            row: { [unowned self] id in self.tables[className]?.row(of: id) },
+            objectId: { [unowned self] row in self.tables[className]?.objectIds.string(at: row) ?? "" })
     }
 
     /// Stores a field's value; a new field gets a column typed by its first value, and a
@@ -275,11 +284,17 @@ final class ColumnStore {
     }
 
     private func pointerColumns(targeting className: String) -> [PointerColumn] {
-        tables.values.flatMap { $0.columns.values.compactMap { ($0 as? PointerColumn).flatMap { $0.targetClass == className ? $0 : nil } } }
+        tables.values.flatMap {
+            $0.columns.values.compactMap { ($0 as? PointerColumn).flatMap { $0.targetClass == className ? $0 : nil } }
+        }
     }
 
     private func pointerLists(targeting className: String) -> [PointerListColumn] {
-        tables.values.flatMap { $0.columns.values.compactMap { ($0 as? PointerListColumn).flatMap { $0.targetClass == className ? $0 : nil } } }
+        tables.values.flatMap {
+            $0.columns.values.compactMap {
+                ($0 as? PointerListColumn).flatMap { $0.targetClass == className ? $0 : nil }
+            }
+        }
     }
 }
 

@@ -66,5 +66,3 @@ struct DistinctSketch: Hashable, Sendable {
         return Int(raw.rounded())
     }
 }
-
-

@@ -68,9 +68,10 @@ final class PointerListColumn: SlicedColumn {
         super.removeTyped(at: row)
         relations.remove(at: row)
         if withDangling.keys.contains(where: { $0 >= row }) {
-            withDangling = Dictionary(uniqueKeysWithValues: withDangling.compactMap { r, v in
-                r == row ? nil : (r > row ? r - 1 : r, v)
-            })
+            withDangling = Dictionary(
+                uniqueKeysWithValues: withDangling.compactMap { r, v in
+                    r == row ? nil : (r > row ? r - 1 : r, v)
+                })
         }
     }
     override func forgetTyped(at row: Int) {
@@ -102,7 +103,11 @@ final class PointerListColumn: SlicedColumn {
             if targets[start..<start + Int(counts[row])].contains(removed) { withDangling[row] = typedValue(at: row) }
         }
         for i in targets.indices {
-            if targets[i] == removed { targets[i] = PointerColumn.dangling } else if targets[i] > removed { targets[i] -= 1 }
+            if targets[i] == removed {
+                targets[i] = PointerColumn.dangling
+            } else if targets[i] > removed {
+                targets[i] -= 1
+            }
         }
     }
 }

@@ -42,8 +42,10 @@ public struct KeyStatistics: Hashable, Sendable {
     /// Some row holds an array or a relation.
     public var multiValued: Bool
 
-    public init(rowCount: Int, nullCount: Int, missingCount: Int, distinctEstimate: Int, min: Value?, max: Value?,
-                multiValued: Bool) {
+    public init(
+        rowCount: Int, nullCount: Int, missingCount: Int, distinctEstimate: Int, min: Value?, max: Value?,
+        multiValued: Bool
+    ) {
         self.rowCount = rowCount
         self.nullCount = nullCount
         self.missingCount = missingCount
@@ -59,15 +61,17 @@ extension ColumnStore: Storage {
 
     func indexKinds(on key: FieldPath, in className: String) -> [IndexKind] {
         guard let registry = indexes[className] else { return [] }
-        return registry.values.filter { $0.path == key }.map(\.kind) + registry.geo.filter { $0.path == key }.map { _ in .geo }
+        return registry.values.filter { $0.path == key }.map(\.kind)
+            + registry.geo.filter { $0.path == key }.map { _ in .geo }
     }
 
     func statistics(of key: FieldPath, in className: String) -> KeyStatistics? {
         guard let table = tables[className], key.components.count == 1, let column = table.column(key.components[0])
         else { return nil }
         let s = column.statistics
-        return KeyStatistics(rowCount: column.rowCount, nullCount: s.nulls, missingCount: s.missing,
-                             distinctEstimate: s.distinct.estimate, min: s.min, max: s.max, multiValued: s.multiValued > 0)
+        return KeyStatistics(
+            rowCount: column.rowCount, nullCount: s.nulls, missingCount: s.missing,
+            distinctEstimate: s.distinct.estimate, min: s.min, max: s.max, multiValued: s.multiValued > 0)
     }
 
     func estimatedRows(for probe: IndexProbe, on key: FieldPath, in className: String) -> Int? {
@@ -77,7 +81,9 @@ extension ColumnStore: Storage {
             guard let index = candidates.first else { return nil }
             return values.reduce(0) { $0 + index.count(equalTo: $1) }
         case .range(let lower, let li, let upper, let ui):
-            guard let index = candidates.first(where: { $0.kind == .ordered }), lower != nil || upper != nil else { return nil }
+            guard let index = candidates.first(where: { $0.kind == .ordered }), lower != nil || upper != nil else {
+                return nil
+            }
             return index.entries(from: lower.map { ($0, li) }, to: upper.map { ($0, ui) }).count
         case .prefix(let p):
             guard let index = candidates.first(where: { $0.kind == .ordered }) else { return nil }

@@ -73,8 +73,10 @@ final class StringColumn: Column {
     }
 
     @inline(__always)
-    private static func span(_ a: UnsafeBufferPointer<UInt8>, _ s: UnsafeBufferPointer<UInt32>,
-                             _ l: UnsafeBufferPointer<UInt32>, _ e: Int) -> UnsafeBufferPointer<UInt8> {
+    private static func span(
+        _ a: UnsafeBufferPointer<UInt8>, _ s: UnsafeBufferPointer<UInt32>,
+        _ l: UnsafeBufferPointer<UInt32>, _ e: Int
+    ) -> UnsafeBufferPointer<UInt8> {
         let start = Int(s[e])
         return UnsafeBufferPointer(rebasing: a[start..<start + Int(l[e])])
     }
@@ -202,7 +204,8 @@ final class StringColumn: Column {
                 lengths.withUnsafeBufferPointer { l in
                     codes.withReader { c in
                         do throws(E) {
-                            return .success(try body(StringSpans(bytes: b, starts: s, lengths: l, codes: c, coded: coded)))
+                            return .success(
+                                try body(StringSpans(bytes: b, starts: s, lengths: l, codes: c, coded: coded)))
                         } catch {
                             return .failure(error)
                         }

@@ -10,8 +10,9 @@ extension QueryBuilder {
         let clause = ClauseAssembler.clause(constraints, at: base.member("where"), replacing: true)
         var spec = QuerySpec(className: Located(className, base.member("className")), whereClause: clause)
         if let ordering {
-            spec.order = Located(ordering.map { OrderEntry(key: $0.key, descending: $0.descending) },
-                                 base.member("order"))
+            spec.order = Located(
+                ordering.map { OrderEntry(key: $0.key, descending: $0.descending) },
+                base.member("order"))
         }
         if let skipCount { spec.skip = Located(skipCount, base.member("skip")) }
         if let limitCount { spec.limit = Located(limitCount, base.member("limit")) }
@@ -37,8 +38,11 @@ struct ClauseAssembler {
         if !a.overflow.isEmpty {
             let andLocation = location.member("$and")
             let rest = clause(a.overflow, at: andLocation.index(0), replacing: false)
-            a.clause.members.append(.compound(Compound(kind: .and, branches: [Branch(clause: rest)],
-                                                       location: andLocation)))
+            a.clause.members.append(
+                .compound(
+                    Compound(
+                        kind: .and, branches: [Branch(clause: rest)],
+                        location: andLocation)))
         }
         return a.clause
     }
@@ -71,14 +75,16 @@ struct ClauseAssembler {
             let branches = queries.enumerated().map { i, query in
                 let at = location.index(i)
                 let spec = query.spec(at: at)
-                return Branch(clause: ClauseAssembler.clause(query.constraints, at: at, replacing: true),
-                              className: spec.className, shaping: spec.shapingParameters)
+                return Branch(
+                    clause: ClauseAssembler.clause(query.constraints, at: at, replacing: true),
+                    className: spec.className, shaping: spec.shapingParameters)
             }
             clause.members.append(.compound(Compound(kind: kind, branches: branches, location: location)))
         case .relatedTo(let object, let key):
             let location = clause.location.member("$relatedTo")
-            let member = WhereMember.relatedTo(Located(object, location.member("object")),
-                                               key: Located(key, location.member("key")), location)
+            let member = WhereMember.relatedTo(
+                Located(object, location.member("object")),
+                key: Located(key, location.member("key")), location)
             if let i = clause.members.firstIndex(where: { if case .relatedTo = $0 { true } else { false } }) {
                 if replacing { clause.members[i] = member } else { overflow.append(c) }
             } else {
@@ -96,15 +102,17 @@ struct ClauseAssembler {
         let op = BuilderSpec.fieldOperator(builderOp, fieldLocation: fieldLocation)
         let entry = OperatorEntry(op: op, location: fieldLocation.member(op.slot))
         guard let i = fieldIndex(key), case .field(var field) = clause.members[i] else {
-            clause.members.append(.field(FieldEntry(key: key, location: fieldLocation, constraint: .operators([entry]))))
+            clause.members.append(
+                .field(FieldEntry(key: key, location: fieldLocation, constraint: .operators([entry]))))
             return
         }
         var ops: [OperatorEntry]
         switch field.constraint {
         case .equals(let value):
             // An operator next to an equality: the equality becomes `$eq` in the dictionary.
-            let eq = OperatorEntry(op: .compare(.eq, Located(.value(value.value), fieldLocation.member("$eq"))),
-                                   location: fieldLocation.member("$eq"))
+            let eq = OperatorEntry(
+                op: .compare(.eq, Located(.value(value.value), fieldLocation.member("$eq"))),
+                location: fieldLocation.member("$eq"))
             ops = [eq]
         case .operators(let existing):
             ops = existing

@@ -23,10 +23,18 @@ public struct Field: Hashable, Sendable, ExpressibleByStringLiteral, CustomStrin
     public static func > (lhs: Field, rhs: Value) -> Constraint { lhs.op(.compare(.gt, .value(rhs))) }
     public static func >= (lhs: Field, rhs: Value) -> Constraint { lhs.op(.compare(.ge, .value(rhs))) }
 
-    public static func < (lhs: Field, rhs: RelativeDate) -> Constraint { lhs.op(.compare(.lt, .relativeTime(rhs.text))) }
-    public static func <= (lhs: Field, rhs: RelativeDate) -> Constraint { lhs.op(.compare(.le, .relativeTime(rhs.text))) }
-    public static func > (lhs: Field, rhs: RelativeDate) -> Constraint { lhs.op(.compare(.gt, .relativeTime(rhs.text))) }
-    public static func >= (lhs: Field, rhs: RelativeDate) -> Constraint { lhs.op(.compare(.ge, .relativeTime(rhs.text))) }
+    public static func < (lhs: Field, rhs: RelativeDate) -> Constraint {
+        lhs.op(.compare(.lt, .relativeTime(rhs.text)))
+    }
+    public static func <= (lhs: Field, rhs: RelativeDate) -> Constraint {
+        lhs.op(.compare(.le, .relativeTime(rhs.text)))
+    }
+    public static func > (lhs: Field, rhs: RelativeDate) -> Constraint {
+        lhs.op(.compare(.gt, .relativeTime(rhs.text)))
+    }
+    public static func >= (lhs: Field, rhs: RelativeDate) -> Constraint {
+        lhs.op(.compare(.ge, .relativeTime(rhs.text)))
+    }
 
     /// `$eq`: equality that combines with other operators on the same key instead of replacing them.
     public func equalTo(_ value: Value) -> Constraint { op(.compare(.eq, .value(value))) }
@@ -72,10 +80,15 @@ public struct Field: Hashable, Sendable, ExpressibleByStringLiteral, CustomStrin
     }
     /// Token search (`$text`): every term of `terms` appears as a word of the field; a quoted
     /// phrase must appear as consecutive words; a term with a leading `-` must not appear.
-    public func matchesText(_ terms: String, language: String? = nil, caseSensitive: Bool = false,
-                            diacriticSensitive: Bool = false) -> Constraint {
-        op(.text(TextSearch(terms: terms, language: language, caseSensitive: caseSensitive,
-                            diacriticSensitive: diacriticSensitive)))
+    public func matchesText(
+        _ terms: String, language: String? = nil, caseSensitive: Bool = false,
+        diacriticSensitive: Bool = false
+    ) -> Constraint {
+        op(
+            .text(
+                TextSearch(
+                    terms: terms, language: language, caseSensitive: caseSensitive,
+                    diacriticSensitive: diacriticSensitive)))
     }
 
     // MARK: Relations

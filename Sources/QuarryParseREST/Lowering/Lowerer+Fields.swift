@@ -4,8 +4,10 @@ import QuarryCore
 // leaf (Parse / MongoDB semantics: an array field matches when the array or any element passes;
 // `$ne`, `$nin`, `$notInQuery` and `$dontSelect` are logical NOT and so match a missing field).
 extension Lowerer {
-    mutating func field(_ entry: FieldEntry, subqueryDepth: Int, depth: Int, inCompound: Bool,
-                        nears: inout [SortKey]) -> [Filter] {
+    mutating func field(
+        _ entry: FieldEntry, subqueryDepth: Int, depth: Int, inCompound: Bool,
+        nears: inout [SortKey]
+    ) -> [Filter] {
         guard let path = keyPath(entry.key, at: entry.location) else { return [] }
         switch entry.constraint {
         case .equals(let value):
@@ -16,9 +18,11 @@ extension Lowerer {
             var out: [Filter] = []
             for entry in ops {
                 if entry.op.isGeo && inCompound && rules.isCompatibility {
-                    problems.add(.json.compoundGeo, "geo constraints such as \(entry.op.slot) are not allowed in "
-                                 + "the subqueries of $or, $and or $nor in the \(rules.profile) profile",
-                                 at: entry.location)
+                    problems.add(
+                        .json.compoundGeo,
+                        "geo constraints such as \(entry.op.slot) are not allowed in "
+                            + "the subqueries of $or, $and or $nor in the \(rules.profile) profile",
+                        at: entry.location)
                     continue
                 }
                 if let p = op(entry, path: path, subqueryDepth: subqueryDepth, depth: depth, nears: &nears) {
@@ -33,8 +37,10 @@ extension Lowerer {
         .leaf(c, negated: negated, .document)
     }
 
-    private mutating func op(_ entry: OperatorEntry, path: FieldPath, subqueryDepth: Int, depth: Int,
-                             nears: inout [SortKey]) -> Filter? {
+    private mutating func op(
+        _ entry: OperatorEntry, path: FieldPath, subqueryDepth: Int, depth: Int,
+        nears: inout [SortKey]
+    ) -> Filter? {
         let at = entry.location
         switch entry.op {
         case .compare(let op, let operand):
@@ -68,15 +74,19 @@ extension Lowerer {
             rules.check(sw, at: at, problems: &problems)
             rules.check(ne, at: at, problems: &problems)
             if sw.longitude > ne.longitude {
-                problems.add(.json.geoBox, "the box's south-west longitude \(sw.longitude) lies east of its "
-                             + "north-east longitude \(ne.longitude): boxes that cross the antimeridian are not "
-                             + "supported", at: at,
-                             notes: ["split it into two boxes joined with $or"])
+                problems.add(
+                    .json.geoBox,
+                    "the box's south-west longitude \(sw.longitude) lies east of its "
+                        + "north-east longitude \(ne.longitude): boxes that cross the antimeridian are not "
+                        + "supported", at: at,
+                    notes: ["split it into two boxes joined with $or"])
                 return nil
             }
             if sw.latitude > ne.latitude {
-                problems.add(.json.geoBox, "the box's south-west latitude \(sw.latitude) lies north of its "
-                             + "north-east latitude \(ne.latitude)", at: at)
+                problems.add(
+                    .json.geoBox,
+                    "the box's south-west latitude \(sw.latitude) lies north of its "
+                        + "north-east latitude \(ne.latitude)", at: at)
                 return nil
             }
             return leaf(.geo(.withinBox(path, southwest: sw, northeast: ne)))
@@ -86,8 +96,10 @@ extension Lowerer {
                 return nil
             }
             guard points.count <= limits.maxInListSize else {
-                problems.add(.limit.inList, "the polygon has \(points.count) points; at most "
-                             + "\(limits.maxInListSize) are allowed", at: at)
+                problems.add(
+                    .limit.inList,
+                    "the polygon has \(points.count) points; at most "
+                        + "\(limits.maxInListSize) are allowed", at: at)
                 return nil
             }
             for p in points { rules.check(p, at: at, problems: &problems) }
@@ -104,7 +116,8 @@ extension Lowerer {
             return leaf(.inQuery(path, inner), negated: negated)
         case .select(let spec, let key, let negated):
             guard let innerKey = keyPath(key.value, at: key.location),
-                  let inner = subquery(spec, at: at, depth: depth, subqueryDepth: subqueryDepth) else { return nil }
+                let inner = subquery(spec, at: at, depth: depth, subqueryDepth: subqueryDepth)
+            else { return nil }
             return leaf(.select(path, inner, innerKey: innerKey), negated: negated)
         case .text(let search):
             if search.terms.isEmpty {
@@ -121,8 +134,10 @@ extension Lowerer {
     private mutating func equalityOperand(_ value: Located<Value>) -> Bool {
         switch value.value {
         case .array, .object:
-            problems.add(.json.exactMatch, "cannot match a \(value.value.typeName) exactly; to find arrays "
-                         + "that contain values use $all or $in", at: value.location)
+            problems.add(
+                .json.exactMatch,
+                "cannot match a \(value.value.typeName) exactly; to find arrays "
+                    + "that contain values use $all or $in", at: value.location)
             return false
         case .geoPoint(let p):
             rules.check(p, at: value.location, problems: &problems)
@@ -132,19 +147,23 @@ extension Lowerer {
         }
     }
 
-    private mutating func compare(_ op: ComparisonOperator, _ operand: Located<Operand>,
-                                  path: FieldPath) -> Filter? {
+    private mutating func compare(
+        _ op: ComparisonOperator, _ operand: Located<Operand>,
+        path: FieldPath
+    ) -> Filter? {
         let name = ComparisonWire.name(op)
         switch operand.value {
         case .relativeTime(let text):
             guard op != .eq && op != .ne else {
-                problems.add(.json.relativeTime, "$relativeTime can only be used with $lt, $lte, $gt and $gte",
-                             at: operand.location)
+                problems.add(
+                    .json.relativeTime, "$relativeTime can only be used with $lt, $lte, $gt and $gte",
+                    at: operand.location)
                 return nil
             }
             if case .failure(let failure) = RelativeTime.parse(text) {
-                problems.add(.json.relativeTime, "bad $relativeTime (\(name)) value '\(text)'. \(failure.message)",
-                             at: operand.location)
+                problems.add(
+                    .json.relativeTime, "bad $relativeTime (\(name)) value '\(text)'. \(failure.message)",
+                    at: operand.location)
                 return nil
             }
             let now = Expr.function(.relativeTime, [.literal(.string(text))])
@@ -159,8 +178,10 @@ extension Lowerer {
                 case .int, .double, .string, .date:
                     return leaf(.compare(.key(path), op, .literal(v), []))
                 default:
-                    problems.add(.json.operand, "\(name) compares numbers, strings and dates, not a "
-                                 + "\(v.typeName)", at: operand.location)
+                    problems.add(
+                        .json.operand,
+                        "\(name) compares numbers, strings and dates, not a "
+                            + "\(v.typeName)", at: operand.location)
                     return nil
                 }
             }
@@ -184,8 +205,10 @@ extension Lowerer {
             }
         }
         if items.count > limits.maxInListSize {
-            problems.add(.limit.inList, "\(op.rawValue) lists \(items.count) values; at most "
-                         + "\(limits.maxInListSize) are allowed", at: at)
+            problems.add(
+                .limit.inList,
+                "\(op.rawValue) lists \(items.count) values; at most "
+                    + "\(limits.maxInListSize) are allowed", at: at)
             return nil
         }
         return ok ? .list(items) : nil
@@ -195,8 +218,9 @@ extension Lowerer {
         var flags: RegexFlags = []
         if let options {
             guard let parsed = RegexFlags(letters: options.value) else {
-                problems.add(.json.regexOptions, "bad $options '\(options.value)'; the modifiers are i, m, x and s",
-                             at: options.location)
+                problems.add(
+                    .json.regexOptions, "bad $options '\(options.value)'; the modifiers are i, m, x and s",
+                    at: options.location)
                 return nil
             }
             flags = parsed
@@ -212,27 +236,32 @@ extension Lowerer {
             let options: StringOptions = flags.isEmpty ? [] : .caseInsensitive
             return leaf(.string(.key(path), op, .literal(.string(literal)), options))
         }
-        return leaf(.string(.key(path), .matches(RegexOptions(wholeString: false, flags: flags)),
-                            .literal(.string(pattern)), []))
+        return leaf(
+            .string(
+                .key(path), .matches(RegexOptions(wholeString: false, flags: flags)),
+                .literal(.string(pattern)), []))
     }
 
     private mutating func checkDistance(_ d: Distance, at location: Location) {
         if !d.value.isFinite || d.value < 0 {
-            problems.add(.json.operand, "a distance must be a non-negative number, not \(d.value)",
-                         at: location)
+            problems.add(
+                .json.operand, "a distance must be a non-negative number, not \(d.value)",
+                at: location)
         }
     }
 
     private mutating func subquery(_ spec: QuerySpec, at: Location, depth: Int, subqueryDepth: Int) -> Query? {
         subqueries += 1
         if subqueries > limits.maxSubqueries {
-            problems.add(.limit.subqueries, "the query has more than \(limits.maxSubqueries) inner queries",
-                         at: at)
+            problems.add(
+                .limit.subqueries, "the query has more than \(limits.maxSubqueries) inner queries",
+                at: at)
             return nil
         }
         if subqueryDepth + 1 > limits.maxSubqueryDepth {
-            problems.add(.limit.subqueryDepth, "inner queries nest deeper than \(limits.maxSubqueryDepth) levels",
-                         at: at)
+            problems.add(
+                .limit.subqueryDepth, "inner queries nest deeper than \(limits.maxSubqueryDepth) levels",
+                at: at)
             return nil
         }
         return query(spec, inner: true, depth: depth + 1, subqueryDepth: subqueryDepth + 1)

@@ -30,14 +30,16 @@ struct Lowerer {
 
     mutating func query(_ spec: QuerySpec, inner: Bool, depth: Int, subqueryDepth: Int) -> Query {
         if !Names.isValidClassName(spec.className.value) {
-            problems.add(.json.className, "'\(spec.className.value)' is not a valid class name",
-                         at: spec.className.location)
+            problems.add(
+                .json.className, "'\(spec.className.value)' is not a valid class name",
+                at: spec.className.location)
         }
         classes.append(spec.className.value)
         defer { classes.removeLast() }
         var nears: [SortKey] = []
-        let predicate = clause(spec.whereClause, depth: depth, subqueryDepth: subqueryDepth,
-                               inCompound: false, nears: &nears)
+        let predicate = clause(
+            spec.whereClause, depth: depth, subqueryDepth: subqueryDepth,
+            inCompound: false, nears: &nears)
         var query = Query(className: spec.className.value, predicate: predicate, profile: rules.profile)
         if let order = spec.order, !order.value.isEmpty {
             query.order = sortKeys(order)
@@ -51,8 +53,10 @@ struct Lowerer {
         }
         if inner {
             for (name, location) in spec.shapingParameters where !["order", "skip", "limit"].contains(name) {
-                problems.add(.json.subquery, "an inner query takes where, limit, skip and order; '\(name)' "
-                             + "would have no effect", at: location)
+                problems.add(
+                    .json.subquery,
+                    "an inner query takes where, limit, skip and order; '\(name)' "
+                        + "would have no effect", at: location)
             }
             if spec.count {
                 problems.add(.json.subquery, "an inner query cannot count", at: spec.whereClause.location)
@@ -90,8 +94,10 @@ struct Lowerer {
         if let includes = spec.includes {
             for (i, key) in includes.value.enumerated() {
                 if key == "*" {
-                    problems.add(.json.include, "include=* (every pointer field) needs a schema; list the "
-                                 + "pointer fields to include instead", at: includes.location.index(i))
+                    problems.add(
+                        .json.include,
+                        "include=* (every pointer field) needs a schema; list the "
+                            + "pointer fields to include instead", at: includes.location.index(i))
                 } else if let path = keyPath(key, at: includes.location.index(i)) {
                     query.includes.append(path)
                 }
@@ -104,8 +110,10 @@ struct Lowerer {
         for (i, entry) in order.value.enumerated() {
             let location = order.location.index(i)
             if entry.key == "$score" {
-                problems.add(.json.order, "'$score' sorts by text-search relevance, which Quarry does not "
-                             + "compute; $text only filters", at: location)
+                problems.add(
+                    .json.order,
+                    "'$score' sorts by text-search relevance, which Quarry does not "
+                        + "compute; $text only filters", at: location)
                 continue
             }
             if let path = keyPath(entry.key, at: location) {
@@ -117,8 +125,10 @@ struct Lowerer {
 
     mutating func keyPath(_ key: String, at location: Location) -> FieldPath? {
         guard Names.isValidKey(key) else {
-            problems.add(.json.keyName, "invalid key name '\(key)'; a key starts with a letter and holds "
-                         + "letters, digits, '_' and '.'", at: location)
+            problems.add(
+                .json.keyName,
+                "invalid key name '\(key)'; a key starts with a letter and holds "
+                    + "letters, digits, '_' and '.'", at: location)
             return nil
         }
         return FieldPath(key)
@@ -127,31 +137,37 @@ struct Lowerer {
     // MARK: - Where objects
 
     /// A where object: the AND of its members. `$and` branches are spliced into it.
-    mutating func clause(_ c: WhereClause, depth: Int, subqueryDepth: Int, inCompound: Bool,
-                         nears: inout [SortKey]) -> Filter {
+    mutating func clause(
+        _ c: WhereClause, depth: Int, subqueryDepth: Int, inCompound: Bool,
+        nears: inout [SortKey]
+    ) -> Filter {
         if depth > limits.maxNestingDepth {
-            problems.add(.limit.nesting, "the query nests deeper than \(limits.maxNestingDepth) levels",
-                         at: c.location)
+            problems.add(
+                .limit.nesting, "the query nests deeper than \(limits.maxNestingDepth) levels",
+                at: c.location)
             return .constant(false)
         }
         var conjuncts: [Filter] = []
         for member in c.members {
             switch member {
             case .field(let entry):
-                conjuncts += field(entry, subqueryDepth: subqueryDepth, depth: depth,
-                                   inCompound: inCompound, nears: &nears)
+                conjuncts += field(
+                    entry, subqueryDepth: subqueryDepth, depth: depth,
+                    inCompound: inCompound, nears: &nears)
             case .compound(let compound):
                 if let p = self.compound(compound, depth: depth, subqueryDepth: subqueryDepth, nears: &nears) {
                     if compound.kind == .and { conjuncts += Lowerer.conjuncts(of: p) } else { conjuncts.append(p) }
                 }
             case .relatedTo(let object, let key, _):
                 if !Names.isValidClassName(object.value.className) {
-                    problems.add(.json.pointer, "'\(object.value.className)' is not a valid class name",
-                                 at: object.location)
+                    problems.add(
+                        .json.pointer, "'\(object.value.className)' is not a valid class name",
+                        at: object.location)
                 }
                 if key.value.isEmpty {
-                    problems.add(.json.keyName, "$relatedTo needs the name of the relation field",
-                                 at: key.location)
+                    problems.add(
+                        .json.keyName, "$relatedTo needs the name of the relation field",
+                        at: key.location)
                 }
                 let related = Filter.leaf(.relatedTo(object.value, key: key.value), .document)
                 conjuncts.append(object.location.range.map(related.locating) ?? related)
@@ -176,29 +192,36 @@ struct Lowerer {
         }
     }
 
-    private mutating func compound(_ c: Compound, depth: Int, subqueryDepth: Int,
-                                   nears: inout [SortKey]) -> Filter? {
+    private mutating func compound(
+        _ c: Compound, depth: Int, subqueryDepth: Int,
+        nears: inout [SortKey]
+    ) -> Filter? {
         if c.branches.isEmpty {
-            problems.add(.json.compound, "\(c.kind.rawValue) needs an array of at least one where object",
-                         at: c.location)
+            problems.add(
+                .json.compound, "\(c.kind.rawValue) needs an array of at least one where object",
+                at: c.location)
             return nil
         }
         if depth + 1 > limits.maxNestingDepth {
-            problems.add(.limit.nesting, "the query nests deeper than \(limits.maxNestingDepth) levels",
-                         at: c.location)
+            problems.add(
+                .limit.nesting, "the query nests deeper than \(limits.maxNestingDepth) levels",
+                at: c.location)
             return nil
         }
         if c.branches.count > limits.maxInListSize {
-            problems.add(.limit.inList, "\(c.kind.rawValue) has \(c.branches.count) subqueries; at most "
-                         + "\(limits.maxInListSize) are allowed", at: c.location)
+            problems.add(
+                .limit.inList,
+                "\(c.kind.rawValue) has \(c.branches.count) subqueries; at most "
+                    + "\(limits.maxInListSize) are allowed", at: c.location)
             return nil
         }
         var branches: [Filter] = []
         for branch in c.branches {
             checkSubquery(branch, of: c)
             var branchNears: [SortKey] = []
-            let p = clause(branch.clause, depth: depth + 1, subqueryDepth: subqueryDepth, inCompound: true,
-                           nears: &branchNears)
+            let p = clause(
+                branch.clause, depth: depth + 1, subqueryDepth: subqueryDepth, inCompound: true,
+                nears: &branchNears)
             // Only the conjunctive `$and` keeps near's ordering; a near under OR/NOR orders nothing.
             if c.kind == .and { nears += branchNears }
             branches.append(p)
@@ -224,13 +247,17 @@ struct Lowerer {
     /// compound query" are not supported).
     private mutating func checkSubquery(_ branch: Branch, of c: Compound) {
         if let className = branch.className, let outer = classes.last, className.value != outer {
-            problems.add(.json.compoundSubquery, "a subquery of \(c.kind.rawValue) queries '\(className.value)' "
-                         + "but the compound query is on '\(outer)'; all subqueries must share the class",
-                         at: className.location)
+            problems.add(
+                .json.compoundSubquery,
+                "a subquery of \(c.kind.rawValue) queries '\(className.value)' "
+                    + "but the compound query is on '\(outer)'; all subqueries must share the class",
+                at: className.location)
         }
         for (name, location) in branch.shaping {
-            problems.add(.json.compoundSubquery, "a subquery of \(c.kind.rawValue) cannot set '\(name)'; set it "
-                         + "on the compound query instead", at: location)
+            problems.add(
+                .json.compoundSubquery,
+                "a subquery of \(c.kind.rawValue) cannot set '\(name)'; set it "
+                    + "on the compound query instead", at: location)
         }
     }
 }

@@ -27,13 +27,16 @@ struct ProfileRules {
     /// Parse rejects limits outside 0…max with 117; LeanCloud and MaxLeap cap larger ones
     /// ("LeanCloud would only return 1,000 results even it is set to be greater than 1000");
     /// Backendless page sizes run from 1 to 100.
-    func limit(_ written: Located<Int>, inner: Bool, counting: Bool,
-               problems: inout Problems) -> Int? {
+    func limit(
+        _ written: Located<Int>, inner: Bool, counting: Bool,
+        problems: inout Problems
+    ) -> Int? {
         let n = written.value
         let max = inner ? profile.maxInnerLimit : profile.maxLimit
         if n < 0 {
-            problems.add(.json.limit, "a limit must be a non-negative integer, not \(n)",
-                         at: written.location)
+            problems.add(
+                .json.limit, "a limit must be a non-negative integer, not \(n)",
+                at: written.location)
             return nil
         }
         switch profile {
@@ -41,9 +44,10 @@ struct ProfileRules {
             return n
         case .parse:
             if let max, n > max {
-                problems.add(.json.limit, "a limit must be between 0 and \(max) in the parse profile, not \(n)",
-                             at: written.location,
-                             notes: ["hosted Parse: \"anything from 1 to 1000 is a valid limit\""])
+                problems.add(
+                    .json.limit, "a limit must be between 0 and \(max) in the parse profile, not \(n)",
+                    at: written.location,
+                    notes: ["hosted Parse: \"anything from 1 to 1000 is a valid limit\""])
                 return nil
             }
             return n
@@ -53,8 +57,9 @@ struct ProfileRules {
         case .backendless:
             if n == 0 && counting { return n }
             if let max, n < 1 || n > max {
-                problems.add(.json.limit, "the page size must be between 1 and \(max), not \(n)",
-                             at: written.location)
+                problems.add(
+                    .json.limit, "the page size must be between 1 and \(max), not \(n)",
+                    at: written.location)
                 return nil
             }
             return n
@@ -64,14 +69,16 @@ struct ProfileRules {
     func skip(_ written: Located<Int>, problems: inout Problems) -> Int? {
         let n = written.value
         if n < 0 {
-            problems.add(.json.skip, "skip must be a non-negative integer, not \(n)",
-                         at: written.location)
+            problems.add(
+                .json.skip, "skip must be a non-negative integer, not \(n)",
+                at: written.location)
             return nil
         }
         if let maxSkip, n > maxSkip {
-            problems.add(.json.skip, "skip must be at most \(maxSkip) in the parse profile, not \(n)",
-                         at: written.location,
-                         notes: ["sort on an indexed key such as createdAt and filter past the last row instead"])
+            problems.add(
+                .json.skip, "skip must be at most \(maxSkip) in the parse profile, not \(n)",
+                at: written.location,
+                notes: ["sort on an indexed key such as createdAt and filter past the last row instead"])
             return nil
         }
         return n
@@ -86,13 +93,15 @@ struct ProfileRules {
         }
         if bad(p.latitude, 90) {
             let range = exclusive ? "strictly between -90 and 90" : "between -90 and 90"
-            problems.add(.json.geoRange, "latitude \(p.latitude) is out of range; it must be \(range)",
-                         at: location)
+            problems.add(
+                .json.geoRange, "latitude \(p.latitude) is out of range; it must be \(range)",
+                at: location)
         }
         if bad(p.longitude, 180) {
             let range = exclusive ? "strictly between -180 and 180" : "between -180 and 180"
-            problems.add(.json.geoRange, "longitude \(p.longitude) is out of range; it must be \(range)",
-                         at: location)
+            problems.add(
+                .json.geoRange, "longitude \(p.longitude) is out of range; it must be \(range)",
+                at: location)
         }
     }
 }

@@ -30,8 +30,13 @@ extension Printer {
             return [.op(path.description, .inQuery(spec(inner, at: at, inner: true), negated: true))]
         case .select(let path, let inner, let innerKey):
             let at = location.member(path.description).member("$dontSelect")
-            return [.op(path.description, .select(spec(inner, at: at.member("query"), inner: true),
-                                                  key: Located(innerKey.description, .request), negated: true))]
+            return [
+                .op(
+                    path.description,
+                    .select(
+                        spec(inner, at: at.member("query"), inner: true),
+                        key: Located(innerKey.description, .request), negated: true))
+            ]
         default:
             return nil
         }
@@ -48,8 +53,9 @@ extension Printer {
                 guard let operand = orderedOperand(rhs, at: at) else { return nil }
                 return [.op(path.description, .compare(op, Located(operand, .request)))]
             default:
-                inexpressible("a document-semantics '\(op.rawValue)' test", at: at,
-                              notes: ["Parse's $ne is the negation of equality; write it as a negated '=='"])
+                inexpressible(
+                    "a document-semantics '\(op.rawValue)' test", at: at,
+                    notes: ["Parse's $ne is the negation of equality; write it as a negated '=='"])
                 return nil
             }
         case .inCollection(.key(let path), .list(let items), let opts) where opts.isEmpty:
@@ -58,7 +64,7 @@ extension Printer {
         case .isNull(.key(let path)):
             return [.op(path.description, .exists(false))]
         case .string(.key(let path), let op, .literal(.string(let text)), let opts)
-            where !opts.contains(.diacriticInsensitive):
+        where !opts.contains(.diacriticInsensitive):
             return [.op(path.description, stringOperator(op, text, caseInsensitive: opts.contains(.caseInsensitive)))]
         case .containsAll(.key(let path), .list(let items)):
             guard let values = literals(items, at: location.member(path.description)) else { return nil }
@@ -75,8 +81,13 @@ extension Printer {
             return [.op(path.description, .inQuery(spec(inner, at: at, inner: true), negated: false))]
         case .select(let path, let inner, let innerKey):
             let at = location.member(path.description).member("$select")
-            return [.op(path.description, .select(spec(inner, at: at.member("query"), inner: true),
-                                                  key: Located(innerKey.description, .request), negated: false))]
+            return [
+                .op(
+                    path.description,
+                    .select(
+                        spec(inner, at: at.member("query"), inner: true),
+                        key: Located(innerKey.description, .request), negated: false))
+            ]
         case .relatedTo(let object, let key):
             let at = location.member("$relatedTo")
             return [.member(.relatedTo(Located(object, at), key: Located(key, at), at))]
@@ -111,7 +122,8 @@ extension Printer {
         let path = g.key.description
         switch g {
         case .near(_, let point, let maxDistance):
-            return .op(path, .near(point, maxDistance: maxDistance.map { Located(BuilderSpec.wireDistance($0), .request) }))
+            return .op(
+                path, .near(point, maxDistance: maxDistance.map { Located(BuilderSpec.wireDistance($0), .request) }))
         case .withinBox(_, let sw, let ne):
             return .op(path, .withinBox(southwest: sw, northeast: ne))
         case .withinPolygon(_, let points):
@@ -123,8 +135,9 @@ extension Printer {
         case .distance(_, let from, .le, let d):
             return .op(path, .withinCircle(center: from, radius: Distance(d.radians, .radians)))
         case .distance(_, _, let op, _):
-            inexpressible("a distance test with '\(op.rawValue)'", at: location.member(path),
-                          notes: ["only 'distance <= d' has a Parse form ($geoWithin.$centerSphere)"])
+            inexpressible(
+                "a distance test with '\(op.rawValue)'", at: location.member(path),
+                notes: ["only 'distance <= d' has a Parse form ($geoWithin.$centerSphere)"])
             return nil
         }
     }
@@ -133,8 +146,9 @@ extension Printer {
     private mutating func equalityValue(_ v: Value, at location: Location) -> Bool {
         switch v {
         case .array, .object:
-            inexpressible("exact equality with a \(v.typeName)", at: location,
-                          notes: ["Parse rejects exact matching of arrays and objects (error 102)"])
+            inexpressible(
+                "exact equality with a \(v.typeName)", at: location,
+                notes: ["Parse rejects exact matching of arrays and objects (error 102)"])
             return false
         default:
             return true

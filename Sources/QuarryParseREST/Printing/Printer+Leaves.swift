@@ -36,9 +36,12 @@ extension Printer {
             }
         }
         if case .key? = Printer.subject(of: condition), Printer.isSimple(condition) {
-            inexpressible("this \(l.semantics) test (\(Printer.describe(condition)))", at: location,
-                          notes: ["its rule for null, missing or array values differs from Parse's; a schema "
-                                  + "showing the field holds single values lets it translate"])
+            inexpressible(
+                "this \(l.semantics) test (\(Printer.describe(condition)))", at: location,
+                notes: [
+                    "its rule for null, missing or array values differs from Parse's; a schema "
+                        + "showing the field holds single values lets it translate"
+                ])
         } else {
             inexpressible("\(Printer.describe(condition)) on \(Printer.subjectDescription(condition))", at: location)
         }
@@ -69,10 +72,14 @@ extension Printer {
         }
     }
 
-    private mutating func sqlOnScalar(_ c: Condition, negated: Bool, className: String,
-                                      at location: Location) -> [Piece] {
+    private mutating func sqlOnScalar(
+        _ c: Condition, negated: Bool, className: String,
+        at location: Location
+    ) -> [Piece] {
         // SQL: a null or missing operand makes the leaf false either way.
-        if case .compare(_, _, .literal(.null), _) = c { return pieces(.constant(false), className: className, at: location) }
+        if case .compare(_, _, .literal(.null), _) = c {
+            return pieces(.constant(false), className: className, at: location)
+        }
         if case .isNull = c { return document(c, negated: negated, className: className, at: location) }
         if case .between(let e, let lo, let hi) = c {
             let range = between(e, lo, hi, negated: negated, className: className, at: location)
@@ -92,8 +99,10 @@ extension Printer {
             + [.op(path.description, .exists(true))]
     }
 
-    private mutating func between(_ e: Expr, _ lo: Expr, _ hi: Expr, negated: Bool, className: String,
-                                  at location: Location) -> [Piece] {
+    private mutating func between(
+        _ e: Expr, _ lo: Expr, _ hi: Expr, negated: Bool, className: String,
+        at location: Location
+    ) -> [Piece] {
         let range = Filter.and([.leaf(.compare(e, .ge, lo, []), .document), .leaf(.compare(e, .le, hi, []), .document)])
         return pieces(negated ? .not(range) : range, className: className, at: location)
     }

@@ -21,8 +21,9 @@ struct Printer {
     }
 
     mutating func inexpressible(_ what: String, at location: Location, notes: [String] = []) {
-        problems.add(.translate.inexpressible, "\(what) cannot be expressed in Parse `where` JSON",
-                     at: location, notes: notes)
+        problems.add(
+            .translate.inexpressible, "\(what) cannot be expressed in Parse `where` JSON",
+            at: location, notes: notes)
     }
 
     // MARK: Queries
@@ -34,8 +35,9 @@ struct Printer {
         let implicit = Printer.nearOrder(query.predicate)
         if query.order != implicit {
             if query.order.isEmpty {
-                inexpressible("a near condition without ordering by distance", at: whereLocation,
-                              notes: ["Parse sorts $nearSphere results nearest first unless an order is given"])
+                inexpressible(
+                    "a near condition without ordering by distance", at: whereLocation,
+                    notes: ["Parse sorts $nearSphere results nearest first unless an order is given"])
             } else {
                 var entries: [OrderEntry] = []
                 for key in query.order {
@@ -50,8 +52,9 @@ struct Printer {
             }
         }
         if query.profile == .parse, Printer.hasUnboundedNear(query.predicate) {
-            inexpressible("a near condition without a maximum distance in the parse profile",
-                          at: whereLocation, notes: ["the parse profile caps $nearSphere at 100 miles"])
+            inexpressible(
+                "a near condition without a maximum distance in the parse profile",
+                at: whereLocation, notes: ["the parse profile caps $nearSphere at 100 miles"])
         }
         if let skip = query.skip { spec.skip = Located(skip, base.member("skip")) }
         if let limit = query.limit { spec.limit = Located(limit, base.member("limit")) }
@@ -135,8 +138,10 @@ struct Printer {
     }
 
     func compound(_ kind: CompoundKind, _ clauses: [WhereClause], at location: Location) -> WhereMember {
-        .compound(Compound(kind: kind, branches: clauses.map { Branch(clause: $0) },
-                           location: location.member(kind.rawValue)))
+        .compound(
+            Compound(
+                kind: kind, branches: clauses.map { Branch(clause: $0) },
+                location: location.member(kind.rawValue)))
     }
 }
 
@@ -163,18 +168,23 @@ struct Placement {
         switch piece {
         case .equals(let key, let value):
             if case .field(var last)? = clause.members.last, last.key == key {
-                last.constraint = .operators(operators(of: last) + [entry(.compare(.eq, Located(.value(value), Location.request)))])
+                last.constraint = .operators(
+                    operators(of: last) + [entry(.compare(.eq, Located(.value(value), Location.request)))])
                 clause.members[clause.members.count - 1] = .field(last)
             } else {
-                clause.members.append(.field(FieldEntry(key: key, location: .request,
-                                                        constraint: .equals(Located(value, .request)))))
+                clause.members.append(
+                    .field(
+                        FieldEntry(
+                            key: key, location: .request,
+                            constraint: .equals(Located(value, .request)))))
             }
         case .op(let key, let op):
             if case .field(var last)? = clause.members.last, last.key == key {
                 last.constraint = .operators(operators(of: last) + [entry(op)])
                 clause.members[clause.members.count - 1] = .field(last)
             } else {
-                clause.members.append(.field(FieldEntry(key: key, location: .request, constraint: .operators([entry(op)]))))
+                clause.members.append(
+                    .field(FieldEntry(key: key, location: .request, constraint: .operators([entry(op)]))))
             }
         case .member(let m):
             clause.members.append(m)

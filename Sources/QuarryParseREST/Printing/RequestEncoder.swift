@@ -19,7 +19,8 @@ enum RequestEncoder {
     private static func parameters(_ spec: QuerySpec) -> [(String, JSON)] {
         var out: [(String, JSON)] = []
         if let order = spec.order {
-            out.append(("order", .string(order.value.map { ($0.descending ? "-" : "") + $0.key }.joined(separator: ","))))
+            out.append(
+                ("order", .string(order.value.map { ($0.descending ? "-" : "") + $0.key }.joined(separator: ","))))
         }
         if let limit = spec.limit { out.append(("limit", .int(Int64(limit.value)))) }
         if let skip = spec.skip { out.append(("skip", .int(Int64(skip.value)))) }
@@ -42,7 +43,8 @@ enum RequestEncoder {
             case .compound(let compound):
                 members.append((compound.kind.rawValue, .array(compound.branches.map { clause($0.clause) })))
             case .relatedTo(let object, let key, _):
-                members.append(("$relatedTo", ["object": ParseJSON.encode(.pointer(object.value)), "key": .string(key.value)]))
+                members.append(
+                    ("$relatedTo", ["object": ParseJSON.encode(.pointer(object.value)), "key": .string(key.value)]))
             }
         }
         return .object(JSONObject(members))
@@ -95,7 +97,9 @@ enum RequestEncoder {
 
     /// An inner query as the SDKs send it: `{"where": …, "className": …}` plus limit, skip, order.
     private static func inner(_ spec: QuerySpec) -> JSON {
-        .object(JSONObject([("where", clause(spec.whereClause)), ("className", .string(spec.className.value))]
-                           + parameters(spec)))
+        .object(
+            JSONObject(
+                [("where", clause(spec.whereClause)), ("className", .string(spec.className.value))]
+                    + parameters(spec)))
     }
 }

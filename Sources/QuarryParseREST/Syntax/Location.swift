@@ -47,12 +47,16 @@ struct Problems: Sendable {
     var isEmpty: Bool { all.isEmpty }
 
     /// Records a problem; its Parse code is the catalogue's unless `parseCode` overrides it.
-    mutating func add(_ code: DiagnosticCode, _ message: String, at location: Location,
-                      parseCode: Int? = nil, notes: [String] = []) {
+    mutating func add(
+        _ code: DiagnosticCode, _ message: String, at location: Location,
+        parseCode: Int? = nil, notes: [String] = []
+    ) {
         guard all.count < Problems.maximum else { return }
-        all.append(Diagnostic(code, message, at: location.range, notes: notes,
-                              path: location.path.isEmpty ? nil : location.path,
-                              parseCode: parseCode ?? code.parseCode))
+        all.append(
+            Diagnostic(
+                code, message, at: location.range, notes: notes,
+                path: location.path.isEmpty ? nil : location.path,
+                parseCode: parseCode ?? code.parseCode))
     }
 
     func check() throws(Diagnostic) {

@@ -4,11 +4,13 @@ import QuarryData
 // The operator dictionary of one key: `{"$gt": 5, "$lt": 10}`. `$options` belongs to `$regex`
 // and the `$maxDistance…` members to `$nearSphere`; everything else is one operator each.
 extension RequestDecoder {
-    static let operatorNames = ["$eq", "$ne", "$lt", "$lte", "$gt", "$gte", "$in", "$nin", "$all", "$containedBy",
-                                "$exists", "$regex", "$options", "$size", "$nearSphere", "$maxDistance",
-                                "$maxDistanceInRadians", "$maxDistanceInKilometers", "$maxDistanceInMiles", "$within",
-                                "$geoWithin", "$geoIntersects", "$inQuery", "$notInQuery", "$select", "$dontSelect",
-                                "$text"]
+    static let operatorNames = [
+        "$eq", "$ne", "$lt", "$lte", "$gt", "$gte", "$in", "$nin", "$all", "$containedBy",
+        "$exists", "$regex", "$options", "$size", "$nearSphere", "$maxDistance",
+        "$maxDistanceInRadians", "$maxDistanceInKilometers", "$maxDistanceInMiles", "$within",
+        "$geoWithin", "$geoIntersects", "$inQuery", "$notInQuery", "$select", "$dontSelect",
+        "$text",
+    ]
 
     static let maxDistanceUnits: [(String, DistanceUnit)] = [
         ("$maxDistance", .radians), ("$maxDistanceInRadians", .radians),
@@ -28,8 +30,10 @@ extension RequestDecoder {
         return out
     }
 
-    private mutating func decode(_ name: String, _ node: JSONNode, at: Location, keyAt: Location,
-                                 find: (String) -> JSONNode.Member?) -> FieldOperator? {
+    private mutating func decode(
+        _ name: String, _ node: JSONNode, at: Location, keyAt: Location,
+        find: (String) -> JSONNode.Member?
+    ) -> FieldOperator? {
         if let op = ComparisonWire.op(name) {
             return operand(node, at: at).map { .compare(op, Located($0, at)) }
         }
@@ -54,8 +58,9 @@ extension RequestDecoder {
             if let o = find("$options") {
                 let optionsAt = at.replacingLast("$options", range: o.value.range)
                 guard case .string(let letters) = o.value.kind else {
-                    problems.add(.json.regexOptions, "$options is a string of the letters i, m, x and s",
-                                 at: optionsAt)
+                    problems.add(
+                        .json.regexOptions, "$options is a string of the letters i, m, x and s",
+                        at: optionsAt)
                     return nil
                 }
                 options = Located(letters, optionsAt)
@@ -76,8 +81,9 @@ extension RequestDecoder {
                 guard let m = find(unitName) else { continue }
                 let distanceAt = at.replacingLast(unitName, range: m.value.range)
                 guard maxDistance == nil else {
-                    return bad("give only one of $maxDistance, $maxDistanceInRadians, $maxDistanceInKilometers "
-                               + "and $maxDistanceInMiles", distanceAt, .json.operator)
+                    return bad(
+                        "give only one of $maxDistance, $maxDistanceInRadians, $maxDistanceInKilometers "
+                            + "and $maxDistanceInMiles", distanceAt, .json.operator)
                 }
                 guard let d = number(m.value) else { return bad("\(unitName) takes a number", distanceAt) }
                 maxDistance = Located(Distance(d, unit), distanceAt)
@@ -94,7 +100,8 @@ extension RequestDecoder {
             }
             let boxAt = at.member("$box")
             guard let sw = geoPoint(corners[0], at: boxAt.index(0, range: corners[0].range)),
-                  let ne = geoPoint(corners[1], at: boxAt.index(1, range: corners[1].range)) else { return nil }
+                let ne = geoPoint(corners[1], at: boxAt.index(1, range: corners[1].range))
+            else { return nil }
             return .withinBox(southwest: sw, northeast: ne)
         case "$geoWithin":
             return geoWithin(node, at: at)
@@ -110,13 +117,17 @@ extension RequestDecoder {
         case "$text":
             return text(node, at: at)
         default:
-            problems.add(.json.unknownOperator, "unknown operator '\(name)'; expected one of "
-                         + RequestDecoder.operatorNames.joined(separator: " "), at: keyAt)
+            problems.add(
+                .json.unknownOperator,
+                "unknown operator '\(name)'; expected one of "
+                    + RequestDecoder.operatorNames.joined(separator: " "), at: keyAt)
             return nil
         }
     }
 
-    private mutating func bad(_ message: String, _ at: Location, _ code: DiagnosticCode = .json.operand) -> FieldOperator? {
+    private mutating func bad(_ message: String, _ at: Location, _ code: DiagnosticCode = .json.operand)
+        -> FieldOperator?
+    {
         problems.add(code, message, at: at)
         return nil
     }
@@ -125,8 +136,9 @@ extension RequestDecoder {
     private mutating func operand(_ node: JSONNode, at: Location) -> Operand? {
         if let relative = node["$relativeTime"] {
             guard case .string(let text) = relative.kind, node.objectCount == 1 else {
-                problems.add(.json.relativeTime, "$relativeTime takes a string such as \"3 days ago\"",
-                             at: at)
+                problems.add(
+                    .json.relativeTime, "$relativeTime takes a string such as \"3 days ago\"",
+                    at: at)
                 return nil
             }
             return .relativeTime(text)
@@ -153,8 +165,10 @@ extension RequestDecoder {
         }
         guard let v = value(node, at: at) else { return nil }
         guard case .geoPoint(let p) = v else {
-            problems.add(.json.operand, "expected a GeoPoint {\"__type\":\"GeoPoint\",\"latitude\":…,\"longitude\":…}, "
-                         + "not a \(v.typeName)", at: at)
+            problems.add(
+                .json.operand,
+                "expected a GeoPoint {\"__type\":\"GeoPoint\",\"latitude\":…,\"longitude\":…}, "
+                    + "not a \(v.typeName)", at: at)
             return nil
         }
         return p
@@ -166,7 +180,9 @@ extension RequestDecoder {
             if case .array(let items) = polygonNode.kind {
                 var points: [GeoPoint] = []
                 for (i, item) in items.enumerated() {
-                    guard let p = geoPoint(item, at: polygonAt.index(i, range: item.range), allowPair: true) else { return nil }
+                    guard let p = geoPoint(item, at: polygonAt.index(i, range: item.range), allowPair: true) else {
+                        return nil
+                    }
                     points.append(p)
                 }
                 return .withinPolygon(points)
@@ -212,8 +228,9 @@ extension RequestDecoder {
             case ("$caseSensitive", _), ("$diacriticSensitive", _):
                 return bad("bad $text: \(m.key) should be a boolean", memberAt)
             default:
-                return bad("bad $text: unknown member '\(m.key)'; expected $term, $language, $caseSensitive, "
-                           + "$diacriticSensitive", memberAt)
+                return bad(
+                    "bad $text: unknown member '\(m.key)'; expected $term, $language, $caseSensitive, "
+                        + "$diacriticSensitive", memberAt)
             }
         }
         if !hasTerm { return bad("bad $text: $term, should be string", searchAt) }
@@ -225,17 +242,20 @@ extension RequestDecoder {
     /// `{"className": C, "where": {…}}`, with the `limit`, `skip` and `order` some SDKs send.
     mutating func innerQuery(_ node: JSONNode, at: Location, operatorName: String) -> QuerySpec? {
         guard case .object(let members) = node.kind else {
-            problems.add(.json.subquery, "improper usage of \(operatorName): expected {\"className\": …, \"where\": {…}}",
-                         at: at)
+            problems.add(
+                .json.subquery, "improper usage of \(operatorName): expected {\"className\": …, \"where\": {…}}",
+                at: at)
             return nil
         }
         guard let classNode = node["className"], case .string(let className) = classNode.kind else {
-            problems.add(.json.subquery, "improper usage of \(operatorName): the inner query needs a className string",
-                         at: at)
+            problems.add(
+                .json.subquery, "improper usage of \(operatorName): the inner query needs a className string",
+                at: at)
             return nil
         }
-        var spec = QuerySpec(className: Located(className, at.member("className", range: classNode.range)),
-                             whereClause: WhereClause(location: at.member("where")))
+        var spec = QuerySpec(
+            className: Located(className, at.member("className", range: classNode.range)),
+            whereClause: WhereClause(location: at.member("where")))
         var hasWhere = false
         for m in members {
             let memberAt = at.member(m.key, range: m.value.range)
@@ -247,23 +267,28 @@ extension RequestDecoder {
             case "order", "limit", "skip", "keys", "excludeKeys", "include", "count":
                 parameter(m.key, m.value, at: memberAt, into: &spec)
             default:
-                problems.add(.json.subquery, "improper usage of \(operatorName): unexpected member '\(m.key)'",
-                             at: at.member(m.key, range: m.keyRange))
+                problems.add(
+                    .json.subquery, "improper usage of \(operatorName): unexpected member '\(m.key)'",
+                    at: at.member(m.key, range: m.keyRange))
             }
         }
         // parse-server rejects an inner query without `where` rather than reading it as "all".
         guard hasWhere else {
-            problems.add(.json.subquery, "improper usage of \(operatorName): the inner query needs a where object",
-                         at: at, parseCode: ParseCode.invalidQuery)
+            problems.add(
+                .json.subquery, "improper usage of \(operatorName): the inner query needs a where object",
+                at: at, parseCode: ParseCode.invalidQuery)
             return nil
         }
         return spec
     }
 
     private mutating func select(_ node: JSONNode, at: Location, operatorName: String) -> FieldOperator? {
-        guard case .object = node.kind, let queryNode = node["query"], let keyNode = node["key"], node.objectCount == 2 else {
-            problems.add(.json.subquery, "improper usage of \(operatorName): expected {\"query\": {\"className\": …, "
-                         + "\"where\": {…}}, \"key\": \"…\"}", at: at)
+        guard case .object = node.kind, let queryNode = node["query"], let keyNode = node["key"], node.objectCount == 2
+        else {
+            problems.add(
+                .json.subquery,
+                "improper usage of \(operatorName): expected {\"query\": {\"className\": …, "
+                    + "\"where\": {…}}, \"key\": \"…\"}", at: at)
             return nil
         }
         let keyAt = at.member("key", range: keyNode.range)
@@ -271,8 +296,11 @@ extension RequestDecoder {
             problems.add(.json.subquery, "improper usage of \(operatorName): key must be a string", at: keyAt)
             return nil
         }
-        guard let spec = innerQuery(queryNode, at: at.member("query", range: queryNode.range),
-                                    operatorName: operatorName) else { return nil }
+        guard
+            let spec = innerQuery(
+                queryNode, at: at.member("query", range: queryNode.range),
+                operatorName: operatorName)
+        else { return nil }
         return .select(spec, key: Located(key, keyAt), negated: operatorName == "$dontSelect")
     }
 }

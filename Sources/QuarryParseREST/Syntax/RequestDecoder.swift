@@ -26,16 +26,19 @@ struct RequestDecoder {
     mutating func request(className: String) -> QuerySpec {
         let classLocation = Location(path: "className")
         guard case .object(let members) = root.kind else {
-            problems.add(.json.where, "a where clause is a JSON object, not \(RequestDecoder.article(root))",
-                         at: Location(path: "", range: root.range))
-            return QuerySpec(className: Located(className, classLocation), whereClause: WhereClause(location: .whereRoot))
+            problems.add(
+                .json.where, "a where clause is a JSON object, not \(RequestDecoder.article(root))",
+                at: Location(path: "", range: root.range))
+            return QuerySpec(
+                className: Located(className, classLocation), whereClause: WhereClause(location: .whereRoot))
         }
         guard RequestDecoder.isRequest(root) else {
             let clause = self.clause(root, at: Location(path: "where", range: root.range))
             return QuerySpec(className: Located(className, classLocation), whereClause: clause)
         }
-        var spec = QuerySpec(className: Located(className, classLocation),
-                             whereClause: WhereClause(location: .whereRoot))
+        var spec = QuerySpec(
+            className: Located(className, classLocation),
+            whereClause: WhereClause(location: .whereRoot))
         for m in members {
             let at = Location(path: m.key, range: m.value.range)
             switch m.key {
@@ -43,9 +46,11 @@ struct RequestDecoder {
             case "order", "limit", "skip", "keys", "excludeKeys", "include", "count":
                 parameter(m.key, m.value, at: at, into: &spec)
             default:
-                problems.add(.json.parameter, "unknown request parameter '\(m.key)'; expected "
-                             + RequestDecoder.parameters.joined(separator: ", "),
-                             at: Location(path: m.key, range: m.keyRange), parseCode: ParseCode.invalidQuery)
+                problems.add(
+                    .json.parameter,
+                    "unknown request parameter '\(m.key)'; expected "
+                        + RequestDecoder.parameters.joined(separator: ", "),
+                    at: Location(path: m.key, range: m.keyRange), parseCode: ParseCode.invalidQuery)
             }
         }
         return spec
@@ -66,11 +71,15 @@ struct RequestDecoder {
             }
             spec.order = Located(entries, at)
         case "limit":
-            if let n = integer(node) { spec.limit = Located(n, at) } else {
+            if let n = integer(node) {
+                spec.limit = Located(n, at)
+            } else {
                 problems.add(.json.limit, "a limit must be a non-negative integer, not \(node.json)", at: at)
             }
         case "skip":
-            if let n = integer(node) { spec.skip = Located(n, at) } else {
+            if let n = integer(node) {
+                spec.skip = Located(n, at)
+            } else {
                 problems.add(.json.skip, "skip must be a non-negative integer, not \(node.json)", at: at)
             }
         case "keys": if let names = nameList(node, at: at) { spec.keys = Located(names, at) }
@@ -109,16 +118,18 @@ struct RequestDecoder {
             var out: [String] = []
             for (i, item) in items.enumerated() {
                 guard case .string(let s) = item.kind else {
-                    problems.add(.json.parameter, "expected a key name, not \(RequestDecoder.article(item))",
-                                 at: at.index(i, range: item.range))
+                    problems.add(
+                        .json.parameter, "expected a key name, not \(RequestDecoder.article(item))",
+                        at: at.index(i, range: item.range))
                     return nil
                 }
                 out.append(s)
             }
             return out
         default:
-            problems.add(.json.parameter, "expected a comma-separated string of keys, not \(RequestDecoder.article(node))",
-                         at: at)
+            problems.add(
+                .json.parameter, "expected a comma-separated string of keys, not \(RequestDecoder.article(node))",
+                at: at)
             return nil
         }
     }
@@ -128,8 +139,9 @@ struct RequestDecoder {
     mutating func clause(_ node: JSONNode, at: Location) -> WhereClause {
         var clause = WhereClause(location: at)
         guard case .object(let members) = node.kind else {
-            problems.add(.json.where, "a where clause is a JSON object, not \(RequestDecoder.article(node))", at: at,
-                         parseCode: ParseCode.invalidQuery)
+            problems.add(
+                .json.where, "a where clause is a JSON object, not \(RequestDecoder.article(node))", at: at,
+                parseCode: ParseCode.invalidQuery)
             return clause
         }
         for m in members {
@@ -139,8 +151,10 @@ struct RequestDecoder {
             case "$or", "$and", "$nor":
                 let kind = CompoundKind(rawValue: m.key)!
                 guard case .array(let items) = m.value.kind else {
-                    problems.add(.json.compound, "bad \(m.key) format: use an array of where objects, not "
-                                 + RequestDecoder.article(m.value), at: valueAt)
+                    problems.add(
+                        .json.compound,
+                        "bad \(m.key) format: use an array of where objects, not "
+                            + RequestDecoder.article(m.value), at: valueAt)
                     continue
                 }
                 let branches = items.enumerated().map { i, item in
@@ -151,9 +165,11 @@ struct RequestDecoder {
                 if let member = relatedTo(m.value, at: valueAt) { clause.members.append(member) }
             default:
                 if m.key.hasPrefix("$") {
-                    problems.add(.json.unknownOperator, "unknown operator '\(m.key)' in a where object; expected "
-                                 + "$or, $and, $nor, $relatedTo or a key", at: keyAt,
-                                 parseCode: ParseCode.invalidKeyName)
+                    problems.add(
+                        .json.unknownOperator,
+                        "unknown operator '\(m.key)' in a where object; expected "
+                            + "$or, $and, $nor, $relatedTo or a key", at: keyAt,
+                        parseCode: ParseCode.invalidKeyName)
                     continue
                 }
                 if let constraint = fieldConstraint(m.value, at: valueAt) {
@@ -166,8 +182,9 @@ struct RequestDecoder {
 
     private mutating func relatedTo(_ node: JSONNode, at: Location) -> WhereMember? {
         guard case .object = node.kind, let objectNode = node["object"], let keyNode = node["key"] else {
-            problems.add(.json.relatedTo, "$relatedTo takes {\"object\": <Pointer>, \"key\": \"relation field\"}",
-                         at: at)
+            problems.add(
+                .json.relatedTo, "$relatedTo takes {\"object\": <Pointer>, \"key\": \"relation field\"}",
+                at: at)
             return nil
         }
         let objectAt = at.member("object", range: objectNode.range)
@@ -191,8 +208,10 @@ struct RequestDecoder {
         let operators = members.filter { $0.key.hasPrefix("$") }
         if operators.isEmpty { return value(node, at: at).map { .equals(Located($0, at)) } }
         if operators.count != members.count {
-            problems.add(.json.exactMatch, "an object that mixes operators ($…) with plain keys cannot be matched; "
-                         + "use only operators", at: at)
+            problems.add(
+                .json.exactMatch,
+                "an object that mixes operators ($…) with plain keys cannot be matched; "
+                    + "use only operators", at: at)
             return nil
         }
         return .operators(self.operators(members, at: at))

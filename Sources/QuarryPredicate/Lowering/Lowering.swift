@@ -76,18 +76,20 @@ struct Lowering {
         }
         guard let form else { return nil }
         if let r = c.qualifierRange {
-            throw Diagnostic(.predicate.quantifierNotAllowed,
-                             "\(c.qualifier?.rawValue ?? "") cannot qualify `key \(form)`", at: r)
+            throw Diagnostic(
+                .predicate.quantifierNotAllowed,
+                "\(c.qualifier?.rawValue ?? "") cannot qualify `key \(form)`", at: r)
         }
         if let r = c.optionsRange {
             throw Diagnostic(.predicate.modifierNotAllowed, "string options do not apply to `key \(form)`", at: r)
         }
         let lhs = try expr(c.lhs)
         guard case .key(let path) = lhs else {
-            throw Diagnostic(.predicate.keyPathRequired,
-                             "`\(form)` needs a key path on the left, not '\(text(c.lhs.range))'",
-                             at: c.lhs.range,
-                             notes: form == "IN SELF" ? ["`score IN SELF` matches objects that have a value for score"] : [])
+            throw Diagnostic(
+                .predicate.keyPathRequired,
+                "`\(form)` needs a key path on the left, not '\(text(c.lhs.range))'",
+                at: c.lhs.range,
+                notes: form == "IN SELF" ? ["`score IN SELF` matches objects that have a value for score"] : [])
         }
         if case .argument(_, let index) = rhs.kind, case .query(let query) = arguments[index] {
             subqueries += 1
@@ -100,7 +102,8 @@ struct Lowering {
     }
 
     /// The test itself; `lhs` is the left operand, or the element variable under a quantifier.
-    private mutating func condition(_ c: ComparisonSyntax, lhs: Expr, quantified: Bool) throws(Diagnostic) -> Condition {
+    private mutating func condition(_ c: ComparisonSyntax, lhs: Expr, quantified: Bool) throws(Diagnostic) -> Condition
+    {
         let opts = c.options
         switch c.op {
         case .eq, .ne, .lt, .le, .gt, .ge:
@@ -110,9 +113,10 @@ struct Lowering {
             return .between(lhs, lower: lower, upper: upper)
         case .in_:
             if let kind = staticKind(c.rhs), kind.isScalar, kind != .string {
-                throw Diagnostic(.predicate.notACollection,
-                                 "IN needs a collection or a string on the right, but '\(text(c.rhs.range))' is \(kind.article)",
-                                 at: c.rhs.range)
+                throw Diagnostic(
+                    .predicate.notACollection,
+                    "IN needs a collection or a string on the right, but '\(text(c.rhs.range))' is \(kind.article)",
+                    at: c.rhs.range)
             }
             return .inCollection(lhs, try expr(c.rhs), opts)
         case .contains:
@@ -120,9 +124,10 @@ struct Lowering {
             if !quantified {
                 let kind = staticKind(c.lhs)
                 if let kind, kind.isScalar, kind != .string {
-                    throw Diagnostic(.predicate.notACollection,
-                                     "CONTAINS needs a collection or a string on the left, but '\(text(c.lhs.range))' is \(kind.article)",
-                                     at: c.lhs.range)
+                    throw Diagnostic(
+                        .predicate.notACollection,
+                        "CONTAINS needs a collection or a string on the left, but '\(text(c.lhs.range))' is \(kind.article)",
+                        at: c.lhs.range)
                 }
                 // A string on the left: substring test. Anything else (a key whose type is not
                 // known) is membership, which the IR defines as substring for a string anyway.
@@ -147,17 +152,19 @@ struct Lowering {
 
     private func requireString(_ node: ExprNode, for op: ComparisonOp) throws(Diagnostic) {
         guard let kind = staticKind(node), kind != .string else { return }
-        throw Diagnostic(.predicate.typeMismatch,
-                         "\(op.rawValue) compares strings, but '\(text(node.range))' is \(kind.article)",
-                         at: node.range)
+        throw Diagnostic(
+            .predicate.typeMismatch,
+            "\(op.rawValue) compares strings, but '\(text(node.range))' is \(kind.article)",
+            at: node.range)
     }
 
     /// `BETWEEN {lo, hi}`, `BETWEEN %@` (a two-element array), `BETWEEN $range`.
     private mutating func betweenBounds(_ node: ExprNode) throws(Diagnostic) -> (Expr, Expr) {
         let n = node.strippingParentheses
         func bad(_ what: String) -> Diagnostic {
-            Diagnostic(.predicate.betweenBounds,
-                       "BETWEEN needs two bounds {lower, upper}, but \(what)", at: node.range)
+            Diagnostic(
+                .predicate.betweenBounds,
+                "BETWEEN needs two bounds {lower, upper}, but \(what)", at: node.range)
         }
         switch n.kind {
         case .list(let xs):
@@ -171,7 +178,9 @@ struct Lowering {
         case .variable(let name) where !scope.contains(name):
             if let variables {
                 guard let v = variables[name] else { throw unbound(name, at: n.range) }
-                guard case .array(let vs) = v, vs.count == 2 else { throw bad("$\(name) is bound to \(describe(.value(v)))") }
+                guard case .array(let vs) = v, vs.count == 2 else {
+                    throw bad("$\(name) is bound to \(describe(.value(v)))")
+                }
                 return (valueExpr(vs[0]), valueExpr(vs[1]))
             }
             // Bound later by `substituting`, which checks the shape.
@@ -186,9 +195,10 @@ struct Lowering {
     private func checkOptions(_ c: ComparisonSyntax) throws(Diagnostic) {
         guard !c.options.isEmpty, let r = c.optionsRange else { return }
         if c.op == .between {
-            throw Diagnostic(.predicate.modifierNotAllowed,
-                             "BETWEEN takes no string options; [c] and [d] apply to string comparisons",
-                             at: r)
+            throw Diagnostic(
+                .predicate.modifierNotAllowed,
+                "BETWEEN takes no string options; [c] and [d] apply to string comparisons",
+                at: r)
         }
         for (side, node) in [("left", c.lhs), ("right", c.rhs)] {
             if side == "left" && c.qualifier != nil { continue }
@@ -196,11 +206,14 @@ struct Lowering {
             // on the right of BEGINSWITH, ENDSWITH and CONTAINS, on the left of IN.
             if staticKind(node) == .null,
                 side == "right" ? [.beginsWith, .endsWith, .contains].contains(c.op) : c.op == .in_
-            { continue }
+            {
+                continue
+            }
             if let kind = staticKind(node), kind != .string, kind != .list {
-                throw Diagnostic(.predicate.modifierNotAllowed,
-                                 "string options apply to string comparisons, but '\(text(node.range))' is \(kind.article)",
-                                 at: r)
+                throw Diagnostic(
+                    .predicate.modifierNotAllowed,
+                    "string options apply to string comparisons, but '\(text(node.range))' is \(kind.article)",
+                    at: r)
             }
         }
     }
@@ -209,14 +222,16 @@ struct Lowering {
     private func checkCollection(_ c: ComparisonSyntax) throws(Diagnostic) {
         let q = c.qualifier?.rawValue ?? ""
         if let kind = staticKind(c.lhs), kind.isScalar {
-            throw Diagnostic(.predicate.quantifierOnScalar,
-                             "\(q) needs a collection, but '\(text(c.lhs.range))' is \(kind.article)",
-                             at: c.lhs.range)
+            throw Diagnostic(
+                .predicate.quantifierOnScalar,
+                "\(q) needs a collection, but '\(text(c.lhs.range))' is \(kind.article)",
+                at: c.lhs.range)
         }
         if let path = plainKeyPath(c.lhs), let type = fieldType(path), !type.isCollectionLike {
-            throw Diagnostic(.predicate.quantifierOnScalar,
-                             "\(q) needs a collection, but '\(path)' is a \(type) field",
-                             at: c.lhs.range)
+            throw Diagnostic(
+                .predicate.quantifierOnScalar,
+                "\(q) needs a collection, but '\(path)' is a \(type) field",
+                at: c.lhs.range)
         }
     }
 

@@ -10,9 +10,10 @@ extension ProfileRules {
     static func checkNormalForm(_ p: Filter, profile: Profile, at range: SourceRange) -> Diagnostic? {
         guard profile == .parse || profile == .maxleap else { return nil }
         let tooComplex = { (detail: String) in
-            Diagnostic(.profile.unsupported,
-                       "the \(profile.rawValue) profile does not support complex predicates with many ORed clauses: \(detail) (at most \(maxOrBranches))",
-                       at: range)
+            Diagnostic(
+                .profile.unsupported,
+                "the \(profile.rawValue) profile does not support complex predicates with many ORed clauses: \(detail) (at most \(maxOrBranches))",
+                at: range)
         }
         guard let branches = disjuncts(p, negated: false) else {
             return tooComplex("after normalization an OR has more than \(maxNormalFormBranches) branches")

@@ -22,12 +22,14 @@ struct ProfileRules {
     }
 
     static func rejectAll(_ p: Profile, at range: SourceRange) -> Diagnostic {
-        let why = p == .leancloud
+        let why =
+            p == .leancloud
             ? "the LeanCloud SDK ignored the predicate of queryWithClassName:predicate:"
             : "Backendless queries are SQL where-clauses"
-        return Diagnostic(.profile.unsupported,
-                          "the \(p.rawValue) profile does not accept NSPredicate format strings (\(why))",
-                          at: range)
+        return Diagnostic(
+            .profile.unsupported,
+            "the \(p.rawValue) profile does not accept NSPredicate format strings (\(why))",
+            at: range)
     }
 
     private var restricted: Bool { profile == .parse || profile == .maxleap }
@@ -70,7 +72,8 @@ struct ProfileRules {
         }
         if let r = c.optionsRange {
             if c.options.contains(.diacriticInsensitive) || profile == .parse || !stringFamily.contains(c.op) {
-                return unsupported("the comparison options [\(text(r).dropFirst().dropLast())] on \(c.op.rawValue)", at: r)
+                return unsupported(
+                    "the comparison options [\(text(r).dropFirst().dropLast())] on \(c.op.rawValue)", at: r)
             }
         }
         let l = operand(c.lhs), r = operand(c.rhs)
@@ -88,8 +91,9 @@ struct ProfileRules {
             }
             return nil
         case (.constant, .constant):
-            return unsupported("a comparison without a key path (it needs a key path and a constant)",
-                               at: c.lhs.range.union(c.rhs.range))
+            return unsupported(
+                "a comparison without a key path (it needs a key path and a constant)",
+                at: c.lhs.range.union(c.rhs.range))
         case (.other(let what, let range), _), (_, .other(let what, let range)):
             return unsupported(what, at: range)
         case (.selfRef, _), (_, .selfRef):

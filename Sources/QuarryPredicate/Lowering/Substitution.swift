@@ -52,8 +52,10 @@ private struct Substitution: IRChildTransform {
             let v = values[a]
         else { return nil }
         guard case .array(let items) = v, items.count == 2 else {
-            diagnostics.append(Diagnostic(.predicate.betweenBounds,
-                                          "BETWEEN $\(a) needs $\(a) bound to a two-element array, not \(v.article)"))
+            diagnostics.append(
+                Diagnostic(
+                    .predicate.betweenBounds,
+                    "BETWEEN $\(a) needs $\(a) bound to a two-element array, not \(v.article)"))
             return (lo, hi)
         }
         return (expression(for: items[0]), expression(for: items[1]))

@@ -57,8 +57,10 @@ struct Printer {
             return ("NOT " + (try predicate(q, atLeast: .not)), .not)
         case .leaf(let leaf):
             guard leaf.semantics == .predicate else {
-                throw Diagnostic(.print.semantics,
-                                 "this condition has \(leaf.semantics.rawValue) null semantics, which an NSPredicate comparison does not share")
+                throw Diagnostic(
+                    .print.semantics,
+                    "this condition has \(leaf.semantics.rawValue) null semantics, which an NSPredicate comparison does not share"
+                )
             }
             if case .isNull(let e) = leaf.condition { return (try existence(e, exists: leaf.negated), .atom) }
             let text = try condition(leaf.condition)
@@ -85,8 +87,9 @@ struct Printer {
             return "\(try expr(e)) BETWEEN \(try bounds(lower, upper))"
         case .inCollection(let v, let coll, let o):
             if case .evaluatedObject = coll {
-                throw Diagnostic(.print.inexpressible,
-                                 "membership in SELF has no spelling: `x IN SELF` means that the key x exists")
+                throw Diagnostic(
+                    .print.inexpressible,
+                    "membership in SELF has no spelling: `x IN SELF` means that the key x exists")
             }
             return "\(try expr(v)) IN\(options(o)) \(try expr(coll))"
         case .string(let l, let op, let r, let o):
@@ -95,8 +98,10 @@ struct Printer {
             return try quantified(q, coll, variable, body)
         case .inQuery(let key, let query):
             guard withArguments else {
-                throw Diagnostic(.print.inexpressible,
-                                 "a subquery (key IN query) is written `key IN %@` with the query as an argument; print with arguments")
+                throw Diagnostic(
+                    .print.inexpressible,
+                    "a subquery (key IN query) is written `key IN %@` with the query as an argument; print with arguments"
+                )
             }
             let k = try expr(.key(key))
             arguments.append(.query(query))
@@ -131,8 +136,9 @@ struct Printer {
             throw Diagnostic(.print.inexpressible, "an SQL LIKE pattern has no NSPredicate spelling; LIKE uses * and ?")
         case .matches(let ro):
             guard ro.wholeString, ro.flags.subtracting(.caseInsensitive).isEmpty else {
-                throw Diagnostic(.print.inexpressible,
-                                 "NSPredicate MATCHES matches the whole string and takes no regex flags but [c]")
+                throw Diagnostic(
+                    .print.inexpressible,
+                    "NSPredicate MATCHES matches the whole string and takes no regex flags but [c]")
             }
             return "MATCHES" + options(ro.flags.contains(.caseInsensitive) ? o.union(.caseInsensitive) : o)
         }
@@ -151,7 +157,9 @@ struct Printer {
 
     /// `ANY coll op x` when the body is one leaf testing the element; otherwise the
     /// equivalent SUBQUERY count.
-    private mutating func quantified(_ q: Quantifier, _ coll: Expr, _ v: String, _ body: Filter) throws(Diagnostic) -> String {
+    private mutating func quantified(_ q: Quantifier, _ coll: Expr, _ v: String, _ body: Filter) throws(Diagnostic)
+        -> String
+    {
         let word = q == .any ? "ANY" : q == .all ? "ALL" : "NONE"
         if case .leaf(let leaf) = body, leaf.semantics == .predicate, !leaf.negated,
             let shape = ElementShape(leaf.condition, variable: v)
@@ -232,9 +240,15 @@ struct Printer {
         case .arithmetic(let op, let l, let r):
             switch op {
             case .add, .subtract:
-                return ("\(try expr(l, atLeast: .additive)) \(op.rawValue) \(try expr(r, atLeast: .multiplicative))", .additive)
+                return (
+                    "\(try expr(l, atLeast: .additive)) \(op.rawValue) \(try expr(r, atLeast: .multiplicative))",
+                    .additive
+                )
             case .multiply, .divide:
-                return ("\(try expr(l, atLeast: .multiplicative)) \(op.rawValue) \(try expr(r, atLeast: .unary))", .multiplicative)
+                return (
+                    "\(try expr(l, atLeast: .multiplicative)) \(op.rawValue) \(try expr(r, atLeast: .unary))",
+                    .multiplicative
+                )
             case .power:
                 return ("\(try expr(l, atLeast: .postfix)) ** \(try expr(r, atLeast: .unary))", .power)
             case .modulus:
@@ -300,7 +314,8 @@ struct Printer {
 
     private mutating func keyPath(_ path: FieldPath) throws(Diagnostic) -> String {
         if path.components.allSatisfy({ $0.isIdentifier }) { return try components(path) }
-        guard withArguments, !path.components.contains(where: { $0.isEmpty || $0.contains(".") || $0.hasPrefix("@") }) else {
+        guard withArguments, !path.components.contains(where: { $0.isEmpty || $0.contains(".") || $0.hasPrefix("@") })
+        else {
             throw Diagnostic(.print.inexpressible, "the key '\(path)' has a component that is not an identifier")
         }
         arguments.append(.keyPath(path.description))
@@ -343,8 +358,9 @@ struct Printer {
             return ("CAST(\(Self.quoted(ISODate.format(ms))), \"NSDate\")", .postfix)
         default:
             if withArguments { return placeholder(v) }
-            throw Diagnostic(.print.inexpressible,
-                             "a \(v.typeName) value has no literal spelling; print with arguments to pass it as %@")
+            throw Diagnostic(
+                .print.inexpressible,
+                "a \(v.typeName) value has no literal spelling; print with arguments to pass it as %@")
         }
     }
 

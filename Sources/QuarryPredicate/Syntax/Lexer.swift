@@ -51,24 +51,27 @@ struct Lexer {
         case UInt8(ascii: "#"):
             pos += 1
             guard startsIdentifier(at: pos) else {
-                throw Diagnostic(.lex.unexpectedCharacter,
-                                 "expected a name after '#' (it escapes a reserved word, as in #size)",
-                                 at: SourceRange(offset: start, length: 1))
+                throw Diagnostic(
+                    .lex.unexpectedCharacter,
+                    "expected a name after '#' (it escapes a reserved word, as in #size)",
+                    at: SourceRange(offset: start, length: 1))
             }
             return .identifier(lexIdentifierText())
         case UInt8(ascii: "$"):
             pos += 1
             guard startsIdentifier(at: pos) else {
-                throw Diagnostic(.lex.invalidVariable, "expected a variable name after '$'",
-                                 at: SourceRange(offset: start, length: 1))
+                throw Diagnostic(
+                    .lex.invalidVariable, "expected a variable name after '$'",
+                    at: SourceRange(offset: start, length: 1))
             }
             return .variable(lexIdentifierText())
         case UInt8(ascii: "@"):
             pos += 1
             guard startsIdentifier(at: pos) else {
-                throw Diagnostic(.lex.unexpectedCharacter,
-                                 "expected a collection operator such as @count after '@'",
-                                 at: SourceRange(offset: start, length: 1))
+                throw Diagnostic(
+                    .lex.unexpectedCharacter,
+                    "expected a collection operator such as @count after '@'",
+                    at: SourceRange(offset: start, length: 1))
             }
             return .collectionOperator(lexIdentifierText())
         case UInt8(ascii: "%"):
@@ -176,8 +179,9 @@ struct Lexer {
             var end = start + 1
             while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
             let text = String(decoding: bytes[start..<end], as: UTF8.self)
-            throw Diagnostic(.lex.unexpectedCharacter, "unexpected character '\(text)'\(hint)",
-                             at: SourceRange(offset: start, length: end - start))
+            throw Diagnostic(
+                .lex.unexpectedCharacter, "unexpected character '\(text)'\(hint)",
+                at: SourceRange(offset: start, length: end - start))
         }
     }
 }

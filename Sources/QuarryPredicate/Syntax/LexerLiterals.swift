@@ -16,9 +16,10 @@ extension Lexer {
             return c
         }
         let bad = { (lexer: Lexer) -> Diagnostic in
-            Diagnostic(.lex.invalidArgument,
-                       "'\(String(decoding: lexer.bytes[start..<lexer.pos], as: UTF8.self))' is not an argument specifier; use %@ (value), %K (key path), %d %i %u %x (integer), %f %g %e (number) or %% (a percent sign)",
-                       at: SourceRange(offset: start, length: Swift.max(1, lexer.pos - start)))
+            Diagnostic(
+                .lex.invalidArgument,
+                "'\(String(decoding: lexer.bytes[start..<lexer.pos], as: UTF8.self))' is not an argument specifier; use %@ (value), %K (key path), %d %i %u %x (integer), %f %g %e (number) or %% (a percent sign)",
+                at: SourceRange(offset: start, length: Swift.max(1, lexer.pos - start)))
         }
         guard let c = take(&self) else { throw bad(self) }
         switch c {
@@ -121,8 +122,9 @@ extension Lexer {
     /// After `\u`: four hex digits (with a following `\uXXXX` low surrogate when needed) or `{hex}`.
     private mutating func lexUnicodeEscape(escapeStart: Int) throws(Diagnostic) -> Unicode.Scalar {
         func invalid(_ lexer: Lexer, _ why: String) -> Diagnostic {
-            Diagnostic(.lex.invalidEscape, why,
-                       at: SourceRange(offset: escapeStart, length: Swift.max(2, lexer.pos - escapeStart)))
+            Diagnostic(
+                .lex.invalidEscape, why,
+                at: SourceRange(offset: escapeStart, length: Swift.max(2, lexer.pos - escapeStart)))
         }
         if peek() == UInt8(ascii: "{") {
             pos += 1
@@ -146,17 +148,23 @@ extension Lexer {
         let high = try fourHex(invalid)
         if (0xD800...0xDBFF).contains(high) {
             guard peek() == UInt8(ascii: "\\"), peek(1) == UInt8(ascii: "u") else {
-                throw invalid(self, "a high surrogate \\u\(String(high, radix: 16, uppercase: true)) must be followed by a low surrogate \\uDC00…\\uDFFF")
+                throw invalid(
+                    self,
+                    "a high surrogate \\u\(String(high, radix: 16, uppercase: true)) must be followed by a low surrogate \\uDC00…\\uDFFF"
+                )
             }
             pos += 2
             let low = try fourHex(invalid)
             guard (0xDC00...0xDFFF).contains(low) else {
-                throw invalid(self, "expected a low surrogate \\uDC00…\\uDFFF after \\u\(String(high, radix: 16, uppercase: true))")
+                throw invalid(
+                    self,
+                    "expected a low surrogate \\uDC00…\\uDFFF after \\u\(String(high, radix: 16, uppercase: true))")
             }
             return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
         }
         guard let s = Unicode.Scalar(high) else {
-            throw invalid(self, "a lone low surrogate \\u\(String(high, radix: 16, uppercase: true)) is not a character")
+            throw invalid(
+                self, "a lone low surrogate \\u\(String(high, radix: 16, uppercase: true)) is not a character")
         }
         return s
     }
@@ -199,8 +207,9 @@ extension Lexer {
             if let s = peek(1), s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { ahead = 2 }
             guard let d = peek(ahead), isDigit(d) else {
                 pos += 1
-                throw Diagnostic(.lex.invalidNumber, "expected digits after the exponent 'e'",
-                                 at: SourceRange(offset: start, length: pos - start))
+                throw Diagnostic(
+                    .lex.invalidNumber, "expected digits after the exponent 'e'",
+                    at: SourceRange(offset: start, length: pos - start))
             }
             isReal = true
             pos += ahead
@@ -216,8 +225,9 @@ extension Lexer {
             return .real(d)
         }
         guard let n = UInt64(text) else {
-            throw Diagnostic(.lex.numberOutOfRange,
-                             "\(text) does not fit in a 64-bit integer", at: range)
+            throw Diagnostic(
+                .lex.numberOutOfRange,
+                "\(text) does not fit in a 64-bit integer", at: range)
         }
         return .integer(n)
     }
@@ -238,13 +248,16 @@ extension Lexer {
         let name = radix == 16 ? "hex" : radix == 8 ? "octal" : "binary"
         guard digits > 0 else {
             pos = Swift.min(pos + (peek() == nil ? 0 : 1), bytes.count)
-            throw Diagnostic(.lex.invalidNumber, "expected \(name) digits after '\(String(decoding: bytes[start..<(start + 2)], as: UTF8.self))'",
-                             at: SourceRange(offset: start, length: pos - start))
+            throw Diagnostic(
+                .lex.invalidNumber,
+                "expected \(name) digits after '\(String(decoding: bytes[start..<(start + 2)], as: UTF8.self))'",
+                at: SourceRange(offset: start, length: pos - start))
         }
         try rejectTrailingLetters(start: start)
         if overflow {
-            throw Diagnostic(.lex.numberOutOfRange, "\(name) literal does not fit in 64 bits",
-                             at: SourceRange(offset: start, length: pos - start))
+            throw Diagnostic(
+                .lex.numberOutOfRange, "\(name) literal does not fit in 64 bits",
+                at: SourceRange(offset: start, length: pos - start))
         }
         return .integer(value)
     }
@@ -253,8 +266,9 @@ extension Lexer {
     private mutating func rejectTrailingLetters(start: Int) throws(Diagnostic) {
         guard let c = peek(), isIdentifierPart(c) else { return }
         while let c = peek(), isIdentifierPart(c) { pos += 1 }
-        throw Diagnostic(.lex.invalidNumber,
-                         "'\(String(decoding: bytes[start..<pos], as: UTF8.self))' is not a number",
-                         at: SourceRange(offset: start, length: pos - start))
+        throw Diagnostic(
+            .lex.invalidNumber,
+            "'\(String(decoding: bytes[start..<pos], as: UTF8.self))' is not a number",
+            at: SourceRange(offset: start, length: pos - start))
     }
 }

@@ -83,8 +83,9 @@ struct Parser {
 
     func expected(_ what: String, notes: [String] = []) -> Diagnostic {
         let code: DiagnosticCode = current.kind == .end ? .syntax.unexpectedEnd : .syntax.unexpectedToken
-        return Diagnostic(code, "expected \(what) but found \(current.kind.display)",
-                          at: current.range, notes: notes)
+        return Diagnostic(
+            code, "expected \(what) but found \(current.kind.display)",
+            at: current.range, notes: notes)
     }
 
     func text(_ r: SourceRange) -> String {
@@ -97,9 +98,10 @@ struct Parser {
     mutating func enter() throws(Diagnostic) {
         depth += 1
         if depth > limits.maxNestingDepth {
-            throw Diagnostic(.limit.nesting,
-                             "the predicate nests deeper than \(limits.maxNestingDepth) levels",
-                             at: current.range)
+            throw Diagnostic(
+                .limit.nesting,
+                "the predicate nests deeper than \(limits.maxNestingDepth) levels",
+                at: current.range)
         }
     }
 
@@ -113,8 +115,10 @@ struct Parser {
             _ = advance()
             operands.append(try requirePredicate(parseAnd()))
         }
-        return .predicate(PredicateNode(kind: .or(operands),
-                                        range: operands[0].range.union(operands[operands.count - 1].range)))
+        return .predicate(
+            PredicateNode(
+                kind: .or(operands),
+                range: operands[0].range.union(operands[operands.count - 1].range)))
     }
 
     private mutating func parseAnd() throws(Diagnostic) -> Parsed {
@@ -125,8 +129,10 @@ struct Parser {
             _ = advance()
             operands.append(try requirePredicate(parseNot()))
         }
-        return .predicate(PredicateNode(kind: .and(operands),
-                                        range: operands[0].range.union(operands[operands.count - 1].range)))
+        return .predicate(
+            PredicateNode(
+                kind: .and(operands),
+                range: operands[0].range.union(operands[operands.count - 1].range)))
     }
 
     private mutating func parseNot() throws(Diagnostic) -> Parsed {
@@ -183,9 +189,10 @@ struct Parser {
             notes.append("a predicate compares two expressions, e.g. \(text(e.range)) == YES")
         }
         let code: DiagnosticCode = current.kind == .end ? .syntax.unexpectedEnd : .syntax.unexpectedToken
-        return Diagnostic(code,
-                          "expected a comparison operator after '\(text(e.range))' but found \(current.kind.display)",
-                          at: current.range, notes: notes)
+        return Diagnostic(
+            code,
+            "expected a comparison operator after '\(text(e.range))' but found \(current.kind.display)",
+            at: current.range, notes: notes)
     }
 
     func position(_ r: SourceRange) -> String {
@@ -218,9 +225,10 @@ struct Parser {
         if isSymbol(.leftBracket) { (options, optionsRange) = try parseOptions() }
         let rhs = try parseExpression(seed: nil)
         let start = qualifierRange ?? lhs.range
-        let syntax = ComparisonSyntax(qualifier: qualifier, qualifierRange: qualifierRange, lhs: lhs,
-                                      op: op, opRange: opToken.range, options: options,
-                                      optionsRange: optionsRange, rhs: rhs)
+        let syntax = ComparisonSyntax(
+            qualifier: qualifier, qualifierRange: qualifierRange, lhs: lhs,
+            op: op, opRange: opToken.range, options: options,
+            optionsRange: optionsRange, rhs: rhs)
         return .predicate(PredicateNode(kind: .comparison(syntax), range: start.union(rhs.range)))
     }
 
@@ -241,9 +249,10 @@ struct Parser {
         case .keyword(.like): op = .like
         case .keyword(.matches): op = .matches
         case .keyword(let k) where k == .utiConformsTo || k == .utiEquals:
-            throw Diagnostic(.predicate.unsupported,
-                             "\(k.rawValue) compares Uniform Type Identifiers, which exist only on Apple platforms",
-                             at: current.range)
+            throw Diagnostic(
+                .predicate.unsupported,
+                "\(k.rawValue) compares Uniform Type Identifiers, which exist only on Apple platforms",
+                at: current.range)
         default:
             return nil
         }
@@ -261,8 +270,9 @@ struct Parser {
         var seen = Set<Character>()
         for ch in letters.lowercased() {
             guard !seen.contains(ch) else {
-                throw Diagnostic(.syntax.unknownModifier, "the option '\(ch)' is written twice in [\(letters)]",
-                                 at: lettersToken.range)
+                throw Diagnostic(
+                    .syntax.unknownModifier, "the option '\(ch)' is written twice in [\(letters)]",
+                    at: lettersToken.range)
             }
             seen.insert(ch)
             switch ch {
@@ -270,9 +280,10 @@ struct Parser {
             case "d": options.insert(.diacriticInsensitive)
             case "n": break
             default:
-                throw Diagnostic(.syntax.unknownModifier,
-                                 "unknown comparison option '[\(letters)]'; the options are [c] (case-insensitive), [d] (diacritic-insensitive) and [cd]",
-                                 at: open.range.union(lettersToken.range))
+                throw Diagnostic(
+                    .syntax.unknownModifier,
+                    "unknown comparison option '[\(letters)]'; the options are [c] (case-insensitive), [d] (diacritic-insensitive) and [cd]",
+                    at: open.range.union(lettersToken.range))
             }
         }
         let close = try expect(.rightBracket, "']' to close the options")

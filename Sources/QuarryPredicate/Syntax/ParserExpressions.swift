@@ -12,13 +12,15 @@ extension Parser {
         guard isSymbol(.assign) else { return lhs }
         let op = advance()
         guard case .variable(let name) = lhs.kind else {
-            throw Diagnostic(.syntax.unexpectedToken,
-                             "only a $variable can be assigned with ':=', not '\(text(lhs.range))'",
-                             at: op.range)
+            throw Diagnostic(
+                .syntax.unexpectedToken,
+                "only a $variable can be assigned with ':=', not '\(text(lhs.range))'",
+                at: op.range)
         }
         let value = try parseAdditive(seed: nil)
-        return ExprNode(kind: .assignment(Name(text: name, range: lhs.range), value),
-                        range: lhs.range.union(value.range))
+        return ExprNode(
+            kind: .assignment(Name(text: name, range: lhs.range), value),
+            range: lhs.range.union(value.range))
     }
 
     private mutating func parseAdditive(seed: ExprNode?) throws(Diagnostic) -> ExprNode {
@@ -78,14 +80,16 @@ extension Parser {
                     // Apple allows `%K.%K` and `name.%K`: the argument names more components.
                     let t = advance()
                     argumentRanges.append(t.range)
-                    e = ExprNode(kind: .memberArgument(e, spec, index: argumentRanges.count - 1, range: t.range),
-                                 range: e.range.union(t.range))
+                    e = ExprNode(
+                        kind: .memberArgument(e, spec, index: argumentRanges.count - 1, range: t.range),
+                        range: e.range.union(t.range))
                 case .collectionOperator(let op):
                     let t = advance()
                     let rest = try parseRestOfPath()
                     let end = rest.last?.range ?? t.range
-                    e = ExprNode(kind: .collectionOperator(e, Name(text: op, range: t.range), rest: rest),
-                                 range: e.range.union(end))
+                    e = ExprNode(
+                        kind: .collectionOperator(e, Name(text: op, range: t.range), rest: rest),
+                        range: e.range.union(end))
                 case .keyword(let k):
                     throw reservedWord(k)
                 default:
@@ -122,9 +126,10 @@ extension Parser {
     }
 
     private func reservedWord(_ k: Keyword) -> Diagnostic {
-        Diagnostic(.syntax.reservedWord,
-                   "\(k.rawValue) is a reserved word; write #\(k.rawValue.lowercased()) to use it as a key",
-                   at: current.range)
+        Diagnostic(
+            .syntax.reservedWord,
+            "\(k.rawValue) is a reserved word; write #\(k.rawValue.lowercased()) to use it as a key",
+            at: current.range)
     }
 
     private mutating func parsePrimary() throws(Diagnostic) -> ExprNode {
@@ -143,8 +148,9 @@ extension Parser {
         case .collectionOperator(let op):
             _ = advance()
             let rest = try parseRestOfPath()
-            return ExprNode(kind: .collectionOperator(nil, Name(text: op, range: t.range), rest: rest),
-                            range: t.range.union(rest.last?.range ?? t.range))
+            return ExprNode(
+                kind: .collectionOperator(nil, Name(text: op, range: t.range), rest: rest),
+                range: t.range.union(rest.last?.range ?? t.range))
         case .identifier(let name):
             _ = advance()
             guard isSymbol(.leftParen) else { return leaf(.identifier(name)) }
@@ -152,12 +158,14 @@ extension Parser {
             let range = t.range.union(close)
             if name.uppercased() == "FUNCTION" {
                 guard args.count >= 2 else {
-                    throw Diagnostic(.predicate.functionArity,
-                                     "FUNCTION takes a receiver, a selector name and its arguments, as in FUNCTION(SELF, 'sqrt:', 4)",
-                                     at: range)
+                    throw Diagnostic(
+                        .predicate.functionArity,
+                        "FUNCTION takes a receiver, a selector name and its arguments, as in FUNCTION(SELF, 'sqrt:', 4)",
+                        at: range)
                 }
-                return ExprNode(kind: .function(receiver: args[0], selector: args[1], Array(args.dropFirst(2))),
-                                range: range)
+                return ExprNode(
+                    kind: .function(receiver: args[0], selector: args[1], Array(args.dropFirst(2))),
+                    range: range)
             }
             return ExprNode(kind: .call(Name(text: name, range: t.range), args), range: range)
         case .keyword(let k):
@@ -175,13 +183,15 @@ extension Parser {
             case .first, .last, .size, .caseInsensitive, .ci:
                 throw reservedWord(k)
             case .anyKey:
-                throw Diagnostic(.predicate.unsupported,
-                                 "ANYKEY searches every attribute in Spotlight queries; name the key instead",
-                                 at: t.range)
+                throw Diagnostic(
+                    .predicate.unsupported,
+                    "ANYKEY searches every attribute in Spotlight queries; name the key instead",
+                    at: t.range)
             case .fetch:
-                throw Diagnostic(.predicate.unsupported,
-                                 "FETCH runs a Core Data fetch request; use `key IN %@` with a query argument instead",
-                                 at: t.range)
+                throw Diagnostic(
+                    .predicate.unsupported,
+                    "FETCH runs a Core Data fetch request; use `key IN %@` with a query argument instead",
+                    at: t.range)
             default:
                 throw expected("a value (a key, a literal, SELF, %@ or $variable)")
             }
@@ -243,15 +253,17 @@ extension Parser {
         let keyword = advance()
         subqueryCount += 1
         if subqueryCount > limits.maxSubqueries {
-            throw Diagnostic(.limit.subqueries, "more than \(limits.maxSubqueries) subqueries",
-                             at: keyword.range)
+            throw Diagnostic(
+                .limit.subqueries, "more than \(limits.maxSubqueries) subqueries",
+                at: keyword.range)
         }
         subqueryDepth += 1
         defer { subqueryDepth -= 1 }
         if subqueryDepth > limits.maxSubqueryDepth {
-            throw Diagnostic(.limit.subqueryDepth,
-                             "subqueries nest deeper than \(limits.maxSubqueryDepth) levels",
-                             at: keyword.range)
+            throw Diagnostic(
+                .limit.subqueryDepth,
+                "subqueries nest deeper than \(limits.maxSubqueryDepth) levels",
+                at: keyword.range)
         }
         _ = try expect(.leftParen, "'(' after SUBQUERY")
         let collection = try parseExpression(seed: nil)
@@ -259,9 +271,10 @@ extension Parser {
         guard case .variable(let name) = current.kind else {
             var notes = ["SUBQUERY(collection, $x, predicate) binds $x to each element"]
             if case .identifier(let n) = current.kind { notes.append("write $\(n)") }
-            throw Diagnostic(.predicate.subqueryVariable,
-                             "SUBQUERY needs a $variable as its second argument but found \(current.kind.display)",
-                             at: current.range, notes: notes)
+            throw Diagnostic(
+                .predicate.subqueryVariable,
+                "SUBQUERY needs a $variable as its second argument but found \(current.kind.display)",
+                at: current.range, notes: notes)
         }
         let variable = Name(text: name, range: advance().range)
         _ = try expect(.comma, "',' after the SUBQUERY variable")
@@ -270,7 +283,8 @@ extension Parser {
         let predicate = try requirePredicate(parseOr())
         parenDepth = savedParens
         let close = try expect(.rightParen, "')' to close SUBQUERY")
-        return ExprNode(kind: .subquery(collection, variable: variable, predicate),
-                        range: keyword.range.union(close.range))
+        return ExprNode(
+            kind: .subquery(collection, variable: variable, predicate),
+            range: keyword.range.union(close.range))
     }
 }

@@ -32,25 +32,28 @@ struct ColumnResolver {
                 let sub = path.components[i]
                 guard let axis = ["latitude", "longitude"].first(where: { Keyword.equalsIgnoringCase($0, sub.text) })
                 else {
-                    throw Diagnostic(.query.unknownColumn,
-                                     "'\(stored)' is a GeoPoint; it has only 'latitude' and 'longitude', not '\(sub.text)'",
-                                     at: sub.range)
+                    throw Diagnostic(
+                        .query.unknownColumn,
+                        "'\(stored)' is a GeoPoint; it has only 'latitude' and 'longitude', not '\(sub.text)'",
+                        at: sub.range)
                 }
                 out.append(axis)
                 i += 1
                 if i < path.components.count {
-                    throw Diagnostic(.query.unknownColumn,
-                                     "'\(stored).\(axis)' is a number; it has no field '\(path.components[i].text)'",
-                                     at: path.components[i].range)
+                    throw Diagnostic(
+                        .query.unknownColumn,
+                        "'\(stored).\(axis)' is a number; it has no field '\(path.components[i].text)'",
+                        at: path.components[i].range)
                 }
                 return (FieldPath(out), .number)
             case nil, .mixed?, .object?, .array?:
                 // Shape unknown below here: accept the rest as written.
                 return (FieldPath(out + written[i...]), nil)
             case let t?:
-                throw Diagnostic(.query.unknownColumn,
-                                 "'\(stored)' is a \(t) column; it has no field '\(path.components[i].text)'",
-                                 at: path.components[i].range)
+                throw Diagnostic(
+                    .query.unknownColumn,
+                    "'\(stored)' is a \(t) column; it has no field '\(path.components[i].text)'",
+                    at: path.components[i].range)
             }
         }
         return (FieldPath(out), type)
@@ -70,9 +73,10 @@ struct ColumnResolver {
         let known = schema?.fieldNames(in: className) ?? []
         let sameLetters = known.filter { $0.lowercased() == name.text.lowercased() }
         if sameLetters.count > 1 {
-            return Diagnostic(.query.unknownColumn,
-                              "'\(name.text)' matches several columns of \(className) that differ only in case (\(sameLetters.joined(separator: ", "))); write the exact name",
-                              at: name.range)
+            return Diagnostic(
+                .query.unknownColumn,
+                "'\(name.text)' matches several columns of \(className) that differ only in case (\(sameLetters.joined(separator: ", "))); write the exact name",
+                at: name.range)
         }
         var message = "unknown column '\(name.text)' in class \(className)"
         if let hint = Suggestions.didYouMean(name.text, among: known) { message += "; \(hint)" }

@@ -55,9 +55,10 @@ struct SQLLowering {
                     throw Diagnostic(.syntax.unexpectedToken, "an IN list holds values, not columns", at: item.range)
                 }
                 if case .null = l.value {
-                    throw Diagnostic(.query.nullComparison,
-                                     "NULL in an IN list never matches in SQL; test it separately with '\(describe(operand)) IS NULL'",
-                                     at: l.range)
+                    throw Diagnostic(
+                        .query.nullComparison,
+                        "NULL in an IN list never matches in SQL; test it separately with '\(describe(operand)) IS NULL'",
+                        at: l.range)
                 }
                 values.append(.literal(try coerce(l, to: type, column: operand)))
             }
@@ -65,8 +66,9 @@ struct SQLLowering {
 
         case .inSubquery(let operand, let sub, let negated):
             guard case .path(let path) = operand else {
-                throw Diagnostic(.syntax.unexpectedToken,
-                                 "the left side of IN (subquery) must be a column", at: operand.range)
+                throw Diagnostic(
+                    .syntax.unexpectedToken,
+                    "the left side of IN (subquery) must be a column", at: operand.range)
             }
             let (key, _) = try resolver.resolve(path, in: className)
             let (table, inner, selected) = try subquery(sub)
@@ -84,8 +86,9 @@ struct SQLLowering {
         case .within(let w):
             let key = try geoKey(w.column, in: className)
             guard case .string(let wkt) = w.geometry.value, case .bool(let expected) = w.expected.value else {
-                throw Diagnostic(.geo.withinComparison,
-                                 "Within(column, 'POLYGON((…))') is compared with = TRUE or = FALSE", at: p.range)
+                throw Diagnostic(
+                    .geo.withinComparison,
+                    "Within(column, 'POLYGON((…))') is compared with = TRUE or = FALSE", at: p.range)
             }
             let ring = try WKTPolygon.parse(wkt, base: w.geometry.range.offset + 1)
             return leaf(.geo(.withinPolygon(key, ring)), negated: !expected)
@@ -101,13 +104,16 @@ struct SQLLowering {
 
     // MARK: - Comparisons
 
-    private mutating func compare(_ l: SQLScalar, _ op: SQLOperator, _ r: SQLScalar,
-                                  in className: String?) throws(Diagnostic) -> Condition {
+    private mutating func compare(
+        _ l: SQLScalar, _ op: SQLOperator, _ r: SQLScalar,
+        in className: String?
+    ) throws(Diagnostic) -> Condition {
         let (le, lt) = try expression(l, in: className)
         let (re, rt) = try expression(r, in: className)
         if op.spelling.isDateKeyword {
-            return .compare(try dateOperand(l, le, lt, op), op.spelling.comparison,
-                            try dateOperand(r, re, rt, op), [])
+            return .compare(
+                try dateOperand(l, le, lt, op), op.spelling.comparison,
+                try dateOperand(r, re, rt, op), [])
         }
         // A literal takes the type of the column on the other side.
         let left = try literalSide(l, le, against: r, rt)
@@ -115,43 +121,53 @@ struct SQLLowering {
         return .compare(left, op.spelling.comparison, right, [])
     }
 
-    private func literalSide(_ s: SQLScalar, _ e: Expr, against other: SQLScalar,
-                             _ otherType: FieldType?) throws(Diagnostic) -> Expr {
+    private func literalSide(
+        _ s: SQLScalar, _ e: Expr, against other: SQLScalar,
+        _ otherType: FieldType?
+    ) throws(Diagnostic) -> Expr {
         guard case .literal(let l) = s, case .path = other else { return e }
         return .literal(try coerce(l, to: otherType, column: other))
     }
 
     /// After a date keyword: literals must be dates, columns must be date columns (when known).
-    private func dateOperand(_ s: SQLScalar, _ e: Expr, _ type: FieldType?, _ op: SQLOperator) throws(Diagnostic) -> Expr {
+    private func dateOperand(_ s: SQLScalar, _ e: Expr, _ type: FieldType?, _ op: SQLOperator) throws(Diagnostic)
+        -> Expr
+    {
         switch s {
         case .literal(let l):
             return .literal(try date(l, context: "'\(op.spelling.rawValue)' compares dates"))
         case .path:
             if let t = scalarType(type), t != .date, t != .mixed {
-                throw Diagnostic(.type.mismatch,
-                                 "'\(op.spelling.rawValue)' compares dates, but '\(describe(s))' is a \(t) column",
-                                 at: s.range)
+                throw Diagnostic(
+                    .type.mismatch,
+                    "'\(op.spelling.rawValue)' compares dates, but '\(describe(s))' is a \(t) column",
+                    at: s.range)
             }
             return e
         }
     }
 
-    private mutating func bound(_ b: SQLScalar, of operand: SQLScalar, type: FieldType?,
-                                in className: String?) throws(Diagnostic) -> Expr {
+    private mutating func bound(
+        _ b: SQLScalar, of operand: SQLScalar, type: FieldType?,
+        in className: String?
+    ) throws(Diagnostic) -> Expr {
         let (e, _) = try expression(b, in: className)
         return try literalSide(b, e, against: operand, type)
     }
 
     // MARK: - LIKE
 
-    private mutating func like(_ operand: SQLScalar, _ pattern: SQLLiteral, _ escape: SQLLiteral?,
-                               in className: String?) throws(Diagnostic) -> Condition {
+    private mutating func like(
+        _ operand: SQLScalar, _ pattern: SQLLiteral, _ escape: SQLLiteral?,
+        in className: String?
+    ) throws(Diagnostic) -> Condition {
         let (e, type) = try expression(operand, in: className)
         switch operand {
         case .path:
             if let t = scalarType(type), t != .string, t != .mixed {
-                throw Diagnostic(.type.mismatch, "LIKE matches strings, but '\(describe(operand))' is a \(t) column",
-                                 at: operand.range)
+                throw Diagnostic(
+                    .type.mismatch, "LIKE matches strings, but '\(describe(operand))' is a \(t) column",
+                    at: operand.range)
             }
         case .literal(let l):
             guard case .string = l.value else {
@@ -164,17 +180,19 @@ struct SQLLowering {
         var escapeCharacter: Character?
         if let escape, case .string(let escapeText) = escape.value {
             guard let c = LikePattern.escapeCharacter(escapeText) else {
-                throw Diagnostic(.like.invalidEscape,
-                                 "ESCAPE takes exactly one character, not \(escapeText.count)", at: escape.range)
+                throw Diagnostic(
+                    .like.invalidEscape,
+                    "ESCAPE takes exactly one character, not \(escapeText.count)", at: escape.range)
             }
             escapeCharacter = c
         }
         if LikePattern.endsWithLoneEscape(text, escape: escapeCharacter), let c = escapeCharacter {
             // The escape character is the pattern's last; in the source it sits before the quote.
             let written = c == "'" ? 2 : String(c).utf8.count
-            throw Diagnostic(.like.trailingEscape,
-                             "the pattern ends with the escape character '\(c)', which must be followed by the character it escapes (%, _ or '\(c)')",
-                             at: SourceRange(offset: pattern.range.end - 1 - written, length: written))
+            throw Diagnostic(
+                .like.trailingEscape,
+                "the pattern ends with the escape character '\(c)', which must be followed by the character it escapes (%, _ or '\(c)')",
+                at: SourceRange(offset: pattern.range.end - 1 - written, length: written))
         }
         return .string(e, .like(.sql(escape: escapeCharacter)), .literal(.string(text)), .caseInsensitive)
     }
@@ -184,16 +202,18 @@ struct SQLLowering {
     private mutating func enterSubquery(_ table: SQLName) throws(Diagnostic) {
         subqueries += 1
         if subqueries > limits.maxSubqueries {
-            throw Diagnostic(.limit.subqueries,
-                             "more than \(limits.maxSubqueries) subqueries in one query (Limits.maxSubqueries)",
-                             at: table.range)
+            throw Diagnostic(
+                .limit.subqueries,
+                "more than \(limits.maxSubqueries) subqueries in one query (Limits.maxSubqueries)",
+                at: table.range)
         }
         subqueryDepth += 1
         if subqueryDepth > limits.maxSubqueryDepth {
             subqueryDepth -= 1
-            throw Diagnostic(.limit.subqueryDepth,
-                             "subqueries nest deeper than \(limits.maxSubqueryDepth) levels (Limits.maxSubqueryDepth)",
-                             at: table.range)
+            throw Diagnostic(
+                .limit.subqueryDepth,
+                "subqueries nest deeper than \(limits.maxSubqueryDepth) levels (Limits.maxSubqueryDepth)",
+                at: table.range)
         }
     }
 
@@ -209,8 +229,10 @@ struct SQLLowering {
 
     /// `Parent[relation].column <test>` on class `target`: the objects listed in `relation` of
     /// some Parent whose column passes the test.
-    private mutating func inverted(_ parent: SQLName, _ relation: SQLName, _ test: SQLPredicate,
-                                   target: String?) throws(Diagnostic) -> Condition {
+    private mutating func inverted(
+        _ parent: SQLName, _ relation: SQLName, _ test: SQLPredicate,
+        target: String?
+    ) throws(Diagnostic) -> Condition {
         try enterSubquery(parent)
         defer { subqueryDepth -= 1 }
         let parentClass = try resolver.resolveClass(parent)
@@ -220,21 +242,24 @@ struct SQLLowering {
             switch relationType {
             case .pointer(let pointed)?, .relation(let pointed)?, .array(of: .pointer(let pointed)?)?:
                 if let target, pointed != target {
-                    throw Diagnostic(.query.relationTargetMismatch,
-                                     "\(parentClass).\(relationKey) points to \(pointed), not to \(target), the class being queried",
-                                     at: relation.range)
+                    throw Diagnostic(
+                        .query.relationTargetMismatch,
+                        "\(parentClass).\(relationKey) points to \(pointed), not to \(target), the class being queried",
+                        at: relation.range)
                 }
             case nil, .mixed?, .array(of: nil)?:
                 break
             case let t?:
-                throw Diagnostic(.query.notARelation,
-                                 "\(parentClass).\(relationKey) is a \(t) column; Parent[relation] needs a relation column",
-                                 at: relation.range)
+                throw Diagnostic(
+                    .query.notARelation,
+                    "\(parentClass).\(relationKey) is a \(t) column; Parent[relation] needs a relation column",
+                    at: relation.range)
             }
         }
         let inner = lower(test, in: parentClass)
-        return .select(FieldPath("objectId"), Query(className: parentClass, predicate: inner),
-                       innerKey: relationKey.appending("objectId"))
+        return .select(
+            FieldPath("objectId"), Query(className: parentClass, predicate: inner),
+            innerKey: relationKey.appending("objectId"))
     }
 
     // MARK: - Geo
@@ -244,29 +269,35 @@ struct SQLLowering {
         let lon = try coordinate(d.longitude, limit: 180, what: "longitude")
         let key = try distanceKey(d.latitudeColumn, d.longitudeColumn, in: className)
         guard let unit = SQLUnits.unit(named: d.unit.text), let amount = number(d.amount) else {
-            throw Diagnostic(.geo.unknownUnit, "unknown unit '\(d.unit.text)'; the units are \(SQLUnits.list)",
-                             at: d.unit.range)
+            throw Diagnostic(
+                .geo.unknownUnit, "unknown unit '\(d.unit.text)'; the units are \(SQLUnits.list)",
+                at: d.unit.range)
         }
-        return .distance(key, from: GeoPoint(latitude: lat, longitude: lon), d.op.spelling.comparison,
-                         Distance(amount, unit))
+        return .distance(
+            key, from: GeoPoint(latitude: lat, longitude: lon), d.op.spelling.comparison,
+            Distance(amount, unit))
     }
 
     private func coordinate(_ l: SQLLiteral, limit: Double, what: String) throws(Diagnostic) -> Double {
         guard let v = number(l), (-limit...limit).contains(v) else {
-            throw Diagnostic(.geo.invalidCoordinate,
-                             "the \(what) of the center must be between -\(Int(limit)) and \(Int(limit))", at: l.range)
+            throw Diagnostic(
+                .geo.invalidCoordinate,
+                "the \(what) of the center must be between -\(Int(limit)) and \(Int(limit))", at: l.range)
         }
         return v
     }
 
     /// `key.latitude` and `key.longitude` must name the same GeoPoint column.
-    private func distanceKey(_ latPath: SQLPath, _ lonPath: SQLPath, in className: String?) throws(Diagnostic) -> FieldPath {
+    private func distanceKey(_ latPath: SQLPath, _ lonPath: SQLPath, in className: String?) throws(Diagnostic)
+        -> FieldPath
+    {
         func split(_ p: SQLPath, _ axis: String) throws(Diagnostic) -> SQLPath {
             guard p.components.count >= 2,
-                  Keyword.equalsIgnoringCase(p.components[p.components.count - 1].text, axis)
+                Keyword.equalsIgnoringCase(p.components[p.components.count - 1].text, axis)
             else {
-                throw Diagnostic(.geo.distanceArguments,
-                                 "expected a GeoPoint column's \(axis), as in coordinates.\(axis)", at: p.range)
+                throw Diagnostic(
+                    .geo.distanceArguments,
+                    "expected a GeoPoint column's \(axis), as in coordinates.\(axis)", at: p.range)
             }
             let prefix = Array(p.components.dropLast())
             let end = prefix[prefix.count - 1].range.end
@@ -275,9 +306,10 @@ struct SQLLowering {
         let latKey = try geoKey(try split(latPath, "latitude"), in: className)
         let lonKey = try geoKey(try split(lonPath, "longitude"), in: className)
         guard latKey == lonKey else {
-            throw Diagnostic(.geo.distanceKeyMismatch,
-                             "the latitude comes from '\(latKey)' but the longitude from '\(lonKey)'; both must come from the same GeoPoint column",
-                             at: lonPath.range)
+            throw Diagnostic(
+                .geo.distanceKeyMismatch,
+                "the latitude comes from '\(latKey)' but the longitude from '\(lonKey)'; both must come from the same GeoPoint column",
+                at: lonPath.range)
         }
         return latKey
     }
@@ -294,17 +326,20 @@ struct SQLLowering {
     // MARK: - Operands and literals
 
     /// The IR of an operand and the type of the column it reaches (nil for literals / unknown).
-    private func expression(_ s: SQLScalar, in className: String?,
-                            allowNull: Bool = false) throws(Diagnostic) -> (Expr, FieldType?) {
+    private func expression(
+        _ s: SQLScalar, in className: String?,
+        allowNull: Bool = false
+    ) throws(Diagnostic) -> (Expr, FieldType?) {
         switch s {
         case .path(let p):
             let (key, type) = try resolver.resolve(p, in: className)
             return (.key(key), type)
         case .literal(let l):
             if case .null = l.value, !allowNull {
-                throw Diagnostic(.query.nullComparison,
-                                 "a comparison with NULL is never true in SQL; write 'IS NULL' or 'IS NOT NULL'",
-                                 at: l.range)
+                throw Diagnostic(
+                    .query.nullComparison,
+                    "a comparison with NULL is never true in SQL; write 'IS NULL' or 'IS NOT NULL'",
+                    at: l.range)
             }
             return (.literal(plain(l)), nil)
         }
@@ -331,8 +366,9 @@ struct SQLLowering {
         default: ok = true
         }
         guard ok else {
-            throw Diagnostic(.type.mismatch, "'\(describe(column))' is a \(t) column but \(text(l)) is \(kind(of: l))",
-                             at: l.range)
+            throw Diagnostic(
+                .type.mismatch, "'\(describe(column))' is a \(t) column but \(text(l)) is \(kind(of: l))",
+                at: l.range)
         }
         return plain(l)
     }
@@ -342,23 +378,28 @@ struct SQLLowering {
         switch l.value {
         case .string(let s):
             guard let ms = BackendlessDate.parse(s) else {
-                throw Diagnostic(.date.unparseable,
-                                 "'\(s)' is not a date in any accepted form (epoch milliseconds or a string such as '23-Mar-2015', '03/23/2015' or '2015-03-23T14:30:15.250Z')",
-                                 at: l.range,
-                                 notes: ["accepted forms (java.text.SimpleDateFormat letters; zone-less is UTC): "
-                                         + BackendlessDate.acceptedForms.joined(separator: " | ")])
+                throw Diagnostic(
+                    .date.unparseable,
+                    "'\(s)' is not a date in any accepted form (epoch milliseconds or a string such as '23-Mar-2015', '03/23/2015' or '2015-03-23T14:30:15.250Z')",
+                    at: l.range,
+                    notes: [
+                        "accepted forms (java.text.SimpleDateFormat letters; zone-less is UTC): "
+                            + BackendlessDate.acceptedForms.joined(separator: " | ")
+                    ])
             }
             return .date(ms)
         case .int(let ms):
             return .date(ms)
         case .double(let d):
             guard d.rounded() == d, let ms = Int64(exactly: d) else {
-                throw Diagnostic(.type.mismatch, "a date as a number is whole epoch milliseconds, not \(d)", at: l.range)
+                throw Diagnostic(
+                    .type.mismatch, "a date as a number is whole epoch milliseconds, not \(d)", at: l.range)
             }
             return .date(ms)
         case .bool, .null:
-            throw Diagnostic(.type.mismatch,
-                             "\(context): expected a date string or epoch milliseconds, not \(kind(of: l))", at: l.range)
+            throw Diagnostic(
+                .type.mismatch,
+                "\(context): expected a date string or epoch milliseconds, not \(kind(of: l))", at: l.range)
         }
     }
 

@@ -13,7 +13,8 @@ enum WKTPolygon {
     /// The WKT of a ring (closing it by repeating the first vertex).
     static func text(_ vertices: [GeoPoint]) -> String {
         let ring = vertices + (vertices.first.map { [$0] } ?? [])
-        return "POLYGON((" + ring.map { "\(NumberText.double($0.longitude)) \(NumberText.double($0.latitude))" }
+        return "POLYGON(("
+            + ring.map { "\(NumberText.double($0.longitude)) \(NumberText.double($0.latitude))" }
             .joined(separator: ", ") + "))"
     }
 
@@ -26,10 +27,11 @@ enum WKTPolygon {
             skipSpaces()
             let word = Array("POLYGON".utf8)
             guard i + word.count <= bytes.count,
-                  zip(bytes[i..<i + word.count], word).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
+                zip(bytes[i..<i + word.count], word).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
             else {
-                throw error("expected a WKT polygon, as in 'POLYGON((lon lat, lon lat, lon lat, lon lat))'",
-                            at: i, length: max(1, min(bytes.count - i, word.count)))
+                throw error(
+                    "expected a WKT polygon, as in 'POLYGON((lon lat, lon lat, lon lat, lon lat))'",
+                    at: i, length: max(1, min(bytes.count - i, word.count)))
             }
             i += word.count
             try expect(UInt8(ascii: "("), "'(' after POLYGON")
@@ -54,12 +56,14 @@ enum WKTPolygon {
             if i < bytes.count { throw error("unexpected text after the polygon", at: i, length: bytes.count - i) }
 
             guard let first = ring.first, let last = ring.last, ring.count >= 4 else {
-                throw error("a polygon ring needs at least 4 points (3 corners and the first one repeated to close it)",
-                            at: 0, length: bytes.count)
+                throw error(
+                    "a polygon ring needs at least 4 points (3 corners and the first one repeated to close it)",
+                    at: 0, length: bytes.count)
             }
             guard first.0 == last.0 else {
-                throw error("the polygon ring is not closed: its last point must repeat its first",
-                            at: last.1, length: last.2)
+                throw error(
+                    "the polygon ring is not closed: its last point must repeat its first",
+                    at: last.1, length: last.2)
             }
             return ring.dropLast().map(\.0)
         }
@@ -70,17 +74,21 @@ enum WKTPolygon {
             let start = i
             let (lon, lonStart) = try number("a longitude")
             let lonEnd = i
-            guard skipSpaces() else { throw error("expected a space and a latitude after the longitude", at: i, length: 1) }
+            guard skipSpaces() else {
+                throw error("expected a space and a latitude after the longitude", at: i, length: 1)
+            }
             let (lat, latStart) = try number("a latitude")
             guard (-180...180).contains(lon) else {
-                throw Diagnostic(.geo.invalidCoordinate,
-                                 "longitude \(NumberText.double(lon)) is outside -180…180 (WKT points are 'longitude latitude')",
-                                 at: SourceRange(offset: base + lonStart, length: lonEnd - lonStart))
+                throw Diagnostic(
+                    .geo.invalidCoordinate,
+                    "longitude \(NumberText.double(lon)) is outside -180…180 (WKT points are 'longitude latitude')",
+                    at: SourceRange(offset: base + lonStart, length: lonEnd - lonStart))
             }
             guard (-90...90).contains(lat) else {
-                throw Diagnostic(.geo.invalidCoordinate,
-                                 "latitude \(NumberText.double(lat)) is outside -90…90 (WKT points are 'longitude latitude')",
-                                 at: SourceRange(offset: base + latStart, length: i - latStart))
+                throw Diagnostic(
+                    .geo.invalidCoordinate,
+                    "latitude \(NumberText.double(lat)) is outside -90…90 (WKT points are 'longitude latitude')",
+                    at: SourceRange(offset: base + latStart, length: i - latStart))
             }
             return (GeoPoint(latitude: lat, longitude: lon), start, i - start)
         }
@@ -88,9 +96,10 @@ enum WKTPolygon {
         mutating func number(_ what: String) throws(Diagnostic) -> (Double, Int) {
             let start = i
             if peek == UInt8(ascii: "-") || peek == UInt8(ascii: "+") { i += 1 }
-            while let b = peek, (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: ".")
-                || b | 0x20 == UInt8(ascii: "e")
-                || ((b == UInt8(ascii: "-") || b == UInt8(ascii: "+")) && bytes[i - 1] | 0x20 == UInt8(ascii: "e"))
+            while let b = peek,
+                (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: ".")
+                    || b | 0x20 == UInt8(ascii: "e")
+                    || ((b == UInt8(ascii: "-") || b == UInt8(ascii: "+")) && bytes[i - 1] | 0x20 == UInt8(ascii: "e"))
             {
                 i += 1
             }
@@ -119,8 +128,9 @@ enum WKTPolygon {
         func error(_ message: String, at offset: Int, length: Int) -> Diagnostic {
             // Clamp to the text so a missing piece at its end points at the closing quote.
             let o = min(offset, bytes.count)
-            return Diagnostic(.geo.invalidWKT, message,
-                              at: SourceRange(offset: base + o, length: max(length, 1)))
+            return Diagnostic(
+                .geo.invalidWKT, message,
+                at: SourceRange(offset: base + o, length: max(length, 1)))
         }
     }
 }

@@ -21,26 +21,33 @@ struct SQLPrinter {
         depth += 1
         defer { depth -= 1 }
         if depth > limits.maxNestingDepth {
-            throw Diagnostic(.limit.nesting,
-                             "the condition nests deeper than \(limits.maxNestingDepth) levels (Limits.maxNestingDepth)")
+            throw Diagnostic(
+                .limit.nesting,
+                "the condition nests deeper than \(limits.maxNestingDepth) levels (Limits.maxNestingDepth)")
         }
         switch p {
         case .constant(let b):
             out += b ? "TRUE" : "FALSE"
         case .and(let items):
-            try junction(items, keyword: "AND", empty: "TRUE", me: .and, parenthesizedIn: [.and], parent: parent, into: &out)
+            try junction(
+                items, keyword: "AND", empty: "TRUE", me: .and, parenthesizedIn: [.and], parent: parent, into: &out)
         case .or(let items):
-            try junction(items, keyword: "OR", empty: "FALSE", me: .or, parenthesizedIn: [.and, .or], parent: parent, into: &out)
+            try junction(
+                items, keyword: "OR", empty: "FALSE", me: .or, parenthesizedIn: [.and, .or], parent: parent, into: &out)
         case .not:
-            throw inexpressible("a logical NOT over a condition (SQL's NOT is three-valued; it only exists here pushed into the leaves)")
+            throw inexpressible(
+                "a logical NOT over a condition (SQL's NOT is three-valued; it only exists here pushed into the leaves)"
+            )
         case .leaf(let leaf):
             try write(leaf, into: &out)
         }
     }
 
-    private mutating func junction(_ items: [Filter], keyword: String, empty: String, me: Parent,
-                                   parenthesizedIn: [Parent], parent: Parent,
-                                   into out: inout String) throws(Diagnostic) {
+    private mutating func junction(
+        _ items: [Filter], keyword: String, empty: String, me: Parent,
+        parenthesizedIn: [Parent], parent: Parent,
+        into out: inout String
+    ) throws(Diagnostic) {
         switch items.count {
         case 0: out += empty
         case 1: try write(items[0], parent: parent, into: &out)
@@ -60,7 +67,8 @@ struct SQLPrinter {
     private mutating func write(_ leaf: Leaf, into out: inout String) throws(Diagnostic) {
         switch leaf.semantics {
         case .sql: break
-        case .predicate: throw inexpressible("a condition with NSPredicate semantics (nil is a value, no three-valued logic)")
+        case .predicate:
+            throw inexpressible("a condition with NSPredicate semantics (nil is a value, no three-valued logic)")
         case .document: throw inexpressible("a condition with Parse/MongoDB semantics ($ne matches a missing field)")
         }
         let negated = leaf.negated
@@ -71,7 +79,8 @@ struct SQLPrinter {
             out += negated ? "NOT (\(text))" : text
 
         case .between(let e, let lower, let upper):
-            out += try operand(e) + (negated ? " NOT BETWEEN " : " BETWEEN ") + operand(lower) + " AND " + operand(upper)
+            out +=
+                try operand(e) + (negated ? " NOT BETWEEN " : " BETWEEN ") + operand(lower) + " AND " + operand(upper)
 
         case .inCollection(let e, let collection, let options):
             guard options.isEmpty else { throw inexpressible(describe(options) + " IN") }
@@ -117,7 +126,7 @@ struct SQLPrinter {
         // Ordered comparisons with a date read back as dates even without a schema when
         // spelled with the date keywords.
         if let keyword = Self.dateKeyword(op), isDateOperand(l), isDateOperand(r),
-           isDateLiteral(l) || isDateLiteral(r)
+            isDateLiteral(l) || isDateLiteral(r)
         {
             return try operand(l) + " " + keyword + " " + operand(r)
         }
@@ -157,8 +166,10 @@ struct SQLPrinter {
         }
     }
 
-    private func like(_ e: Expr, _ op: StringOperator, _ pattern: Expr, _ options: StringOptions,
-                      negated: Bool) throws(Diagnostic) -> String {
+    private func like(
+        _ e: Expr, _ op: StringOperator, _ pattern: Expr, _ options: StringOptions,
+        negated: Bool
+    ) throws(Diagnostic) -> String {
         let escape: Character?
         switch op {
         case .like(.sql(let e)): escape = e
@@ -169,13 +180,15 @@ struct SQLPrinter {
         case .matches: throw inexpressible("a regular expression match")
         }
         guard options == .caseInsensitive else {
-            throw inexpressible(options.contains(.caseInsensitive)
-                                ? "a diacritic-insensitive LIKE" : "a case-sensitive LIKE (SQL's LIKE ignores case)")
+            throw inexpressible(
+                options.contains(.caseInsensitive)
+                    ? "a diacritic-insensitive LIKE" : "a case-sensitive LIKE (SQL's LIKE ignores case)")
         }
         guard case .literal(.string(let text)) = pattern else {
             throw inexpressible("a LIKE pattern that is not a string literal")
         }
-        if case .literal(let v) = e, case .string = v {} else if case .literal = e {
+        if case .literal(let v) = e, case .string = v {
+        } else if case .literal = e {
             throw inexpressible("LIKE on a literal that is not a string")
         }
         if LikePattern.endsWithLoneEscape(text, escape: escape) {
@@ -195,16 +208,19 @@ struct SQLPrinter {
                 throw inexpressible("a distance from a point outside latitude -90…90 / longitude -180…180")
             }
             let k = try path(key)
-            let text = "distance(\(Self.coordinate(from.latitude)), \(Self.coordinate(from.longitude)), "
+            let text =
+                "distance(\(Self.coordinate(from.latitude)), \(Self.coordinate(from.longitude)), "
                 + "\(k).latitude, \(k).longitude) \(Self.symbol(op)) \(unit)(\(Self.coordinate(d.value)))"
             out += negated ? "NOT (\(text))" : text
         case .withinPolygon(let key, let vertices):
             guard vertices.count >= 3,
-                  vertices.allSatisfy({ (-90...90).contains($0.latitude) && (-180...180).contains($0.longitude) })
+                vertices.allSatisfy({ (-90...90).contains($0.latitude) && (-180...180).contains($0.longitude) })
             else {
-                throw inexpressible("a polygon with fewer than 3 vertices or a vertex outside latitude -90…90 / longitude -180…180")
+                throw inexpressible(
+                    "a polygon with fewer than 3 vertices or a vertex outside latitude -90…90 / longitude -180…180")
             }
-            out += "Within(\(try path(key)), \(Self.quote(WKTPolygon.text(vertices)))) = " + (negated ? "FALSE" : "TRUE")
+            out +=
+                "Within(\(try path(key)), \(Self.quote(WKTPolygon.text(vertices)))) = " + (negated ? "FALSE" : "TRUE")
         case .near: throw inexpressible("near (Parse $nearSphere)")
         case .withinBox: throw inexpressible("withinBox (Parse $within $box)")
         case .withinCircle: throw inexpressible("withinCircle (Parse $geoWithin $centerSphere)")
@@ -214,7 +230,7 @@ struct SQLPrinter {
 
     private mutating func subquery(_ q: Query, _ innerKey: FieldPath, into out: inout String) throws(Diagnostic) {
         guard q.order.isEmpty, q.skip == nil, q.limit == nil, q.keys == nil, q.excludeKeys.isEmpty,
-              q.includes.isEmpty, !q.count, q.profile == .exact
+            q.includes.isEmpty, !q.count, q.profile == .exact
         else {
             throw inexpressible("a subquery with order, skip, limit, keys, includes, count or a profile")
         }
@@ -293,8 +309,10 @@ struct SQLPrinter {
     static func quote(_ s: String) -> String { "'" + s.replacingAll("'", with: "''") + "'" }
 
     private func describe(_ o: StringOptions) -> String {
-        o.contains(.caseInsensitive) ? (o.contains(.diacriticInsensitive) ? "a case- and diacritic-insensitive"
-                                                                         : "a case-insensitive")
+        o.contains(.caseInsensitive)
+            ? (o.contains(.diacriticInsensitive)
+                ? "a case- and diacritic-insensitive"
+                : "a case-insensitive")
             : "a diacritic-insensitive"
     }
 

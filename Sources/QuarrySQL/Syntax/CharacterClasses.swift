@@ -8,10 +8,15 @@ enum CharacterClasses {
         let b0 = UInt32(bytes[i])
         let length: Int
         var value: UInt32
-        if b0 < 0x80 { return (Unicode.Scalar(UInt8(b0)), 1) }
-        else if b0 < 0xE0 { length = 2; value = b0 & 0x1F }
-        else if b0 < 0xF0 { length = 3; value = b0 & 0x0F }
-        else { length = 4; value = b0 & 0x07 }
+        if b0 < 0x80 {
+            return (Unicode.Scalar(UInt8(b0)), 1)
+        } else if b0 < 0xE0 {
+            length = 2; value = b0 & 0x1F
+        } else if b0 < 0xF0 {
+            length = 3; value = b0 & 0x0F
+        } else {
+            length = 4; value = b0 & 0x07
+        }
         var j = 1
         while j < length, i + j < bytes.count {
             value = value << 6 | UInt32(bytes[i + j] & 0x3F)
@@ -63,7 +68,9 @@ enum Keyword {
     /// Whether two names are equal up to ASCII case.
     static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        return zip(a.utf8, b.utf8).allSatisfy { x, y in x == y || (x | 0x20 == y | 0x20 && x | 0x20 >= 0x61 && x | 0x20 <= 0x7A) }
+        return zip(a.utf8, b.utf8).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && x | 0x20 >= 0x61 && x | 0x20 <= 0x7A)
+        }
     }
 
     /// Whether `text` is `upperWord` in any ASCII case, without allocating. Keywords match

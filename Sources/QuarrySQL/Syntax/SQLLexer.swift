@@ -53,7 +53,8 @@ struct SQLLexer {
     }
 
     private static func unexpectedMessage(_ s: Unicode.Scalar) -> String {
-        let shown = s.properties.generalCategory == .control || s.properties.isWhitespace
+        let shown =
+            s.properties.generalCategory == .control || s.properties.isWhitespace
             ? "U+" + String(s.value, radix: 16, uppercase: true)
             : "'\(s)'"
         var message = "unexpected character \(shown)"
@@ -97,31 +98,36 @@ struct SQLLexer {
     /// `` `weird name` `` with ```` `` ```` for a literal backquote.
     private mutating func quotedIdentifier() throws(Diagnostic) -> SQLToken {
         let start = i
-        let text = try delimited(by: UInt8(ascii: "`"), code: .lex.unterminatedIdentifier,
-                                 what: "quoted name", closing: "`")
+        let text = try delimited(
+            by: UInt8(ascii: "`"), code: .lex.unterminatedIdentifier,
+            what: "quoted name", closing: "`")
         let range = SourceRange(offset: start, length: i - start)
         if text.isEmpty {
             throw Diagnostic(.syntax.invalidIdentifier, "a quoted name cannot be empty", at: range)
         }
         if text.utf8.contains(UInt8(ascii: ".")) {
             // Key paths are dotted names; a dot inside one name could never be addressed.
-            throw Diagnostic(.syntax.invalidIdentifier,
-                             "a quoted name cannot contain '.'; write a path as `a`.`b`", at: range)
+            throw Diagnostic(
+                .syntax.invalidIdentifier,
+                "a quoted name cannot contain '.'; write a path as `a`.`b`", at: range)
         }
         return SQLToken(.identifier(text, quoted: true), range)
     }
 
     private mutating func string() throws(Diagnostic) -> SQLToken {
         let start = i
-        let text = try delimited(by: UInt8(ascii: "'"), code: .lex.unterminatedString,
-                                 what: "string", closing: "'")
+        let text = try delimited(
+            by: UInt8(ascii: "'"), code: .lex.unterminatedString,
+            what: "string", closing: "'")
         return SQLToken(.string(text), SourceRange(offset: start, length: i - start))
     }
 
     /// Reads from the opening delimiter through the closing one; a doubled delimiter stands for
     /// itself. An unterminated literal is reported at its opening delimiter.
-    private mutating func delimited(by quote: UInt8, code: DiagnosticCode, what: String,
-                                    closing: String) throws(Diagnostic) -> String {
+    private mutating func delimited(
+        by quote: UInt8, code: DiagnosticCode, what: String,
+        closing: String
+    ) throws(Diagnostic) -> String {
         let open = i
         i += 1
         var content: [UInt8] = []
@@ -140,9 +146,10 @@ struct SQLLexer {
             }
             i += 1
         }
-        throw Diagnostic(code, "unterminated \(what): no closing \(closing) before the end of the query",
-                         at: SourceRange(offset: open, length: 1),
-                         notes: ["a \(closing) inside a \(what) is written twice: \(closing)\(closing)"])
+        throw Diagnostic(
+            code, "unterminated \(what): no closing \(closing) before the end of the query",
+            at: SourceRange(offset: open, length: 1),
+            notes: ["a \(closing) inside a \(what) is written twice: \(closing)\(closing)"])
     }
 
     /// `digits [. digits] [(e|E) [+|-] digits]`; an integer must fit 64 bits.
@@ -154,8 +161,9 @@ struct SQLLexer {
             isDecimal = true
             i += 1
             guard skipDigits() else {
-                throw Diagnostic(.lex.invalidNumber, "expected a digit after the decimal point",
-                                 at: SourceRange(offset: start, length: i - start))
+                throw Diagnostic(
+                    .lex.invalidNumber, "expected a digit after the decimal point",
+                    at: SourceRange(offset: start, length: i - start))
             }
         }
         if i < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e") {
@@ -163,29 +171,33 @@ struct SQLLexer {
             i += 1
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
             guard skipDigits() else {
-                throw Diagnostic(.lex.invalidNumber, "expected the digits of the exponent",
-                                 at: SourceRange(offset: start, length: i - start))
+                throw Diagnostic(
+                    .lex.invalidNumber, "expected the digits of the exponent",
+                    at: SourceRange(offset: start, length: i - start))
             }
         }
         if i < bytes.count {
             let (s, length) = CharacterClasses.scalar(in: bytes, at: i)
             if CharacterClasses.isIdentifierContinue(s) {
-                throw Diagnostic(.lex.invalidNumber, "unexpected '\(s)' after a number",
-                                 at: SourceRange(offset: i, length: length))
+                throw Diagnostic(
+                    .lex.invalidNumber, "unexpected '\(s)' after a number",
+                    at: SourceRange(offset: i, length: length))
             }
         }
         let range = SourceRange(offset: start, length: i - start)
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
         if isDecimal {
             guard let d = Double(text), d.isFinite else {
-                throw Diagnostic(.lex.numberOutOfRange, "the number \(text) is too large for a double",
-                                 at: range)
+                throw Diagnostic(
+                    .lex.numberOutOfRange, "the number \(text) is too large for a double",
+                    at: range)
             }
             return SQLToken(.decimal(d), range)
         }
         guard let u = UInt64(text) else {
-            throw Diagnostic(.lex.numberOutOfRange,
-                             "the integer \(text) does not fit in 64 bits", at: range)
+            throw Diagnostic(
+                .lex.numberOutOfRange,
+                "the integer \(text) does not fit in 64 bits", at: range)
         }
         return SQLToken(.integer(u), range)
     }

@@ -22,9 +22,10 @@ extension SQLParser {
         let args = try arguments()
         let call = span(start)
         guard args.count == 4 else {
-            throw Diagnostic(.syntax.wrongArity,
-                             "distance() takes 4 arguments (latitude, longitude, column.latitude, column.longitude) but \(args.count) \(args.count == 1 ? "was" : "were") given",
-                             at: call)
+            throw Diagnostic(
+                .syntax.wrongArity,
+                "distance() takes 4 arguments (latitude, longitude, column.latitude, column.longitude) but \(args.count) \(args.count == 1 ? "was" : "were") given",
+                at: call)
         }
         let latitude = try numberArgument(args[0], "the latitude of the center")
         let longitude = try numberArgument(args[1], "the longitude of the center")
@@ -38,35 +39,40 @@ extension SQLParser {
         }
         switch op.spelling {
         case .notEqual, .notEqualSQL, .after, .before, .atOrAfter, .atOrBefore:
-            throw Diagnostic(.geo.distanceOperator,
-                             "distance(…) can be compared only with \(allowed), not '\(text(op.range))'",
-                             at: span(opToken.range.offset))
+            throw Diagnostic(
+                .geo.distanceOperator,
+                "distance(…) can be compared only with \(allowed), not '\(text(op.range))'",
+                at: span(opToken.range.offset))
         default: break
         }
         if literalStartsHere() {
             let bare = try literalScalar(expected: "a distance", afterRange: op.range)
-            throw Diagnostic(.geo.distanceNeedsUnit,
-                             "distance(…) is compared with a distance in units, as in mi(\(text(bare.range))); the units are \(SQLUnits.list)",
-                             at: bare.range)
+            throw Diagnostic(
+                .geo.distanceNeedsUnit,
+                "distance(…) is compared with a distance in units, as in mi(\(text(bare.range))); the units are \(SQLUnits.list)",
+                at: bare.range)
         }
         guard case .identifier(let unitText, let quoted) = current.kind, isSymbol(.leftParen, at: position + 1) else {
             throw unexpected("a distance in units (\(SQLUnits.list))", afterRange: op.range)
         }
         let unitToken = current
         guard !quoted, SQLUnits.unit(named: unitText) != nil else {
-            throw Diagnostic(.geo.unknownUnit,
-                             "unknown unit '\(unitText)'; the units are \(SQLUnits.list)", at: unitToken.range)
+            throw Diagnostic(
+                .geo.unknownUnit,
+                "unknown unit '\(unitText)'; the units are \(SQLUnits.list)", at: unitToken.range)
         }
         let unitArgs = try arguments()
         guard unitArgs.count == 1 else {
-            throw Diagnostic(.syntax.wrongArity,
-                             "\(unitText)() takes 1 argument but \(unitArgs.count) were given",
-                             at: span(unitToken.range.offset))
+            throw Diagnostic(
+                .syntax.wrongArity,
+                "\(unitText)() takes 1 argument but \(unitArgs.count) were given",
+                at: span(unitToken.range.offset))
         }
         let amount = try numberArgument(unitArgs[0], "a number of \(unitText)")
         let unit = SQLName(text: unitText, quoted: false, range: unitToken.range)
-        let d = SQLDistance(latitude: latitude, longitude: longitude, latitudeColumn: latitudeColumn,
-                            longitudeColumn: longitudeColumn, op: op, unit: unit, amount: amount)
+        let d = SQLDistance(
+            latitude: latitude, longitude: longitude, latitudeColumn: latitudeColumn,
+            longitudeColumn: longitudeColumn, op: op, unit: unit, amount: amount)
         return SQLPredicate(kind: .distance(d), range: span(start))
     }
 
@@ -75,31 +81,38 @@ extension SQLParser {
         let start = current.range.offset
         let args = try arguments()
         guard args.count == 2 else {
-            throw Diagnostic(.syntax.wrongArity,
-                             "Within() takes 2 arguments (column, 'POLYGON((…))') but \(args.count) \(args.count == 1 ? "was" : "were") given",
-                             at: span(start))
+            throw Diagnostic(
+                .syntax.wrongArity,
+                "Within() takes 2 arguments (column, 'POLYGON((…))') but \(args.count) \(args.count == 1 ? "was" : "were") given",
+                at: span(start))
         }
         let column = try pathArgument(args[0], "a GeoPoint column")
         guard case .literal(let geometry) = args[1], case .string = geometry.value else {
-            throw Diagnostic(.syntax.unexpectedToken,
-                             "expected the geometry as a string, as in 'POLYGON((lon lat, …))'",
-                             at: args[1].range)
+            throw Diagnostic(
+                .syntax.unexpectedToken,
+                "expected the geometry as a string, as in 'POLYGON((lon lat, …))'",
+                at: args[1].range)
         }
         let message = "Within(…) is compared with = TRUE or = FALSE"
         let opToken = current
         guard let op = try comparisonOperator(), op.spelling == .equal else {
-            throw Diagnostic(.geo.withinComparison, message + " but found \(describe(opToken))",
-                             at: span(opToken.range.offset))
+            throw Diagnostic(
+                .geo.withinComparison, message + " but found \(describe(opToken))",
+                at: span(opToken.range.offset))
         }
         guard let b = booleanKeyword(current) else {
-            throw Diagnostic(.geo.withinComparison, message + " but found \(describe(current))",
-                             at: current.range)
+            throw Diagnostic(
+                .geo.withinComparison, message + " but found \(describe(current))",
+                at: current.range)
         }
         let expected = SQLLiteral(value: .bool(b), range: current.range)
         advance()
-        return SQLPredicate(kind: .within(SQLWithin(column: column, geometry: geometry, op: op,
-                                                    expected: expected)),
-                            range: span(start))
+        return SQLPredicate(
+            kind: .within(
+                SQLWithin(
+                    column: column, geometry: geometry, op: op,
+                    expected: expected)),
+            range: span(start))
     }
 
     /// `name ( scalar, … )`, starting at the name.

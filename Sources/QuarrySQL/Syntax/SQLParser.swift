@@ -96,7 +96,7 @@ struct SQLParser {
             }
         }
         if case .identifier = current.kind, isSymbol(.leftBracket, at: position + 1),
-           !isReservedWord(current)
+            !isReservedWord(current)
         {
             return try invertedRelation()
         }
@@ -182,12 +182,14 @@ struct SQLParser {
         var separator = open
         while true {
             if items.count == limits.maxInListSize {
-                throw Diagnostic(.limit.inList,
-                                 "the IN list has more than \(limits.maxInListSize) values (Limits.maxInListSize)",
-                                 at: current.range)
+                throw Diagnostic(
+                    .limit.inList,
+                    "the IN list has more than \(limits.maxInListSize) values (Limits.maxInListSize)",
+                    at: current.range)
             }
-            let item = try literalScalar(expected: items.isEmpty ? "a value or a subquery Table[where].column" : "a value",
-                                         after: separator)
+            let item = try literalScalar(
+                expected: items.isEmpty ? "a value or a subquery Table[where].column" : "a value",
+                after: separator)
             items.append(item)
             if isSymbol(.comma) {
                 separator = current
@@ -218,8 +220,9 @@ struct SQLParser {
             leave()
         }
         guard isSymbol(.dot) else {
-            throw unexpected("'.' and the column the subquery selects, as in \(table.text).objectId",
-                             after: lastToken)
+            throw unexpected(
+                "'.' and the column the subquery selects, as in \(table.text).objectId",
+                after: lastToken)
         }
         advance()
         let selected = try path(expected: "a column name", after: lastToken)
@@ -236,8 +239,9 @@ struct SQLParser {
         guard isSymbol(.rightBracket) else { throw unexpected("']' after the relation column", after: lastToken) }
         advance()
         guard isSymbol(.dot) else {
-            throw unexpected("'.' and a column of \(parent.text), as in \(parent.text)[\(relation.text)].objectId",
-                             after: lastToken)
+            throw unexpected(
+                "'.' and a column of \(parent.text), as in \(parent.text)[\(relation.text)].objectId",
+                after: lastToken)
         }
         advance()
         let column = try path(expected: "a column name", after: lastToken)
@@ -254,19 +258,21 @@ struct SQLParser {
         if case .identifier(let text, let quoted) = current.kind, quoted || !Keyword.isReserved(text) {
             if !quoted, isSymbol(.leftParen, at: position + 1) { throw unknownFunction(text, current.range) }
             if isSymbol(.leftBracket, at: position + 1) {
-                throw Diagnostic(.syntax.unexpectedToken,
-                                 "an inverted relation \(text)[…].column can only start a condition",
-                                 at: current.range)
+                throw Diagnostic(
+                    .syntax.unexpectedToken,
+                    "an inverted relation \(text)[…].column can only start a condition",
+                    at: current.range)
             }
             return .path(try path(expected: expected, after: nil))
         }
         if case .identifier(let text, quoted: false) = current.kind, booleanKeyword(current) == nil,
-           !isKeyword("NULL"), startsPredicateTail(at: position + 1)
+            !isKeyword("NULL"), startsPredicateTail(at: position + 1)
         {
             // `and = 1`: a reserved word used as a column name.
-            throw Diagnostic(.syntax.unexpectedToken,
-                             "expected \(expected) but found the keyword '\(text)'; write `\(text)` to use it as a name",
-                             at: current.range)
+            throw Diagnostic(
+                .syntax.unexpectedToken,
+                "expected \(expected) but found the keyword '\(text)'; write `\(text)` to use it as a name",
+                at: current.range)
         }
         return try literalScalar(expected: expected, afterRange: after)
     }
@@ -297,10 +303,15 @@ struct SQLParser {
             }
         case .identifier(let text, quoted: false):
             let value: SQLLiteral.Value
-            if Keyword.equals(text, "TRUE") { value = .bool(true) }
-            else if Keyword.equals(text, "FALSE") { value = .bool(false) }
-            else if Keyword.equals(text, "NULL") { value = .null }
-            else { return nil }
+            if Keyword.equals(text, "TRUE") {
+                value = .bool(true)
+            } else if Keyword.equals(text, "FALSE") {
+                value = .bool(false)
+            } else if Keyword.equals(text, "NULL") {
+                value = .null
+            } else {
+                return nil
+            }
             advance()
             return SQLLiteral(value: value, range: t.range)
         default:
@@ -316,8 +327,9 @@ struct SQLParser {
         case .integer(let magnitude):
             if negative {
                 guard magnitude <= UInt64(Int64.max) + 1 else { throw outOfRange(range) }
-                return SQLLiteral(value: .int(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)),
-                                  range: range)
+                return SQLLiteral(
+                    value: .int(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)),
+                    range: range)
             }
             guard magnitude <= UInt64(Int64.max) else { throw outOfRange(range) }
             return SQLLiteral(value: .int(Int64(magnitude)), range: range)
@@ -329,9 +341,10 @@ struct SQLParser {
     }
 
     private func outOfRange(_ range: SourceRange) -> Diagnostic {
-        Diagnostic(.lex.numberOutOfRange,
-                   "the integer \(text(range)) does not fit in 64 bits (\(Int64.min) through \(Int64.max))",
-                   at: range)
+        Diagnostic(
+            .lex.numberOutOfRange,
+            "the integer \(text(range)) does not fit in 64 bits (\(Int64.min) through \(Int64.max))",
+            at: range)
     }
 
     mutating func stringLiteral(expected: String, after: SQLToken) throws(Diagnostic) -> SQLLiteral {
@@ -355,9 +368,10 @@ struct SQLParser {
     mutating func name(expected: String, after: SQLToken?) throws(Diagnostic) -> SQLName {
         guard case .identifier(let text, let quoted) = current.kind, quoted || !Keyword.isReserved(text) else {
             if case .identifier(let text, false) = current.kind {
-                throw Diagnostic(.syntax.unexpectedToken,
-                                 "expected \(expected) but found the keyword '\(text)'; write `\(text)` to use it as a name",
-                                 at: current.range)
+                throw Diagnostic(
+                    .syntax.unexpectedToken,
+                    "expected \(expected) but found the keyword '\(text)'; write `\(text)` to use it as a name",
+                    at: current.range)
             }
             throw unexpected(expected, after: after)
         }
@@ -375,15 +389,21 @@ struct SQLParser {
             guard let sp = Self.spelling(of: s) else { return nil }
             spelling = sp
         case .identifier:
-            if isKeyword("AFTER") { spelling = .after }
-            else if isKeyword("BEFORE") { spelling = .before }
-            else if isKeyword("AT") {
+            if isKeyword("AFTER") {
+                spelling = .after
+            } else if isKeyword("BEFORE") {
+                spelling = .before
+            } else if isKeyword("AT") {
                 advance()
                 guard isKeyword("OR") else { throw unexpected("'or after' or 'or before'", after: t) }
                 advance()
-                if isKeyword("AFTER") { spelling = .atOrAfter }
-                else if isKeyword("BEFORE") { spelling = .atOrBefore }
-                else { throw unexpected("'after' or 'before' in 'at or after' / 'at or before'", after: lastToken) }
+                if isKeyword("AFTER") {
+                    spelling = .atOrAfter
+                } else if isKeyword("BEFORE") {
+                    spelling = .atOrBefore
+                } else {
+                    throw unexpected("'after' or 'before' in 'at or after' / 'at or before'", after: lastToken)
+                }
                 advance()
                 return SQLOperator(spelling: spelling, range: span(t.range.offset))
             } else {
@@ -463,9 +483,10 @@ struct SQLParser {
     mutating func enter() throws(Diagnostic) {
         depth += 1
         if depth > limits.maxNestingDepth {
-            throw Diagnostic(.limit.nesting,
-                             "the condition nests deeper than \(limits.maxNestingDepth) levels (Limits.maxNestingDepth)",
-                             at: current.range)
+            throw Diagnostic(
+                .limit.nesting,
+                "the condition nests deeper than \(limits.maxNestingDepth) levels (Limits.maxNestingDepth)",
+                at: current.range)
         }
     }
 
@@ -509,7 +530,8 @@ struct SQLParser {
     func unknownFunction(_ name: String, _ range: SourceRange) -> Diagnostic {
         var message = "unknown function '\(name)'; a condition can call distance(…) or Within(…)"
         if SQLUnits.unit(named: name) != nil {
-            message = "the unit function '\(name)(…)' can only stand after a distance(…) comparison, as in distance(…) < \(name)(10)"
+            message =
+                "the unit function '\(name)(…)' can only stand after a distance(…) comparison, as in distance(…) < \(name)(10)"
         }
         return Diagnostic(.syntax.unknownFunction, message, at: range)
     }

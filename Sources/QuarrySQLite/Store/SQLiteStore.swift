@@ -17,9 +17,11 @@ public final class SQLiteStore: QueryBackend, Sendable {
     let random: @Sendable () -> Double
 
     /// Opens the store at `path`, creating the file when it does not exist.
-    public init(path: String, limits: Limits = .default,
-                now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) throws(Diagnostic) {
+    public init(
+        path: String, limits: Limits = .default,
+        now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) throws(Diagnostic) {
         self.path = path
         self.limits = limits
         self.now = now
@@ -109,7 +111,8 @@ public final class SQLiteStore: QueryBackend, Sendable {
     func answer(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> QueryResult {
         let catalog = try StoreCatalog.load(db)
         let snapshot = StoreSnapshot(db: db, catalog: catalog)
-        let evaluator = PushdownEvaluator(objects: snapshot, limits: limits, variables: variables, now: now, random: random)
+        let evaluator = PushdownEvaluator(
+            objects: snapshot, limits: limits, variables: variables, now: now, random: random)
         try evaluator.validate(query)
         let plan = try pushdown(query, catalog, snapshot, evaluator)
         if plan.counts {
@@ -118,14 +121,16 @@ public final class SQLiteStore: QueryBackend, Sendable {
             return .count(n)
         }
         let candidates = try snapshot.records(plan.sql, plan.bindings)
-        return try evaluator.finish(query, candidates: candidates, residual: plan.residual, ordered: plan.ordered,
-                                    paged: plan.paged)
+        return try evaluator.finish(
+            query, candidates: candidates, residual: plan.residual, ordered: plan.ordered,
+            paged: plan.paged)
     }
 
     func explain(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> BackendExplanation {
         let catalog = try StoreCatalog.load(db)
         let snapshot = StoreSnapshot(db: db, catalog: catalog)
-        let evaluator = PushdownEvaluator(objects: snapshot, limits: limits, variables: variables, now: now, random: random)
+        let evaluator = PushdownEvaluator(
+            objects: snapshot, limits: limits, variables: variables, now: now, random: random)
         try evaluator.validate(query)
         let plan = try pushdown(query, catalog, snapshot, evaluator)
         var rows: [String] = []
@@ -135,15 +140,19 @@ public final class SQLiteStore: QueryBackend, Sendable {
         let residual = zip(plan.residual, plan.residualReasons).map {
             BackendExplanation.ResidualPart(predicate: PushdownEvaluator.render($0), reason: $1)
         }
-        return BackendExplanation(backend: backendName, statement: plan.sql, parameterCount: plan.bindings.count,
-                                  residual: residual, orderPushed: plan.ordered, pagePushed: plan.paged, plan: rows)
+        return BackendExplanation(
+            backend: backendName, statement: plan.sql, parameterCount: plan.bindings.count,
+            residual: residual, orderPushed: plan.ordered, pagePushed: plan.paged, plan: rows)
     }
 
-    private func pushdown(_ query: Query, _ catalog: StoreCatalog, _ snapshot: StoreSnapshot,
-                          _ evaluator: PushdownEvaluator) throws(Diagnostic) -> StorePushdown {
+    private func pushdown(
+        _ query: Query, _ catalog: StoreCatalog, _ snapshot: StoreSnapshot,
+        _ evaluator: PushdownEvaluator
+    ) throws(Diagnostic) -> StorePushdown {
         try StorePushdown(query, tables: catalog.sqliteTables, limits: limits) { part in
-            evaluator.mayThrow(part, mayReachDate: { catalog.mayReachDate($0, in: query.className) },
-                               objectCount: { try? snapshot.count(of: $0) })
+            evaluator.mayThrow(
+                part, mayReachDate: { catalog.mayReachDate($0, in: query.className) },
+                objectCount: { try? snapshot.count(of: $0) })
         }
     }
 
@@ -172,7 +181,8 @@ public final class SQLiteStore: QueryBackend, Sendable {
         guard key.count == 1, key.first != "objectId" else { return }
         let field = try catalog.ensureField(key.first, in: className, db)
         let c = catalog.classes[className]!
-        try db.run("CREATE INDEX IF NOT EXISTS \(c.table)_f\(field.number) ON \(c.table) (f\(field.number), g\(field.number))")
+        try db.run(
+            "CREATE INDEX IF NOT EXISTS \(c.table)_f\(field.number) ON \(c.table) (f\(field.number), g\(field.number))")
         try db.run("ANALYZE \(c.table)")
     }
 

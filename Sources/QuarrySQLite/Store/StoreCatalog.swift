@@ -61,9 +61,11 @@ struct StoreCatalog {
         try db.each("SELECT class, name, number, kind, flags, type FROM quarry_fields ORDER BY class, number") { row in
             guard let className = byId[row.int64(0)] else { return }
             catalog.classes[className]?.fields.append(
-                Field(name: row.string(1), number: Int(row.int64(2)), kind: row.text(3).flatMap(SQLiteColumnKind.init(storedText:)),
-                      largeInts: row.int64(4) & 1 != 0, nulStrings: row.int64(4) & 2 != 0,
-                      type: row.text(5).flatMap { try? JSONDecoder().decode(FieldType.self, from: Data($0.utf8)) }))
+                Field(
+                    name: row.string(1), number: Int(row.int64(2)),
+                    kind: row.text(3).flatMap(SQLiteColumnKind.init(storedText:)),
+                    largeInts: row.int64(4) & 1 != 0, nulStrings: row.int64(4) & 2 != 0,
+                    type: row.text(5).flatMap { try? JSONDecoder().decode(FieldType.self, from: Data($0.utf8)) }))
         }
         try db.each("SELECT class, key, kind FROM quarry_indexes ORDER BY rowid") { row in
             // The key's components as a JSON array: a field name may hold a dot.
@@ -82,7 +84,8 @@ struct StoreCatalog {
         try db.run("INSERT INTO quarry_classes (name) VALUES (?1)", [.text(name)])
         let c = Class(id: db.lastInsertedRowID, name: name, fields: [], indexes: [])
         // seq is the rowid: insertion order, kept by VACUUM and by replacement in place.
-        try db.run("""
+        try db.run(
+            """
             CREATE TABLE \(c.table) (seq INTEGER PRIMARY KEY, objectId TEXT NOT NULL UNIQUE,
                 createdAt INTEGER, updatedAt INTEGER, doc TEXT NOT NULL)
             """)
@@ -99,8 +102,9 @@ struct StoreCatalog {
         let number = (c.fields.map(\.number).max() ?? 0) + 1
         try db.run("ALTER TABLE \(c.table) ADD COLUMN f\(number)")
         try db.run("ALTER TABLE \(c.table) ADD COLUMN g\(number)")
-        try db.run("INSERT INTO quarry_fields (class, name, number) VALUES (?1, ?2, ?3)",
-                   [.int(c.id), .text(name), .int(Int64(number))])
+        try db.run(
+            "INSERT INTO quarry_fields (class, name, number) VALUES (?1, ?2, ?3)",
+            [.int(c.id), .text(name), .int(Int64(number))])
         let f = Field(name: name, number: number, kind: nil, largeInts: false, nulStrings: false, type: nil)
         c.fields.append(f)
         classes[className] = c
@@ -112,16 +116,22 @@ struct StoreCatalog {
         c.fields[at] = field
         classes[className] = c
         let type = try field.type.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-        try db.run("UPDATE quarry_fields SET kind = ?1, flags = ?2, type = ?3 WHERE class = ?4 AND name = ?5",
-                   [field.kind.map { .text($0.storedText) }, .int(field.flags), type.map { .text($0) }, .int(c.id),
-                    .text(field.name)])
+        try db.run(
+            "UPDATE quarry_fields SET kind = ?1, flags = ?2, type = ?3 WHERE class = ?4 AND name = ?5",
+            [
+                field.kind.map { .text($0.storedText) }, .int(field.flags), type.map { .text($0) }, .int(c.id),
+                .text(field.name),
+            ])
     }
 
     mutating func addIndex(_ index: IndexDeclaration, to className: String, _ db: GRDB.Database) throws {
         guard var c = classes[className], !c.indexes.contains(index) else { return }
-        try db.run("INSERT INTO quarry_indexes (class, key, kind) VALUES (?1, ?2, ?3)",
-                   [.int(c.id), .text(JSONWriter.string(.array(index.key.components.map { .string($0) }))),
-                    .text(index.kind.rawValue)])
+        try db.run(
+            "INSERT INTO quarry_indexes (class, key, kind) VALUES (?1, ?2, ?3)",
+            [
+                .int(c.id), .text(JSONWriter.string(.array(index.key.components.map { .string($0) }))),
+                .text(index.kind.rawValue),
+            ])
         c.indexes.append(index)
         classes[className] = c
     }
@@ -133,9 +143,10 @@ struct StoreCatalog {
         for c in classes.values {
             var kinds: [String: SQLiteColumnKind] = [:]
             for f in c.fields { kinds[f.name] = Self.pushdownKind(f) }
-            out[c.name] = SQLiteTable(className: c.name, name: c.table, fields: c.fields.map(\.name), kinds: kinds,
-                                      nulFields: Set(c.fields.filter(\.nulStrings).map(\.name)),
-                                      columnNumbers: Dictionary(uniqueKeysWithValues: c.fields.map { ($0.name, $0.number) }))
+            out[c.name] = SQLiteTable(
+                className: c.name, name: c.table, fields: c.fields.map(\.name), kinds: kinds,
+                nulFields: Set(c.fields.filter(\.nulStrings).map(\.name)),
+                columnNumbers: Dictionary(uniqueKeysWithValues: c.fields.map { ($0.name, $0.number) }))
         }
         return out
     }

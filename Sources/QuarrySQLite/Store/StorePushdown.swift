@@ -64,8 +64,10 @@ struct StorePushdown {
             var limit = query.limit ?? query.profile.defaultLimit
             if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
             var attempt = translator
-            if let s = try? attempt.rows(query, row, column: "\(row.alias).objectId, \(row.alias).doc", filter: filter,
-                                         limit: limit) {
+            if let s = try? attempt.rows(
+                query, row, column: "\(row.alias).objectId, \(row.alias).doc", filter: filter,
+                limit: limit)
+            {
                 sql = s
                 (ordered, paged) = (true, true)
                 bindings = attempt.bindings

@@ -45,7 +45,9 @@ final class StoreSnapshot: StoredObjects {
     func records(_ sql: String, _ bindings: [SQLiteBinding?]) throws(Diagnostic) -> [QuarryCore.Record] {
         var out: [QuarryCore.Record] = []
         try storeCall {
-            try db.each(sql, bindings) { row in out.append(try StoredRecordCodec.decode(row.string(1), objectId: row.string(0))) }
+            try db.each(sql, bindings) { row in
+                out.append(try StoredRecordCodec.decode(row.string(1), objectId: row.string(0)))
+            }
         }
         return out
     }
@@ -65,7 +67,8 @@ func storeDiagnostic(_ error: any Error) -> Diagnostic {
     case let d as Diagnostic: return d
     case let e as SQLiteError: return Diagnostic(.store.sqlite, "SQLite failed: \(e.message) (code \(e.code))")
     case let e as DatabaseError:
-        return Diagnostic(.store.sqlite, "SQLite failed: \(e.message ?? "\(e.resultCode)") (code \(e.resultCode.rawValue))")
+        return Diagnostic(
+            .store.sqlite, "SQLite failed: \(e.message ?? "\(e.resultCode)") (code \(e.resultCode.rawValue))")
     default: return Diagnostic(.store.sqlite, "the store failed: \(error)")
     }
 }

@@ -36,14 +36,17 @@ struct StoreWriter {
             }
         }
         c = catalog.classes[className]!
-        var bindings: [SQLiteBinding?] = [.text(record.objectId), Self.millis(record.fields["createdAt"]),
-                                          Self.millis(record.fields["updatedAt"]), .text(StoredRecordCodec.encode(record))]
+        var bindings: [SQLiteBinding?] = [
+            .text(record.objectId), Self.millis(record.fields["createdAt"]),
+            Self.millis(record.fields["updatedAt"]), .text(StoredRecordCodec.encode(record)),
+        ]
         for f in c.fields {
             let (a, b) = Self.columns(record.fields[f.name], f.kind)
             bindings.append(a)
             bindings.append(b)
         }
-        let columns = ["objectId", "createdAt", "updatedAt", "doc"] + c.fields.flatMap { ["f\($0.number)", "g\($0.number)"] }
+        let columns =
+            ["objectId", "createdAt", "updatedAt", "doc"] + c.fields.flatMap { ["f\($0.number)", "g\($0.number)"] }
         let placeholders = (1...columns.count).map { "?\($0)" }.joined(separator: ", ")
         // An upsert on objectId updates the row in place: the seq (insertion order) stays.
         let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
@@ -73,11 +76,14 @@ struct StoreWriter {
     /// Re-encodes one field's columns of every row from the documents.
     private func rewrite(_ field: StoreCatalog.Field, of c: StoreCatalog.Class) throws {
         var rows: [(Int64, String, String)] = []
-        try db.each("SELECT seq, objectId, doc FROM \(c.table)") { rows.append(($0.int64(0), $0.string(1), $0.string(2))) }
+        try db.each("SELECT seq, objectId, doc FROM \(c.table)") {
+            rows.append(($0.int64(0), $0.string(1), $0.string(2)))
+        }
         for (seq, objectId, doc) in rows {
             let record = try StoredRecordCodec.decode(doc, objectId: objectId)
             let (a, b) = Self.columns(record.fields[field.name], field.kind)
-            try db.run("UPDATE \(c.table) SET f\(field.number) = ?1, g\(field.number) = ?2 WHERE seq = ?3", [a, b, .int(seq)])
+            try db.run(
+                "UPDATE \(c.table) SET f\(field.number) = ?1, g\(field.number) = ?2 WHERE seq = ?3", [a, b, .int(seq)])
         }
     }
 

@@ -9,9 +9,11 @@ import Quarry
 /// `["f", name, url|null]`, `["a", [values]]`, `["o", [[key, value]…]]`.
 enum StoredRecordCodec {
     static func encode(_ record: Record) -> String {
-        JSONWriter.string(.array(record.fieldOrder.compactMap { name in
-            record.fields[name].map { .array([.string(name), encode($0)]) }
-        }))
+        JSONWriter.string(
+            .array(
+                record.fieldOrder.compactMap { name in
+                    record.fields[name].map { .array([.string(name), encode($0)]) }
+                }))
     }
 
     static func decode(_ text: String, objectId: String) throws(Diagnostic) -> Record {
@@ -73,7 +75,9 @@ enum StoredRecordCodec {
             case ("t", 2): if case .int(let ms) = a[1] { return .date(ms) }
             case ("g", 3): return point(a[1], a[2]).map { .geoPoint($0) }
             case ("p", 3):
-                if case .string(let c) = a[1], case .string(let id) = a[2] { return .pointer(Pointer(className: c, objectId: id)) }
+                if case .string(let c) = a[1], case .string(let id) = a[2] {
+                    return .pointer(Pointer(className: c, objectId: id))
+                }
             case ("r", 3):
                 guard case .string(let c) = a[1], case .array(let ids) = a[2] else { return nil }
                 let strings = ids.compactMap { if case .string(let s) = $0 { return s } else { return nil } }

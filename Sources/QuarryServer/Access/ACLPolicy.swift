@@ -18,8 +18,9 @@ struct ACLPolicy: Sendable {
 
     /// `ACL` missing or null, or `ACL.<entry>.read == true` for one of the principal's entries.
     var readCondition: Filter {
-        .or([.leaf(Leaf(.isNull(.key("ACL")), semantics: .document))]
-            + principal.aclEntries.map { Filters.equals(FieldPath(["ACL", $0, "read"]), .bool(true)) })
+        .or(
+            [.leaf(Leaf(.isNull(.key("ACL")), semantics: .document))]
+                + principal.aclEntries.map { Filters.equals(FieldPath(["ACL", $0, "read"]), .bool(true)) })
     }
 
     /// Whether the stored object may be changed or deleted.

@@ -11,8 +11,10 @@ enum Filters {
     }
 
     static func objectId(in ids: [String]) -> Filter {
-        .leaf(Leaf(.inCollection(.key("objectId"), .literal(.array(ids.map(Value.string))), []),
-                   semantics: .document))
+        .leaf(
+            Leaf(
+                .inCollection(.key("objectId"), .literal(.array(ids.map(Value.string))), []),
+                semantics: .document))
     }
 
     static func and(_ a: Filter, _ b: Filter) -> Filter {

@@ -25,9 +25,11 @@ struct PrincipalResolver: Sendable {
     let now: @Sendable () -> Int64
 
     func principal(sessionToken: String) async throws(APIError) -> Principal {
-        let sessions = try await lookup(Query(className: "_Session",
-                                              predicate: Filters.equals("sessionToken", .string(sessionToken)),
-                                              limit: 1))
+        let sessions = try await lookup(
+            Query(
+                className: "_Session",
+                predicate: Filters.equals("sessionToken", .string(sessionToken)),
+                limit: 1))
         guard let session = sessions.first, case .pointer(let user)? = session["user"] else {
             throw APIError.parse(APIError.invalidSessionToken, "Invalid session token")
         }
@@ -43,16 +45,19 @@ struct PrincipalResolver: Sendable {
         var grew = true
         while grew {
             grew = false
-            for role in all where !held.contains(role.objectId)
-                && !Self.members(role["roles"]).isDisjoint(with: held) {
+            for role in all
+            where !held.contains(role.objectId)
+                && !Self.members(role["roles"]).isDisjoint(with: held)
+            {
                 held.insert(role.objectId)
                 grew = true
             }
         }
-        return Set(all.filter { held.contains($0.objectId) }.compactMap { record -> String? in
-            if case .string(let name)? = record["name"] { return name }
-            return nil
-        })
+        return Set(
+            all.filter { held.contains($0.objectId) }.compactMap { record -> String? in
+                if case .string(let name)? = record["name"] { return name }
+                return nil
+            })
     }
 
     /// The objectIds a relation or an array of pointers holds.
@@ -60,10 +65,11 @@ struct PrincipalResolver: Sendable {
         switch value {
         case .relation(_, let ids)?: return Set(ids)
         case .array(let items)?:
-            return Set(items.compactMap { item -> String? in
-                if case .pointer(let p) = item { return p.objectId }
-                return nil
-            })
+            return Set(
+                items.compactMap { item -> String? in
+                    if case .pointer(let p) = item { return p.objectId }
+                    return nil
+                })
         default: return []
         }
     }

@@ -44,8 +44,9 @@ struct BackendlessRoutes: Sendable {
             await Wire.handle(backendless: true) { () async throws(APIError) -> Response in
                 let principal = try principalOf(request)
                 let body = try await Wire.body(request, limit: parse.maxBodyBytes)
-                let created = try await service.create(try table(context), body: body, principal: try await principal(),
-                                                       fetchWhenSave: true)
+                let created = try await service.create(
+                    try table(context), body: body, principal: try await principal(),
+                    fetchWhenSave: true)
                 return Wire.json(Self.backendless(created, table: try table(context)))
             }
         }
@@ -53,16 +54,18 @@ struct BackendlessRoutes: Sendable {
             await Wire.handle(backendless: true) { () async throws(APIError) -> Response in
                 let principal = try principalOf(request)
                 let body = try await Wire.body(request, limit: parse.maxBodyBytes)
-                let updated = try await service.update(try table(context), objectId: context.parameters.get("objectId") ?? "",
-                                                       body: body, principal: try await principal(), fetchWhenSave: true)
+                let updated = try await service.update(
+                    try table(context), objectId: context.parameters.get("objectId") ?? "",
+                    body: body, principal: try await principal(), fetchWhenSave: true)
                 return Wire.json(Self.backendless(updated, table: try table(context)))
             }
         }
         router.delete("/api/data/:table/:objectId") { request, context in
             await Wire.handle(backendless: true) { () async throws(APIError) -> Response in
                 let principal = try principalOf(request)
-                _ = try await service.delete(try table(context), objectId: context.parameters.get("objectId") ?? "",
-                                             principal: try await principal())
+                _ = try await service.delete(
+                    try table(context), objectId: context.parameters.get("objectId") ?? "",
+                    principal: try await principal())
                 return Wire.json(["deletionTime": .int(service.now())])
             }
         }

@@ -33,8 +33,11 @@ enum ObjectBody {
     /// letters, digits and `_`.
     static func isValidClassName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.isASCII,
-              first.properties.isAlphabetic || first == "_" else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+            first.properties.isAlphabetic || first == "_"
+        else { return false }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+        }
     }
 
     private static func set(_ key: String, _ value: Value?, in record: inout Record) {
@@ -46,12 +49,15 @@ enum ObjectBody {
         }
     }
 
-    private static func apply(_ op: String, _ o: JSONObject, to current: Value?, key: String) throws(APIError) -> Value? {
+    private static func apply(_ op: String, _ o: JSONObject, to current: Value?, key: String) throws(APIError) -> Value?
+    {
         switch op {
         case "Delete":
             return nil
         case "Increment":
-            guard let amount = o["amount"] else { throw .parse(APIError.invalidJSON, "Increment on '\(key)' needs an amount") }
+            guard let amount = o["amount"] else {
+                throw .parse(APIError.invalidJSON, "Increment on '\(key)' needs an amount")
+            }
             return try increment(current, by: try decode(amount, key: key), key: key)
         case "Add", "AddUnique", "Remove":
             let objects = try objectList(o, key: key, op: op)
@@ -74,7 +80,9 @@ enum ObjectBody {
             var (className, ids) = try relation(current, first: targets.first, key: key)
             for target in targets {
                 guard target.className == className else {
-                    throw .parse(APIError.incorrectType, "\(op) on '\(key)': the relation holds \(className), not \(target.className)")
+                    throw .parse(
+                        APIError.incorrectType,
+                        "\(op) on '\(key)': the relation holds \(className), not \(target.className)")
                 }
                 if op == "AddRelation" {
                     if !ids.contains(target.objectId) { ids.append(target.objectId) }
@@ -120,7 +128,8 @@ enum ObjectBody {
         }
     }
 
-    private static func relation(_ current: Value?, first: Pointer?, key: String) throws(APIError) -> (String, [String]) {
+    private static func relation(_ current: Value?, first: Pointer?, key: String) throws(APIError) -> (String, [String])
+    {
         switch current {
         case .relation(let className, let ids)?: return (className, ids)
         case nil, .null?:

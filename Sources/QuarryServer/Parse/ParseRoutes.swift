@@ -18,7 +18,8 @@ struct ParseRoutes: Sendable {
             await Wire.handle { () async throws(APIError) -> Response in
                 let principal = try await principal(request)
                 let body = try Self.findBody(FormQuery(request.uri.query ?? ""))
-                return Wire.json(try await service.find(try className(context), body: body, principal: principal, profile: profile))
+                return Wire.json(
+                    try await service.find(try className(context), body: body, principal: principal, profile: profile))
             }
         }
         router.post(RouterPath(classes)) { request, context in
@@ -29,8 +30,9 @@ struct ParseRoutes: Sendable {
                 if body["_method"]?.stringValue == "GET" {
                     return Wire.json(try await service.find(name, body: body, principal: principal, profile: profile))
                 }
-                let created = try await service.create(name, body: body, principal: principal,
-                                                       fetchWhenSave: Self.fetchWhenSave(request))
+                let created = try await service.create(
+                    name, body: body, principal: principal,
+                    fetchWhenSave: Self.fetchWhenSave(request))
                 var response = Wire.json(created, status: .created)
                 if let id = created["objectId"]?.stringValue {
                     response.headers[.location] = "\(prefix)/classes/\(name)/\(id)"
@@ -44,23 +46,29 @@ struct ParseRoutes: Sendable {
                 let query = FormQuery(request.uri.query ?? "")
                 var body = JSONObject()
                 for name in ["keys", "excludeKeys", "include"] { if let v = query[name] { body[name] = .string(v) } }
-                return Wire.json(try await service.get(try className(context), objectId: try objectId(context), body: body,
-                                                       principal: principal, profile: profile))
+                return Wire.json(
+                    try await service.get(
+                        try className(context), objectId: try objectId(context), body: body,
+                        principal: principal, profile: profile))
             }
         }
         router.put(RouterPath(object)) { request, context in
             await Wire.handle { () async throws(APIError) -> Response in
                 let principal = try await principal(request)
                 let body = try await Wire.body(request, limit: maxBodyBytes)
-                return Wire.json(try await service.update(try className(context), objectId: try objectId(context), body: body,
-                                                          principal: principal, fetchWhenSave: Self.fetchWhenSave(request)))
+                return Wire.json(
+                    try await service.update(
+                        try className(context), objectId: try objectId(context), body: body,
+                        principal: principal, fetchWhenSave: Self.fetchWhenSave(request)))
             }
         }
         router.delete(RouterPath(object)) { request, context in
             await Wire.handle { () async throws(APIError) -> Response in
                 let principal = try await principal(request)
-                return Wire.json(try await service.delete(try className(context), objectId: try objectId(context),
-                                                          principal: principal))
+                return Wire.json(
+                    try await service.delete(
+                        try className(context), objectId: try objectId(context),
+                        principal: principal))
             }
         }
         router.post(RouterPath("\(prefix)/batch")) { request, _ in
@@ -111,7 +119,8 @@ struct ParseRoutes: Sendable {
         switch (method.uppercased(), id) {
         case ("POST", nil): return try await service.create(name, body: body, principal: principal)
         case ("GET", nil): return try await service.find(name, body: body, principal: principal, profile: profile)
-        case ("GET", let id?): return try await service.get(name, objectId: id, body: body, principal: principal, profile: profile)
+        case ("GET", let id?):
+            return try await service.get(name, objectId: id, body: body, principal: principal, profile: profile)
         case ("PUT", let id?): return try await service.update(name, objectId: id, body: body, principal: principal)
         case ("DELETE", let id?): return try await service.delete(name, objectId: id, principal: principal)
         default: throw .parse(APIError.invalidJSON, "cannot route batch request \(method) \(path)")
@@ -138,7 +147,9 @@ struct ParseRoutes: Sendable {
     }
 
     private func className(_ context: BasicRequestContext) throws(APIError) -> String {
-        guard let name = context.parameters.get("className") else { throw .parse(APIError.invalidClassName, "no class name") }
+        guard let name = context.parameters.get("className") else {
+            throw .parse(APIError.invalidClassName, "no class name")
+        }
         return name
     }
 

@@ -27,11 +27,12 @@ struct APIError: Error, Sendable {
 
     /// parse-server's statuses: 404 for a missing object, 500 for an internal error, else 400.
     static func parse(_ code: Int, _ message: String) -> APIError {
-        let status: HTTPResponse.Status = switch code {
-        case objectNotFound: .notFound
-        case 1: .internalServerError
-        default: .badRequest
-        }
+        let status: HTTPResponse.Status =
+            switch code {
+            case objectNotFound: .notFound
+            case 1: .internalServerError
+            default: .badRequest
+            }
         return APIError(status: status, code: code, message: message)
     }
 
@@ -42,7 +43,9 @@ struct APIError: Error, Sendable {
     /// A query or value the front-ends or the engine refused: its Parse code when it has one
     /// (the JSON dialect's codes), 124 for a spent deadline, else 102.
     init(_ diagnostic: Diagnostic) {
-        let code = diagnostic.parseCode ?? (diagnostic.diagnosticCode == .limit.deadline ? APIError.timeout : APIError.invalidQuery)
+        let code =
+            diagnostic.parseCode
+            ?? (diagnostic.diagnosticCode == .limit.deadline ? APIError.timeout : APIError.invalidQuery)
         let where_ = diagnostic.path.map { " (at \($0))" } ?? ""
         self = .parse(code, diagnostic.message + where_)
     }

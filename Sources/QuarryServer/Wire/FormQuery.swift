@@ -34,7 +34,8 @@ struct FormQuery: Sendable {
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
                 if utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]),
-                   let low = hexValue(utf8[utf8.startIndex + 1]) {
+                    let low = hexValue(utf8[utf8.startIndex + 1])
+                {
                     bytes.append(high << 4 | low)
                     utf8 = utf8.dropFirst(2)
                 } else {

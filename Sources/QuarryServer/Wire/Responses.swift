@@ -8,8 +8,9 @@ enum Wire {
     static func json(_ value: JSON, status: HTTPResponse.Status = .ok) -> Response {
         var bytes: [UInt8] = []
         JSONWriter.write(value, to: &bytes)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     static func error(_ error: APIError, backendless: Bool = false) -> Response {
@@ -22,10 +23,12 @@ enum Wire {
         do {
             buffer = try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
-            throw APIError(status: .contentTooLarge, code: APIError.invalidJSON,
-                           message: "the request body is larger than \(limit) bytes")
+            throw APIError(
+                status: .contentTooLarge, code: APIError.invalidJSON,
+                message: "the request body is larger than \(limit) bytes")
         } catch {
-            throw APIError(status: .badRequest, code: APIError.invalidJSON, message: "the request body could not be read")
+            throw APIError(
+                status: .badRequest, code: APIError.invalidJSON, message: "the request body could not be read")
         }
         let bytes = Array(buffer.readableBytesView)
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return JSONObject() }
@@ -45,8 +48,10 @@ enum Wire {
     }
 
     /// Runs a handler, answering an `APIError` in the platform's error shape.
-    static func handle(backendless: Bool = false,
-                       _ body: () async throws(APIError) -> Response) async -> Response {
+    static func handle(
+        backendless: Bool = false,
+        _ body: () async throws(APIError) -> Response
+    ) async -> Response {
         do { return try await body() } catch { return Wire.error(error, backendless: backendless) }
     }
 }

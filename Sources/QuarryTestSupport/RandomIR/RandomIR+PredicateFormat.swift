@@ -36,7 +36,8 @@ extension RandomIR {
         case 7:
             return .leaf(.isNull(.key(keyPath())), negated: true, .predicate)
         case 8 where withArguments:
-            return .leaf(.inQuery(keyPath(), Query(className: pick(["Post", "Team"]), predicate: filter(depth: 1))), .predicate)
+            return .leaf(
+                .inQuery(keyPath(), Query(className: pick(["Post", "Team"]), predicate: filter(depth: 1))), .predicate)
         default:
             return quantified(depth: d)
         }
@@ -96,8 +97,9 @@ extension RandomIR {
 
     private mutating func betweenVariable(_ e: Expr) -> Condition {
         let v = pick(["r", "range", "size"])
-        return .between(e, lower: .index(.variable(v), .at(.literal(.int(0)))),
-                        upper: .index(.variable(v), .at(.literal(.int(1)))))
+        return .between(
+            e, lower: .index(.variable(v), .at(.literal(.int(0)))),
+            upper: .index(.variable(v), .at(.literal(.int(1)))))
     }
 
     private mutating func options() -> StringOptions {
@@ -175,15 +177,20 @@ extension RandomIR {
         case 0, 1, 2, 3: return .key(keyPath())
         case 4: return .literal(.int(Int64.random(in: -1000...1000, using: &rng)))
         case 5: return .literal(.int(pick([Int64.min, Int64.max, 0, -1])))
-        case 6: return .literal(.double(pick([0.5, -2.25, 1e-7, 6.02e23, -0.0, 3.0, Double.random(in: -1e6...1e6, using: &rng)])))
+        case 6:
+            return .literal(
+                .double(pick([0.5, -2.25, 1e-7, 6.02e23, -0.0, 3.0, Double.random(in: -1e6...1e6, using: &rng)])))
         case 7: return .literal(.string(predicateString()))
         case 8: return .literal(pick([.bool(true), .bool(false), .null]))
         case 9: return .evaluatedObject
         case 10: return .variable(pick(scope + ["min", "max", "size", "café"]))
         case 11 where withArguments:
-            return .literal(pick([.date(Int64.random(in: 0...2_000_000_000_000, using: &rng)),
-                                  .pointer(Pointer(className: "Post", objectId: "p\(int(0...9))")),
-                                  .object(["k": .int(1)]), .geoPoint(GeoPoint(latitude: 1, longitude: 2))]))
+            return .literal(
+                pick([
+                    .date(Int64.random(in: 0...2_000_000_000_000, using: &rng)),
+                    .pointer(Pointer(className: "Post", objectId: "p\(int(0...9))")),
+                    .object(["k": .int(1)]), .geoPoint(GeoPoint(latitude: 1, longitude: 2)),
+                ]))
         default: return .key(keyPath())
         }
     }
@@ -196,7 +203,10 @@ extension RandomIR {
     }
 
     private mutating func predicateString() -> String {
-        let pieces = ["a", "Big Daddy's", "\"q\"", "\\", "%@", "$x", "é", "e\u{301}", "😀", "\n", "\t", "\u{0}", "\u{7F}", "*?", " "]
+        let pieces = [
+            "a", "Big Daddy's", "\"q\"", "\\", "%@", "$x", "é", "e\u{301}", "😀", "\n", "\t", "\u{0}", "\u{7F}", "*?",
+            " ",
+        ]
         return (0..<int(0...4)).map { _ in pick(pieces) }.joined()
     }
 }

@@ -10,12 +10,16 @@ extension RandomIR {
     /// The typed mode's class: one column of each type, a pointer and a relation to itself.
     public static let sqlSchema = SQLRoundTripSchema()
 
-    static let sqlNames = ["name", "age", "a", "b1", "_x", "after", "before", "at", "distance", "Within", "escape",
-                           "m", "mi", "weird name", "and", "NULL", "true", "In", "müşteri", "a`b", "1abc", "x y",
-                           "ıs", "OR", "objectId", "Ñ"]
+    static let sqlNames = [
+        "name", "age", "a", "b1", "_x", "after", "before", "at", "distance", "Within", "escape",
+        "m", "mi", "weird name", "and", "NULL", "true", "In", "müşteri", "a`b", "1abc", "x y",
+        "ıs", "OR", "objectId", "Ñ",
+    ]
     static let sqlClasses = ["T", "Order Item", "PhoneBook", "select", "not", "Büro"]
-    static let sqlStringPieces = ["a", "b", "'", "''", "%", "_", "!", "\\", " ", "\u{00A0}", "\n", "é", "e\u{301}",
-                                  "'\u{301}", "☃", "𝄞", "`", "\"", "AND", "--", "x"]
+    static let sqlStringPieces = [
+        "a", "b", "'", "''", "%", "_", "!", "\\", " ", "\u{00A0}", "\n", "é", "e\u{301}",
+        "'\u{301}", "☃", "𝄞", "`", "\"", "AND", "--", "x",
+    ]
 
     // MARK: - Leaves
 
@@ -30,7 +34,8 @@ extension RandomIR {
             }
         case 2:
             let op = pick([ComparisonOperator.lt, .le, .gt, .ge])
-            return chance(0.8) ? .compare(.key(path()), op, .literal(date()), [])
+            return chance(0.8)
+                ? .compare(.key(path()), op, .literal(date()), [])
                 : .compare(.literal(date()), op, .key(path()), [])
         case 3: return .isNull(.key(path()))
         case 4: return likeCondition(.key(path()))
@@ -52,7 +57,8 @@ extension RandomIR {
         case 0:
             let (field, value) = typedValue()
             let op = field == "b" ? pick([ComparisonOperator.eq, .ne]) : pick(ComparisonOperator.allCases)
-            return chance(0.2) ? .compare(.literal(value), op, .key(k(field)), [])
+            return chance(0.2)
+                ? .compare(.literal(value), op, .key(k(field)), [])
                 : .compare(.key(k(field)), op, .literal(value), [])
         case 1: return .isNull(.key(k(pick(["d", "n", "s", "b", "g", "p"]))))
         case 2: return likeCondition(.key(k("s")))
@@ -69,8 +75,10 @@ extension RandomIR {
         default:
             guard depth > 0 else { return .isNull(.key(k("n"))) }
             let inner: Filter = chance(0.3) ? .constant(true) : filter(depth: depth - 1)
-            let (outer, innerKey) = pick([(FieldPath("objectId"), FieldPath("p.objectId")),
-                                                 (FieldPath("n"), FieldPath("n")), (FieldPath("s"), FieldPath("p.s"))])
+            let (outer, innerKey) = pick([
+                (FieldPath("objectId"), FieldPath("p.objectId")),
+                (FieldPath("n"), FieldPath("n")), (FieldPath("s"), FieldPath("p.s")),
+            ])
             return .select(outer, Query(className: "T", predicate: inner), innerKey: innerKey)
         }
     }
@@ -106,8 +114,9 @@ extension RandomIR {
 
     private mutating func distance(_ key: FieldPath) -> GeoCondition {
         let units: [DistanceUnit] = [.feet, .yards, .miles, .kilometers, .meters]
-        return .distance(key, from: point(), pick([.lt, .le, .gt, .ge, .eq]),
-                         Distance(chance(0.5) ? Double(int(0...1000)) : abs(double()), pick(units)))
+        return .distance(
+            key, from: point(), pick([.lt, .le, .gt, .ge, .eq]),
+            Distance(chance(0.5) ? Double(int(0...1000)) : abs(double()), pick(units)))
     }
 
     private mutating func polygon() -> [GeoPoint] { (0..<int(3...6)).map { _ in point() } }
@@ -148,7 +157,10 @@ extension RandomIR {
 
     private mutating func double() -> Double {
         switch int(0...5) {
-        case 0: return pick([0.0, -0.0, 0.5, -2.5, 1e-300, Double.leastNonzeroMagnitude, 1.7976931348623157e308, 1e16, 123456789.125])
+        case 0:
+            return pick([
+                0.0, -0.0, 0.5, -2.5, 1e-300, Double.leastNonzeroMagnitude, 1.7976931348623157e308, 1e16, 123456789.125,
+            ])
         case 1:
             // Any finite double: exponent bits below all-ones, either sign.
             let magnitude = Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF)
@@ -164,7 +176,9 @@ extension RandomIR {
 
     private mutating func date() -> Value {
         switch int(0...3) {
-        case 0: return .date(pick([0, -1, 1_427_068_800_000, -62_135_596_800_000, 253_402_300_799_999, Int64.max, Int64.min]))
+        case 0:
+            return .date(
+                pick([0, -1, 1_427_068_800_000, -62_135_596_800_000, 253_402_300_799_999, Int64.max, Int64.min]))
         default: return .date(Int64.random(in: -62_135_596_800_000 * 2...253_402_300_799_999, using: &rng))
         }
     }
@@ -174,8 +188,10 @@ extension RandomIR {
 public struct SQLRoundTripSchema: Schema {
     public init() {}
 
-    public let fields: [String: FieldType] = ["objectId": .string, "d": .date, "n": .number, "s": .string, "b": .bool,
-                                              "g": .geoPoint, "p": .pointer(to: "T"), "r": .relation(to: "T")]
+    public let fields: [String: FieldType] = [
+        "objectId": .string, "d": .date, "n": .number, "s": .string, "b": .bool,
+        "g": .geoPoint, "p": .pointer(to: "T"), "r": .relation(to: "T"),
+    ]
     public func hasClass(_ className: String) -> Bool { className == "T" }
     public func resolveField(_ name: String, in className: String) -> String? { fields[name] != nil ? name : nil }
     public func fieldType(_ field: String, in className: String) -> FieldType? { fields[field] }

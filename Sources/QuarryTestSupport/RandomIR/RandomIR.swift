@@ -71,8 +71,11 @@ public struct RandomIR {
     private mutating func leaf(depth: Int) -> Filter {
         switch subset {
         case .predicateFormat: return predicateFormatLeaf(depth: depth)
-        case .sqlWhere(let typed): return .leaf(Leaf(typed ? sqlTypedCondition(depth: depth) : sqlUntypedCondition(depth: depth),
-                                                     negated: chance(0.3), semantics: .sql))
+        case .sqlWhere(let typed):
+            return .leaf(
+                Leaf(
+                    typed ? sqlTypedCondition(depth: depth) : sqlUntypedCondition(depth: depth),
+                    negated: chance(0.3), semantics: .sql))
         case .anySemantics(let keys, let constants, let semantics):
             return anySemanticsLeaf(keys: keys, constants: constants, semantics: semantics)
         case .conditions(let conditions, let semantics):

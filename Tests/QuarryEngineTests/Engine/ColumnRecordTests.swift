@@ -81,13 +81,22 @@ import Testing
     @Test func pointersRelationsAndDanglingReadBackExactly() {
         let db = database(
             ("A", [record("a1", ["n": 1]), record("a2", ["n": 2])]),
-            ("B", [
-                record("b1", ["p": pointer("A", "a2"), "ps": .array([pointer("A", "a1"), pointer("A", "gone")]),
-                              "r": .relation(className: "A", objectIds: ["a1", "a2"])]),
-                record("b2", ["p": pointer("A", "gone"), "ps": .array([]), "r": .relation(className: "A", objectIds: [])]),
-                record("b3", ["p": .string("b1"), "ps": .relation(className: "A", objectIds: ["a2"]), "r": .null]),
-                record("b4", ["p": .null]),
-            ] + (5..<30).map { record("b\($0)", ["p": pointer("A", "a1")]) }))
+            (
+                "B",
+                [
+                    record(
+                        "b1",
+                        [
+                            "p": pointer("A", "a2"), "ps": .array([pointer("A", "a1"), pointer("A", "gone")]),
+                            "r": .relation(className: "A", objectIds: ["a1", "a2"]),
+                        ]),
+                    record(
+                        "b2",
+                        ["p": pointer("A", "gone"), "ps": .array([]), "r": .relation(className: "A", objectIds: [])]),
+                    record("b3", ["p": .string("b1"), "ps": .relation(className: "A", objectIds: ["a2"]), "r": .null]),
+                    record("b4", ["p": .null]),
+                ] + (5..<30).map { record("b\($0)", ["p": pointer("A", "a1")]) }
+            ))
         let engine = Engine(database: db)
         #expect(engine.store.table("B")?.column("p")?.kind == .pointer(to: "A"))
         #expect(engine.store.table("B")?.column("ps")?.kind == .pointerList(to: "A"))
@@ -95,22 +104,31 @@ import Testing
     }
 
     @Test func datesBytesAndObjectsKeepTheirTypes() {
-        let db = database(("T", [
-            record("t1", ["when": .date(1_427_068_800_000), "raw": .bytes([1, 2]), "o": .object(["k": .date(5)])]),
-            record("t2", ["when": .date(-1), "raw": .bytes([]), "o": .object(["k": .string("v")])]),
-            record("t3", ["when": .int(5), "raw": .string("not bytes")]),
-        ]))
+        let db = database(
+            (
+                "T",
+                [
+                    record(
+                        "t1", ["when": .date(1_427_068_800_000), "raw": .bytes([1, 2]), "o": .object(["k": .date(5)])]),
+                    record("t2", ["when": .date(-1), "raw": .bytes([]), "o": .object(["k": .string("v")])]),
+                    record("t3", ["when": .int(5), "raw": .string("not bytes")]),
+                ]
+            ))
         Self.expectSame(Engine(database: db), db)
     }
 
     /// Objects whose fields were written in different orders each read back in their own.
     @Test func fieldOrderIsEachObjectsOwn() throws {
-        let db = database(("T", [
-            Record(objectId: "t1", fields: [("a", .int(1)), ("b", .int(2)), ("c", .int(3))]),
-            Record(objectId: "t2", fields: [("c", .int(3)), ("a", .int(1))]),
-            Record(objectId: "t3", fields: [("b", .int(2)), ("d", .int(4)), ("a", .int(1))]),
-            Record(objectId: "t4", fields: [("a", .null), ("d", .int(4))]),
-        ]))
+        let db = database(
+            (
+                "T",
+                [
+                    Record(objectId: "t1", fields: [("a", .int(1)), ("b", .int(2)), ("c", .int(3))]),
+                    Record(objectId: "t2", fields: [("c", .int(3)), ("a", .int(1))]),
+                    Record(objectId: "t3", fields: [("b", .int(2)), ("d", .int(4)), ("a", .int(1))]),
+                    Record(objectId: "t4", fields: [("a", .null), ("d", .int(4))]),
+                ]
+            ))
         let engine = Engine(database: db)
         Self.expectSame(engine, db)
         let replaced = Record(objectId: "t2", fields: [("d", .int(0)), ("b", .int(9))])
@@ -118,8 +136,9 @@ import Testing
         var changed = db
         changed.insert(replaced, into: "T")
         Self.expectSame(engine, changed)
-        #expect(try engine.run(Query(className: "T", predicate: .constant(true))).records.map(\.fieldOrder)
-            == [["a", "b", "c"], ["d", "b"], ["b", "d", "a"], ["a", "d"]])
+        #expect(
+            try engine.run(Query(className: "T", predicate: .constant(true))).records.map(\.fieldOrder)
+                == [["a", "b", "c"], ["d", "b"], ["b", "d", "a"], ["a", "d"]])
     }
 
     /// Inserts, replacements and deletes on the column-only store: the data reads back as the
@@ -135,7 +154,8 @@ import Testing
             case 0:
                 let id = "i\(random.int(35))"
                 let fresh = random.database(items: 1, others: 0)["Item"]!.records[0]
-                let r = Record(objectId: id, fields: fresh.fieldOrder.shuffled(using: &random.rng).map { ($0, fresh.fields[$0]!) })
+                let r = Record(
+                    objectId: id, fields: fresh.fieldOrder.shuffled(using: &random.rng).map { ($0, fresh.fields[$0]!) })
                 db.insert(r, into: "Item")
                 engine.insert(r, into: "Item")
             case 1:
@@ -143,7 +163,9 @@ import Testing
                 #expect(engine.delete(id, from: "Item") == (db.remove(id, from: "Item") != nil))
             case 2:
                 let id = "o\(random.int(8))"
-                let r = record(id, ["name": .string(random.pick(RandomData.strings)), "owner": pointer("Item", "i\(random.int(35))")])
+                let r = record(
+                    id,
+                    ["name": .string(random.pick(RandomData.strings)), "owner": pointer("Item", "i\(random.int(35))")])
                 db.insert(r, into: "Other")
                 engine.insert(r, into: "Other")
             default:
@@ -158,10 +180,19 @@ import Testing
     /// elements); new strings join the dictionary, and queries agree with the reference.
     @Test func dictionaryEncodedStringsStayExactAndQueryable() throws {
         let words = ["Ann", "Bob", "é", "e\u{301}", "", "Zed", "ann"]
-        var db = database(("T", (0..<300).map { i in
-            record("t\(i)", ["w": .string(words[i % words.count]), "tags": .array([.string(words[i % 3]), .string(words[i % 5])]),
-                             "u": .string("unique-\(i)")])
-        }))
+        var db = database(
+            (
+                "T",
+                (0..<300).map { i in
+                    record(
+                        "t\(i)",
+                        [
+                            "w": .string(words[i % words.count]),
+                            "tags": .array([.string(words[i % 3]), .string(words[i % 5])]),
+                            "u": .string("unique-\(i)"),
+                        ])
+                }
+            ))
         let engine = Engine(database: db)
         try engine.createIndex(.ordered, on: "w", in: "T")
         try engine.createIndex(.hash, on: "tags", in: "T")
@@ -172,8 +203,11 @@ import Testing
         #expect(table.objectIds.coded == false)
         // Enough new strings to widen the codes past a byte.
         let many: [(String, Value?)] = (0..<300).map { ("t\(1000 + $0)", .string("w\($0)")) }
-        let changes: [(String, Value?)] = [("t3", .string("new")), ("t500", .string("newer")), ("t7", nil), ("t8", .int(4)),
-                                           ("t501", .string("Bob"))] + many + [("t1005", nil), ("t2", .string("w299"))]
+        let changes: [(String, Value?)] =
+            [
+                ("t3", .string("new")), ("t500", .string("newer")), ("t7", nil), ("t8", .int(4)),
+                ("t501", .string("Bob")),
+            ] + many + [("t1005", nil), ("t2", .string("w299"))]
         for (id, value) in changes {
             if let value {
                 let r = record(id, ["w": value, "tags": .array([value])])
@@ -189,7 +223,9 @@ import Testing
         for q in [
             Query(className: "T", predicate: compare("w", .eq, "Bob", .sql)),
             Query(className: "T", predicate: compare("w", .eq, "new", .sql)),
-            Query(className: "T", predicate: .leaf(.string(.key("w"), .beginsWith, .literal("A"), [.caseInsensitive]), .predicate)),
+            Query(
+                className: "T",
+                predicate: .leaf(.string(.key("w"), .beginsWith, .literal("A"), [.caseInsensitive]), .predicate)),
             Query(className: "T", predicate: compare("tags", .eq, "newer", .document)),
             Query(className: "T", predicate: compare("w", .gt, "B", .sql), order: [.key("w", .ascending)]),
         ] {

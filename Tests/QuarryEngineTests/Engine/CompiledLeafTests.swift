@@ -12,9 +12,11 @@ import Testing
 /// compiles to typed nodes and answers exactly as the reference does, with and without
 /// indexes.
 @Suite struct CompiledLeafTests {
-    static let strings = ["", "an", "AN", "Jan", "JAN", "Jon", "jän", "Ja\u{308}n", "Jün", "bANana", "ß", "SS", "ss", "Straße",
-                          "STRASSE", "İ", "i\u{307}", "I", "ı", "é", "e\u{301}", "É", "E\u{301}", "Ångström", "\u{FB00}", "FF",
-                          "\u{212A}", "k", "a\u{301}n", "x%y", "x_y", "J", "J\u{301}n", "\u{1F600}n", "日本an"]
+    static let strings = [
+        "", "an", "AN", "Jan", "JAN", "Jon", "jän", "Ja\u{308}n", "Jün", "bANana", "ß", "SS", "ss", "Straße",
+        "STRASSE", "İ", "i\u{307}", "I", "ı", "é", "e\u{301}", "É", "E\u{301}", "Ångström", "\u{FB00}", "FF",
+        "\u{212A}", "k", "a\u{301}n", "x%y", "x_y", "J", "J\u{301}n", "\u{1F600}n", "日本an",
+    ]
 
     static func database(seed: UInt64) -> Database {
         var random = RandomData(seed: seed)
@@ -26,29 +28,56 @@ import Testing
                 fields.append((name, random.chance(6) ? .null : v()))
             }
             maybe("s", .string(random.pick(strings)))
-            maybe("tags", .array((0..<random.int(4)).map { _ in random.chance(8) ? .null : .string(random.pick(["a", "b", "A", "é", "e\u{301}", "", "ab"])) }))
-            maybe("nums", .array((0..<random.int(4)).map { _ in random.chance(10) ? .null : .int(Int64(random.int(4))) }))
+            maybe(
+                "tags",
+                .array(
+                    (0..<random.int(4)).map { _ in
+                        random.chance(8) ? .null : .string(random.pick(["a", "b", "A", "é", "e\u{301}", "", "ab"]))
+                    }))
+            maybe(
+                "nums", .array((0..<random.int(4)).map { _ in random.chance(10) ? .null : .int(Int64(random.int(4))) }))
             maybe("reals", .array((0..<random.int(3)).map { _ in .double(random.pick([0.5, -0.0, 0, 1, .nan, 2.5])) }))
-            maybe("loc", .geoPoint(random.pick([GeoPoint(latitude: 3.2, longitude: -96.9), GeoPoint(latitude: -33.9, longitude: 151.2),
-                                                GeoPoint(latitude: 10, longitude: 179.9), GeoPoint(latitude: 10, longitude: -179.9),
-                                                GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: 89.9, longitude: 10)])))
+            maybe(
+                "loc",
+                .geoPoint(
+                    random.pick([
+                        GeoPoint(latitude: 3.2, longitude: -96.9), GeoPoint(latitude: -33.9, longitude: 151.2),
+                        GeoPoint(latitude: 10, longitude: 179.9), GeoPoint(latitude: 10, longitude: -179.9),
+                        GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: 89.9, longitude: 10),
+                    ])))
             maybe("when", .date(random.pick([0, 1_427_068_800_000, 1_700_000_000_000])))
-            maybe("x", .double(random.pick([9.007199254740992e15, 9.007199254740994e15, -1, .nan, 9.223372036854775807e18])))
+            maybe(
+                "x",
+                .double(random.pick([9.007199254740992e15, 9.007199254740994e15, -1, .nan, 9.223372036854775807e18])))
             if !random.chance(15) {
-                fields.append(("ptr", .pointer(Pointer(className: "Other", objectId: "o\(random.int(7))"))))  // o6 dangles
+                // o6 dangles
+                fields.append(("ptr", .pointer(Pointer(className: "Other", objectId: "o\(random.int(7))"))))
             }
             if !random.chance(20) {
                 // Lists of pointers, some dangling (o6), some empty.
-                fields.append(("rel", .array((0..<random.int(4)).map { _ in .pointer(Pointer(className: "Other", objectId: "o\(random.int(7))")) })))
+                fields.append(
+                    (
+                        "rel",
+                        .array(
+                            (0..<random.int(4)).map { _ in
+                                .pointer(Pointer(className: "Other", objectId: "o\(random.int(7))"))
+                            })
+                    ))
             }
             items.append(Record(objectId: "i\(n)", fields: fields))
         }
         // A few values of another type in typed columns: the reference decides those rows.
-        items[7] = Record(objectId: "i7", fields: [("s", .int(3)), ("tags", .string("a")), ("loc", .string("x")), ("nums", .int(2))])
+        items[7] = Record(
+            objectId: "i7", fields: [("s", .int(3)), ("tags", .string("a")), ("loc", .string("x")), ("nums", .int(2))])
         var others: [Record] = []
         for n in 0..<6 {
-            others.append(Record(objectId: "o\(n)", fields: [("loc", .geoPoint(GeoPoint(latitude: Double(n * 10), longitude: Double(n * 30)))),
-                                                               ("name", .string(random.pick(strings))), ("n", .int(Int64(n)))]))
+            others.append(
+                Record(
+                    objectId: "o\(n)",
+                    fields: [
+                        ("loc", .geoPoint(GeoPoint(latitude: Double(n * 10), longitude: Double(n * 30)))),
+                        ("name", .string(random.pick(strings))), ("n", .int(Int64(n))),
+                    ]))
         }
         return Database([ClassData(name: "Item", records: items), ClassData(name: "Other", records: others)])
     }
@@ -150,21 +179,28 @@ import Testing
     @Test func variablesBindIntoTypedLeaves() throws {
         let db = Self.database(seed: 4)
         let engine = Engine(database: db, now: { 0 }, random: { 0.5 })
-        let texts = ["s == $v", "s CONTAINS[c] $v", "s BEGINSWITH $v", "loc.latitude > $n", "nums CONTAINS $n",
-                     "s IN {$v, 'Jan'}", "loc.latitude BETWEEN {$n, 50}", "$n < loc.longitude"]
-        let bindings: [[String: Value]] = [["v": .string("Jan"), "n": .int(5)], ["v": .string("an"), "n": .double(-40.5)],
-                                           ["v": .int(3), "n": .string("x")], ["v": .null, "n": .null],
-                                           ["v": .array([.string("a")]), "n": .array([.int(1)])]]
+        let texts = [
+            "s == $v", "s CONTAINS[c] $v", "s BEGINSWITH $v", "loc.latitude > $n", "nums CONTAINS $n",
+            "s IN {$v, 'Jan'}", "loc.latitude BETWEEN {$n, 50}", "$n < loc.longitude",
+        ]
+        let bindings: [[String: Value]] = [
+            ["v": .string("Jan"), "n": .int(5)], ["v": .string("an"), "n": .double(-40.5)],
+            ["v": .int(3), "n": .string("x")], ["v": .null, "n": .null],
+            ["v": .array([.string("a")]), "n": .array([.int(1)])],
+        ]
         for text in texts {
             var q = Query(className: "Item", predicate: try PredicateFormat.parse(text, className: "Item"))
             q.limit = 1000
             for variables in bindings {
                 let reference = ReferenceEvaluator(database: db, variables: variables, now: { 0 }, random: { 0.5 })
                 let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in try reference.run(q) }
-                let actual = EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(q, variables: variables) }
+                let actual = EngineAgreementTests.outcome { () throws(Diagnostic) in
+                    try engine.run(q, variables: variables)
+                }
                 #expect(actual == expected, "\(text) with \(variables)")
             }
-            #expect(FallbackListingTests.fallbacks(try engine.plan(q, variables: ["v", "n"]).filter).isEmpty, "\(text)")
+            #expect(
+                FallbackListingTests.fallbacks(try engine.plan(q, variables: ["v", "n"]).filter).isEmpty, "\(text)")
         }
     }
 
@@ -180,8 +216,11 @@ import Testing
         let engine = Engine(database: db, limits: limits, now: { 0 }, random: { 0.5 })
         #expect((engine.store.table("Item")?.column("s") as? StringColumn)?.coded == true)
         let reference = ReferenceEvaluator(database: db, limits: limits, now: { 0 }, random: { 0.5 })
-        for text in [#"{"s": {"$regex": "^J.n"}}"#, #"{"s": {"$regex": "(a+)+$"}}"#, #"{"s": {"$regex": "AN", "$options": "i"}}"#,
-                     #"{"$or": [{"s": "x"}, {"s": {"$regex": "(a+)+$"}}]}"#] {
+        for text in [
+            #"{"s": {"$regex": "^J.n"}}"#, #"{"s": {"$regex": "(a+)+$"}}"#,
+            #"{"s": {"$regex": "AN", "$options": "i"}}"#,
+            #"{"$or": [{"s": "x"}, {"s": {"$regex": "(a+)+$"}}]}"#,
+        ] {
             var q = try ParseWhere.parse(text, className: "Item")
             q.limit = 1000
             let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in try reference.run(q) }
@@ -189,19 +228,26 @@ import Testing
             #expect(actual == expected, "\(text)")
         }
         let failing = try ParseWhere.parse(#"{"s": {"$regex": "(a+)+$"}}"#, className: "Item")
-        #expect(EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(failing) } == .failure("limit.regex"))
+        #expect(
+            EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(failing) } == .failure("limit.regex")
+        )
 
         // The same on array elements: the element that fails first fails the query.
         let arrays = (0..<60).map { n in
-            Record(objectId: "a\(n)", fields: [("tags", .array(n % 5 == 4 ? [.string("Jan"), .string(long)] : [.string("x"), .null]))])
+            Record(
+                objectId: "a\(n)",
+                fields: [("tags", .array(n % 5 == 4 ? [.string("Jan"), .string(long)] : [.string("x"), .null]))])
         }
         let arrayDB = Database([ClassData(name: "Item", records: arrays)])
         let arrayEngine = Engine(database: arrayDB, limits: limits, now: { 0 }, random: { 0.5 })
         let arrayReference = ReferenceEvaluator(database: arrayDB, limits: limits, now: { 0 }, random: { 0.5 })
-        for text in [#"{"tags": {"$regex": "(a+)+$"}}"#, #"{"tags": {"$regex": "^J"}}"#, #"{"tags": {"$not": {"$regex": "x"}}}"#] {
+        for text in [
+            #"{"tags": {"$regex": "(a+)+$"}}"#, #"{"tags": {"$regex": "^J"}}"#, #"{"tags": {"$not": {"$regex": "x"}}}"#,
+        ] {
             guard let q = try? ParseWhere.parse(text, className: "Item") else { continue }
             let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in try arrayReference.run(q) }
-            #expect(EngineAgreementTests.outcome { () throws(Diagnostic) in try arrayEngine.run(q) } == expected, "\(text)")
+            #expect(
+                EngineAgreementTests.outcome { () throws(Diagnostic) in try arrayEngine.run(q) } == expected, "\(text)")
         }
     }
 

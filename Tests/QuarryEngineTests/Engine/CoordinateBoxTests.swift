@@ -17,9 +17,18 @@ import Testing
     ])
 
     /// 400 people on a 20 × 20 grid: latitudes 30.0…31.9, longitudes -97.0…-98.9.
-    static let grid: Database = database(("Person", (0..<400).map { i in
-        record("p\(i)", ["home": .geoPoint(GeoPoint(latitude: 30 + Double(i % 20) / 10, longitude: -97 - Double(i / 20) / 10))])
-    }))
+    static let grid: Database = database(
+        (
+            "Person",
+            (0..<400).map { i in
+                record(
+                    "p\(i)",
+                    [
+                        "home": .geoPoint(
+                            GeoPoint(latitude: 30 + Double(i % 20) / 10, longitude: -97 - Double(i / 20) / 10))
+                    ])
+            }
+        ))
 
     @Test func explainShowsTheBox() throws {
         let engine = Engine(database: Self.grid)
@@ -27,14 +36,20 @@ import Testing
         let q = Query(className: "Person", predicate: Self.latLon)
         // The filter's lines belong to the leaf compiler; the box is the access path.
         let lines = try engine.explain(q).description.split(separator: "\n").map(String.init)
-        #expect(lines.dropFirst().first == "├─ access: geo index on home box latitude [30.5, 31.0] longitude [-97.5, -96.5]  (est. 48 rows)")
+        #expect(
+            lines.dropFirst().first
+                == "├─ access: geo index on home box latitude [30.5, 31.0] longitude [-97.5, -96.5]  (est. 48 rows)")
         #expect(lines.filter { $0.hasPrefix("│  ") }.count == 2)
         #expect(lines.last == "└─ page: skip 0, no limit")
         #expect(try engine.run(q).objectIds == ReferenceEvaluator(database: Self.grid).run(q).objectIds)
         #expect(try engine.run(q).objectIds.count == 36)
         // A single coordinate, one side open.
-        let band = try engine.explain(Query(className: "Person", predicate: .leaf(.compare(.key("home.latitude"), .gt, .literal(31.7), []), .sql)))
-        #expect(band.description.split(separator: "\n").dropFirst().first == "├─ access: geo index on home box latitude [31.7, …]  (est. 100 rows)")
+        let band = try engine.explain(
+            Query(className: "Person", predicate: .leaf(.compare(.key("home.latitude"), .gt, .literal(31.7), []), .sql))
+        )
+        #expect(
+            band.description.split(separator: "\n").dropFirst().first
+                == "├─ access: geo index on home box latitude [31.7, …]  (est. 100 rows)")
     }
 
     /// Without a geo index on the key, or when some row holds more than one point there, the
@@ -43,8 +58,17 @@ import Testing
         let q = Query(className: "Person", predicate: Self.latLon)
         #expect(try !Engine(database: Self.grid).explain(q).description.contains("box"))
         var records = Self.grid["Person"]!.records
-        records[3] = Record(objectId: "p3", fields: [("home", .array([.geoPoint(GeoPoint(latitude: 30.6, longitude: -98.5)),
-                                                                     .geoPoint(GeoPoint(latitude: 30, longitude: -97.2))]))])
+        records[3] = Record(
+            objectId: "p3",
+            fields: [
+                (
+                    "home",
+                    .array([
+                        .geoPoint(GeoPoint(latitude: 30.6, longitude: -98.5)),
+                        .geoPoint(GeoPoint(latitude: 30, longitude: -97.2)),
+                    ])
+                )
+            ])
         let engine = Engine(database: database(("Person", records)))
         try engine.createIndex(.geo, on: "home", in: "Person")
         #expect(try !engine.explain(q).description.contains("box"))
@@ -67,8 +91,12 @@ import Testing
             if step % 3 == 2 { Self.change(&random, &db, engine) }
             // Now and then one row holds two points (no box while it does), then one again.
             if step % 10 == 5 || step % 10 == 8 {
-                let two: Value = .array([.geoPoint(GeoPoint(latitude: 1, longitude: 20)), .geoPoint(GeoPoint(latitude: 20, longitude: 1))])
-                let r = Record(objectId: "p0", fields: [("at", step % 10 == 5 ? two : .geoPoint(GeoPoint(latitude: 2, longitude: 2)))])
+                let two: Value = .array([
+                    .geoPoint(GeoPoint(latitude: 1, longitude: 20)), .geoPoint(GeoPoint(latitude: 20, longitude: 1)),
+                ])
+                let r = Record(
+                    objectId: "p0",
+                    fields: [("at", step % 10 == 5 ? two : .geoPoint(GeoPoint(latitude: 2, longitude: 2)))])
                 db.insert(r, into: "Place")
                 engine.insert(r, into: "Place")
             }
@@ -76,7 +104,9 @@ import Testing
             for _ in 0..<10 {
                 let q = Query(className: "Place", predicate: .and(Self.coordinateConjuncts(&random)))
                 // Object ids: records holding a NaN coordinate never compare equal.
-                #expect(try engine.run(q).objectIds == reference.run(q).objectIds, "step \(step): \(PredicateText.render(q.predicate))")
+                #expect(
+                    try engine.run(q).objectIds == reference.run(q).objectIds,
+                    "step \(step): \(PredicateText.render(q.predicate))")
             }
         }
     }
@@ -94,7 +124,8 @@ import Testing
                 let a = bound(), b = bound()
                 out.append(between(key, a, b, s))
             case 1:
-                out.append(.leaf(.compare(.key(key), random.pick([.lt, .le, .gt, .ge, .eq]), .literal(bound()), []), s))
+                out.append(
+                    .leaf(.compare(.key(key), random.pick([.lt, .le, .gt, .ge, .eq]), .literal(bound()), []), s))
             case 2:
                 out.append(.leaf(.compare(.literal(bound()), random.pick([.lt, .le, .gt, .ge]), .key(key), []), s))
             default:
@@ -113,8 +144,14 @@ import Testing
         case 2: fields.append(("at", .geoPoint(GeoPoint(latitude: 95, longitude: -200))))
         case 3: fields.append(("at", .geoPoint(GeoPoint(latitude: .nan, longitude: 1))))
         default:
-            fields.append(("at", .geoPoint(GeoPoint(latitude: Double(random.int(600) - 300) / 10,
-                                                    longitude: Double(random.int(600) - 300) / 10))))
+            fields.append(
+                (
+                    "at",
+                    .geoPoint(
+                        GeoPoint(
+                            latitude: Double(random.int(600) - 300) / 10,
+                            longitude: Double(random.int(600) - 300) / 10))
+                ))
         }
         return fields
     }

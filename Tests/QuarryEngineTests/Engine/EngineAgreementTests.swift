@@ -50,8 +50,10 @@ import Testing
         }
     }
 
-    static func check(seed: UInt64, items: Int, queries: Int, depth: Int,
-                      indexes: [(IndexKind, FieldPath, String)] = []) {
+    static func check(
+        seed: UInt64, items: Int, queries: Int, depth: Int,
+        indexes: [(IndexKind, FieldPath, String)] = []
+    ) {
         var random = RandomData(seed: seed)
         let db = random.database(items: items, others: 6)
         let engine = Engine(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
@@ -63,7 +65,8 @@ import Testing
             let actual = outcome { () throws(Diagnostic) in try engine.run(q) }
             if actual != expected {
                 let small = shrink(q) { q in
-                    outcome { () throws(Diagnostic) in try reference.run(q) } != outcome { () throws(Diagnostic) in try engine.run(q) }
+                    outcome { () throws(Diagnostic) in try reference.run(q) }
+                        != outcome { () throws(Diagnostic) in try engine.run(q) }
                 }
                 let a = outcome { () throws(Diagnostic) in try engine.run(small) }
                 let e = outcome { () throws(Diagnostic) in try reference.run(small) }
@@ -78,12 +81,15 @@ import Testing
         Self.check(seed: seed, items: 40, queries: 250, depth: 3)
     }
 
-    static let indexedKeys: [FieldPath] = ["i", "d", "s", "dt", "b", "tags", "m", "ptr", "rel", "ptr.name", "objectId", "labels", "nums"]
+    static let indexedKeys: [FieldPath] = [
+        "i", "d", "s", "dt", "b", "tags", "m", "ptr", "rel", "ptr.name", "objectId", "labels", "nums",
+    ]
 
     @Test(arguments: [IndexKind.hash, .ordered], [5, 6] as [UInt64])
     func withValueIndexes(kind: IndexKind, seed: UInt64) {
-        Self.check(seed: seed, items: 40, queries: 250, depth: 3,
-                   indexes: Self.indexedKeys.map { (kind, $0, "Item") } + [(kind, "name", "Other"), (kind, "owner", "Other")])
+        Self.check(
+            seed: seed, items: 40, queries: 250, depth: 3,
+            indexes: Self.indexedKeys.map { (kind, $0, "Item") } + [(kind, "name", "Other"), (kind, "owner", "Other")])
     }
 
     @Test(arguments: [7, 8] as [UInt64])
@@ -93,7 +99,8 @@ import Testing
 
     /// Several batches, so that scans, early LIMITs and index walks cross batch boundaries.
     @Test func largerThanOneBatch() {
-        Self.check(seed: 9, items: 9000, queries: 30, depth: 2,
-                   indexes: [(.ordered, "i", "Item"), (.hash, "s", "Item"), (.geo, "g", "Item")])
+        Self.check(
+            seed: 9, items: 9000, queries: 30, depth: 2,
+            indexes: [(.ordered, "i", "Item"), (.hash, "s", "Item"), (.geo, "g", "Item")])
     }
 }

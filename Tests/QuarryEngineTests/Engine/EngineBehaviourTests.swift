@@ -14,7 +14,8 @@ import Testing
         for i in 0..<300 {
             let s: String = i % 50 == 0 ? String(repeating: "a", count: 40) + "!" : "b\(i)"
             let tag: String = ["x", "y", "z"][i % 3]
-            records.append(Record(objectId: "r\(i)", fields: [("n", .int(Int64(i))), ("s", .string(s)), ("tag", .string(tag))]))
+            records.append(
+                Record(objectId: "r\(i)", fields: [("n", .int(Int64(i))), ("s", .string(s)), ("tag", .string(tag))]))
         }
         return database(("R", records))
     }()
@@ -29,7 +30,9 @@ import Testing
     }
 
     static func reference(_ q: Query, _ limits: Limits = tight) -> EngineAgreementTests.Outcome {
-        EngineAgreementTests.outcome { () throws(Diagnostic) in try ReferenceEvaluator(database: rows, limits: limits).run(q) }
+        EngineAgreementTests.outcome { () throws(Diagnostic) in
+            try ReferenceEvaluator(database: rows, limits: limits).run(q)
+        }
     }
 
     /// The regex fails only on rows that reach it: behind a conjunct no long string passes,
@@ -50,7 +53,9 @@ import Testing
         for p in cases {
             for limit in [nil, 1] as [Int?] {
                 let q = Query(className: "R", predicate: p, limit: limit)
-                #expect(Self.outcome(engine, q) == Self.reference(q), "\(PredicateText.render(p)) limit \(String(describing: limit))")
+                #expect(
+                    Self.outcome(engine, q) == Self.reference(q),
+                    "\(PredicateText.render(p)) limit \(String(describing: limit))")
             }
         }
         #expect(Self.outcome(engine, Query(className: "R", predicate: Self.costly)) == .failure("limit.regex"))
@@ -61,29 +66,37 @@ import Testing
     @Test func theFirstFailingRowDecidesTheError() throws {
         var records: [Record] = []
         for i in 0..<300 {
-            var fields: [(String, Value)] = [("s", .string(i >= 100 && i % 50 == 0 ? String(repeating: "a", count: 40) + "!" : "b"))]
+            var fields: [(String, Value)] = [
+                ("s", .string(i >= 100 && i % 50 == 0 ? String(repeating: "a", count: 40) + "!" : "b"))
+            ]
             if i == 50 { fields.append(("when", .date(0))) }
             records.append(Record(objectId: "r\(i)", fields: fields))
         }
         let db = database(("R", records))
         let engine = Engine(database: db, limits: Self.tight)
         let badDate = Filter.leaf(.compare(.key("when"), .gt, .literal("not a date"), []), .sql)
-        for p in [Filter.or([Self.costly, badDate]), .or([badDate, Self.costly]), .and([.not(badDate), Self.costly])] {
+        for p in [
+            Filter.or([Self.costly, badDate]), .or([badDate, Self.costly]), .and([.not(badDate), Self.costly]),
+        ] {
             let q = Query(className: "R", predicate: p)
             let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in
                 try ReferenceEvaluator(database: db, limits: Self.tight).run(q)
             }
             #expect(Self.outcome(engine, q) == expected, "\(PredicateText.render(p))")
         }
-        #expect(Self.outcome(engine, Query(className: "R", predicate: .or([Self.costly, badDate]))) == .failure("date.unparseable"))
+        #expect(
+            Self.outcome(engine, Query(className: "R", predicate: .or([Self.costly, badDate])))
+                == .failure("date.unparseable"))
     }
 
     /// Checked before any row is read, so the error does not depend on which rows reach the
     /// pattern, and located at the leaf's text.
     @Test func anInvalidRegexFailsBeforeAnyRowIsRead() throws {
         let range = SourceRange(offset: 7, length: 3)
-        let bad = Filter.leaf(Leaf(.string(.key("s"), .matches(RegexOptions(wholeString: false)), .literal("("), []),
-                                   semantics: .sql, range: range))
+        let bad = Filter.leaf(
+            Leaf(
+                .string(.key("s"), .matches(RegexOptions(wholeString: false)), .literal("("), []),
+                semantics: .sql, range: range))
         let engine = Engine(database: Self.rows)
         let reached = Query(className: "R", predicate: .and([compare("n", .eq, 3, .sql), bad]))
         let never = Query(className: "R", predicate: .and([compare("n", .eq, 1000, .sql), bad]))
@@ -97,7 +110,9 @@ import Testing
 
     @Test func theDeadlineStopsLongScans() {
         let engine = Engine(database: Self.rows, limits: Limits(deadlineSeconds: 0))
-        #expect(Self.outcome(engine, Query(className: "R", predicate: compare("n", .gt, 3, .sql))) == .failure("limit.deadline"))
+        #expect(
+            Self.outcome(engine, Query(className: "R", predicate: compare("n", .gt, 3, .sql)))
+                == .failure("limit.deadline"))
     }
 
     @Test func cancellationStopsTheQuery() async {
@@ -114,7 +129,9 @@ import Testing
     @Test(arguments: [false, true])
     func innerQueryLimitsKeepTheReferencesRows(indexed: Bool) throws {
         let targets = (0..<250).map { record("t\($0)", ["k": .int(Int64(($0 * 37) % 250))]) }
-        let sources = (0..<500).map { record("s\($0)", ["t": pointer("T", "t\($0 % 250)"), "v": .string("t\($0 % 250)")]) }
+        let sources = (0..<500).map {
+            record("s\($0)", ["t": pointer("T", "t\($0 % 250)"), "v": .string("t\($0 % 250)")])
+        }
         let db = database(("T", targets), ("S", sources))
         let engine = Engine(database: db)
         if indexed {
@@ -124,10 +141,13 @@ import Testing
         let reference = ReferenceEvaluator(database: db)
         for order in [[], [SortKey.key("k", .descending)]] {
             for profile in [Profile.parse, .exact] {
-                let inner = Query(className: "T", predicate: compare("k", .ge, 10, .document), order: order, profile: profile)
-                for p in [Filter.leaf(.inQuery("t", inner), .document),
-                          .leaf(.select("v", inner, innerKey: "objectId"), .document),
-                          .leaf(.inQuery("t", inner), negated: true, .document)] {
+                let inner = Query(
+                    className: "T", predicate: compare("k", .ge, 10, .document), order: order, profile: profile)
+                for p in [
+                    Filter.leaf(.inQuery("t", inner), .document),
+                    .leaf(.select("v", inner, innerKey: "objectId"), .document),
+                    .leaf(.inQuery("t", inner), negated: true, .document),
+                ] {
                     let q = Query(className: "S", predicate: p, count: true)
                     #expect(try engine.run(q) == reference.run(q))
                 }
@@ -140,7 +160,9 @@ import Testing
         let inner = Query(className: "R", predicate: compare("n", .ge, 0, .sql))
         let q = Query(className: "R", predicate: .leaf(.select("tag", inner, innerKey: "tag"), .sql))
         #expect(Self.outcome(engine, q) == .failure("limit.inner-rows"))
-        let unreached = Query(className: "R", predicate: .and([compare("n", .lt, 0, .sql), .leaf(.select("tag", inner, innerKey: "tag"), .sql)]))
+        let unreached = Query(
+            className: "R",
+            predicate: .and([compare("n", .lt, 0, .sql), .leaf(.select("tag", inner, innerKey: "tag"), .sql)]))
         #expect(try engine.run(unreached).records.isEmpty)
     }
 
@@ -160,8 +182,9 @@ import Testing
         let reference = ReferenceEvaluator(database: db)
         for rest in [[], [SortKey.key("g", .descending)]] {
             for (skip, limit) in [(0, 5), (7, 9), (0, 600)] {
-                let q = Query(className: "O", predicate: compare("g", .ne, 3, .document), order: [.key("k", direction)] + rest,
-                              skip: skip, limit: limit)
+                let q = Query(
+                    className: "O", predicate: compare("g", .ne, 3, .document), order: [.key("k", direction)] + rest,
+                    skip: skip, limit: limit)
                 if limit < 10 { #expect(try engine.plan(q).ordered) }
                 #expect(try engine.run(q).objectIds == reference.run(q).objectIds)
             }
@@ -179,7 +202,11 @@ import Testing
             (.and([compare("n", .ge, 100, .sql), compare("n", .lt, 103, .sql)]), "range on n >= 100 AND < 103"),
             (.or([compare("n", .eq, 1, .sql), compare("n", .eq, 299, .sql)]), "IN (1, 299)"),
             (.and([compare("n", .lt, 30, .document), compare("tag", .eq, "x", .document)]), "range on n < 30"),
-            (.and([compare("n", .lt, 30, .document), compare("n", .gt, 20, .sql), compare("tag", .eq, "x", .document)]), "intersection"),
+            (
+                .and([
+                    compare("n", .lt, 30, .document), compare("n", .gt, 20, .sql), compare("tag", .eq, "x", .document),
+                ]), "intersection"
+            ),
             (.leaf(.string(.key("s"), .beginsWith, .literal("b1"), []), .sql), "full scan"),
             (.and([compare("n", .gt, 5, .sql), compare("n", .lt, 3, .sql)]), "nothing"),
         ]
@@ -201,8 +228,10 @@ import Testing
         #expect(storage.indexKinds(on: "n", in: "R") == [.ordered])
         #expect(storage.indexKinds(on: "s", in: "R") == [])
         #expect(storage.estimatedRows(for: .equal(["x", "y"]), on: "tag", in: "R") == 200)
-        #expect(storage.estimatedRows(for: .range(lower: 10, lowerInclusive: true, upper: 20, upperInclusive: false),
-                                      on: "n", in: "R") == 10)
+        #expect(
+            storage.estimatedRows(
+                for: .range(lower: 10, lowerInclusive: true, upper: 20, upperInclusive: false),
+                on: "n", in: "R") == 10)
         #expect(storage.estimatedRows(for: .prefix("b"), on: "tag", in: "R") == nil)
         let n = try #require(storage.statistics(of: "n", in: "R"))
         #expect(n.rowCount == 300 && n.nullCount == 0 && n.missingCount == 0 && !n.multiValued)

@@ -23,7 +23,8 @@ import Testing
     ]
 
     static let jsonAtoms = [
-        #""i": {"$gt": 5}"#, #""i": 2"#, #""i": {"$ne": 1}"#, #""i": {"$in": [1, 2, 100]}"#, #""i": {"$gte": 1, "$lte": 10}"#,
+        #""i": {"$gt": 5}"#, #""i": 2"#, #""i": {"$ne": 1}"#, #""i": {"$in": [1, 2, 100]}"#,
+        #""i": {"$gte": 1, "$lte": 10}"#,
         #""d": {"$lt": 1.5}"#, #""s": "J""#, #""s": {"$regex": "^J"}"#, #""s": {"$regex": "e$", "$options": "i"}"#,
         #""s": {"$exists": false}"#, #""s": {"$nin": ["a", "b"]}"#, #""tags": "a""#, #""tags": {"$all": ["a", "b"]}"#,
         #""b": true"#, #""ptr": {"$inQuery": {"className": "Other", "where": {"name": "a"}}}"#,
@@ -38,12 +39,16 @@ import Testing
         let n = 1 + random.int(3)
         switch dialect {
         case .sql:
-            return (0..<n).map { _ in "(" + random.pick(sqlAtoms) + ")" }.joined(separator: random.chance(50) ? " AND " : " OR ")
+            return (0..<n).map { _ in "(" + random.pick(sqlAtoms) + ")" }.joined(
+                separator: random.chance(50) ? " AND " : " OR ")
         case .predicate:
-            return (0..<n).map { _ in "(" + random.pick(predicateAtoms) + ")" }.joined(separator: random.chance(50) ? " AND " : " OR ")
+            return (0..<n).map { _ in "(" + random.pick(predicateAtoms) + ")" }.joined(
+                separator: random.chance(50) ? " AND " : " OR ")
         case .json:
             let atoms = (0..<n).map { _ in "{" + random.pick(jsonAtoms) + "}" }
-            return random.chance(50) ? #"{"$or": ["# + atoms.joined(separator: ", ") + "]}" : #"{"$and": ["# + atoms.joined(separator: ", ") + "]}"
+            return random.chance(50)
+                ? #"{"$or": ["# + atoms.joined(separator: ", ") + "]}"
+                : #"{"$and": ["# + atoms.joined(separator: ", ") + "]}"
         }
     }
 
@@ -64,7 +69,9 @@ import Testing
         let db = random.database(items: 60, others: 6)
         let engine = Engine(database: db, now: { 0 }, random: { 0.5 })
         if indexed {
-            for k in ["i", "d", "s", "tags", "ptr", "b"] as [FieldPath] { try engine.createIndex(.ordered, on: k, in: "Item") }
+            for k in ["i", "d", "s", "tags", "ptr", "b"] as [FieldPath] {
+                try engine.createIndex(.ordered, on: k, in: "Item")
+            }
             try engine.createIndex(.hash, on: "m", in: "Item")
             try engine.createIndex(.geo, on: "g", in: "Item")
         }
@@ -74,7 +81,9 @@ import Testing
             let text = Self.text(dialect, &random)
             guard var q = Self.query(dialect, text) else { continue }
             parsed += 1
-            if random.chance(30) { q.order = [.key(random.pick(["i", "s", "d"]), random.chance(50) ? .ascending : .descending)] }
+            if random.chance(30) {
+                q.order = [.key(random.pick(["i", "s", "d"]), random.chance(50) ? .ascending : .descending)]
+            }
             if random.chance(30) { q.limit = random.int(5) }
             let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in try reference.run(q) }
             let actual = EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(q) }

@@ -104,8 +104,9 @@ import Testing
     }
 
     static func entries(_ v: Value?) -> IndexEntries {
-        IndexEntries(v.map { Record(objectId: "r", fields: [("x", $0)]) } ?? Record(objectId: "r", fields: []), "x",
-                     KeyPathResolver(source: Database()))
+        IndexEntries(
+            v.map { Record(objectId: "r", fields: [("x", $0)]) } ?? Record(objectId: "r", fields: []), "x",
+            KeyPathResolver(source: Database()))
     }
 
     static func point(_ lat: Double, _ lon: Double) -> Value { .geoPoint(GeoPoint(latitude: lat, longitude: lon)) }
@@ -120,17 +121,21 @@ import Testing
 
     @Test func geoGridMovesPointsInPlace() {
         var random = RandomData(seed: 11)
-        var points: [Value?] = (0..<50).map { _ in Self.point(Double(random.int(60)) - 30, Double(random.int(80)) - 40) }
+        var points: [Value?] = (0..<50).map { _ in Self.point(Double(random.int(60)) - 30, Double(random.int(80)) - 40)
+        }
         let grid = GeoIndex(path: "x", className: "T")
         grid.rebuild(rowCount: points.count) { Self.entries(points[$0]) }
-        let boxes: [(Double, Double, Double, Double)] = [(-10, -10, 10, 10), (0, -40, 0.5, 40), (-90, -180, 90, 180),
-                                                         (5, 5, 4, 6), (-.infinity, 0, .infinity, 1)]
+        let boxes: [(Double, Double, Double, Double)] = [
+            (-10, -10, 10, 10), (0, -40, 0.5, 40), (-90, -180, 90, 180),
+            (5, 5, 4, 6), (-.infinity, 0, .infinity, 1),
+        ]
         for step in 0..<300 {
             switch random.int(3) {
             case 0:
                 // Replace: a point moves (or goes, or comes).
                 let row = random.int(points.count)
-                let new: Value? = random.chance(20) ? nil : Self.point(Double(random.int(60)) - 30, Double(random.int(80)) - 40)
+                let new: Value? =
+                    random.chance(20) ? nil : Self.point(Double(random.int(60)) - 30, Double(random.int(80)) - 40)
                 grid.remove(row, Self.entries(points[row]))
                 grid.add(row, Self.entries(new))
                 points[row] = new
@@ -145,8 +150,12 @@ import Testing
                 points.remove(at: row)
             }
             for (s, w, n, e) in boxes {
-                #expect(grid.rows(inBox: s, w, n, e) == Self.inBox(points, s, w, n, e), "step \(step) box \(s) \(w) \(n) \(e)")
-                #expect(grid.candidateCount(in: LatLonBox(south: s, west: w, north: n, east: e)) >= Self.inBox(points, s, w, n, e).count)
+                #expect(
+                    grid.rows(inBox: s, w, n, e) == Self.inBox(points, s, w, n, e),
+                    "step \(step) box \(s) \(w) \(n) \(e)")
+                #expect(
+                    grid.candidateCount(in: LatLonBox(south: s, west: w, north: n, east: e))
+                        >= Self.inBox(points, s, w, n, e).count)
             }
         }
     }
@@ -185,16 +194,23 @@ import Testing
     /// one of them changes.
     @Test func objectsReachedAlongAPath() {
         let db = database(
-            ("A", [record("a1", ["b": pointer("B", "b1")]),
-                   record("a2", ["bs": .relation(className: "B", objectIds: ["b1", "b9"])])]),
+            (
+                "A",
+                [
+                    record("a1", ["b": pointer("B", "b1")]),
+                    record("a2", ["bs": .relation(className: "B", objectIds: ["b1", "b9"])]),
+                ]
+            ),
             ("B", [record("b1", ["c": pointer("C", "c1"), "name": "x"])]))
         let a = db["A"]!.records
-        #expect(IndexEntries.objectsReached(a[0], "b.c.name", { db.field($1, of: $0) }) == [
-            ObjectKey(className: "B", objectId: "b1"), ObjectKey(className: "C", objectId: "c1"),
-        ])
-        #expect(IndexEntries.objectsReached(a[1], "bs.name", { db.field($1, of: $0) }) == [
-            ObjectKey(className: "B", objectId: "b1"), ObjectKey(className: "B", objectId: "b9"),
-        ])
+        #expect(
+            IndexEntries.objectsReached(a[0], "b.c.name", { db.field($1, of: $0) }) == [
+                ObjectKey(className: "B", objectId: "b1"), ObjectKey(className: "C", objectId: "c1"),
+            ])
+        #expect(
+            IndexEntries.objectsReached(a[1], "bs.name", { db.field($1, of: $0) }) == [
+                ObjectKey(className: "B", objectId: "b1"), ObjectKey(className: "B", objectId: "b9"),
+            ])
         #expect(IndexEntries.objectsReached(a[1], "bs", { db.field($1, of: $0) }).count == 2)
         #expect(IndexEntries.objectsReached(a[0], "nothing.name", { db.field($1, of: $0) }) == [])
         var rows = DependentRows()

@@ -15,7 +15,9 @@ import Testing
         let engine = Engine(database: db, now: { 0 }, random: { 0.5 })
         // Paths through pointers (one and two steps, relations, back into Item) and pointer
         // values: their rows change when the objects they reach do.
-        for key in ["i", "d", "s", "dt", "tags", "ptr", "ptr.name", "objectId", "rel", "rel.name", "ptr.owner.s", "ptr.n"] as [FieldPath] {
+        for key in [
+            "i", "d", "s", "dt", "tags", "ptr", "ptr.name", "objectId", "rel", "rel.name", "ptr.owner.s", "ptr.n",
+        ] as [FieldPath] {
             try engine.createIndex(random.chance(50) ? .hash : .ordered, on: key, in: "Item")
         }
         try engine.createIndex(.geo, on: "g", in: "Item")
@@ -42,8 +44,12 @@ import Testing
                 // Pointer targets come and go: dangling pointers appear and resolve.
                 let id = "o\(random.int(8))"
                 if random.chance(50) {
-                    var fields: [(String, Value)] = [("name", .string(random.pick(RandomData.strings))), ("n", .int(Int64(random.int(5))))]
-                    if random.chance(60) { fields.append(("owner", .pointer(Pointer(className: "Item", objectId: "i\(random.int(40))")))) }
+                    var fields: [(String, Value)] = [
+                        ("name", .string(random.pick(RandomData.strings))), ("n", .int(Int64(random.int(5)))),
+                    ]
+                    if random.chance(60) {
+                        fields.append(("owner", .pointer(Pointer(className: "Item", objectId: "i\(random.int(40))"))))
+                    }
                     let record = Record(objectId: id, fields: fields)
                     db.insert(record, into: "Other")
                     engine.insert(record, into: "Other")
@@ -73,10 +79,14 @@ import Testing
         return (0..<(1 + random.int(2))).map { _ in
             let key: FieldPath = random.pick(["g.latitude", "g.longitude"])
             if random.chance(50) {
-                return .leaf(.between(.key(key), lower: .literal(.double(random.pick(bounds))),
-                                      upper: .literal(.double(random.pick(bounds)))), s)
+                return .leaf(
+                    .between(
+                        .key(key), lower: .literal(.double(random.pick(bounds))),
+                        upper: .literal(.double(random.pick(bounds)))), s)
             }
-            return .leaf(.compare(.key(key), random.pick([.lt, .le, .gt, .ge, .eq]), .literal(.double(random.pick(bounds))), []), s)
+            return .leaf(
+                .compare(
+                    .key(key), random.pick([.lt, .le, .gt, .ge, .eq]), .literal(.double(random.pick(bounds))), []), s)
         }
     }
 
@@ -126,9 +136,14 @@ import Testing
     @Test func pointerListsFollowTheirTargets() throws {
         let db = database(
             ("A", [record("a1", ["n": 1]), record("a2", ["n": 2]), record("a3", ["n": 3])]),
-            ("B", [record("b1", ["as": .array([pointer("A", "a1"), pointer("A", "a3")])]),
-                   record("b2", ["as": .relation(className: "A", objectIds: ["a2", "a4"])]),
-                   record("b3", ["as": .array([])])]))
+            (
+                "B",
+                [
+                    record("b1", ["as": .array([pointer("A", "a1"), pointer("A", "a3")])]),
+                    record("b2", ["as": .relation(className: "A", objectIds: ["a2", "a4"])]),
+                    record("b3", ["as": .array([])]),
+                ]
+            ))
         let engine = Engine(database: db)
         #expect(engine.store.table("B")?.column("as")?.kind == .pointerList(to: "A"))
         var current = db
@@ -145,12 +160,30 @@ import Testing
         }
         try agree()
         for (change, apply) in [
-            ("delete a3", { (db: inout Database, e: Engine) in _ = db.remove("a3", from: "A"); e.delete("a3", from: "A") }),
-            ("insert a4", { (db: inout Database, e: Engine) in
-                let r = record("a4", ["n": 4]); db.insert(r, into: "A"); e.insert(r, into: "A") }),
-            ("delete a1", { (db: inout Database, e: Engine) in _ = db.remove("a1", from: "A"); e.delete("a1", from: "A") }),
-            ("insert a3", { (db: inout Database, e: Engine) in
-                let r = record("a3", ["n": 0]); db.insert(r, into: "A"); e.insert(r, into: "A") }),
+            (
+                "delete a3",
+                { (db: inout Database, e: Engine) in
+                    _ = db.remove("a3", from: "A"); e.delete("a3", from: "A")
+                }
+            ),
+            (
+                "insert a4",
+                { (db: inout Database, e: Engine) in
+                    let r = record("a4", ["n": 4]); db.insert(r, into: "A"); e.insert(r, into: "A")
+                }
+            ),
+            (
+                "delete a1",
+                { (db: inout Database, e: Engine) in
+                    _ = db.remove("a1", from: "A"); e.delete("a1", from: "A")
+                }
+            ),
+            (
+                "insert a3",
+                { (db: inout Database, e: Engine) in
+                    let r = record("a3", ["n": 0]); db.insert(r, into: "A"); e.insert(r, into: "A")
+                }
+            ),
         ] as [(String, (inout Database, Engine) -> Void)] {
             apply(&current, engine)
             try agree()

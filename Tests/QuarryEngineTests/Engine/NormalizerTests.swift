@@ -31,8 +31,9 @@ private let regex = leaf(.string(.key("s"), .matches(RegexOptions(wholeString: f
 @Suite struct NormalizerTests {
     @Test func rangesMerge() {
         #expect(normalize(.and([cmp("a", .gt, 5), cmp("a", .gt, 10)])) == (cmp("a", .gt, 10), ["range-merge"]))
-        #expect(normalize(.and([cmp("a", .ge, 5), cmp("a", .lt, 9.5), cmp("a", .le, 20)])).0
-            == .and([cmp("a", .ge, 5), cmp("a", .lt, 9.5)]))
+        #expect(
+            normalize(.and([cmp("a", .ge, 5), cmp("a", .lt, 9.5), cmp("a", .le, 20)])).0
+                == .and([cmp("a", .ge, 5), cmp("a", .lt, 9.5)]))
         #expect(normalize(.and([cmp("a", .eq, 7), cmp("a", .gt, 3), cmp("a", .ne, 4)])).0 == cmp("a", .eq, 7))
     }
 
@@ -61,8 +62,10 @@ private let regex = leaf(.string(.key("s"), .matches(RegexOptions(wholeString: f
     }
 
     @Test func equalitiesBecomeInLists() {
-        let p = Filter.or([cmp("a", .eq, 1, .sql), cmp("b", .eq, 9, .sql), cmp("a", .eq, 2, .sql),
-                              leaf(.inCollection(.key("a"), .list([.literal(3), .literal(1)]), []), .sql)])
+        let p = Filter.or([
+            cmp("a", .eq, 1, .sql), cmp("b", .eq, 9, .sql), cmp("a", .eq, 2, .sql),
+            leaf(.inCollection(.key("a"), .list([.literal(3), .literal(1)]), []), .sql),
+        ])
         let merged = leaf(.inCollection(.key("a"), .list([.literal(1), .literal(2), .literal(3)]), []), .sql)
         #expect(normalize(p) == (.or([merged, cmp("b", .eq, 9, .sql)]), ["or-to-in"]))
         // Different semantics or options stay apart.
@@ -91,8 +94,10 @@ private let regex = leaf(.string(.key("s"), .matches(RegexOptions(wholeString: f
 
     @Test func notGoesToTheLeavesWhereNegationIsLogical() {
         let p = Filter.not(.and([cmp("a", .eq, 1), cmp("b", .eq, 2, .document)]))
-        let expected = Filter.or([leaf(.compare(.key("a"), .eq, .literal(1), []), negated: true),
-                                     leaf(.compare(.key("b"), .eq, .literal(2), []), .document, negated: true)])
+        let expected = Filter.or([
+            leaf(.compare(.key("a"), .eq, .literal(1), []), negated: true),
+            leaf(.compare(.key("b"), .eq, .literal(2), []), .document, negated: true),
+        ])
         #expect(normalize(p) == (expected, ["not-pushdown"]))
         // A SQL comparison keeps its NOT: NOT (a > 5) also holds where a is null.
         let sql = Filter.not(cmp("a", .gt, 5, .sql))
@@ -127,8 +132,9 @@ private let regex = leaf(.string(.key("s"), .matches(RegexOptions(wholeString: f
     }
 
     @Test func duplicatesAndTautologies() {
-        #expect(normalize(.and([cmp("a", .eq, 1), cmp("b", .eq, 1), cmp("a", .eq, 1)])).0
-            == .and([cmp("a", .eq, 1), cmp("b", .eq, 1)]))
+        #expect(
+            normalize(.and([cmp("a", .eq, 1), cmp("b", .eq, 1), cmp("a", .eq, 1)])).0
+                == .and([cmp("a", .eq, 1), cmp("b", .eq, 1)]))
         let p = leaf(.compare(.key("a"), .eq, .literal(1), []), .document)
         let notP = leaf(.compare(.key("a"), .eq, .literal(1), []), .document, negated: true)
         #expect(normalize(.or([p, notP])).0 == .constant(true))
@@ -152,7 +158,8 @@ private let regex = leaf(.string(.key("s"), .matches(RegexOptions(wholeString: f
             normalized.predicate = n.normalize(q.predicate)
             let before = EngineAgreementTests.outcome { () throws(Diagnostic) in try reference.run(q) }
             let after = EngineAgreementTests.outcome { () throws(Diagnostic) in try reference.run(normalized) }
-            #expect(before == after, "\(PredicateText.render(q.predicate)) → \(PredicateText.render(normalized.predicate))")
+            #expect(
+                before == after, "\(PredicateText.render(q.predicate)) → \(PredicateText.render(normalized.predicate))")
         }
     }
 }

@@ -31,7 +31,9 @@ import Testing
                 let expected = outcome { () throws(Diagnostic) in try reference.run(q) }
                 let actual = outcome { () throws(Diagnostic) in try engine.run(q) }
                 if actual != expected {
-                    Issue.record("\(actual) vs \(expected) for \(PredicateText.render(q.predicate)) after \(PredicateText.render(first.predicate))")
+                    Issue.record(
+                        "\(actual) vs \(expected) for \(PredicateText.render(q.predicate)) after \(PredicateText.render(first.predicate))"
+                    )
                     return engine.planCounts
                 }
             }
@@ -47,7 +49,8 @@ import Testing
 
     @Test(arguments: [IndexKind.hash, .ordered], [14, 15] as [UInt64])
     func rebindingWithValueIndexes(kind: IndexKind, seed: UInt64) {
-        let counts = Self.checkRebinding(seed: seed, indexes: EngineAgreementTests.indexedKeys.map { (kind, $0, "Item") })
+        let counts = Self.checkRebinding(
+            seed: seed, indexes: EngineAgreementTests.indexedKeys.map { (kind, $0, "Item") })
         #expect(counts.rebound > 100)
     }
 
@@ -63,8 +66,13 @@ import Testing
         for i in 0..<30 {
             let name: Value = i % 10 == 9 ? .null : .string(["Jane", "Joe", "Ann", "Bob", "J_e"][i % 5] + "\(i)")
             let code: Value = i % 3 == 0 ? .string("\(i)") : .int(Int64(i))
-            persons.append(record("p\(i)", ["name": name, "age": .int(Int64(i % 12)), "score": .double(Double(i) / 2),
-                                            "born": .date(Int64(i) * 86_400_000 * 400), "code": code]))
+            persons.append(
+                record(
+                    "p\(i)",
+                    [
+                        "name": name, "age": .int(Int64(i % 12)), "score": .double(Double(i) / 2),
+                        "born": .date(Int64(i) * 86_400_000 * 400), "code": code,
+                    ]))
         }
         return database(("Person", persons))
     }()
@@ -76,14 +84,19 @@ import Testing
     /// column does not hold.
     static func pairs(_ s: LeafSemantics) -> [(Filter, Filter)] {
         func c(_ k: FieldPath, _ op: ComparisonOperator, _ v: Value) -> Filter { compare(k, op, v, s) }
-        func like(_ p: String) -> Filter { .leaf(.string(.key("name"), .like(.sql(escape: nil)), .literal(.string(p)), []), s) }
+        func like(_ p: String) -> Filter {
+            .leaf(.string(.key("name"), .like(.sql(escape: nil)), .literal(.string(p)), []), s)
+        }
         return [
             (.and([c("age", .gt, 5), c("age", .lt, 3)]), .and([c("age", .gt, 2), c("age", .lt, 9)])),
             (.and([c("age", .gt, 5), c("age", .gt, 8)]), .and([c("age", .gt, 8), c("age", .gt, 5)])),
             (.and([c("age", .eq, 4), c("age", .ne, 4)]), .and([c("age", .eq, 4), c("age", .ne, 5)])),
             (.and([c("age", .ge, 4), c("age", .le, 4)]), .and([c("age", .ge, 5), c("age", .le, 4)])),
             (.or([c("age", .eq, 3), c("age", .eq, 3)]), .or([c("age", .eq, 3), c("age", .eq, 7)])),
-            (.or([c("name", .eq, "Joe1"), c("name", .eq, "Ann2")]), .or([c("name", .eq, "Joe1"), c("name", .eq, "Joe1")])),
+            (
+                .or([c("name", .eq, "Joe1"), c("name", .eq, "Ann2")]),
+                .or([c("name", .eq, "Joe1"), c("name", .eq, "Joe1")])
+            ),
             (like("J%"), like("J_e%")),
             (like("%e%"), like("Jo%6")),
             (like("Bob%"), like("%")),
@@ -93,10 +106,14 @@ import Testing
             (c("code", .eq, 4), c("code", .eq, 3)),
             (c("score", .ge, 14.5), c("score", .ge, 1e300)),
             (.and([c("score", .gt, 2), c("score", .lt, 2.5)]), .and([c("score", .gt, 2.5), c("score", .lt, 2)])),
-            (.leaf(.between(.key("age"), lower: .literal(3), upper: .literal(6)), s),
-             .leaf(.between(.key("age"), lower: .literal(6), upper: .literal(3)), s)),
-            (.leaf(.inCollection(.key("age"), .list([.literal(1), .literal(2)]), []), s),
-             .leaf(.inCollection(.key("age"), .list([.literal(2), .literal(2)]), []), s)),
+            (
+                .leaf(.between(.key("age"), lower: .literal(3), upper: .literal(6)), s),
+                .leaf(.between(.key("age"), lower: .literal(6), upper: .literal(3)), s)
+            ),
+            (
+                .leaf(.inCollection(.key("age"), .list([.literal(1), .literal(2)]), []), s),
+                .leaf(.inCollection(.key("age"), .list([.literal(2), .literal(2)]), []), s)
+            ),
         ]
     }
 
@@ -104,7 +121,9 @@ import Testing
     func literalsThatFlipRewrites(semantics: LeafSemantics, indexed: Bool) {
         let engine = Engine(database: Self.people)
         if indexed {
-            for key: FieldPath in ["age", "name", "score", "born", "code"] { try? engine.createIndex(.ordered, on: key, in: "Person") }
+            for key: FieldPath in ["age", "name", "score", "born", "code"] {
+                try? engine.createIndex(.ordered, on: key, in: "Person")
+            }
         }
         let reference = ReferenceEvaluator(database: Self.people)
         for (a, b) in Self.pairs(semantics) {
@@ -161,7 +180,8 @@ import Testing
     /// Keys that Swift's `String` equality confuses (canonically equivalent, different bytes)
     /// are never cached; literals are compared byte by byte.
     @Test func canonicalEquivalentsAreNotConfused() throws {
-        let db = database(("T", [record("a", ["caf\u{e9}": "x", "s": "caf\u{e9}"]), record("b", ["k": "y", "s": "cafe\u{301}"])]))
+        let db = database(
+            ("T", [record("a", ["caf\u{e9}": "x", "s": "caf\u{e9}"]), record("b", ["k": "y", "s": "cafe\u{301}"])]))
         let engine = Engine(database: db)
         let reference = ReferenceEvaluator(database: db)
         for key in ["caf\u{e9}", "cafe\u{301}"] {
@@ -179,7 +199,8 @@ import Testing
     /// A cached shape is checked again for another set of variable names.
     @Test func variablesAreCheckedOnEveryShapeHit() throws {
         let engine = Engine(database: Self.people)
-        let q = Query(className: "Person", predicate: .leaf(.compare(.key("age"), .gt, .variable("min"), []), .predicate))
+        let q = Query(
+            className: "Person", predicate: .leaf(.compare(.key("age"), .gt, .variable("min"), []), .predicate))
         #expect(try engine.run(q, variables: ["min": 10]).objectIds == ["p11", "p23"])
         #expect(throws: Diagnostic.self) { try engine.run(q) }
         #expect(try engine.run(q, variables: ["min": 10]).objectIds == ["p11", "p23"])
@@ -198,10 +219,13 @@ extension RandomData {
         case .leaf(var l):
             switch l.condition {
             case .compare(let a, let op, let b, let o): l.condition = .compare(redraw(a), op, redraw(b), o)
-            case .between(let e, let lo, let hi): l.condition = .between(redraw(e), lower: redraw(lo), upper: redraw(hi))
+            case .between(let e, let lo, let hi):
+                l.condition = .between(redraw(e), lower: redraw(lo), upper: redraw(hi))
             case .inCollection(let e, let coll, let o): l.condition = .inCollection(redraw(e), redraw(coll), o)
             case .string(let e, let op, .literal(.string), let o):
-                let pattern = pick(["a", "J", "jo", "", "%", "a%", "%b", "%e%", "J_e", "j*", "^[aA]", "é", "K%", "Jo%e", "[", "%%"])
+                let pattern = pick([
+                    "a", "J", "jo", "", "%", "a%", "%b", "%e%", "J_e", "j*", "^[aA]", "é", "K%", "Jo%e", "[", "%%",
+                ])
                 l.condition = .string(e, op, .literal(.string(pattern)), o)
             default: break
             }

@@ -7,12 +7,15 @@ import Testing
 @Suite struct ResultSetTests {
     static let db = database(
         ("City", [record("c1", ["name": "Oslo", "pop": 700]), record("c2", ["name": "Lima", "pop": 9000])]),
-        ("Person", [
-            record("p1", ["name": "Ann", "age": 31, "city": pointer("City", "c2")]),
-            record("p2", ["name": "Bob", "age": 52, "city": pointer("City", "c1")]),
-            record("p3", ["age": 67, "city": pointer("City", "gone")]),
-            record("p4", ["name": "Dan", "age": 12]),
-        ]))
+        (
+            "Person",
+            [
+                record("p1", ["name": "Ann", "age": 31, "city": pointer("City", "c2")]),
+                record("p2", ["name": "Bob", "age": 52, "city": pointer("City", "c1")]),
+                record("p3", ["age": 67, "city": pointer("City", "gone")]),
+                record("p4", ["name": "Dan", "age": 12]),
+            ]
+        ))
 
     static func rows(_ result: LazyQueryResult) -> ResultSet? {
         if case .rows(let r) = result { return r }
@@ -21,7 +24,8 @@ import Testing
 
     @Test(arguments: [
         Query(className: "Person", predicate: compare("age", .gt, 30, .sql)),
-        Query(className: "Person", predicate: compare("age", .gt, 30, .sql), order: [.key("name", .descending)], skip: 1),
+        Query(
+            className: "Person", predicate: compare("age", .gt, 30, .sql), order: [.key("name", .descending)], skip: 1),
         Query(className: "Person", predicate: .constant(true), keys: ["name"], includes: ["city"]),
         Query(className: "Person", predicate: .constant(true), excludeKeys: ["age"], includes: ["city"]),
         Query(className: "Person", predicate: compare("city.pop", .gt, 1000, .sql)),
@@ -51,10 +55,12 @@ import Testing
 
     @Test func errorsAreTheReferences() {
         let engine = Engine(database: Self.db)
-        #expect(errorCode { _ = try engine.runLazily(Query(className: "Nope", predicate: .constant(true))) }
-            == "query.unknown-class")
-        #expect(errorCode { _ = try engine.runLazily(Query(className: "Person", predicate: .constant(true), skip: -1)) }
-            == "query.invalid-skip")
+        #expect(
+            errorCode { _ = try engine.runLazily(Query(className: "Nope", predicate: .constant(true))) }
+                == "query.unknown-class")
+        #expect(
+            errorCode { _ = try engine.runLazily(Query(className: "Person", predicate: .constant(true), skip: -1)) }
+                == "query.invalid-skip")
     }
 
     /// Reading a result set after the engine's data changed is a programming error: it traps
@@ -76,7 +82,10 @@ import Testing
         #expect(engine.delete("p1", from: "Person"))
         let lazy = try #require(Self.rows(try engine.runLazily(query)))
         #expect(lazy.objectIds == ["p2", "p3", "p5"])
-        #expect(lazy.map(\.fields) == [Self.db["Person"]!.records[1].fields, Self.db["Person"]!.records[2].fields,
-                                         ["name": "Eve", "age": 44]])
+        #expect(
+            lazy.map(\.fields) == [
+                Self.db["Person"]!.records[1].fields, Self.db["Person"]!.records[2].fields,
+                ["name": "Eve", "age": 44],
+            ])
     }
 }

@@ -9,8 +9,9 @@ import Testing
 /// which representation it chose.
 @Suite struct TypedIndexKeyTests {
     static func entries(_ v: Value?) -> IndexEntries {
-        IndexEntries(v.map { Record(objectId: "r", fields: [("x", $0)]) } ?? Record(objectId: "r", fields: []), "x",
-                     KeyPathResolver(source: Database()))
+        IndexEntries(
+            v.map { Record(objectId: "r", fields: [("x", $0)]) } ?? Record(objectId: "r", fields: []), "x",
+            KeyPathResolver(source: Database()))
     }
 
     /// Keys and rows in entry order, as the model orders them.
@@ -37,7 +38,8 @@ import Testing
             let matching = expected.filter { Value.sortOrder($0.0, v) == 0 }.map(\.1).sorted()
             #expect(index.rows(equalTo: [v]) == matching, "\(note) probe \(v)")
             #expect(index.count(equalTo: v) == matching.count, "\(note) probe \(v)")
-            let below = Set(expected.filter { $0.0.typeRank == v.typeRank && Value.sortOrder($0.0, v) < 0 }.map(\.1)).sorted()
+            let below = Set(expected.filter { $0.0.typeRank == v.typeRank && Value.sortOrder($0.0, v) < 0 }.map(\.1))
+                .sorted()
             #expect(index.rows(in: index.entries(from: nil, to: (v, false))) == below, "\(note) below \(v)")
         }
     }
@@ -76,46 +78,54 @@ import Testing
     }
 
     @Test func integersStayTypedAndMeetDoublesByValue() {
-        let index = Self.run([.int(3), .int(-7), nil, .int(3), .int(Int64.max), .int(Int64.min)],
-                             [(6, .int(0)), (1, .int(3))],
-                             probes: [.int(3), .double(3.0), .double(3.5), .int(Int64.max), .double(-0.0), .int(0)])
+        let index = Self.run(
+            [.int(3), .int(-7), nil, .int(3), .int(Int64.max), .int(Int64.min)],
+            [(6, .int(0)), (1, .int(3))],
+            probes: [.int(3), .double(3.0), .double(3.5), .int(Int64.max), .double(-0.0), .int(0)])
         #expect(Self.isTyped(index, IntKey.self))
     }
 
     @Test func doublesKeepNaNAndNegativeZero() {
-        let index = Self.run([.double(.nan), .double(-0.0), .double(0.0), .double(.infinity), .double(-1.5)],
-                             [(5, .double(.nan)), (2, .double(-.infinity)), (6, .double(-0.0))],
-                             probes: [.double(.nan), .double(0.0), .int(0), .double(-1.5), .double(.infinity)])
+        let index = Self.run(
+            [.double(.nan), .double(-0.0), .double(0.0), .double(.infinity), .double(-1.5)],
+            [(5, .double(.nan)), (2, .double(-.infinity)), (6, .double(-0.0))],
+            probes: [.double(.nan), .double(0.0), .int(0), .double(-1.5), .double(.infinity)])
         #expect(Self.isTyped(index, DoubleKey.self))
     }
 
     @Test func datesStayTyped() {
-        let index = Self.run([.date(1_700_000_000_000), .date(-5), .date(1_700_000_000_000)],
-                             [(3, .date(0)), (0, .date(-5))],
-                             probes: [.date(-5), .date(1_700_000_000_000), .int(-5), .date(1)])
+        let index = Self.run(
+            [.date(1_700_000_000_000), .date(-5), .date(1_700_000_000_000)],
+            [(3, .date(0)), (0, .date(-5))],
+            probes: [.date(-5), .date(1_700_000_000_000), .int(-5), .date(1)])
         #expect(Self.isTyped(index, DateKey.self))
     }
 
     @Test func stringsWithNonASCIIStayTyped() {
-        let index = Self.run([.string("Zoë"), .string("zoe"), .string("日本"), .string(""), .string("e\u{301}"),
-                              .string("\u{E9}")],
-                             [(6, .string("Ωmega")), (1, .string("Zoë"))],
-                             probes: [.string("Zoë"), .string("\u{E9}"), .string("e\u{301}"), .string("日"), .string("")])
+        let index = Self.run(
+            [
+                .string("Zoë"), .string("zoe"), .string("日本"), .string(""), .string("e\u{301}"),
+                .string("\u{E9}"),
+            ],
+            [(6, .string("Ωmega")), (1, .string("Zoë"))],
+            probes: [.string("Zoë"), .string("\u{E9}"), .string("e\u{301}"), .string("日"), .string("")])
         #expect(Self.isTyped(index, StringKey.self))
     }
 
     @Test func aNewTypeAfterTheBuildWidensTheKeys() {
         // Integers, then a double equal to one of them, then a string: the double fits no
         // integer key, so the keys become values and both 2s are found together.
-        let index = Self.run([.int(2), .int(1), .int(5)],
-                             [(3, .double(2.0)), (4, .string("a")), (0, .int(9))],
-                             probes: [.int(2), .double(2.0), .string("a"), .int(9), .double(.nan)])
+        let index = Self.run(
+            [.int(2), .int(1), .int(5)],
+            [(3, .double(2.0)), (4, .string("a")), (0, .int(9))],
+            probes: [.int(2), .double(2.0), .string("a"), .int(9), .double(.nan)])
         #expect(Self.isTyped(index, Value.self))
     }
 
     @Test func mixedTypesAtBuildUseValues() {
-        let index = Self.run([.int(1), .double(1.0), .string("1"), .bool(true), .date(1)], [(5, .int(1))],
-                             probes: [.int(1), .double(1.0), .string("1"), .bool(true), .date(1)])
+        let index = Self.run(
+            [.int(1), .double(1.0), .string("1"), .bool(true), .date(1)], [(5, .int(1))],
+            probes: [.int(1), .double(1.0), .string("1"), .bool(true), .date(1)])
         #expect(Self.isTyped(index, Value.self))
     }
 
@@ -134,8 +144,9 @@ import Testing
     }
 
     @Test func arraysOfOneTypeStayTyped() {
-        let index = Self.run([.array([.int(4), .int(1)]), .int(4), .array([])], [(3, .array([.int(1), .int(7)]))],
-                             probes: [.int(4), .int(1), .int(7)])
+        let index = Self.run(
+            [.array([.int(4), .int(1)]), .int(4), .array([])], [(3, .array([.int(1), .int(7)]))],
+            probes: [.int(4), .int(1), .int(7)])
         #expect(Self.isTyped(index, IntKey.self))
         #expect(index.multiValued)
     }

@@ -14,13 +14,16 @@ func cmp(_ path: String, _ op: ComparisonOperator, _ v: Value, negated: Bool = f
 func sqlLeaf(_ c: Condition, negated: Bool = false) -> Filter { .leaf(c, negated: negated, .sql) }
 
 func like(_ path: String, _ pattern: String, escape: Character? = nil, negated: Bool = false) -> Filter {
-    sqlLeaf(.string(key(path), .like(.sql(escape: escape)), lit(.string(pattern)), .caseInsensitive),
-            negated: negated)
+    sqlLeaf(
+        .string(key(path), .like(.sql(escape: escape)), lit(.string(pattern)), .caseInsensitive),
+        negated: negated)
 }
 
 /// Parses or records the diagnostics as a test failure.
-func parsed(_ text: String, className: String? = nil, schema: (any Schema)? = nil,
-            limits: Limits = .default, sourceLocation: SourceLocation = #_sourceLocation) -> Filter? {
+func parsed(
+    _ text: String, className: String? = nil, schema: (any Schema)? = nil,
+    limits: Limits = .default, sourceLocation: SourceLocation = #_sourceLocation
+) -> Filter? {
     do {
         return try SQLWhere.parse(text, className: className, schema: schema, limits: limits)
     } catch {
@@ -38,8 +41,10 @@ struct Location: Equatable, CustomStringConvertible {
 }
 
 /// The first diagnostic of a text that must fail.
-func failure(_ text: String, className: String? = nil, schema: (any Schema)? = nil,
-             limits: Limits = .default, sourceLocation: SourceLocation = #_sourceLocation) -> Diagnostic? {
+func failure(
+    _ text: String, className: String? = nil, schema: (any Schema)? = nil,
+    limits: Limits = .default, sourceLocation: SourceLocation = #_sourceLocation
+) -> Diagnostic? {
     do {
         let p = try SQLWhere.parse(text, className: className, schema: schema, limits: limits)
         Issue.record("expected an error for \(text) but got \(p)", sourceLocation: sourceLocation)
@@ -61,14 +66,20 @@ func location(of d: Diagnostic, in text: String) -> Location? {
 }
 
 /// Checks a bad input's code and exact location.
-func expectError(_ text: String, _ code: String, at line: Int, _ column: Int, length: Int,
-                 className: String? = nil, schema: (any Schema)? = nil, limits: Limits = .default,
-                 sourceLocation: SourceLocation = #_sourceLocation) {
-    guard let d = failure(text, className: className, schema: schema, limits: limits,
-                          sourceLocation: sourceLocation) else { return }
+func expectError(
+    _ text: String, _ code: String, at line: Int, _ column: Int, length: Int,
+    className: String? = nil, schema: (any Schema)? = nil, limits: Limits = .default,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard
+        let d = failure(
+            text, className: className, schema: schema, limits: limits,
+            sourceLocation: sourceLocation)
+    else { return }
     #expect(d.code == code, "\(text): \(d.message)", sourceLocation: sourceLocation)
-    #expect(location(of: d, in: text) == Location(line: line, column: column, length: length),
-            "\(text): \(d.message)", sourceLocation: sourceLocation)
+    #expect(
+        location(of: d, in: text) == Location(line: line, column: column, length: length),
+        "\(text): \(d.message)", sourceLocation: sourceLocation)
 }
 
 /// A schema written out by hand: class → field → type.
@@ -95,15 +106,21 @@ struct TestSchema: Schema {
 
 /// The seed's classes (reference §2.3, §3.1, §7) with their column types.
 let seedSchema = TestSchema(classes: [
-    "Contact": [("objectId", .string), ("name", .string), ("age", .number), ("title", .string),
-                ("phone", .string), ("address", .pointer(to: "Address")), ("updated", .date),
-                ("created", .date), ("active", .bool), ("tags", .array(of: .string))],
+    "Contact": [
+        ("objectId", .string), ("name", .string), ("age", .number), ("title", .string),
+        ("phone", .string), ("address", .pointer(to: "Address")), ("updated", .date),
+        ("created", .date), ("active", .bool), ("tags", .array(of: .string)),
+    ],
     "Address": [("objectId", .string), ("city", .string), ("state", .string), ("street", .string)],
-    "PhoneBook": [("objectId", .string), ("name", .string), ("contacts", .relation(to: "Contact")),
-                  ("owner", .pointer(to: "Contact")), ("age", .number)],
+    "PhoneBook": [
+        ("objectId", .string), ("name", .string), ("contacts", .relation(to: "Contact")),
+        ("owner", .pointer(to: "Contact")), ("age", .number),
+    ],
     "Person": [("objectId", .string), ("birthDate", .date), ("address", .relation(to: "Address"))],
-    "Friend": [("objectId", .string), ("name", .string), ("coordinates", .geoPoint),
-               ("phoneNumber", .string)],
+    "Friend": [
+        ("objectId", .string), ("name", .string), ("coordinates", .geoPoint),
+        ("phoneNumber", .string),
+    ],
     "Item": [("objectId", .string), ("name", .string)],
     "Order": [("objectId", .string), ("orderAmount", .number)],
     "Comment": [("objectId", .string), ("author", .pointer(to: "Users")), ("blogPost", .pointer(to: "BlogPost"))],

@@ -54,7 +54,9 @@ extension IndexEntries {
     /// The objects a record's path passes through or ends at: every pointer (also in arrays,
     /// relations and embedded objects) met along the way, followed where it resolves. A
     /// dangling pointer is listed too: the object it names may come later.
-    static func objectsReached(_ record: Record, _ path: FieldPath, _ resolve: (Pointer, String) -> Value?) -> [ObjectKey] {
+    static func objectsReached(_ record: Record, _ path: FieldPath, _ resolve: (Pointer, String) -> Value?)
+        -> [ObjectKey]
+    {
         guard let first = record[path.first] else { return [] }
         var out: [ObjectKey] = []
         var current = [first]
@@ -67,8 +69,10 @@ extension IndexEntries {
         return out
     }
 
-    private static func step(_ v: Value, _ name: String, _ resolve: (Pointer, String) -> Value?, _ next: inout [Value],
-                             _ out: inout [ObjectKey]) {
+    private static func step(
+        _ v: Value, _ name: String, _ resolve: (Pointer, String) -> Value?, _ next: inout [Value],
+        _ out: inout [ObjectKey]
+    ) {
         switch v {
         case .pointer(let p):
             out.append(ObjectKey(className: p.className, objectId: p.objectId))

@@ -67,7 +67,8 @@ final class GeoIndex {
             minLon = Swift.min(minLon, p.longitude); maxLon = Swift.max(maxLon, p.longitude)
         }
         let area = minLat <= maxLat ? Swift.max(1e-4, (maxLat - minLat) * (maxLon - minLon)) : 1e-4
-        let grid = GeoGrid(cellDegrees: Swift.min(10, Swift.max(0.01, (area * 8 / Double(Swift.max(1, found.count))).squareRoot())))
+        let grid = GeoGrid(
+            cellDegrees: Swift.min(10, Swift.max(0.01, (area * 8 / Double(Swift.max(1, found.count))).squareRoot())))
         var filed = found.map { (GeoEntry($0.0), $0.1) }
         filed.sort { a, b in
             let c = grid.order(a.0, b.0)
@@ -82,7 +83,9 @@ final class GeoIndex {
     private func allPoints() -> [(GeoPoint, Int32)] {
         var out: [(GeoPoint, Int32)] = []
         out.reserveCapacity(entries.count)
-        entries.forEach(in: 0..<entries.count) { e, row in out.append((GeoPoint(latitude: e.latitude, longitude: e.longitude), row)) }
+        entries.forEach(in: 0..<entries.count) { e, row in
+            out.append((GeoPoint(latitude: e.latitude, longitude: e.longitude), row))
+        }
         return out
     }
 
@@ -174,7 +177,8 @@ final class GeoIndex {
         // Around a pole, or across the antimeridian: every longitude (and open towards the
         // pole, where out-of-range latitudes are filed).
         if south <= -90 || north >= 90 || angle >= .pi / 2 {
-            return rows(inBox: south <= -90 ? -.infinity : south, -.infinity, north >= 90 ? .infinity : north, .infinity)
+            return rows(
+                inBox: south <= -90 ? -.infinity : south, -.infinity, north >= 90 ? .infinity : north, .infinity)
         }
         let maxLat = Swift.max(abs(south), abs(north)) * .pi / 180
         let dLon = asin(Swift.min(1, sin(angle) / cos(maxLat))) * 180 / .pi

@@ -25,7 +25,11 @@ final class IndexRegistry {
 
     func remove(kind: IndexKind, path: FieldPath) -> Bool {
         let before = values.count + geo.count
-        if kind == .geo { geo.removeAll { $0.path == path } } else { values.removeAll { $0.kind == kind && $0.path == path } }
+        if kind == .geo {
+            geo.removeAll { $0.path == path }
+        } else {
+            values.removeAll { $0.kind == kind && $0.path == path }
+        }
         return values.count + geo.count != before
     }
 
@@ -53,7 +57,9 @@ final class IndexRegistry {
     func before(_ object: ObjectKey, ownRow: Int?, _ entries: (FieldPath, Int) -> IndexEntries) -> [Before] {
         var out: [Before] = []
         for index in all {
-            if let ownRow { out.append(Before(index: index, row: ownRow, entries: entries(index.path, ownRow), isOwn: true)) }
+            if let ownRow {
+                out.append(Before(index: index, row: ownRow, entries: entries(index.path, ownRow), isOwn: true))
+            }
             for row in index.dependents.rows(reaching: object) where Int(row) != ownRow {
                 out.append(Before(index: index, row: Int(row), entries: entries(index.path, Int(row)), isOwn: false))
             }

@@ -111,7 +111,11 @@ struct SortedEntries<Key> {
         while lo < hi {
             let mid = (lo + hi) / 2
             let chunk = chunks[mid]
-            if notBefore(chunk.keys[chunk.keys.count - 1], chunk.rows[chunk.rows.count - 1]) { hi = mid } else { lo = mid + 1 }
+            if notBefore(chunk.keys[chunk.keys.count - 1], chunk.rows[chunk.rows.count - 1]) {
+                hi = mid
+            } else {
+                lo = mid + 1
+            }
         }
         guard lo < chunks.count else { return count }
         let chunk = chunks[lo]
@@ -135,7 +139,11 @@ struct SortedEntries<Key> {
         while lo < hi {
             let mid = (lo + hi) / 2
             let chunk = chunks[mid]
-            if notBefore(chunk.keys[chunk.keys.count - 1], chunk.rows[chunk.rows.count - 1]) { hi = mid } else { lo = mid + 1 }
+            if notBefore(chunk.keys[chunk.keys.count - 1], chunk.rows[chunk.rows.count - 1]) {
+                hi = mid
+            } else {
+                lo = mid + 1
+            }
         }
         // After every entry: the end of the last chunk.
         if lo == chunks.count { return chunks.isEmpty ? (0, 0) : (lo - 1, chunks[lo - 1].keys.count) }
@@ -169,7 +177,9 @@ struct SortedEntries<Key> {
     mutating func remove(_ key: Key, _ row: Int32) -> Bool {
         guard !chunks.isEmpty else { return false }
         let (c, o) = slot(key, row)
-        guard o < chunks[c].keys.count, chunks[c].rows[o] == row, order(chunks[c].keys[o], key) == 0 else { return false }
+        guard o < chunks[c].keys.count, chunks[c].rows[o] == row, order(chunks[c].keys[o], key) == 0 else {
+            return false
+        }
         chunks[c].keys.remove(at: o)
         chunks[c].rows.remove(at: o)
         count -= 1

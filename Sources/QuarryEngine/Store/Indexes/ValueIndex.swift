@@ -72,7 +72,9 @@ final class ValueIndex {
     private func note(_ e: IndexEntries) {
         typeBits |= e.typeBits
         if e.multiValued { multiValued = true }
-        if e.typeBits & (Value.pointerBit | Value.relation(className: "", objectIds: []).typeBit | Value.object([:]).typeBit) != 0 {
+        if e.typeBits
+            & (Value.pointerBit | Value.relation(className: "", objectIds: []).typeBit | Value.object([:]).typeBit) != 0
+        {
             dependsOnOtherClasses = true
         }
     }
