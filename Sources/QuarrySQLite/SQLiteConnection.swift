@@ -41,8 +41,18 @@ package final class SQLiteConnection {
 
     package var lastError: String { String(cString: sqlite3_errmsg(handle)) }
 
-    /// Bytes SQLite holds in this process, across all connections.
-    static var memoryUsed: Int64 { sqlite3_memory_used() }
+    /// Bytes this connection holds: its page cache (the whole in-memory database), schema and
+    /// prepared statements. Per connection, so other connections in the process (concurrent
+    /// tests, a store) do not disturb it as the process-wide `sqlite3_memory_used` would.
+    var memoryUsed: Int64 {
+        var total: Int64 = 0
+        for status in [SQLITE_DBSTATUS_CACHE_USED, SQLITE_DBSTATUS_SCHEMA_USED, SQLITE_DBSTATUS_STMT_USED] {
+            var current: Int32 = 0
+            var highwater: Int32 = 0
+            if sqlite3_db_status(handle, status, &current, &highwater, 0) == SQLITE_OK { total += Int64(current) }
+        }
+        return total
+    }
 }
 
 /// A prepared statement; finalized when released. The store prepares these on GRDB's

@@ -17,12 +17,12 @@ public final class SQLitePeer {
     package let connection: SQLiteConnection
     let tables: [String: SQLiteTable]
     let limits: Limits
-    /// Bytes SQLite allocated for the tables and indexes (`sqlite3_memory_used` growth).
+    /// Bytes SQLite holds for the tables and indexes (the connection's page cache, schema and
+    /// statements).
     public private(set) var bytesUsed: Int64 = 0
 
     /// Loads every class of `database` into a new in-memory database.
     public init(database: Database, limits: Limits = .default) throws(SQLiteError) {
-        let before = SQLiteConnection.memoryUsed
         connection = try SQLiteConnection()
         self.limits = limits
         try SQLiteFunctions.register(on: connection.handle, limits: limits)
@@ -37,7 +37,7 @@ public final class SQLitePeer {
             tables[name] = table
         }
         self.tables = tables
-        bytesUsed = SQLiteConnection.memoryUsed - before
+        bytesUsed = connection.memoryUsed
     }
 
     /// Creates the SQLite index that matches Quarry's index on `key` of `className` (on the
@@ -61,14 +61,13 @@ public final class SQLitePeer {
         default: columns = [table.column(field)]
         }
         if field == "objectId" { return nil }  // the primary key is indexed already
-        let before = SQLiteConnection.memoryUsed
         let indexName = sqlIdentifier("idx_\(className)_\(field)")
         try connection.execute(
             "CREATE INDEX IF NOT EXISTS \(indexName) ON \(table.name) (\(columns.joined(separator: ", ")))")
         // Statistics let SQLite's planner weigh the index against a scan, as Quarry's planner
         // weighs its own statistics; without them SQLite guesses.
         try connection.execute("ANALYZE \(indexName)")
-        bytesUsed += SQLiteConnection.memoryUsed - before
+        bytesUsed = connection.memoryUsed
         return nil
     }
 
