@@ -13,8 +13,10 @@ struct IndexOptions: ParsableArguments {
     var specs: [String] = []
 
     /// The engine over the data with the indexes built.
-    func engine(_ source: DataSource, limits: Limits = .default) throws(Failure) -> Engine {
-        let engine = Engine(database: source.database, limits: limits)
+    func engine(
+        _ source: DataSource, limits: Limits = .default, parallelism: ScanParallelism = .automatic
+    ) throws(Failure) -> Engine {
+        let engine = Engine(database: source.database, limits: limits, parallelism: parallelism)
         for spec in specs {
             let (key, kind) = try Self.parse(spec, database: source.database, className: source.className)
             do throws(Diagnostic) {

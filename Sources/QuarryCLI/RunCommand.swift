@@ -62,6 +62,8 @@ struct RunCommand: ConsoleCommand {
 
     @OptionGroup var deadline: DeadlineOption
 
+    @OptionGroup var threads: ThreadsOption
+
     @Flag(help: "Print one objectId a line.")
     var ids = false
 
@@ -117,7 +119,7 @@ extension RunCommand {
                 throw .query(error, source: text)
             }
         } else {
-            let engine = try indexes.engine(source!, limits: deadline.limits)
+            let engine = try indexes.engine(source!, limits: deadline.limits, parallelism: threads.parallelism)
             do throws(Diagnostic) {
                 result = try engine.run(compiled)
             } catch {

@@ -12,23 +12,28 @@ public final class Engine {
     public let limits: Limits
     let nowMillis: @Sendable () -> Int64
     let randomSource: @Sendable () -> Double
+    /// Threads a full scan may use (docs/ARCHITECTURE.md#parallel-scans).
+    public let parallelism: ScanParallelism
     private var plans: [PlanShape: CachedPlan] = [:]
     /// How plans were had: for tests, which check that the cache is used where it should be.
     private(set) var planCounts = PlanCounts()
-    private lazy var planner = Planner(store: store, limits: limits, folding: Normalizer.folding(limits))
+    lazy var planner = Planner(store: store, limits: limits, folding: Normalizer.folding(limits))
 
     /// - Parameters:
     ///   - now: the clock in epoch milliseconds, read once per query.
     ///   - random: numbers in `0..<1` for `random()`.
+    ///   - parallelism: threads a full scan may use (one per processor unless told).
     public init(
         database: Database, limits: Limits = .default,
         now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        parallelism: ScanParallelism = .automatic
     ) {
         self.store = ColumnStore(database: database)
         self.limits = limits
         self.nowMillis = now
         self.randomSource = random
+        self.parallelism = parallelism
     }
 
     /// The data as the engine holds it now, as a `Database` of records built from the
@@ -107,9 +112,16 @@ public final class Engine {
     /// read. The same answer as `run`.
     public func runLazily(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> LazyQueryResult {
         // The query is checked when it is planned (once per shape and set of variable names).
+        try runLazily(query, variables: variables, parallelism: parallelism)
+    }
+
+    /// `runLazily` with another number of threads for its scans than the engine's.
+    @_spi(Benchmarking) public func runLazily(
+        _ query: Query, variables: [String: Value] = [:], parallelism: ScanParallelism
+    ) throws(Diagnostic) -> LazyQueryResult {
         let run = RunState(
             store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
-            timing: false)
+            timing: false, parallelism: parallelism)
         return try result(query, run)
     }
 
@@ -141,15 +153,17 @@ public final class Engine {
         }
         if let cached = plans[shape], cached.plan.storeVersion == store.version {
             let sameLiterals = PlanShape.sameLiterals(cached.literals, literals)
-            if cached.variables != variables || !sameLiterals {
+            if cached.variables != variables {
                 try validate(query, variables)
                 cached.variables = variables
+            } else if !sameLiterals {
+                try checkLiterals(query)
             }
             if sameLiterals {
                 planCounts.reused += 1
                 return cached.plan
             }
-            cached.plan = try build(query)
+            cached.plan = try rebind(cached.plan, cachedLiterals: cached.literals, to: query, literals)
             cached.literals = literals
             planCounts.rebound += 1
             return cached.plan
@@ -174,7 +188,7 @@ public final class Engine {
         try validator.check(query)
     }
 
-    private func build(_ query: Query) throws(Diagnostic) -> Plan {
+    func build(_ query: Query) throws(Diagnostic) -> Plan {
         guard let p = planner.plan(query, failedInner: [:]) else { throw QueryValidator.unknownClass(query.className) }
         return p
     }

@@ -39,6 +39,8 @@ struct BenchCommand: ConsoleCommand {
 
     @OptionGroup var deadline: DeadlineOption
 
+    @OptionGroup var threads: ThreadsOption
+
     @Flag(help: "Also run every query on SQLite :memory: holding the same rows and indexes.")
     var sqlite = false
 
@@ -73,7 +75,9 @@ extension BenchCommand {
         // The database stays alive across both heap readings: the growth is the engine's own.
         let (engineBytes, built) = try Measurement.heapGrowth { () throws(Failure) -> BenchExecutor in
             do throws(Diagnostic) {
-                return try BenchExecutor.engine(database, indexes: keys, in: source.className, limits: deadline.limits)
+                return try BenchExecutor.engine(
+                    database, indexes: keys, in: source.className, limits: deadline.limits,
+                    parallelism: threads.parallelism)
             } catch {
                 throw .query(error, source: "")
             }
@@ -125,11 +129,12 @@ extension BenchCommand {
         }
         // Below some thousands of objects, allocator and page granularity swamp the figure.
         let perRow = { (bytes: Int64) -> Double? in totalRows >= 10_000 ? Double(bytes) / Double(totalRows) : nil }
-        let report = BenchReport(
+        var report = BenchReport(
             results: results, rows: database[className]?.records.count ?? 0, className: className,
             executor: executor.name, indexes: keys.map(\.description),
             quarryBytesPerRow: engineBytes.flatMap { perRow(Int64($0)) },
             sqliteBytesPerRow: peer.flatMap { perRow($0.bytesUsed) }, notes: notes)
+        report.parallelThreads = executor.parallel?.parallelism.threads
         if json {
             console.output.write(report.json())
             for r in report.disagreements {

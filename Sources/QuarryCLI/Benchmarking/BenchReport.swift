@@ -53,6 +53,8 @@ public struct BenchReport: Sendable {
         if rebind { header.append("new literals µs") }
         if sqlite { header.append("SQLite prepare µs") }
         header.append("Quarry ms")
+        let threads = parallelThreads
+        if let threads { header += ["Quarry \(threads) threads ms", "speedup"] }
         if sqlite { header += ["SQLite ms", "Quarry/SQLite"] }
         header.append("Quarry rows/s")
         if sqlite { header.append("SQLite rows/s") }
@@ -69,6 +71,7 @@ public struct BenchReport: Sendable {
             if rebind { row.append(r.rebindMicros.map { String(format: "%.1f", $0) } ?? "—") }
             if sqlite { row.append(r.sqlitePrepareMicros.map { String(format: "%.1f", $0) } ?? "—") }
             row.append(Self.millis(r.execMillis))
+            if threads != nil { row += parallelCells(r) }
             if sqlite {
                 row += [r.sqliteExecMillis.map(Self.millis) ?? "—", r.ratio.map { String(format: "%.2f", $0) } ?? "—"]
             }
@@ -77,6 +80,9 @@ public struct BenchReport: Sendable {
             row.append(String(r.matches))
             out += "| " + row.joined(separator: " | ") + " |\n"
             if let note = r.sqliteNote { remarks.append("`\(r.query)`: SQLite \(note)") }
+            if let m = r.parallelMatches, m != r.matches {
+                remarks.append("`\(r.query)`: \(m) matches on \(threads ?? 0) threads, \(r.matches) on one: the results differ")
+            }
             if let m = r.sqliteMatches, m != r.matches {
                 remarks.append("`\(r.query)`: SQLite found \(m) matches, Quarry \(r.matches): the results differ")
             }
@@ -98,6 +104,9 @@ public struct BenchReport: Sendable {
         if !memory.isEmpty { out += "- memory per object: " + memory.joined(separator: "; ") + "\n" }
         return out
     }
+
+    /// Threads of the parallel column (nil: no query ran on several threads).
+    public var parallelThreads: Int? = nil
 
     /// Results whose SQLite match count differs from Quarry's.
     public var disagreements: [BenchResult] {

@@ -11,8 +11,11 @@ public struct BenchResult: Sendable, Equatable {
     /// Parse and planning of the same shape with other literals once its plan is cached, in
     /// microseconds (nil: the executor does not plan).
     public var rebindMicros: Double?
-    /// Median execution time, in milliseconds.
+    /// Median execution time on one thread, in milliseconds.
     public var execMillis: Double
+    /// Median execution time with every thread the scan may use, in milliseconds (nil: not run).
+    public var parallelExecMillis: Double? = nil
+    public var parallelMatches: Int? = nil
     public var matches: Int
     /// Median execution time of the same query on SQLite, in milliseconds (nil: not run).
     public var sqliteExecMillis: Double?
@@ -44,6 +47,8 @@ public struct BenchExecutor {
     /// What `bench` times: runs a query and reads its objectIds in result order, as the SQLite
     /// peer's timed loop reads each row's objectId; returns the number of matches.
     public let timedRun: (Query) throws(Diagnostic) -> Int
+    /// `timedRun` with every thread (nil: the executor scans on one thread only).
+    public var parallel: ParallelRun? = nil
 
     public init(
         name: String, columnBytes: [(field: String, bytes: Int)]? = nil,
@@ -71,14 +76,14 @@ public struct BenchExecutor {
     /// ordered one (equality, ranges, prefixes, sorting) on the others.
     public static func engine(
         _ database: Database, indexes: [FieldPath], in className: String,
-        limits: Limits = .default
+        limits: Limits = .default, parallelism: ScanParallelism = .automatic
     ) throws(Diagnostic) -> BenchExecutor {
-        let engine = Engine(database: database, limits: limits)
+        let engine = Engine(database: database, limits: limits, parallelism: .sequential)
         for key in indexes {
             let geo = key.count == 1 && database.fieldType(key.first, in: className) == .geoPoint
             try engine.createIndex(geo ? .geo : .ordered, on: key, in: className)
         }
-        return BenchExecutor(
+        var executor = BenchExecutor(
             name: "Engine (column store, planner, compiled plans)",
             columnBytes: engine.columnBytes(of: className),
             plan: { query throws(Diagnostic) in
@@ -94,6 +99,8 @@ public struct BenchExecutor {
                 case .rows(let rows): return readIds(rows.count, rows.objectId(at:))
                 }
             })
+        executor.parallel = ParallelRun(engine, parallelism)
+        return executor
     }
 
     /// The reference evaluator: no planning step and no index.
@@ -168,6 +175,7 @@ public struct BenchRunner {
         var result = BenchResult(
             query: text, planMicros: planSeconds * 1e6, rebindMicros: rebindSeconds.map { $0 * 1e6 },
             execMillis: execSeconds * 1e3, matches: matches)
+        try executor.parallel?.measure(query, repeatCount, &result)
         if let peer { measureSQLite(peer, query, &result) }
         return result
     }

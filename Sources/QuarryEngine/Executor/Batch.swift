@@ -65,6 +65,16 @@ struct Batch {
         }
     }
 
+    /// Appends the rows, in order, to `out` (one append of a counted collection: `out` grows
+    /// geometrically and no row is checked on its own).
+    func append(to out: inout [Int]) {
+        if let dense {
+            out.append(contentsOf: dense)
+        } else {
+            rows.withUnsafeBufferPointer { out.append(contentsOf: $0.prefix(count).lazy.map { Int($0) }) }
+        }
+    }
+
     /// Keeps the rows for which `keep(position, row)` holds. `position` counts from 0 over the
     /// batch as it was on entry.
     @inline(__always)

@@ -11,6 +11,8 @@ final class RunState {
     let random: @Sendable () -> Double
     /// Whether nodes time themselves (EXPLAIN ANALYZE).
     let timing: Bool
+    /// Threads a full scan may use (docs/ARCHITECTURE.md#parallel-scans).
+    let parallelism: ScanParallelism
     /// The deadline and total regex budget, shared with `evaluation`.
     let budget: QueryBudget
     /// Inner queries already run, by query.
@@ -20,7 +22,8 @@ final class RunState {
 
     init(
         store: ColumnStore, limits: Limits, variables: [String: Value], nowMillis: Int64,
-        random: @escaping @Sendable () -> Double, timing: Bool
+        random: @escaping @Sendable () -> Double, timing: Bool, parallelism: ScanParallelism = .sequential,
+        budget: QueryBudget? = nil
     ) {
         self.store = store
         self.limits = limits
@@ -28,7 +31,19 @@ final class RunState {
         self.nowMillis = nowMillis
         self.random = random
         self.timing = timing
-        self.budget = QueryBudget(limits: limits)
+        self.parallelism = parallelism
+        self.budget = budget ?? QueryBudget(limits: limits)
+    }
+
+    /// The same run for one thread of a parallel scan: its clock reading, variables, budget
+    /// and inner results, with its own reference evaluation and caches (they are not shared
+    /// between threads).
+    func forked() -> RunState {
+        let fork = RunState(
+            store: store, limits: limits, variables: variables, nowMillis: nowMillis, random: random, timing: timing,
+            parallelism: .sequential, budget: budget)
+        fork.inner = inner
+        return fork
     }
 
     /// The reference evaluation of this run (same clock, variables and limits), created on

@@ -16,15 +16,20 @@ final class Int64RangeLeaf: KeyLeaf {
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         let lo = range.lo, hi = range.hi
+        guard lo <= hi else {
+            // No value is in an empty range.
+            let all = range.invert
+            try drive(&b, ctx) { _ in all }
+            return
+        }
+        // x is in lo…hi exactly when x - lo, as unsigned, is at most hi - lo: one comparison
+        // and no branch to mispredict when about half the rows pass.
+        let width = UInt64(bitPattern: hi &- lo)
         try values.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
             if range.invert {
-                try drive(&b, ctx) { t in
-                    let x = v[t]; return x < lo || x > hi
-                }
+                try drive(&b, ctx) { t in UInt64(bitPattern: v[t] &- lo) > width }
             } else {
-                try drive(&b, ctx) { t in
-                    let x = v[t]; return x >= lo && x <= hi
-                }
+                try drive(&b, ctx) { t in UInt64(bitPattern: v[t] &- lo) <= width }
             }
         }
     }

@@ -6,7 +6,16 @@ import QuarryCore
 final class Plan {
     let query: Query
     let normalized: Filter
-    let rewrites: [Rewrite]
+    /// The rewrites normalization applied (worked out again when first asked for a plan
+    /// rebound to new literals, whose rewrites read them: docs/ARCHITECTURE.md#plan-cache).
+    var rewrites: [Rewrite] {
+        if let known = knownRewrites { return known }
+        let r = rewriteLog()
+        knownRewrites = r
+        return r
+    }
+    private var knownRewrites: [Rewrite]?
+    private let rewriteLog: () -> [Rewrite]
     /// Inner queries, in the order they are materialized (innermost first where nested).
     let innerQueries: [Query]
     let source: RowSource
@@ -14,19 +23,33 @@ final class Plan {
     /// The source already yields rows in the query's order.
     let ordered: Bool
     let storeVersion: UInt64
+    /// Compiles another copy of `filter`, for another thread of a parallel scan (a filter
+    /// keeps scratch space and counters as it runs).
+    private let copyFilter: () -> FilterNode
+    private var copies: [FilterNode] = []
 
     init(
-        query: Query, normalized: Filter, rewrites: [Rewrite], innerQueries: [Query], source: RowSource,
-        filter: FilterNode, ordered: Bool, storeVersion: UInt64
+        query: Query, normalized: Filter, rewrites: @escaping () -> [Rewrite], innerQueries: [Query], source: RowSource,
+        filter: FilterNode, ordered: Bool, storeVersion: UInt64, copyFilter: @escaping () -> FilterNode
     ) {
         self.query = query
         self.normalized = normalized
-        self.rewrites = rewrites
+        self.rewriteLog = rewrites
         self.innerQueries = innerQueries
         self.source = source
         self.filter = filter
         self.ordered = ordered
         self.storeVersion = storeVersion
+        self.copyFilter = copyFilter
+    }
+
+    /// Whether new literals of the shape may be bound into this plan (worked out once).
+    var rebindable: Bool?
+
+    /// `count` filters that run independently: `filter` and copies, compiled once and kept.
+    func filters(_ count: Int) -> [FilterNode] {
+        while copies.count < count - 1 { copies.append(copyFilter()) }
+        return [filter] + copies.prefix(count - 1)
     }
 }
 

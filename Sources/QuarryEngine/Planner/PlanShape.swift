@@ -38,6 +38,13 @@ struct PlanShape: Hashable {
         return builder.cacheable ? l : nil
     }
 
+    /// The parameters of a predicate, in the order `of` lists a query's.
+    static func literals(of predicate: Filter) -> [Value] {
+        var builder = Builder()
+        _ = builder.filter(predicate, binding: nil)
+        return builder.literals
+    }
+
     private init(skeleton: Query) {
         self.skeleton = skeleton
         hash = skeleton.hashValue
@@ -61,7 +68,7 @@ struct PlanShape: Hashable {
     }
 
     /// One pass over the predicate: placeholders in, literals out, every kept string checked.
-    private struct Builder: IRChildTransform {
+    struct Builder: IRChildTransform {
         var literals: [Value] = []
         var cacheable = true
 

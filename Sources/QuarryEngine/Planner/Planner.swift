@@ -24,16 +24,27 @@ struct Planner {
         var normalizer = Normalizer(
             facts: facts, fallibility: Fallibility(facts: facts), limits: limits, folding: folding)
         let normalized = normalizer.normalize(query.predicate)
+        let rewrites = normalizer.rewrites
+        return compile(query, normalized, rewrites: { rewrites }, table: table, failedInner: failedInner)
+    }
+
+    /// The plan for a predicate already normalized: the filter compiled, the source chosen.
+    func compile(
+        _ query: Query, _ normalized: Filter, rewrites: @escaping () -> [Rewrite], table: ClassTable,
+        failedInner: [Query: Diagnostic]
+    ) -> Plan {
+        let facts = MemoizedKeyFacts(facts: StoreKeyFacts(store: store, table: table), memo: memo)
         var fallibility = Fallibility(facts: facts)
         fallibility.innerSucceeds = { failedInner[$0] == nil }
         let compiler = FilterCompiler(
             store: store, table: table, limits: limits, fallibility: fallibility,
-            failedInner: failedInner, folding: normalizer.folding, memo: memo)
+            failedInner: failedInner, folding: folding, memo: memo)
         let inner = InnerQueries.collect(normalized)
         if normalized == .constant(false) {
             return Plan(
-                query: query, normalized: normalized, rewrites: normalizer.rewrites, innerQueries: inner,
-                source: EmptySource(), filter: ConstantNode(false), ordered: true, storeVersion: store.version)
+                query: query, normalized: normalized, rewrites: rewrites, innerQueries: inner,
+                source: EmptySource(), filter: ConstantNode(false), ordered: true, storeVersion: store.version,
+                copyFilter: { ConstantNode(false) })
         }
         let conjuncts: [Filter]
         if case .and(let cs) = normalized { conjuncts = cs } else { conjuncts = [normalized] }
@@ -43,16 +54,25 @@ struct Planner {
         let choice = AccessPlanner(store: store, table: table).choose(
             conjuncts, leading: leading, perRowCost: whole.expectedCost, query: query,
             filterSelectivity: whole.selectivity, fallible: whole.mayThrow)
-        let residual = nodes.indices.filter { !choice.covered.contains($0) }.map { nodes[$0] }
-        let filter: FilterNode
-        switch residual.count {
-        case 0: filter = ConstantNode(true)
-        case 1: filter = residual[0]
-        default: filter = residual.count == nodes.count ? whole : AndNode(FilterCompiler.initialOrder(residual))
-        }
+        let kept = nodes.indices.filter { !choice.covered.contains($0) }
+        let residual = kept.map { nodes[$0] }
+        let filter = residual.count == nodes.count ? whole : Self.conjunction(residual)
+        let residualConjuncts = kept.map { conjuncts[$0] }
         return Plan(
-            query: query, normalized: normalized, rewrites: normalizer.rewrites, innerQueries: inner,
-            source: choice.source, filter: filter, ordered: choice.ordered, storeVersion: store.version)
+            query: query, normalized: normalized, rewrites: rewrites, innerQueries: inner,
+            source: choice.source, filter: filter, ordered: choice.ordered, storeVersion: store.version,
+            copyFilter: { Self.conjunction(residualConjuncts.map(compiler.compile)) })
+    }
+}
+
+extension Planner {
+    /// The AND of compiled conjuncts (TRUE when there are none).
+    static func conjunction(_ nodes: [FilterNode]) -> FilterNode {
+        switch nodes.count {
+        case 0: return ConstantNode(true)
+        case 1: return nodes[0]
+        default: return AndNode(FilterCompiler.initialOrder(nodes))
+        }
     }
 }
 

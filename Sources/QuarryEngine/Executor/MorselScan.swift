@@ -1,0 +1,162 @@
+import Foundation
+import QuarryCore
+
+/// A full scan split into morsels (row ranges) that several threads filter at once
+/// (docs/ARCHITECTURE.md#parallel-scans). Each thread has its own copy of the filter and its
+/// own run state (filters keep scratch batches, counters and caches); the columns are only
+/// read. Morsels are handed out in row order and their results put back in that order, so
+/// the rows are the sequential scan's. A morsel that fails keeps the error of its first
+/// failing row; the error reported is the earliest morsel's, the one the sequential scan
+/// meets first: once a morsel has failed no later one is started, and those started before
+/// it still finish, since one of them may fail earlier.
+final class MorselScan: @unchecked Sendable {
+    private let rowCount: Int
+    private let morselRows: Int
+    private let morselCount: Int
+    private let counting: Bool
+    /// Rows wanted in order before the scan may stop (a LIMIT with nothing that can throw).
+    private let stop: Int?
+    private let workers: [(filter: FilterNode, ctx: ExecContext)]
+
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var nextMorsel = 0
+    private var nextWorker = 0
+    private var rows: [[Int]?]
+    private var counts: [Int]
+    private var done: [Bool]
+    /// Morsels done from the first on, and the rows they matched.
+    private var prefix = 0
+    private var prefixRows = 0
+    private var stopped = false
+    private var failure: (morsel: Int, error: Diagnostic)?
+
+    /// A parallel scan for the plan, or nil when it should run sequentially: one thread, a
+    /// source other than a full scan, fewer than two morsels of rows, a timed run (EXPLAIN
+    /// ANALYZE counts per node), or a predicate whose rows must be tested in order.
+    init?(_ plan: Plan, _ ctx: ExecContext, counting: Bool, stop: Int?) {
+        let parallelism = ctx.run.parallelism
+        let n = ctx.table.rowCount
+        guard parallelism.threads > 1, plan.source is FullScan, !ctx.run.timing,
+            n >= 2 * parallelism.morselRows, plan.normalized.testsRowsIndependently
+        else { return nil }
+        morselRows = parallelism.morselRows
+        morselCount = (n + morselRows - 1) / morselRows
+        let threads = Swift.min(parallelism.threads, morselCount)
+        workers = plan.filters(threads).map { ($0, ExecContext(run: ctx.run.forked(), table: ctx.table)) }
+        rowCount = n
+        self.counting = counting
+        self.stop = stop
+        rows = counting ? [] : [[Int]?](repeating: nil, count: morselCount)
+        counts = [Int](repeating: 0, count: morselCount)
+        done = [Bool](repeating: false, count: morselCount)
+    }
+
+    /// The matching rows in row order (empty when counting) and their number.
+    func run() throws(Diagnostic) -> (rows: [Int], count: Int) {
+        ScanThreads.shared.run(helpers: workers.count - 1) { self.work() }
+        if let failure, !(stopped && failure.morsel >= prefix) { throw failure.error }
+        let finished = stopped ? prefix : morselCount
+        let total = counts[..<finished].reduce(0, +)
+        guard !counting else { return ([], total) }
+        var out: [Int] = []
+        out.reserveCapacity(total)
+        for m in 0..<finished { out += rows[m] ?? [] }
+        return (out, total)
+    }
+
+    private func work() {
+        guard let w = locked({ () -> Int? in
+            defer { nextWorker += 1 }
+            return nextWorker < workers.count ? nextWorker : nil
+        }) else { return }
+        var step = BatchStep(filter: workers[w].filter, ctx: workers[w].ctx)
+        var batch = Batch()
+        while let m = locked(takeMorsel) {
+            var matched: [Int] = []
+            var count = 0
+            do throws(Diagnostic) {
+                var start = m * morselRows
+                let end = Swift.min(rowCount, start + morselRows)
+                while start < end {
+                    let batchEnd = Swift.min(end, start + Batch.capacity)
+                    batch.setRange(start..<batchEnd)
+                    try step.apply(&batch)
+                    count += batch.count
+                    if !counting { batch.append(to: &matched) }
+                    start = batchEnd
+                }
+                locked { finish(m, matched, count) }
+            } catch {
+                locked {
+                    if failure.map({ m < $0.morsel }) ?? true { failure = (m, error) }
+                }
+            }
+        }
+    }
+
+    /// The next morsel to filter; nil once all are taken, the scan has stopped, or a morsel
+    /// before the next one has failed.
+    private func takeMorsel() -> Int? {
+        guard !stopped, nextMorsel < morselCount, failure.map({ nextMorsel < $0.morsel }) ?? true else { return nil }
+        defer { nextMorsel += 1 }
+        return nextMorsel
+    }
+
+    private func finish(_ m: Int, _ matched: [Int], _ count: Int) {
+        counts[m] = count
+        done[m] = true
+        if !counting { rows[m] = matched }
+        guard let stop else { return }
+        while prefix < morselCount, done[prefix] {
+            prefixRows += counts[prefix]
+            prefix += 1
+        }
+        if prefixRows >= stop { stopped = true }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+}
+
+/// One batch through a filter, as the sequential runner does it: the deadline checked, and
+/// when the filter throws, the error of the first row (in order) that fails on its own.
+struct BatchStep {
+    let filter: FilterNode
+    let ctx: ExecContext
+    private let fallible: Bool
+    private var saved = Batch()
+
+    init(filter: FilterNode, ctx: ExecContext) {
+        self.filter = filter
+        self.ctx = ctx
+        fallible = filter.mayThrow
+    }
+
+    mutating func apply(_ b: inout Batch) throws(Diagnostic) {
+        try ctx.run.checkpoint()
+        if fallible { saved.assign(b) }
+        do throws(Diagnostic) {
+            try filter.run(&b, ctx)
+        } catch {
+            throw Self.firstFailure(filter, saved, ctx) ?? error
+        }
+    }
+
+    /// The error the reference meets first: a batch runs each filter over all its rows before
+    /// the next, so when several rows fail it may report another row's error. Rows are redone
+    /// one by one, in order, until one fails.
+    private static func firstFailure(_ filter: FilterNode, _ batch: Batch, _ ctx: ExecContext) -> Diagnostic? {
+        var one = Batch()
+        var failure: Diagnostic? = nil
+        batch.forEach { r in
+            guard failure == nil else { return }
+            one.setRows(CollectionOfOne(Int32(r)))
+            do throws(Diagnostic) { try filter.run(&one, ctx) } catch { failure = error }
+        }
+        return failure
+    }
+}

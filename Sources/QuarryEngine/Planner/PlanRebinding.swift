@@ -1,0 +1,138 @@
+import QuarryCore
+
+/// A cached plan rebound to new literals of its shape without normalizing again
+/// (docs/ARCHITECTURE.md#plan-cache): when every rewrite the first planning applied holds
+/// whatever the literals' values (they move operands, flip negations and flatten, and keep
+/// each leaf and each literal in its place), the normalized predicate for new literals is the
+/// cached one with the literals and source ranges put back in order. Only the filter is
+/// compiled again, from memoized key resolutions and answers.
+struct PlanRebinding {
+    /// Whether a plan built for a query with these literals may be rebound.
+    static func isParametric(_ plan: Plan, literals: [Value]) -> Bool {
+        plan.rewrites.allSatisfy { valueIndependent.contains($0.rule) }
+            && PlanShape.sameLiterals(PlanShape.literals(of: plan.normalized), literals)
+            && LeafRanges.of(plan.query.predicate).count == LeafRanges.of(plan.normalized).count
+    }
+
+    /// Rewrites whose application depends on the shape alone.
+    private static let valueIndependent: Set<String> = ["operand-swap", "negation-to-operator", "not-pushdown", "flatten"]
+
+    /// The cached normalized predicate with `literals` and the query's leaf ranges.
+    static func normalized(_ cached: Filter, literals: [Value], query: Query) -> Filter {
+        var substitution = Substitution(literals: literals, ranges: LeafRanges.of(query.predicate))
+        return substitution.filter(cached, binding: nil)
+    }
+
+    /// Puts parameters and ranges back in the order `PlanShape` takes them out.
+    private struct Substitution: IRChildTransform {
+        let literals: [Value]
+        let ranges: [SourceRange?]
+        var nextLiteral = 0
+        var nextLeaf = 0
+
+        mutating func leaf(_ l: Leaf) -> Leaf {
+            let index = nextLeaf
+            nextLeaf += 1
+            var out = l.mapChildren(&self)
+            if index < ranges.count { out.range = ranges[index] }
+            return out
+        }
+
+        mutating func expr(_ e: Expr) -> Expr {
+            if case .literal(let v) = e, PlanShape.Builder.placeholder(v) != nil, nextLiteral < literals.count {
+                defer { nextLiteral += 1 }
+                return .literal(literals[nextLiteral])
+            }
+            return e.mapChildren(&self)
+        }
+
+        mutating func query(_ q: Query) -> Query { q }
+    }
+}
+
+/// The source ranges of a predicate's leaves, in walk order.
+private struct LeafRanges: IRChildTransform {
+    static var readsOnly: Bool { true }
+    var ranges: [SourceRange?] = []
+
+    static func of(_ p: Filter) -> [SourceRange?] {
+        var walk = LeafRanges()
+        _ = walk.filter(p, binding: nil)
+        return walk.ranges
+    }
+
+    mutating func leaf(_ l: Leaf) -> Leaf {
+        ranges.append(l.range)
+        return l.mapChildren(&self)
+    }
+
+    mutating func query(_ q: Query) -> Query { q }
+}
+
+/// The regular expressions a predicate gives as literals, with the range of the leaf each is
+/// in (inner queries keep their literals in the shape: they were checked with it).
+private struct PatternLiterals: IRChildTransform {
+    static var readsOnly: Bool { true }
+    var found: [(pattern: String, regex: RegexOptions, options: StringOptions, range: SourceRange?)] = []
+    private var leafRange: SourceRange?
+
+    static func of(_ p: Filter) -> [(pattern: String, regex: RegexOptions, options: StringOptions, range: SourceRange?)] {
+        var walk = PatternLiterals()
+        _ = walk.filter(p, binding: nil)
+        return walk.found
+    }
+
+    mutating func leaf(_ l: Leaf) -> Leaf {
+        let outer = leafRange
+        leafRange = l.range ?? leafRange
+        defer { leafRange = outer }
+        if case .string(_, .matches(let regex), .literal(.string(let pattern)), let options) = l.condition {
+            found.append((pattern, regex, options, leafRange))
+        }
+        return l.mapChildren(&self)
+    }
+
+    mutating func query(_ q: Query) -> Query { q }
+}
+
+extension Engine {
+    /// The plan for other literals of a cached plan's shape: the cached normalized predicate
+    /// with the new literals when that is the same as normalizing again
+    /// (docs/ARCHITECTURE.md#plan-cache), else planned from the start.
+    func rebind(_ plan: Plan, cachedLiterals: [Value], to query: Query, _ literals: [Value]) throws(Diagnostic)
+        -> Plan
+    {
+        if plan.rebindable == nil { plan.rebindable = PlanRebinding.isParametric(plan, literals: cachedLiterals) }
+        guard plan.rebindable == true, let table = store.table(query.className) else { return try build(query) }
+        let normalized = PlanRebinding.normalized(plan.normalized, literals: literals, query: query)
+        let planner = self.planner
+        let rebound = planner.compile(
+            query, normalized, rewrites: { planner.rewrites(query) }, table: table, failedInner: [:])
+        rebound.rebindable = true
+        return rebound
+    }
+
+    /// The checks of `QueryValidator` whose outcome depends on literal values, for a query of a
+    /// shape already checked with the same variable names: each regular expression given as a
+    /// literal compiles (once per pattern, memoized), or fails located at its leaf.
+    func checkLiterals(_ query: Query) throws(Diagnostic) {
+        for p in PatternLiterals.of(query.predicate) {
+            do throws(Diagnostic) {
+                _ = try planner.memo.regex(p.pattern, p.regex, p.options, limits)
+            } catch {
+                throw error.located(at: p.range)
+            }
+        }
+    }
+}
+
+extension Planner {
+    /// The rewrites normalizing the query's predicate applies (for EXPLAIN of a rebound plan).
+    func rewrites(_ query: Query) -> [Rewrite] {
+        guard let table = store.table(query.className) else { return [] }
+        let facts = MemoizedKeyFacts(facts: StoreKeyFacts(store: store, table: table), memo: memo)
+        var normalizer = Normalizer(facts: facts, fallibility: Fallibility(facts: facts), limits: limits, folding: folding)
+        _ = normalizer.normalize(query.predicate)
+        return normalizer.rewrites
+    }
+}

@@ -1,0 +1,131 @@
+import QuarryCore
+import QuarryTestSupport
+import Testing
+
+@testable import QuarryEngine
+
+/// Parallel morsel scans (docs/ARCHITECTURE.md#parallel-scans) against the sequential scan and
+/// the reference: the same objects in the same order, the same count, the same first error
+/// (code, message and location). Morsels of a few rows make tiny data split into many.
+@Suite struct ParallelScanTests {
+    static let clock: @Sendable () -> Int64 = { 1_700_000_000_000 }
+
+    static func outcome(_ body: () throws(Diagnostic) -> QueryResult) -> Result<QueryResult, Diagnostic> {
+        do throws(Diagnostic) { return .success(try body()) } catch { return .failure(error) }
+    }
+
+    static func engine(_ db: Database, _ parallelism: ScanParallelism) -> Engine {
+        Engine(database: db, now: clock, random: { 0.5 }, parallelism: parallelism)
+    }
+
+    @Test(arguments: [(11, 2, 1), (12, 3, 3), (13, 4, 7), (14, 2, 16)] as [(UInt64, Int, Int)])
+    func randomQueriesAgree(seed: UInt64, threads: Int, morselRows: Int) {
+        var random = RandomData(seed: seed)
+        let db = random.database(items: 120, others: 6)
+        let sequential = Self.engine(db, .sequential)
+        let parallel = Self.engine(db, ScanParallelism(threads: threads, morselRows: morselRows))
+        let reference = ReferenceEvaluator(database: db, now: Self.clock, random: { 0.5 })
+        for _ in 0..<200 {
+            let q = random.query(depth: 3)
+            let one = Self.outcome { () throws(Diagnostic) in try sequential.run(q) }
+            let many = Self.outcome { () throws(Diagnostic) in try parallel.run(q) }
+            #expect(many == one, "\(PredicateText.render(q.predicate)) in \(q)")
+            let expected = Self.outcome { () throws(Diagnostic) in try reference.run(q) }
+            switch (many, expected) {
+            case (.success(let a), .success(let e)): #expect(a == e, "\(PredicateText.render(q.predicate))")
+            case (.failure(let a), .failure(let e)): #expect(a.code == e.code, "\(PredicateText.render(q.predicate))")
+            default: Issue.record("\(many) vs reference \(expected) for \(PredicateText.render(q.predicate))")
+            }
+        }
+    }
+
+    /// Rows 0…n-1 with `phrase` "now", except those in `bad`, whose phrase is no relative time:
+    /// `$relativeTime` of the key fails on exactly those rows, each with its own message.
+    static func phrases(_ n: Int, bad: Set<Int>) -> Database {
+        var db = Database()
+        for i in 0..<n {
+            let phrase = bad.contains(i) ? "not a time \(i)" : "now"
+            db.insert(Record(objectId: "o\(i)", fields: [("phrase", .string(phrase)), ("n", .int(Int64(i)))]), into: "T")
+        }
+        return db
+    }
+
+    static let failingQuery = Query(
+        className: "T",
+        predicate: .leaf(
+            Leaf(
+                .compare(.function(.relativeTime, [.key("phrase")]), .ge, .literal(.date(0)), []),
+                semantics: .document)))
+
+    /// The first failing row in row order decides the error, wherever the morsels fall and
+    /// whichever thread reaches a later failing row first.
+    @Test(arguments: [[37], [5, 6, 90], [60, 3], [99, 0]] as [[Int]])
+    func theFirstErrorIsTheSequentialOne(bad: [Int]) throws {
+        let db = Self.phrases(100, bad: Set(bad))
+        let first = bad.min()!
+        for (threads, morselRows) in [(2, 1), (3, 4), (4, 10), (2, 33)] {
+            let parallel = Self.engine(db, ScanParallelism(threads: threads, morselRows: morselRows))
+            for count in [false, true] {
+                var q = Self.failingQuery
+                q.count = count
+                let result = Self.outcome { () throws(Diagnostic) in try parallel.run(q) }
+                let sequential = Self.outcome { () throws(Diagnostic) in try Self.engine(db, .sequential).run(q) }
+                #expect(result == sequential)
+                guard case .failure(let error) = result else {
+                    Issue.record("no error")
+                    continue
+                }
+                #expect(error.code == "date.relative-time")
+                #expect(error.message.contains("'not a time \(first)'"), "\(error.message)")
+            }
+        }
+    }
+
+    @Test func withoutFailingRowsEveryRowMatchesInOrder() {
+        let db = Self.phrases(100, bad: [])
+        let parallel = Self.engine(db, ScanParallelism(threads: 3, morselRows: 7))
+        let result = Self.outcome { () throws(Diagnostic) in try parallel.run(Self.failingQuery) }
+        #expect(result == .success(.records(db["T"]!.records)))
+    }
+
+    /// A LIMIT stops the scan once the morsels done in order hold enough rows: the first rows
+    /// in order, as on one thread, also when later morsels finish first.
+    @Test func limitsKeepTheFirstRows() throws {
+        let db = Self.phrases(200, bad: [])
+        let parallel = Self.engine(db, ScanParallelism(threads: 4, morselRows: 3))
+        for (skip, limit) in [(0, 1), (0, 5), (7, 10), (190, 20), (0, 0)] {
+            var q = Query(
+                className: "T",
+                predicate: .leaf(Leaf(.compare(.key("n"), .ge, .literal(.int(50)), []), semantics: .document)),
+                skip: skip, limit: limit)
+            q.profile = .exact
+            let ids = try parallel.run(q).objectIds
+            #expect(ids == (50..<200).dropFirst(skip).prefix(limit).map { "o\($0)" })
+        }
+    }
+
+    @Test func countsAgree() throws {
+        let db = Self.phrases(1000, bad: [])
+        let parallel = Self.engine(db, ScanParallelism(threads: 2, morselRows: 64))
+        var q = Query(
+            className: "T",
+            predicate: .leaf(Leaf(.compare(.key("n"), .lt, .literal(.int(333)), []), semantics: .sql)), count: true)
+        #expect(try parallel.run(q) == .count(333))
+        q.count = false
+        #expect(try parallel.run(q).objectIds == (0..<333).map { "o\($0)" })
+    }
+
+    /// Regular expressions share the query's one regex budget, and `random()` draws numbers in
+    /// row order: such scans stay on one thread.
+    @Test func orderDependentPredicatesScanInOrder() {
+        let regex = Filter.leaf(
+            Leaf(.string(.key("phrase"), .matches(RegexOptions(wholeString: false)), .literal(.string("^n")), []), semantics: .document))
+        let random = Filter.leaf(
+            Leaf(.compare(.function(.random, []), .lt, .literal(.double(0.5)), []), semantics: .predicate))
+        let plain = Filter.leaf(Leaf(.compare(.key("n"), .lt, .literal(.int(3)), []), semantics: .sql))
+        #expect(!regex.testsRowsIndependently)
+        #expect(!random.testsRowsIndependently)
+        #expect(!Filter.not(.and([plain, regex])).testsRowsIndependently)
+        #expect(plain.testsRowsIndependently)
+    }
+}
