@@ -79,13 +79,14 @@ import QuarryTestSupport
     @Test func theTableNamesWhatSQLiteCannotCompare() throws {
         let out = quarry([
             "bench", "--data", Self.file, "--class", "Person", "--dialect", "predicate", "--sqlite",
-            "--repeat", "1", "ANY tags == 'a1'", "age > 30",
+            "--repeat", "1", "--threads", "3", "ANY tags == 'a1'", "age > 30",
         ])
         #expect(out.status == 0, "\(out.err)")
         let lines = out.out.split(separator: "\n")
         #expect(
-            lines.first?.hasPrefix("| query | plan µs | new literals µs | SQLite prepare µs | Quarry ms | SQLite ms |")
-                == true)
+            lines.first?.hasPrefix(
+                "| query | plan µs | new literals µs | SQLite prepare µs | Quarry ms | Quarry 3 threads ms | speedup "
+                    + "| SQLite ms |") == true)
         #expect(lines.contains { $0.hasPrefix("| `ANY tags == 'a1'` |") && $0.contains("| — |") })
         #expect(out.out.contains("SQLite not comparable: ANY/ALL/NONE quantifiers"))
         #expect(out.out.contains("400 Person objects"))

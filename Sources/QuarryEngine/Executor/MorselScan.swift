@@ -66,10 +66,7 @@ final class MorselScan: @unchecked Sendable {
     }
 
     private func work() {
-        guard let w = locked({ () -> Int? in
-            defer { nextWorker += 1 }
-            return nextWorker < workers.count ? nextWorker : nil
-        }) else { return }
+        guard let w = locked(takeWorker) else { return }
         var step = BatchStep(filter: workers[w].filter, ctx: workers[w].ctx)
         var batch = Batch()
         while let m = locked(takeMorsel) {
@@ -93,6 +90,12 @@ final class MorselScan: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// The filter and run state of the thread calling; nil when every copy is in use.
+    private func takeWorker() -> Int? {
+        defer { nextWorker += 1 }
+        return nextWorker < workers.count ? nextWorker : nil
     }
 
     /// The next morsel to filter; nil once all are taken, the scan has stopped, or a morsel

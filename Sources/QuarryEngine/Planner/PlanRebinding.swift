@@ -15,7 +15,9 @@ struct PlanRebinding {
     }
 
     /// Rewrites whose application depends on the shape alone.
-    private static let valueIndependent: Set<String> = ["operand-swap", "negation-to-operator", "not-pushdown", "flatten"]
+    private static let valueIndependent: Set<String> = [
+        "operand-swap", "negation-to-operator", "not-pushdown", "flatten",
+    ]
 
     /// The cached normalized predicate with `literals` and the query's leaf ranges.
     static func normalized(_ cached: Filter, literals: [Value], query: Query) -> Filter {
@@ -73,10 +75,11 @@ private struct LeafRanges: IRChildTransform {
 /// in (inner queries keep their literals in the shape: they were checked with it).
 private struct PatternLiterals: IRChildTransform {
     static var readsOnly: Bool { true }
-    var found: [(pattern: String, regex: RegexOptions, options: StringOptions, range: SourceRange?)] = []
+    typealias Pattern = (pattern: String, regex: RegexOptions, options: StringOptions, range: SourceRange?)
+    var found: [Pattern] = []
     private var leafRange: SourceRange?
 
-    static func of(_ p: Filter) -> [(pattern: String, regex: RegexOptions, options: StringOptions, range: SourceRange?)] {
+    static func of(_ p: Filter) -> [Pattern] {
         var walk = PatternLiterals()
         _ = walk.filter(p, binding: nil)
         return walk.found
@@ -131,7 +134,8 @@ extension Planner {
     func rewrites(_ query: Query) -> [Rewrite] {
         guard let table = store.table(query.className) else { return [] }
         let facts = MemoizedKeyFacts(facts: StoreKeyFacts(store: store, table: table), memo: memo)
-        var normalizer = Normalizer(facts: facts, fallibility: Fallibility(facts: facts), limits: limits, folding: folding)
+        var normalizer = Normalizer(
+            facts: facts, fallibility: Fallibility(facts: facts), limits: limits, folding: folding)
         _ = normalizer.normalize(query.predicate)
         return normalizer.rewrites
     }

@@ -45,7 +45,8 @@ import Testing
         var db = Database()
         for i in 0..<n {
             let phrase = bad.contains(i) ? "not a time \(i)" : "now"
-            db.insert(Record(objectId: "o\(i)", fields: [("phrase", .string(phrase)), ("n", .int(Int64(i)))]), into: "T")
+            db.insert(
+                Record(objectId: "o\(i)", fields: [("phrase", .string(phrase)), ("n", .int(Int64(i)))]), into: "T")
         }
         return db
     }
@@ -119,7 +120,9 @@ import Testing
     /// row order: such scans stay on one thread.
     @Test func orderDependentPredicatesScanInOrder() {
         let regex = Filter.leaf(
-            Leaf(.string(.key("phrase"), .matches(RegexOptions(wholeString: false)), .literal(.string("^n")), []), semantics: .document))
+            Leaf(
+                .string(.key("phrase"), .matches(RegexOptions(wholeString: false)), .literal(.string("^n")), []),
+                semantics: .document))
         let random = Filter.leaf(
             Leaf(.compare(.function(.random, []), .lt, .literal(.double(0.5)), []), semantics: .predicate))
         let plain = Filter.leaf(Leaf(.compare(.key("n"), .lt, .literal(.int(3)), []), semantics: .sql))

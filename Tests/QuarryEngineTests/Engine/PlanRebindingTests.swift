@@ -58,7 +58,8 @@ import Testing
             Self.sql(
                 .leaf(
                     Leaf(
-                        .string(.key("name"), .matches(RegexOptions(wholeString: false)), .literal(.string(pattern)), []),
+                        .string(
+                            .key("name"), .matches(RegexOptions(wholeString: false)), .literal(.string(pattern)), []),
                         semantics: .document, range: SourceRange(offset: at, length: 3))))
         }
         _ = try engine.run(regex("^J", 0))
