@@ -81,7 +81,8 @@ public struct BenchReport: Sendable {
             out += "| " + row.joined(separator: " | ") + " |\n"
             if let note = r.sqliteNote { remarks.append("`\(r.query)`: SQLite \(note)") }
             if let m = r.parallelMatches, m != r.matches {
-                remarks.append("`\(r.query)`: \(m) matches on \(threads ?? 0) threads, \(r.matches) on one: the results differ")
+                remarks.append(
+                    "`\(r.query)`: \(m) matches on \(threads ?? 0) threads, \(r.matches) on one: the results differ")
             }
             if let m = r.sqliteMatches, m != r.matches {
                 remarks.append("`\(r.query)`: SQLite found \(m) matches, Quarry \(r.matches): the results differ")

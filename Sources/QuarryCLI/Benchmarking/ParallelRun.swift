@@ -30,7 +30,8 @@ extension BenchReport {
     /// The all-threads time and its speedup over one thread.
     func parallelCells(_ r: BenchResult) -> [String] {
         guard let ms = r.parallelExecMillis else { return ["—", "—"] }
-        let t = ms >= 100 ? String(format: "%.0f", ms) : ms >= 1 ? String(format: "%.1f", ms) : String(format: "%.3f", ms)
+        let t =
+            ms >= 100 ? String(format: "%.0f", ms) : ms >= 1 ? String(format: "%.1f", ms) : String(format: "%.3f", ms)
         return [t, ms > 0 ? String(format: "%.2f×", r.execMillis / ms) : "—"]
     }
 }
