@@ -26,11 +26,15 @@ public enum QuarryTool {
     }
 
     public static func run(_ arguments: [String], console: Console) -> Int32 {
+        if let unknown = DidYouMean.unknownSubcommand(arguments) {
+            console.error.write(unknown)
+            return ExitStatus.usage.rawValue
+        }
         let parsed: ParsableCommand
         do {
             parsed = try QuarryCommand.parseAsRoot(arguments)
         } catch {
-            return reportParserOutcome(error, console: console)
+            return reportParserOutcome(error, arguments: arguments, console: console)
         }
         guard let command = parsed as? any ConsoleCommand else {
             // ArgumentParser's own commands (`quarry help run`, the bare root) only print.
@@ -39,22 +43,25 @@ public enum QuarryTool {
                 try builtIn.run()
                 return ExitStatus.success.rawValue
             } catch {
-                return reportParserOutcome(error, console: console)
+                return reportParserOutcome(error, arguments: arguments, console: console)
             }
         }
         do throws(Failure) {
             try command.execute(console)
             return ExitStatus.success.rawValue
         } catch {
-            error.report(to: console, json: command.reportsJSON, command: type(of: command))
+            let style = Style.choose(
+                command.colorChoice, terminal: console.errorIsTerminal, environment: console.environment)
+            error.report(to: console, json: command.reportsJSON, style: style, command: type(of: command))
             return error.status.rawValue
         }
     }
 
     /// Help and version requests go to stdout with status 0; parse errors to stderr with
     /// status 2 (ArgumentParser says 64, EX_USAGE; docs/ARCHITECTURE.md#exit-statuses says 2).
-    private static func reportParserOutcome(_ error: Error, console: Console) -> Int32 {
-        let text = QuarryCommand.fullMessage(for: error, columns: console.columns)
+    private static func reportParserOutcome(_ error: Error, arguments: [String], console: Console) -> Int32 {
+        let text = DidYouMean.improve(
+            QuarryCommand.fullMessage(for: error, columns: console.columns), arguments: arguments)
         let code = QuarryCommand.exitCode(for: error)
         if code == .success {
             console.output.write(text.hasSuffix("\n") || text.isEmpty ? text : text + "\n")
