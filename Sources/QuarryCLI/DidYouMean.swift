@@ -1,7 +1,8 @@
 import ArgumentParser
 
-/// "Did you mean …?" for a mistyped subcommand or option, as git and cargo suggest
-/// (docs/ARCHITECTURE.md#exit-statuses: still a usage error, status 2).
+/// "Did you mean …?" for a mistyped subcommand, as git and cargo suggest (ArgumentParser
+/// suggests options itself, but reads a bad subcommand as the root's unknown options);
+/// still a usage error, status 2 (docs/ARCHITECTURE.md#exit-statuses).
 enum DidYouMean {
     /// The closest candidate within a small edit distance (a third of the word, at least 1,
     /// at most 3), or nil.
@@ -51,36 +52,5 @@ enum DidYouMean {
             text += " The subcommands are " + subcommands.dropLast().joined(separator: ", ") + "."
         }
         return text + "\nUsage: quarry <subcommand>\n  See 'quarry --help' for more information.\n"
-    }
-
-    /// ArgumentParser's "Unknown option '--formt'" with the closest option of the subcommand
-    /// named; other messages unchanged.
-    static func improve(_ message: String, arguments: [String]) -> String {
-        let prefix = "Error: Unknown option '"
-        guard message.hasPrefix(prefix), let end = message.dropFirst(prefix.count).firstIndex(of: "'") else {
-            return message
-        }
-        let option = String(message[message.index(message.startIndex, offsetBy: prefix.count)..<end])
-        guard option.hasPrefix("--") else { return message }
-        let command = QuarryCommand.configuration.subcommands.first { $0._commandName == arguments.first }
-        let help = command.map { QuarryCommand.helpMessage(for: $0, columns: 1000) } ?? QuarryCommand.helpMessage()
-        guard let guess = suggestion(for: option, among: longOptions(in: help)) else { return message }
-        let lineEnd = message.firstIndex(of: "\n") ?? message.endIndex
-        return String(message[..<lineEnd]) + " Did you mean '\(guess)'?" + String(message[lineEnd...])
-    }
-
-    /// The `--name` words of a help text.
-    private static func longOptions(in help: String) -> [String] {
-        var names: Set<String> = []
-        var current = ""
-        for c in help + " " {
-            if c.isLetter || c.isNumber || c == "-" {
-                current.append(c)
-                continue
-            }
-            if current.hasPrefix("--"), current.count > 2 { names.insert(current) }
-            current = ""
-        }
-        return names.sorted()
     }
 }

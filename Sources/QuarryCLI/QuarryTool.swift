@@ -34,7 +34,7 @@ public enum QuarryTool {
         do {
             parsed = try QuarryCommand.parseAsRoot(arguments)
         } catch {
-            return reportParserOutcome(error, arguments: arguments, console: console)
+            return reportParserOutcome(error, console: console)
         }
         guard let command = parsed as? any ConsoleCommand else {
             // ArgumentParser's own commands (`quarry help run`, the bare root) only print.
@@ -43,7 +43,7 @@ public enum QuarryTool {
                 try builtIn.run()
                 return ExitStatus.success.rawValue
             } catch {
-                return reportParserOutcome(error, arguments: arguments, console: console)
+                return reportParserOutcome(error, console: console)
             }
         }
         do throws(Failure) {
@@ -59,9 +59,8 @@ public enum QuarryTool {
 
     /// Help and version requests go to stdout with status 0; parse errors to stderr with
     /// status 2 (ArgumentParser says 64, EX_USAGE; docs/ARCHITECTURE.md#exit-statuses says 2).
-    private static func reportParserOutcome(_ error: Error, arguments: [String], console: Console) -> Int32 {
-        let text = DidYouMean.improve(
-            QuarryCommand.fullMessage(for: error, columns: console.columns), arguments: arguments)
+    private static func reportParserOutcome(_ error: Error, console: Console) -> Int32 {
+        let text = QuarryCommand.fullMessage(for: error, columns: console.columns)
         let code = QuarryCommand.exitCode(for: error)
         if code == .success {
             console.output.write(text.hasSuffix("\n") || text.isEmpty ? text : text + "\n")

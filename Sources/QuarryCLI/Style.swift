@@ -77,7 +77,8 @@ struct Style {
         if gutter.allSatisfy({ $0 == " " }), rest.allSatisfy({ $0 == " " || $0 == "^" || $0 == "-" }),
             rest.contains(where: { $0 != " " })
         {
-            return blue(String(line[...bar])) + red(String(rest))
+            let carets = rest.drop { $0 == " " }
+            return blue(String(line[...bar])) + String(rest.prefix(rest.count - carets.count)) + red(String(carets))
         }
         return blue(String(line[...bar])) + String(rest)
     }

@@ -140,7 +140,7 @@ import Testing
             let r = quarry(["--generate-completion-script", shell])
             #expect(r.status == 0, "\(shell)")
             #expect(r.out.contains("shell"), "\(shell)")
-            #expect(r.out.contains("--format"), "\(shell)")
+            #expect(r.out.contains("format"), "\(shell)")
         }
     }
 }

@@ -20,6 +20,9 @@ import Foundation
         try Dialect.sql.compile(text, className: "Person")
     }
 
+    /// A query that fails when it runs: its class is not in the data.
+    static func onNoClass() throws -> Query { try Dialect.sql.compile("age > 1", className: "Nobody") }
+
     @Test func metricsCountPlanCacheOutcomesAndAccessKinds() throws {
         let engine = Self.engine()
         try engine.createIndex(.ordered, on: FieldPath("age"), in: "Person")
@@ -30,7 +33,7 @@ import Foundation
         _ = try engine.run(Self.query("age = 3"))  // reused
         _ = try engine.run(Self.query("age = 4"))  // rebound
         _ = try engine.run(Self.query("name = 'n1'"))  // built, full scan
-        #expect(throws: Diagnostic.self) { try engine.run(Self.query("nosuch = 1")) }
+        #expect(throws: Diagnostic.self) { try engine.run(Self.onNoClass()) }
 
         func plans(_ cache: String, _ access: String) -> Int64 {
             metrics.counterTotal(label: "quarry_plans_total", dimensions: [("cache", cache), ("access", access)])
@@ -67,19 +70,20 @@ import Foundation
         // A threshold of 0 makes every query slow: the test needs no timing.
         engine.observer = LoggingObserver(logger: logger, slowQuerySeconds: 0)
         _ = try engine.run(Self.query("age >= 48"))
-        #expect(throws: Diagnostic.self) { try engine.run(Self.query("nosuch = 1")) }
+        #expect(throws: Diagnostic.self) { try engine.run(Self.onNoClass()) }
 
         let entries = log.entries
         #expect(
             entries.map(\.message) == [
-                "plan chosen", "slow query", "query failed: the class Person has no field 'nosuch'",
+                "plan chosen", "slow query", "query failed: there is no class named 'Nobody' in the database",
             ])
         #expect(entries.map(\.level) == [.debug, .warning, .error])
         #expect(entries[0].metadata["access"] == "full-scan")
         #expect(entries[0].metadata["cache"] == "built")
         #expect(entries[1].metadata["matches"] == "2")
-        #expect(entries[1].metadata["query"] == #"{"where":{"age":{"$gte":48}}}"#)
-        #expect(entries[2].metadata["code"] == "schema.unknown-field")
+        #expect(entries[1].metadata["query"] == #"{"age":{"$gte":48}}"#)
+        #expect(entries.last?.metadata["code"] == "query.unknown-class")
+        #expect(entries.last?.metadata["class"] == "Nobody")
     }
 
     @Test func fastQueriesAreNotLoggedAndPlansStayQuietAtInfo() throws {
