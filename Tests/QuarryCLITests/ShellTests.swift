@@ -103,6 +103,18 @@ import Testing
         #expect(lines.contains(#"{"ok":false,"errors":[{"code":"usage","message":"--json keeps the format json"}]}"#))
     }
 
+    @Test func aStoreIsQueriedAndExplainedToo() throws {
+        let file = try DataFixture(DataFixture.contacts)
+        let store = "sqlite:" + file.directory + "/s.db"
+        #expect(quarry(["import", "--data", file.path, "--store", store]).status == 0)
+        let r = quarry(
+            ["shell", "--store", store, "--class", "Contact", "--format", "csv"],
+            stdin: "score = 9\n.index age\n.explain on\nage > 30\n.explain analyze\nage > 30\n")
+        #expect(r.status == 1)
+        #expect(r.out.hasPrefix("objectId,name,age,score\r\nc2,bob,25,9\r\nbackend: sqlite\nsql: SELECT"))
+        #expect(r.err == "error: .explain analyze runs on the in-memory engine; it is not available with --store\n")
+    }
+
     @Test func theShellNeedsDataFromAFile() {
         let r = quarry(["shell", "--data", "-"], stdin: "age > 1\n")
         #expect(r.status == 2)
