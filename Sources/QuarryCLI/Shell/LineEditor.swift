@@ -8,9 +8,10 @@
 
 /// A small line editor over the terminal's raw mode, for `quarry shell` on a terminal
 /// (docs/ARCHITECTURE.md#the-shell): left/right, Home/End, Ctrl-A/E/B/F, Backspace, Delete,
-/// Ctrl-K/U/W, history with up/down (Ctrl-P/N), Ctrl-C to drop the line, Ctrl-D to end on an
-/// empty one. Written here rather than linking libedit or readline, so that the tool needs no
-/// C library beyond the ones `make deps` installs.
+/// Ctrl-K/U/W, history with up/down (Ctrl-P/N), Ctrl-C to drop the line (the terminal stays
+/// raw, so Ctrl-C never ends the shell, even during a query), Ctrl-D to end on an empty one.
+/// Written here rather than linking libedit or readline, so that the tool needs no C library
+/// beyond the ones `make deps` installs.
 final class LineEditor: LineSource {
     private let input: Int32
     private let output: FileDescriptorSink
@@ -20,24 +21,34 @@ final class LineEditor: LineSource {
         self.input = input
         self.output = output
         self.history = history
-        // Ctrl-C at the prompt drops the line; during a query it must not end the shell (the
-        // deadline bounds every query).
-        signal(SIGINT, SIG_IGN)
     }
 
     var isInteractive: Bool { true }
 
-    func close() { history.save() }
+    /// The terminal's settings before the session: raw mode lasts from the first prompt to
+    /// `close`, so that keys typed while a query runs are read as typed, not edited by the
+    /// terminal's line discipline (output processing stays on: `\n` still starts a line).
+    private var saved: termios?
+    private var raw = false
+    private lazy var plainLines = DescriptorLines(input)
+
+    func close() {
+        if let saved { RawMode.leave(input, saved) }
+        history.save()
+    }
 
     func next(prompt: String) -> [UInt8]? {
         output.flush()
-        guard let saved = RawMode.enter(input) else {
+        if !raw {
+            raw = true
+            saved = RawMode.enter(input)
+        }
+        guard saved != nil else {
             // Not a terminal after all: read a plain line.
             output.write(prompt)
             output.flush()
-            return DescriptorLines(input).next(prompt: prompt)
+            return plainLines.next(prompt: prompt)
         }
-        defer { RawMode.leave(input, saved) }
         var edit = LineEdit()
         var recalled = history.entries.count
         var draft: [Unicode.Scalar] = []
