@@ -169,30 +169,19 @@ struct StoreCatalog {
         }
     }
 
-    /// The kind the translator may use. Pointers stay residual: the peer stores a dangling
-    /// pointer as NULL (it reads as null), which a stored row cannot keep true when its target
-    /// is later saved or deleted.
+    /// The kind the translator may use. Pointers are pushed down as their identities
+    /// (docs/SEMANTICS.md#pointers): the column holds the objectId whether or not the target
+    /// is stored, and a path through one looks the target up in the same snapshot.
     static func pushdownKind(_ f: Field) -> SQLiteColumnKind? {
         guard let kind = f.kind else { return nil }
         if kind == .real, f.largeInts {
             return .unsupported(reason: "it mixes doubles with integers beyond 2^53, which REAL would round")
-        }
-        if kind.involvesPointers {
-            return .unsupported(reason: "it holds pointers, whose null-when-dangling reading depends on other objects")
         }
         return kind
     }
 }
 
 extension SQLiteColumnKind {
-    var involvesPointers: Bool {
-        switch self {
-        case .pointer: return true
-        case .array(let element?): return element.involvesPointers
-        default: return false
-        }
-    }
-
     /// The catalog's text for a kind.
     var storedText: String {
         switch self {
