@@ -33,10 +33,10 @@ let package = Package(
         .executableTarget(
             name: "quarry-bench-store",
             dependencies: [
-                "CSQLite", .product(name: "Quarry", package: "Quarry"),
+                "CSQLiteBench", .product(name: "Quarry", package: "Quarry"),
                 .product(name: "QuarrySQLite", package: "Quarry"),
             ],
             path: "Sources/quarry-bench-store"),
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
+        .systemLibrary(name: "CSQLiteBench", path: "Sources/CSQLiteBench", pkgConfig: "sqlite3"),
     ]
 )

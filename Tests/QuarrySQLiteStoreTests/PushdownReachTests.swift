@@ -120,7 +120,8 @@ import Testing
 
         // An OR arm that constrains nothing leaves nothing to push; the NOT of an OR pushes
         // the negation of its translatable arm.
-        let loose = Query(className: "Person", predicate: .or([firstTag, Self.leaf(Self.compare("age", .lt, .int(3)))]))
+        let loose = Query(
+            className: "Person", predicate: .or([firstTag, Self.leaf(Self.compare("age", .lt, .int(3)))]))
         #expect(try store.explanation(loose).parameterCount == 0)
         #expect(try store.query(loose) == reference.run(loose))
         let negated = Query(

@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteBench
 import Foundation
 import Quarry
 import QuarrySQLite
@@ -96,7 +96,8 @@ final class SQLiteBenchDatabase: BenchDatabase {
                     columns.append("f\(n) AS \(quoted(field))")
                 }
             }
-            views.append("CREATE TEMP VIEW \(quoted(className)) AS SELECT \(columns.joined(separator: ", ")) FROM c\(id)")
+            views.append(
+                "CREATE TEMP VIEW \(quoted(className)) AS SELECT \(columns.joined(separator: ", ")) FROM c\(id)")
         }
         for v in views { try exec(db, v) }
         return db
@@ -116,7 +117,8 @@ final class SQLiteBenchDatabase: BenchDatabase {
         try exec(db, "PRAGMA journal_mode = WAL")
         try exec(db, "PRAGMA synchronous = FULL")
         var tables: [(String, [[Cell]])] = []
-        for row in try rows(source, "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name GLOB 'c[0-9]*'") {
+        for row in try rows(source, "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name GLOB 'c[0-9]*'")
+        {
             try exec(db, row[1])
             tables.append((row[0], try cells(source, "SELECT * FROM \(row[0]) ORDER BY seq")))
         }

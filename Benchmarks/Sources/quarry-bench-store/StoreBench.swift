@@ -69,13 +69,17 @@ struct StoreBench {
             }
             let texts = try Self.lines(of: "\(queriesDirectory)/\(suite.file)")
             print("\n### \(suite.title)\n")
-            print("| query | rows | in-memory ms | " + databases.map { "\($0.name) store ms | \($0.name) SQL ms | overhead" }.joined(separator: " | ") + " |")
+            print(
+                "| query | rows | in-memory ms | "
+                    + databases.map { "\($0.name) store ms | \($0.name) SQL ms | overhead" }.joined(separator: " | ")
+                    + " |")
             print("|---|--:|--:|" + String(repeating: "--:|--:|--:|", count: databases.count))
             var handWritten: [[String]] = []
             for database in databases {
                 let sql = try Self.lines(of: "\(queriesDirectory)/\(database.name)/\(suite.file).sql")
                 guard sql.count == texts.count else {
-                    throw BenchFailure("\(database.name)/\(suite.file).sql has \(sql.count) statements for \(texts.count) queries")
+                    throw BenchFailure(
+                        "\(database.name)/\(suite.file).sql has \(sql.count) statements for \(texts.count) queries")
                 }
                 handWritten.append(sql)
             }

@@ -51,7 +51,8 @@ final class StoreSnapshot: StoredObjects {
             try db.each(sql, bindings) { row in
                 let objectId = row.string(0)
                 out.append(
-                    try row.withUTF8(1) { doc in try StoredRecordReader.record(doc, objectId: objectId, fields: fields) })
+                    try row.withUTF8(1) { doc in try StoredRecordReader.record(doc, objectId: objectId, fields: fields)
+                    })
             }
         }
         return out

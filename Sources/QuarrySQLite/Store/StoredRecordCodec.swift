@@ -85,7 +85,9 @@ enum StoredRecordCodec {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), b])
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]])
+                out.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)],
+                ])
             default: out.append(b)
             }
         }

@@ -18,9 +18,11 @@ struct StoredRecordReader {
         if let fields = try? reader.fields(wanted) { return Record(objectId: objectId, fields: fields) }
         let record = try StoredRecordCodec.decode(String(decoding: bytes, as: UTF8.self), objectId: objectId)
         guard let wanted else { return record }
-        return Record(objectId: objectId, fields: record.fieldOrder.compactMap { n in
-            wanted.contains(n) ? record.fields[n].map { (n, $0) } : nil
-        })
+        return Record(
+            objectId: objectId,
+            fields: record.fieldOrder.compactMap { n in
+                wanted.contains(n) ? record.fields[n].map { (n, $0) } : nil
+            })
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
@@ -156,7 +158,8 @@ struct StoredRecordReader {
     /// A double written as Swift's round-trip text, in a JSON string.
     private mutating func double() throws(Unreadable) -> Double {
         let (start, end, escaped) = try skipString()
-        guard !escaped, let d = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+        guard !escaped,
+            let d = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
         else { throw Unreadable() }
         return d
     }

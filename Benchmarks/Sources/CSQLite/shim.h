@@ -1,4 +1,0 @@
-#ifndef QUARRY_CSQLITE_SHIM_H
-#define QUARRY_CSQLITE_SHIM_H
-#include <sqlite3.h>
-#endif
