@@ -85,7 +85,8 @@ final class SQLiteBenchDatabase: BenchDatabase {
         }
         reader = db
         var views: [String] = []
-        for (id, className) in try rows(db, "SELECT id, name FROM quarry_classes") {
+        for row in try rows(db, "SELECT id, name FROM quarry_classes") {
+            let (id, className) = (row[0], row[1])
             var columns = ["seq", "objectId", "createdAt", "updatedAt"]
             for row in try rows(db, "SELECT name, number, kind FROM quarry_fields WHERE class = \(id) ORDER BY number")
             {

@@ -5,7 +5,7 @@ import Quarry
 /// throughput against the database's bulk load, then each standard query (Benchmarks/queries)
 /// on the in-memory engine, on Quarry's backend over the database, and hand-written in the
 /// database's SQL on the same data. Every query's answer size must agree across the three.
-struct StoreBench {
+@MainActor struct StoreBench {
     struct Suite {
         let title: String
         let file: String
@@ -26,7 +26,6 @@ struct StoreBench {
     let queriesDirectory: String
     let className: String
     let repeats: Int
-    var mismatches = 0
 
     /// Times `body`, returning the median of `repeats` runs (seconds) and its last result.
     func median<T>(_ body: () async throws -> T) async rethrows -> (Double, T) {
@@ -40,7 +39,9 @@ struct StoreBench {
         return (times.sorted()[times.count / 2], last!)
     }
 
-    mutating func run(_ databases: [any BenchDatabase]) async throws {
+    /// Prints the tables; returns the number of answers whose sizes differ.
+    func run(_ databases: [any BenchDatabase]) async throws -> Int {
+        var mismatches = 0
         print("## Store benchmark: \(dataFile)\n")
         let loadStart = ContinuousClock.now
         let data = try DataFile.load(path: dataFile)
@@ -104,6 +105,7 @@ struct StoreBench {
                 print("| " + cells.joined(separator: " | ") + " |")
             }
         }
+        return mismatches
     }
 
     static func size(_ result: QueryResult) -> Int {

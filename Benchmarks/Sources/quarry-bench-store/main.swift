@@ -44,14 +44,14 @@ for name in names.isEmpty ? ["sqlite"] : names {
     guard let make = known[name] else { usage("unknown database '\(name)' (known: \(known.keys.sorted()))") }
     databases.append(make())
 }
-var bench = StoreBench(dataFile: dataFile, queriesDirectory: queries, className: "Person", repeats: repeats)
+let bench = StoreBench(dataFile: dataFile, queriesDirectory: queries, className: "Person", repeats: repeats)
 do {
-    try await bench.run(databases)
+    let mismatches = try await bench.run(databases)
+    if mismatches > 0 {
+        FileHandle.standardError.write(Data("error: \(mismatches) answers differ in size (≠ above)\n".utf8))
+        exit(1)
+    }
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-    exit(1)
-}
-if bench.mismatches > 0 {
-    FileHandle.standardError.write(Data("error: \(bench.mismatches) answers differ in size (≠ above)\n".utf8))
     exit(1)
 }

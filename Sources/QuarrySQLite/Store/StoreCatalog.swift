@@ -65,7 +65,7 @@ struct StoreCatalog {
                     name: row.string(1), number: Int(row.int64(2)),
                     kind: row.text(3).flatMap(SQLiteColumnKind.init(storedText:)),
                     largeInts: row.int64(4) & 1 != 0, nulStrings: row.int64(4) & 2 != 0,
-                    type: row.text(5).flatMap { try? JSONDecoder().decode(FieldType.self, from: Data($0.utf8)) }))
+                    type: row.text(5).flatMap(FieldTypeCache.shared.type)))
         }
         try db.each("SELECT class, key, kind FROM quarry_indexes ORDER BY rowid") { row in
             // The key's components as a JSON array: a field name may hold a dot.
@@ -219,5 +219,22 @@ extension SQLiteColumnKind {
                 return nil
             }
         }
+    }
+}
+
+/// The field types of catalogs read so far, by their catalog text: the catalog is read in every
+/// transaction, and decoding a type with `JSONDecoder` costs more than a lookup query's run.
+private final class FieldTypeCache: @unchecked Sendable {
+    static let shared = FieldTypeCache()
+    private let lock = NSLock()
+    private var types: [String: FieldType] = [:]
+
+    func type(_ text: String) -> FieldType? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let t = types[text] { return t }
+        guard let t = try? JSONDecoder().decode(FieldType.self, from: Data(text.utf8)) else { return nil }
+        if types.count < 10_000 { types[text] = t }
+        return t
     }
 }
