@@ -1,12 +1,12 @@
 -- scan.sql hand-written for the SQLite store's file, line for line. Person is a view naming
 -- the store's columns after the fields (geo points as _lat/_lon, pointers as the objectId,
--- arrays as JSON text, dates as epoch milliseconds); seq is insertion order. Quarry's NOT is
--- two-valued (a NULL test is false, its NOT true), hence IS NOT 1.
+-- arrays as JSON text, dates as epoch milliseconds); seq is insertion order. Quarry's LIKE
+-- folds case, as SQLite's LIKE does over ASCII.
 SELECT * FROM Person WHERE age > 50 ORDER BY seq
 SELECT * FROM Person WHERE age > 50 AND name GLOB 'J*' ORDER BY seq
 SELECT * FROM Person WHERE name IN ('Joe1', 'Bob2', 'Ann3') OR score < 1.5 ORDER BY seq
-SELECT * FROM Person WHERE age BETWEEN 10 AND 20 AND (score > 50) IS NOT 1 AND created > 1672531200000 ORDER BY seq
-SELECT * FROM Person WHERE name GLOB '*an*' ORDER BY seq
+SELECT * FROM Person WHERE age BETWEEN 10 AND 20 AND NOT (score > 50) AND created > 1672531200000 ORDER BY seq
+SELECT * FROM Person WHERE name LIKE '%an%' ORDER BY seq
 SELECT * FROM Person WHERE EXISTS (SELECT 1 FROM json_each(tags) WHERE value = 'a1') ORDER BY seq
 SELECT * FROM Person WHERE city IN (SELECT objectId FROM City WHERE population > 5000000) ORDER BY seq
 SELECT * FROM Person WHERE city IN (SELECT objectId FROM City WHERE country = 'BR') ORDER BY seq
