@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean bench docs docs-html fuzz lint format clients
+.PHONY: demo test deps build release clean bench docs docs-html fuzz lint format clients bench-store
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config.
@@ -67,6 +67,17 @@ bench: release
 	@$(BENCH) --index age --index name --index score --index location - < Benchmarks/queries/indexed.sql
 	@printf '\n### Parse REST requests (no indexes)\n\n'
 	@$(BENCH) --dialect json - < Benchmarks/queries/requests.json
+
+# The store benchmark (docs/STORAGE.md#benchmarks): the same 1,000,000 rows imported into each
+# store (Quarry's import against the database's own bulk load), then Benchmarks/queries on the
+# in-memory engine, on the store and hand-written in the database's SQL (Benchmarks/queries/sqlite).
+BENCH_STORE_DATABASES ?= sqlite
+bench-store: deps
+	@mkdir -p .build/bench
+	@test -f $(BENCH_DATA) || $(SWIFT) run -c release --package-path Benchmarks quarry-bench-data \
+	    --rows $(BENCH_ROWS) --output $(BENCH_DATA)
+	$(SWIFT) run -c release --package-path Benchmarks quarry-bench-store --data $(BENCH_DATA) \
+	    --work .build/bench/store --repeat $(BENCH_REPEAT) $(addprefix --database ,$(BENCH_STORE_DATABASES))
 
 # libFuzzer harnesses (the Fuzz package: each front-end, the data-file reader, the whole
 # compile+run path), built with -sanitize=fuzzer,address and each run for FUZZ_SECONDS from its
