@@ -22,7 +22,8 @@ import Testing
     }
 
     @Test func theParseProfileRefusesIt() {
-        let d = diagnostics { () throws(Diagnostics) in try ParseWhere.parse(Self.text, className: "T", profile: .parse) }
+        let d = diagnostics { () throws(Diagnostics) in try ParseWhere.parse(Self.text, className: "T", profile: .parse)
+        }
         #expect(d.map(\.message) == ["$minDistance is LeanCloud's; the parse profile does not accept it"])
         #expect(d.map(\.path) == ["where.l.$minDistance"])
     }

@@ -36,7 +36,10 @@ import Testing
             var bob = Self.keys
             bob[HTTPField.Name("user-token")!] = "r:bob"
             let (_, editor) = try await c.send(.get, uri, headers: bob)
-            #expect(try #require(editor.arrayValue).map { $0["post"]?["__type"]?.stringValue } == ["Object", "Pointer", "Object"])
+            #expect(
+                try #require(editor.arrayValue).map { $0["post"]?["__type"]?.stringValue } == [
+                    "Object", "Pointer", "Object",
+                ])
             let (_, master) = try await c.send(.get, uri, headers: Self.master)
             #expect(try #require(master.arrayValue).map { $0["post"]?["score"] } == [1, 2, 3])
         }

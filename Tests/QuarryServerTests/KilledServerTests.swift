@@ -70,7 +70,9 @@ import Testing
                 single
                 ? object(n)
                 : #"{"transaction":true,"requests":["#
-                    + (0..<5).map { #"{"method":"POST","path":"/parse/classes/Burst","body":\#(object(n + Int64($0), batch: n))}"# }
+                    + (0..<5).map {
+                        #"{"method":"POST","path":"/parse/classes/Burst","body":\#(object(n + Int64($0), batch: n))}"#
+                    }
                     .joined(separator: ",") + "]}"
             let uri = single ? "/parse/classes/Burst" : "/parse/batch"
             guard

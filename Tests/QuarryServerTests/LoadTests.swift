@@ -45,7 +45,10 @@ import Testing
             async let second = client.execute(uri: "/slow", method: .get) { $0.status }
             while await limiter.load != (1, 1) { await Task.yield() }
             let refused = try await client.execute(uri: "/slow", method: .get) { response in
-                (response.status, response.headers[.retryAfter], try JSONParser().parse(Array(response.body.readableBytesView)))
+                (
+                    response.status, response.headers[.retryAfter],
+                    try JSONParser().parse(Array(response.body.readableBytesView))
+                )
             }
             #expect(refused.0 == .serviceUnavailable && refused.1 == "1")
             #expect(refused.2["code"] == 155)

@@ -45,7 +45,9 @@ import Testing
             let (status, json) = try await c.send(.post, "/parse/batch", headers: master, body: body)
             #expect(status == .notFound)
             #expect(json["code"] == 101)
-            #expect(json["error"]?.stringValue?.hasPrefix("batch request 2 failed, so the transaction wrote nothing") == true)
+            #expect(
+                json["error"]?.stringValue?.hasPrefix("batch request 2 failed, so the transaction wrote nothing")
+                    == true)
             #expect(try await c.ids("/parse/classes/Game", headers: master) == [])
             #expect(try await c.ids("/parse/classes/Post?order=score", headers: master) == ["p1", "p2", "p3", "p4"])
         }

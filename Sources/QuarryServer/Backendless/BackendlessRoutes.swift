@@ -27,7 +27,9 @@ struct BackendlessRoutes: Sendable {
 
     typealias Authenticate = @Sendable (Request, BasicRequestContext) throws(APIError) -> Credentials.Claim
 
-    private func register(on router: Router<BasicRequestContext>, prefix: String, _ authenticate: @escaping Authenticate) {
+    private func register(
+        on router: Router<BasicRequestContext>, prefix: String, _ authenticate: @escaping Authenticate
+    ) {
         let principalOf = { @Sendable (request: Request, context: BasicRequestContext) throws(APIError) in
             try principal(try authenticate(request, context))
         }

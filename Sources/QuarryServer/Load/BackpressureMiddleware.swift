@@ -14,7 +14,8 @@ struct BackpressureMiddleware<Context: RequestContext>: RouterMiddleware {
             var response = Wire.error(
                 APIError(
                     status: .serviceUnavailable, code: APIError.requestLimitExceeded,
-                    message: "the server is busy: \(limiter.maxInFlight) requests running and \(limiter.maxQueued) waiting; retry later"
+                    message:
+                        "the server is busy: \(limiter.maxInFlight) requests running and \(limiter.maxQueued) waiting; retry later"
                 ))
             response.headers[.retryAfter] = "1"
             return response

@@ -148,10 +148,12 @@ struct ParseRoutes: Sendable {
 
     private func run(_ request: BatchRequest, principal: Principal) async throws(APIError) -> JSON {
         switch request {
-        case .write(.create(let name, let body)): return try await service.create(name, body: body, principal: principal)
+        case .write(.create(let name, let body)):
+            return try await service.create(name, body: body, principal: principal)
         case .write(.update(let name, let id, let body)):
             return try await service.update(name, objectId: id, body: body, principal: principal)
-        case .write(.delete(let name, let id)): return try await service.delete(name, objectId: id, principal: principal)
+        case .write(.delete(let name, let id)):
+            return try await service.delete(name, objectId: id, principal: principal)
         case .read(let name, let id?, let body):
             return try await service.get(name, objectId: id, body: body, principal: principal, profile: profile)
         case .read(let name, nil, let body):
