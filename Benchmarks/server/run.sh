@@ -61,6 +61,10 @@ measure() {
         exit 1
     fi
     local rps p50 p99
+    if echo "$out" | grep -q '^ *0 requests in'; then
+        printf '| %s | %s | %s | no answer within %s s | | |\n' "$store" "$indexed" "$label" "$seconds"
+        return
+    fi
     rps=$(echo "$out" | awk '/^Requests\/sec:/ {printf "%.0f", $2}')
     p50=$(echo "$out" | awk '$1 == "50%" {print $2}')
     p99=$(echo "$out" | awk '$1 == "99%" {print $2}')
