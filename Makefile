@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean bench docs docs-html fuzz lint format clients bench-store
+.PHONY: demo test deps build release clean bench bench-store bench-server docs docs-html fuzz lint format clients
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config.
@@ -78,6 +78,22 @@ bench-store: deps
 	    --rows $(BENCH_ROWS) --output $(BENCH_DATA)
 	$(SWIFT) run -c release --package-path Benchmarks quarry-bench-store --data $(BENCH_DATA) \
 	    --work .build/bench/store --repeat $(BENCH_REPEAT) $(addprefix --database ,$(BENCH_STORE_DATABASES))
+
+# The server load test (docs/SERVER.md#load-test): wrk on 127.0.0.1 against `quarry serve` over
+# the same 1,000,000 Person objects, in memory and in SQLite stores (imported once into
+# .build/bench), without and with indexes; each query for BENCH_SERVER_SECONDS.
+BENCH_SERVER_SECONDS ?= 10
+BENCH_SERVER_CONNECTIONS ?= 16
+BENCH_SERVER_STORES := .build/bench/server-$(BENCH_ROWS)
+
+bench-server: release
+	@command -v wrk >/dev/null 2>&1 || { echo "Installing wrk with apt-get"; \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+	@mkdir -p $(BENCH_SERVER_STORES)
+	@test -f $(BENCH_DATA) || $(SWIFT) run -c release --package-path Benchmarks quarry-bench-data \
+	    --rows $(BENCH_ROWS) --output $(BENCH_DATA)
+	@bash Benchmarks/server/run.sh $(QUARRY) $(BENCH_DATA) $(BENCH_SERVER_STORES) \
+	    $(BENCH_SERVER_SECONDS) $(BENCH_SERVER_CONNECTIONS)
 
 # libFuzzer harnesses (the Fuzz package: each front-end, the data-file reader, the whole
 # compile+run path), built with -sanitize=fuzzer,address and each run for FUZZ_SECONDS from its

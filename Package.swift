@@ -72,6 +72,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]),
         .target(
             name: "QuarryCLI",
@@ -102,6 +103,7 @@ let package = Package(
                 "QuarryServer", "QuarrySQLite",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI", "QuarrySQLite", "QuarryTestSupport"]),
         .testTarget(
