@@ -88,12 +88,12 @@ import Testing
 
     @Test func libraryExample() async throws {
         let engine = Engine(database: try Database(contentsOfFile: Self.sample))
-        let tokyo = try engine.find("Contact", where: "age > 20 AND address.city = 'Tokyo'")
+        let tokyo = try await engine.find("Contact", where: "age > 20 AND address.city = 'Tokyo'")
         #expect(tokyo.map(\.objectId) == ["k3"])
-        let ks = try engine.find("Contact", where: "name BEGINSWITH[c] %@", dialect: .predicate, arguments: ["k"])
+        let ks = try await engine.find("Contact", where: "name BEGINSWITH[c] %@", dialect: .predicate, arguments: ["k"])
         #expect(ks.map(\.objectId) == ["k3"])
-        #expect(try engine.count("Order", where: #"{"orderAmount":{"$gt":100}}"#, dialect: .json) == 2)
-        let top = try QueryBuilder("Order").where("orderAmount" >= 100)
+        #expect(try await engine.count("Order", where: #"{"orderAmount":{"$gt":100}}"#, dialect: .json) == 2)
+        let top = try await QueryBuilder("Order").where("orderAmount" >= 100)
             .order(.descending("orderAmount")).limit(2).find(in: engine)
         #expect(top.map(\.objectId) == ["o4", "o3"])
 
@@ -104,12 +104,12 @@ import Testing
             var createdAt: Date?
         }
         let adults = try await engine.find(Contact.self, where: "age >= 21")
-        #expect(adults.map { Value.string($0.name) } == (try engine.find("Contact", where: "age >= 21")).map { $0["name"] })
+        #expect(adults.map { Value.string($0.name) } == (try await engine.find("Contact", where: "age >= 21")).map { $0["name"] })
         #expect(adults.first?.createdAt == Date(timeIntervalSince1970: 1_422_784_800))
         let zoe = try engine.insert(Contact(name: "Zoe", age: 31))
         #expect(zoe.objectId.count == 10)
         try engine.insert(json: #"{"name":"Yan","age":40}"#, into: "Contact")
-        #expect(try engine.count("Contact", where: "name IN ('Zoe', 'Yan')") == 2)
+        #expect(try await engine.count("Contact", where: "name IN ('Zoe', 'Yan')") == 2)
 
         let text = try Dialect.sql.translate(
             "name LIKE 'J%' AND age > 20", to: .predicate, className: "Contact",

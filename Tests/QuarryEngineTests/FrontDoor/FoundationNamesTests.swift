@@ -24,7 +24,7 @@ import Testing
         #expect(values[0].dateValue == when)
         #expect(values[1].dataValue == bytes)
 
-        let predicate = Foundation.Predicate<Int> { $0 > 1 }
+        let predicate: Predicate<Int> = #Predicate { $0 > 1 }
         #expect(try predicate.evaluate(2))
         let keyPath: KeyPath<Record, String> = \.objectId
         #expect(Record(objectId: "a", fields: []) [keyPath: keyPath] == "a")

@@ -89,10 +89,10 @@ enum Sample {
         let engine = try Sample.engine()
         struct Wrong: Decodable { var name: Int }
         let attempts: [(String, () throws(Diagnostic) -> Void)] = [
-            ("syntax.unexpected-token", { _ = try engine.find("Contact", where: "age > AND") }),
-            ("query.unknown-column", { _ = try engine.count("Contact", where: "agee > 3") }),
-            ("regex.invalid", { _ = try engine.find("Contact", where: "name MATCHES '('", dialect: .predicate) }),
-            ("data.decode", { _ = try engine.find(Wrong.self, in: "Contact", where: "age > 20") }),
+            ("syntax.unexpected-token", { () throws(Diagnostic) in _ = try engine.find("Contact", where: "age > AND") }),
+            ("query.unknown-column", { () throws(Diagnostic) in _ = try engine.count("Contact", where: "agee > 3") }),
+            ("regex.invalid", { () throws(Diagnostic) in _ = try engine.find("Contact", where: "name MATCHES '('", dialect: .predicate) }),
+            ("data.decode", { () throws(Diagnostic) in _ = try engine.find(Wrong.self, in: "Contact", where: "age > 20") }),
         ]
         for (code, attempt) in attempts {
             do throws(Diagnostic) {
