@@ -1,10 +1,11 @@
 // The front door's `async` entry points (docs/API.md#async): the same calls as the synchronous
-// ones, run inside the calling task. The executor checks the task between batches of rows, so
+// ones, run inside the calling task on the caller's executor (`nonisolated(nonsending)`), so an
+// actor that owns an engine awaits them without sending the engine anywhere. The executor checks the task between batches of rows, so
 // cancelling the task ends a running query with `query.cancelled`; the engine's
 // `Limits.deadlineSeconds` ends one that runs too long with `limit.deadline`.
 
 extension Engine {
-    public func find(
+    nonisolated(nonsending) public func find(
         _ className: String, where text: String, dialect: Dialect = .sql, profile: Profile = .exact,
         arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
     ) async throws(Diagnostic) -> [Record] {
@@ -13,7 +14,7 @@ extension Engine {
         return try run(query, variables: variables).records
     }
 
-    public func first(
+    nonisolated(nonsending) public func first(
         _ className: String, where text: String, dialect: Dialect = .sql, profile: Profile = .exact,
         arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
     ) async throws(Diagnostic) -> Record? {
@@ -22,7 +23,7 @@ extension Engine {
         return try run(Self.firstOnly(query), variables: variables).records.first
     }
 
-    public func count(
+    nonisolated(nonsending) public func count(
         _ className: String, where text: String, dialect: Dialect = .sql, profile: Profile = .exact,
         arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
     ) async throws(Diagnostic) -> Int {
@@ -31,7 +32,7 @@ extension Engine {
         return try countMatches(query, variables: variables)
     }
 
-    public func explain(
+    nonisolated(nonsending) public func explain(
         _ className: String, where text: String, dialect: Dialect = .sql, profile: Profile = .exact,
         arguments: [PredicateArgument] = [], variables: [String: Value] = [:], analyze: Bool = false
     ) async throws(Diagnostic) -> ExplainReport {
@@ -40,7 +41,7 @@ extension Engine {
         return try explain(query, variables: variables, analyze: analyze)
     }
 
-    public func find<T: Decodable>(
+    nonisolated(nonsending) public func find<T: Decodable>(
         _ type: T.Type, in className: String? = nil, where text: String, dialect: Dialect = .sql,
         profile: Profile = .exact, arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
     ) async throws(Diagnostic) -> [T] {
@@ -50,7 +51,7 @@ extension Engine {
         return try Self.decode(T.self, try run(query, variables: variables).records, className: name)
     }
 
-    public func first<T: Decodable>(
+    nonisolated(nonsending) public func first<T: Decodable>(
         _ type: T.Type, in className: String? = nil, where text: String, dialect: Dialect = .sql,
         profile: Profile = .exact, arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
     ) async throws(Diagnostic) -> T? {
