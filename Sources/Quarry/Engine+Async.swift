@@ -1,11 +1,10 @@
 // The front door's `async` entry points (docs/API.md#async): the same calls as the synchronous
-// ones, run inside the calling task on the caller's executor (`nonisolated(nonsending)`), so an
-// actor that owns an engine awaits them without sending the engine anywhere. The executor checks the task between batches of rows, so
+// ones, run inside the calling task. The executor checks the task between batches of rows, so
 // cancelling the task ends a running query with `query.cancelled`; the engine's
 // `Limits.deadlineSeconds` ends one that runs too long with `limit.deadline`.
 
 extension Engine {
-    nonisolated(nonsending) public func find(
+    public func find(
         _ className: String, where text: String, dialect: Dialect = .sql, profile: Profile = .exact,
         arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
     ) async throws(Diagnostic) -> [Record] {
@@ -14,7 +13,7 @@ extension Engine {
         return try run(query, variables: variables).records
     }
 
-    nonisolated(nonsending) public func first(
+    public func first(
         _ className: String, where text: String, dialect: Dialect = .sql, profile: Profile = .exact,
         arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
     ) async throws(Diagnostic) -> Record? {
@@ -23,7 +22,7 @@ extension Engine {
         return try run(Self.firstOnly(query), variables: variables).records.first
     }
 
-    nonisolated(nonsending) public func count(
+    public func count(
         _ className: String, where text: String, dialect: Dialect = .sql, profile: Profile = .exact,
         arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
     ) async throws(Diagnostic) -> Int {
@@ -32,7 +31,7 @@ extension Engine {
         return try countMatches(query, variables: variables)
     }
 
-    nonisolated(nonsending) public func explain(
+    public func explain(
         _ className: String, where text: String, dialect: Dialect = .sql, profile: Profile = .exact,
         arguments: [PredicateArgument] = [], variables: [String: Value] = [:], analyze: Bool = false
     ) async throws(Diagnostic) -> ExplainReport {
@@ -41,7 +40,7 @@ extension Engine {
         return try explain(query, variables: variables, analyze: analyze)
     }
 
-    nonisolated(nonsending) public func find<T: Decodable>(
+    public func find<T: Decodable>(
         _ type: T.Type, in className: String? = nil, where text: String, dialect: Dialect = .sql,
         profile: Profile = .exact, arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
     ) async throws(Diagnostic) -> [T] {
@@ -51,7 +50,7 @@ extension Engine {
         return try Self.decode(T.self, try run(query, variables: variables).records, className: name)
     }
 
-    nonisolated(nonsending) public func first<T: Decodable>(
+    public func first<T: Decodable>(
         _ type: T.Type, in className: String? = nil, where text: String, dialect: Dialect = .sql,
         profile: Profile = .exact, arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
     ) async throws(Diagnostic) -> T? {

@@ -33,22 +33,22 @@ extension QueryBuilder {
 
     // MARK: - async, in the calling task (docs/API.md#async)
 
-    nonisolated(nonsending) public func find(in engine: Engine, profile: Profile = .exact) async throws(Diagnostic) -> [Record] {
+    public func find(in engine: Engine, profile: Profile = .exact) async throws(Diagnostic) -> [Record] {
         try Engine.checkCancellation()
         return try engine.run(build(profile: profile, limits: engine.limits)).records
     }
 
-    nonisolated(nonsending) public func first(in engine: Engine, profile: Profile = .exact) async throws(Diagnostic) -> Record? {
+    public func first(in engine: Engine, profile: Profile = .exact) async throws(Diagnostic) -> Record? {
         try Engine.checkCancellation()
         return try engine.run(buildFirst(profile: profile, limits: engine.limits)).records.first
     }
 
-    nonisolated(nonsending) public func count(in engine: Engine, profile: Profile = .exact) async throws(Diagnostic) -> Int {
+    public func count(in engine: Engine, profile: Profile = .exact) async throws(Diagnostic) -> Int {
         try Engine.checkCancellation()
         return try engine.countMatches(buildCount(profile: profile, limits: engine.limits), variables: [:])
     }
 
-    nonisolated(nonsending) public func find<T: Decodable>(_ type: T.Type, in engine: Engine, profile: Profile = .exact) async throws(Diagnostic)
+    public func find<T: Decodable>(_ type: T.Type, in engine: Engine, profile: Profile = .exact) async throws(Diagnostic)
         -> [T]
     {
         try Engine.checkCancellation()

@@ -50,35 +50,35 @@ actor Contacts {
     }
 
     /// The three dialects and the builder ask the same question.
-    func adultsInTokyoEachWay() async throws -> [Int] {
+    func adultsInTokyoEachWay() throws -> [Int] {
         [
-            try await engine.count("Contact", where: "age >= 30 AND city = 'Tokyo'"),
-            try await engine.count(
+            try engine.count("Contact", where: "age >= 30 AND city = 'Tokyo'"),
+            try engine.count(
                 "Contact", where: "age >= %d AND city == %@", dialect: .predicate, arguments: [30, "Tokyo"]),
-            try await engine.count("Contact", where: #"{"age":{"$gte":30},"city":"Tokyo"}"#, dialect: .json),
-            try await QueryBuilder("Contact").where("age" >= 30, "city" == "Tokyo").count(in: engine),
+            try engine.count("Contact", where: #"{"age":{"$gte":30},"city":"Tokyo"}"#, dialect: .json),
+            try QueryBuilder("Contact").where("age" >= 30, "city" == "Tokyo").count(in: engine),
         ]
     }
 
-    func adults(in city: String) async throws -> [Contact] {
-        try await engine.find(
+    func adults(in city: String) throws -> [Contact] {
+        try engine.find(
             Contact.self, where: "age >= 30 AND city == %@", dialect: .predicate, arguments: [.value(.string(city))])
     }
 
-    func first(named name: String) async throws -> Contact? {
-        try await engine.first(Contact.self, where: "name = '\(name)'")
+    func first(named name: String) throws -> Contact? {
+        try engine.first(Contact.self, where: "name = '\(name)'")
     }
 
-    func youngVIPs() async throws -> [Contact] {
-        try await engine.find(Contact.self, where: #"{"tags":"vip","age":{"$lt":10}}"#, dialect: .json)
+    func youngVIPs() throws -> [Contact] {
+        try engine.find(Contact.self, where: #"{"tags":"vip","age":{"$lt":10}}"#, dialect: .json)
     }
 
     func add(_ contact: Contact) throws { try engine.insert(contact) }
 
     /// A misspelt field, reported by the one error type.
-    func misspelt() async -> String? {
+    func misspelt() -> String? {
         do {
-            _ = try await engine.find(Contact.self, where: "agee > 3")
+            _ = try engine.find(Contact.self, where: "agee > 3")
             return nil
         } catch {
             return error.code
