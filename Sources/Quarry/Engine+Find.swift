@@ -80,8 +80,11 @@ extension Engine {
         profile: Profile = .exact, arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
     ) throws(Diagnostic) -> [T] {
         let name = className ?? storedClassName(of: T.self)
-        return try Self.decode(T.self, try find(name, where: text, dialect: dialect, profile: profile,
-            arguments: arguments, variables: variables), className: name)
+        return try Self.decode(
+            T.self,
+            try find(
+                name, where: text, dialect: dialect, profile: profile,
+                arguments: arguments, variables: variables), className: name)
     }
 
     /// The first matching object decoded into `T`; nil when none matches.

@@ -48,7 +48,8 @@ extension QueryBuilder {
         return try engine.countMatches(buildCount(profile: profile, limits: engine.limits), variables: [:])
     }
 
-    public func find<T: Decodable>(_ type: T.Type, in engine: Engine, profile: Profile = .exact) async throws(Diagnostic)
+    public func find<T: Decodable>(_ type: T.Type, in engine: Engine, profile: Profile = .exact)
+        async throws(Diagnostic)
         -> [T]
     {
         try Engine.checkCancellation()

@@ -109,7 +109,8 @@ public final class Engine {
         var message = "no object of \(className) has a field '\(field)' to index"
         if let stored = schema.resolveField(field, in: className) { message += "; did you mean '\(stored)'?" }
         let known = schema.fieldNames(in: className)
-        return Diagnostic(.index.unknownField, message, notes: ["fields of \(className): \(known.joined(separator: ", "))"])
+        return Diagnostic(
+            .index.unknownField, message, notes: ["fields of \(className): \(known.joined(separator: ", "))"])
     }
 
     /// Removes an index; returns whether it existed.

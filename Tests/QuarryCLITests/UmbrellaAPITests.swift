@@ -104,7 +104,9 @@ import Testing
             var createdAt: Date?
         }
         let adults = try await engine.find(Contact.self, where: "age >= 21")
-        #expect(adults.map { Value.string($0.name) } == (try await engine.find("Contact", where: "age >= 21")).map { $0["name"] })
+        #expect(
+            adults.map { Value.string($0.name) }
+                == (try await engine.find("Contact", where: "age >= 21")).map { $0["name"] })
         #expect(adults.first?.createdAt == Date(timeIntervalSince1970: 1_422_784_800))
         let zoe = try engine.insert(Contact(name: "Zoe", age: 31))
         #expect(zoe.objectId.count == 10)

@@ -16,13 +16,21 @@ import Testing
         ("when", .date(1_427_068_800_123)), ("before1970", .date(-1)), ("farFuture", .date(253_402_300_799_999)),
         ("bytes", .bytes([0, 1, 254, 255])), ("noBytes", .bytes([])),
         ("place", .geoPoint(GeoPoint(latitude: -33.5, longitude: 151.25))),
-        ("area", .polygon([GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: 1, longitude: 0),
-            GeoPoint(latitude: 0, longitude: 1)])),
+        (
+            "area",
+            .polygon([
+                GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: 1, longitude: 0),
+                GeoPoint(latitude: 0, longitude: 1),
+            ])
+        ),
         ("owner", .pointer(Pointer(className: "_User", objectId: "u1"))),
         ("friends", .relation(className: "_User", objectIds: ["u1", "u2"])),
         ("file", .file(FileRef(name: "a.png", url: "https://x/a.png"))), ("bareFile", .file(FileRef(name: "b"))),
         ("list", .array([.int(1), .string("two"), .array([]), .object([:]), .null])), ("noList", .array([])),
-        ("nested", .object(["a": .object(["b": .array([.date(0), .pointer(Pointer(className: "C", objectId: "c"))])])])),
+        (
+            "nested",
+            .object(["a": .object(["b": .array([.date(0), .pointer(Pointer(className: "C", objectId: "c"))])])])
+        ),
         ("noObject", .object([:])), ("ключ 🔑", .string("unicode key")),
     ]
 
@@ -65,19 +73,23 @@ import Testing
                 == #"{"objectId":"a","createdAt":"1970-01-01T00:00:00.000Z","due":{"__type":"Date","iso":"1970-01-01T00:00:00.000Z"},"nested":{"at":{"__type":"Date","iso":"1970-01-01T00:00:00.000Z"}}}"#
         )
         // Either form reads back as a date, for createdAt and updatedAt.
-        let wrapped = try Record(json: #"{"objectId":"a","createdAt":{"__type":"Date","iso":"1970-01-01T00:00:00.000Z"}}"#)
+        let wrapped = try Record(
+            json: #"{"objectId":"a","createdAt":{"__type":"Date","iso":"1970-01-01T00:00:00.000Z"}}"#)
         #expect(wrapped.fields["createdAt"] == .date(0))
         #expect(try Record(json: record.json) == record)
         #expect(try Value(json: Value.date(0).json) == .date(0))
     }
 
     @Test func nonFiniteDoublesAreTheCodersToHandle() throws {
-        let record = Record(objectId: "n", fields: [("nan", .double(.nan)), ("inf", .double(.infinity)), ("ninf", .double(-.infinity))])
+        let record = Record(
+            objectId: "n", fields: [("nan", .double(.nan)), ("inf", .double(.infinity)), ("ninf", .double(-.infinity))])
         #expect(throws: EncodingError.self) { try JSONEncoder().encode(record) }
         let encoder = JSONEncoder()
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
         let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
         let back = try decoder.decode(Record.self, from: encoder.encode(record))
         #expect(back.fields["nan"]?.numericValue?.isNaN == true)
         #expect(back.fields["inf"] == .double(.infinity))
@@ -145,11 +157,15 @@ import Testing
     static let contact = Contact(
         objectId: "c1", createdAt: Date(millisecondsSince1970: 1_427_068_800_123), name: "Zoë 🧭", age: -128,
         big: .max, small: .min, unsigned: UInt64(Int64.max), score: 9.5, ratio: 0.25, negativeZero: -0.0, nan: .nan,
-        inf: -.infinity, married: false, photo: Data([0xFF, 0, 7]), raw: [], home: GeoPoint(latitude: 10, longitude: 20),
+        inf: -.infinity, married: false, photo: Data([0xFF, 0, 7]), raw: [],
+        home: GeoPoint(latitude: 10, longitude: 20),
         boss: Pointer(className: "Contact", objectId: "c0"), resume: FileRef(name: "cv.pdf"), tags: ["a", "ä"],
         empty: [], address: Address(city: "Austin", zip: nil), history: [Address(city: "Dallas", zip: 75201)],
-        scores: ["math": 1, "art": -2.5], anything: .polygon([GeoPoint(latitude: 0, longitude: 0),
-            GeoPoint(latitude: 1, longitude: 1), GeoPoint(latitude: 0, longitude: 1)]), nickname: nil)
+        scores: ["math": 1, "art": -2.5],
+        anything: .polygon([
+            GeoPoint(latitude: 0, longitude: 0),
+            GeoPoint(latitude: 1, longitude: 1), GeoPoint(latitude: 0, longitude: 1),
+        ]), nickname: nil)
 
     @Test func swiftTypesRoundTripThroughRecords() throws {
         let record = try ValueEncoder().encodeRecord(Self.contact)
@@ -168,12 +184,21 @@ import Testing
     @Test func wrapperValuesReadAsPlainStructsAndArrays() throws {
         struct Place: Decodable { var latitude: Double; var longitude: Double }
         struct Link: Decodable { var className: String; var objectId: String }
-        #expect(try ValueDecoder().decode(Place.self, from: .geoPoint(GeoPoint(latitude: 1, longitude: 2))).longitude == 2)
-        #expect(try ValueDecoder().decode(Link.self, from: .pointer(Pointer(className: "C", objectId: "x"))).objectId == "x")
-        let polygon = Value.polygon([GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: 1, longitude: 1), GeoPoint(latitude: 0, longitude: 1)])
+        #expect(
+            try ValueDecoder().decode(Place.self, from: .geoPoint(GeoPoint(latitude: 1, longitude: 2))).longitude == 2)
+        #expect(
+            try ValueDecoder().decode(Link.self, from: .pointer(Pointer(className: "C", objectId: "x"))).objectId == "x"
+        )
+        let polygon = Value.polygon([
+            GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: 1, longitude: 1),
+            GeoPoint(latitude: 0, longitude: 1),
+        ])
         #expect(try ValueDecoder().decode([GeoPoint].self, from: polygon).count == 3)
         let relation = Value.relation(className: "U", objectIds: ["a", "b"])
-        #expect(try ValueDecoder().decode([Pointer].self, from: relation) == [Pointer(className: "U", objectId: "a"), Pointer(className: "U", objectId: "b")])
+        #expect(
+            try ValueDecoder().decode([Pointer].self, from: relation) == [
+                Pointer(className: "U", objectId: "a"), Pointer(className: "U", objectId: "b"),
+            ])
         // An integral double reads as an integer; 2.5 does not.
         #expect(try ValueDecoder().decode(Int.self, from: .double(3)) == 3)
         #expect(throws: Diagnostic.self) { try ValueDecoder().decode(Int.self, from: .double(2.5)) }
@@ -184,8 +209,10 @@ import Testing
         let base: [String: Value] = [
             "objectId": "c1", "createdAt": .date(0), "name": "n", "age": 1, "big": 1, "small": 1, "unsigned": 1,
             "score": 1, "ratio": 1, "negativeZero": 0, "nan": 0, "inf": 0, "married": true, "photo": .bytes([]),
-            "raw": .bytes([]), "home": .geoPoint(GeoPoint(latitude: 0, longitude: 0)), "resume": .file(FileRef(name: "f")),
-            "tags": [], "empty": [], "address": .object(["city": "x"]), "history": [], "scores": .object([:]), "anything": .null,
+            "raw": .bytes([]), "home": .geoPoint(GeoPoint(latitude: 0, longitude: 0)),
+            "resume": .file(FileRef(name: "f")),
+            "tags": [], "empty": [], "address": .object(["city": "x"]), "history": [], "scores": .object([:]),
+            "anything": .null,
         ]
         #expect(throws: Never.self) { try ValueDecoder().decode(Contact.self, from: .object(base)) }
         let cases: [(String, Value?, String, String)] = [
@@ -206,7 +233,11 @@ import Testing
             var fields = base
             fields[field] = value
             do {
-                _ = try ValueDecoder().decode(Contact.self, from: Record(objectId: "c1", fields: fields.filter { $0.key != "objectId" }.map { ($0.key, $0.value) }), className: "Contact")
+                _ = try ValueDecoder().decode(
+                    Contact.self,
+                    from: Record(
+                        objectId: "c1", fields: fields.filter { $0.key != "objectId" }.map { ($0.key, $0.value) }),
+                    className: "Contact")
                 Issue.record("expected data.decode for \(field)")
             } catch {
                 #expect(error.code == "data.decode")

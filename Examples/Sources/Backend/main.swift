@@ -43,7 +43,8 @@ actor Contacts {
             try engine.insert(contact)
         }
         let zoe = try engine.insert(
-            json: #"{"name":"Zoe","age":31,"city":"Tokyo","tags":["new"],"joined":{"__type":"Date","iso":"2024-05-01T12:00:00.000Z"}}"#,
+            json:
+                #"{"name":"Zoe","age":31,"city":"Tokyo","tags":["new"],"joined":{"__type":"Date","iso":"2024-05-01T12:00:00.000Z"}}"#,
             into: "Contact")
         try engine.createIndex(.ordered, on: "age", in: "Contact")
         return zoe.objectId

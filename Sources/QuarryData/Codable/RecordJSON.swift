@@ -52,7 +52,9 @@ extension Record: Codable {
         guard case .object(let object) = json else {
             throw DecodingError.typeMismatch(
                 Record.self,
-                .init(codingPath: decoder.codingPath, debugDescription: "a record is a JSON object, not \(json.typeName)"))
+                .init(
+                    codingPath: decoder.codingPath, debugDescription: "a record is a JSON object, not \(json.typeName)")
+            )
         }
         do {
             self = try ParseJSON.decodeRecord(object)

@@ -76,7 +76,8 @@ struct ValueDecoding: Decoder {
     func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {
         let article = ["int", "array", "object"].contains(value.typeName) ? "an" : "a"
         let found = value.isNull ? "null" : "\(article) \(value.typeName) (\(value.shortDescription))"
-        let context = DecodingError.Context(codingPath: codingPath, debugDescription: "expected \(expected), found \(found)")
+        let context = DecodingError.Context(
+            codingPath: codingPath, debugDescription: "expected \(expected), found \(found)")
         return value.isNull ? .valueNotFound(type, context) : .typeMismatch(type, context)
     }
 
@@ -120,7 +121,9 @@ struct ValueDecoding: Decoder {
             throw mismatch(T.self, "a number")
         }
         throw DecodingError.dataCorrupted(
-            .init(codingPath: codingPath, debugDescription: "the number \(value.shortDescription) does not fit \(T.self)"))
+            .init(
+                codingPath: codingPath, debugDescription: "the number \(value.shortDescription) does not fit \(T.self)")
+        )
     }
 
     func decodeFloat<T: BinaryFloatingPoint>(_ type: T.Type) throws -> T {

@@ -150,7 +150,9 @@ struct ValueEncoding: Encoder {
             guard let v = Value(date) else {
                 throw EncodingError.invalidValue(
                     date,
-                    .init(codingPath: codingPath, debugDescription: "the date \(date) is beyond what Quarry's dates hold"))
+                    .init(
+                        codingPath: codingPath, debugDescription: "the date \(date) is beyond what Quarry's dates hold")
+                )
             }
             slot.content = .value(v)
         case let data as Data: slot.content = .value(Value(data))

@@ -27,7 +27,7 @@ import Testing
         let predicate: Predicate<Int> = #Predicate { $0 > 1 }
         #expect(try predicate.evaluate(2))
         let keyPath: KeyPath<Record, String> = \.objectId
-        #expect(Record(objectId: "a", fields: []) [keyPath: keyPath] == "a")
+        #expect(Record(objectId: "a", fields: [])[keyPath: keyPath] == "a")
         let url = URL(fileURLWithPath: Sample.path)
         #expect(try Database(contentsOfFile: url.path).classNames.contains("Contact"))
 

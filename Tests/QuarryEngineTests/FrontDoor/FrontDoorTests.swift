@@ -40,7 +40,8 @@ enum Sample {
         let body = #"{"where":{"orderAmount":{"$gt":0}},"order":"-orderAmount","limit":2}"#
         #expect(try engine.find("Order", where: body, dialect: .json).map(\.objectId) == ["o4", "o3"])
         // count ignores the page; first keeps the order.
-        #expect(try engine.count("Order", where: body, dialect: .json) == engine.count("Order", where: "orderAmount > 0"))
+        #expect(
+            try engine.count("Order", where: body, dialect: .json) == engine.count("Order", where: "orderAmount > 0"))
         #expect(try engine.first("Order", where: body, dialect: .json)?.objectId == "o4")
         #expect(try engine.first("Contact", where: "age > 1000") == nil)
     }
@@ -89,10 +90,21 @@ enum Sample {
         let engine = try Sample.engine()
         struct Wrong: Decodable { var name: Int }
         let attempts: [(String, () throws(Diagnostic) -> Void)] = [
-            ("syntax.unexpected-token", { () throws(Diagnostic) in _ = try engine.find("Contact", where: "age > AND") }),
+            (
+                "syntax.unexpected-token",
+                { () throws(Diagnostic) in _ = try engine.find("Contact", where: "age > AND") }
+            ),
             ("query.unknown-column", { () throws(Diagnostic) in _ = try engine.count("Contact", where: "agee > 3") }),
-            ("regex.invalid", { () throws(Diagnostic) in _ = try engine.find("Contact", where: "name MATCHES '('", dialect: .predicate) }),
-            ("data.decode", { () throws(Diagnostic) in _ = try engine.find(Wrong.self, in: "Contact", where: "age > 20") }),
+            (
+                "regex.invalid",
+                { () throws(Diagnostic) in
+                    _ = try engine.find("Contact", where: "name MATCHES '('", dialect: .predicate)
+                }
+            ),
+            (
+                "data.decode",
+                { () throws(Diagnostic) in _ = try engine.find(Wrong.self, in: "Contact", where: "age > 20") }
+            ),
         ]
         for (code, attempt) in attempts {
             do throws(Diagnostic) {
@@ -123,7 +135,9 @@ enum Sample {
         try engine.createIndex(.ordered, on: "age", in: "Contact")
         try engine.createIndex(.hash, on: "objectId", in: "Contact")
         try engine.createIndex(.hash, on: "address.city", in: "Contact")
-        #expect(try engine.find("Contact", where: "age > 30").map(\.objectId) == (try Sample.database().find("Contact", where: "age > 30")).map(\.objectId))
+        #expect(
+            try engine.find("Contact", where: "age > 30").map(\.objectId)
+                == (try Sample.database().find("Contact", where: "age > 30")).map(\.objectId))
     }
 
     @Test func theDatabaseConveniencesRunOnAnEngine() throws {
