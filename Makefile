@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean bench bench-store bench-server docs docs-html fuzz lint format clients
+.PHONY: demo test deps build release clean bench bench-store bench-server docs docs-html fuzz lint format clients examples
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config.
@@ -29,7 +29,13 @@ demo: release
 
 test: deps
 	$(SWIFT) test
+	$(MAKE) examples
 	$(MAKE) clients
+
+# Examples/: a package depending on this one, as a backend would (Swift 6 mode, warnings are
+# errors), built and run (docs/API.md).
+examples: deps
+	$(SWIFT) run --package-path Examples Backend
 
 # Real client SDKs against a live `quarry serve` on loopback (Tests/Clients): LeanCloud's Python
 # SDK and qs-parse-rest, installed from PyPI into a virtual environment under .build/.
@@ -119,7 +125,7 @@ fuzz: deps
 	done
 
 # The code follows .swift-format (swift-format ships with the toolchain); CI runs `make lint`.
-FORMATTED := Sources Tests Benchmarks/Sources Benchmarks/Benchmarks Fuzz/Sources Package.swift
+FORMATTED := Sources Tests Benchmarks/Sources Benchmarks/Benchmarks Fuzz/Sources Examples/Sources Package.swift
 lint:
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format $(FORMATTED)
 
