@@ -87,9 +87,9 @@ struct DataOptions: ParsableArguments {
         }
     }
 
-    func load() throws(Failure) -> DataSource {
+    func load(_ console: Console, limits: Limits = .default) throws(Failure) -> DataSource {
         guard let file else { throw .usage("this command reads a data file: give --data") }
-        return try DataSource.load(file, className: className)
+        return try DataSource.load(file, className: className, limits: limits, console: console)
     }
 
     /// The store `--store` names with the class settled, nil without `--store`.
@@ -115,8 +115,8 @@ struct SchemaOptions: ParsableArguments {
             valueName: "name"))
     var className: String?
 
-    func load() throws(Failure) -> DataSource? {
-        try file.map { path throws(Failure) in try DataSource.load(path, className: className) }
+    func load(_ console: Console) throws(Failure) -> DataSource? {
+        try file.map { path throws(Failure) in try DataSource.load(path, className: className, console: console) }
     }
 
     /// The class to compile under: the data's, else `--class`, else none (a syntax check).

@@ -93,9 +93,9 @@ extension RunCommand {
         try bindings.requireDialect(dialect)
         let text = try query.read(from: console)
         let store = try data.openStore()
-        let source = store == nil ? try data.load() : nil
+        let source = store == nil ? try data.load(console, limits: deadline.limits) : nil
         let className = store?.className ?? source!.className
-        let schema: any Schema = store?.schema ?? source!.database
+        let schema: any Schema = store?.schema ?? source!.schema
         var compiled = try Compilation.compile(
             text, dialect: dialect, className: className, schema: schema,
             profile: profile, bindings: bindings)
@@ -117,7 +117,7 @@ extension RunCommand {
                 throw .query(error, source: text)
             }
         } else {
-            let engine = try indexes.engine(source!, limits: deadline.limits)
+            let engine = try indexes.engine(source!)
             do throws(Diagnostic) {
                 result = try engine.run(compiled)
             } catch {

@@ -51,16 +51,16 @@ extension TranslateCommand {
     func execute(_ console: Console) throws(Failure) {
         try bindings.requireDialect(from)
         let text = try query.read(from: console)
-        let source = try data.load()
+        let source = try data.load(console)
         let compiled = try Compilation.compile(
             text, dialect: from, className: data.className(in: source),
-            schema: source?.database, profile: .exact, bindings: bindings)
+            schema: source?.schema, profile: .exact, bindings: bindings)
         let assumptions = exact || source != nil ? nil : FieldAssumptions(compiled)
         do throws(Diagnostic) {
             let converted = try SemanticsConversion.convert(
-                compiled, to: to.semantics, schema: source?.database,
+                compiled, to: to.semantics, schema: source?.schema,
                 assumptions: assumptions)
-            console.output.write(try to.printTranslation(converted, schema: source?.database) + "\n")
+            console.output.write(try to.printTranslation(converted, schema: source?.schema) + "\n")
         } catch {
             throw .query(error, source: text)
         }
