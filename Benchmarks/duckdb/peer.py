@@ -38,7 +38,7 @@ def load(con, name, path):
         if kind.startswith("STRUCT") and "latitude" in kind:
             select.append(f"{quoted}.latitude AS \"{column}_latitude\", {quoted}.longitude AS \"{column}_longitude\"")
         elif kind.startswith("STRUCT") and "iso" in kind:
-            select.append(f"CAST(replace({quoted}.iso, 'Z', '') AS TIMESTAMP) AS {quoted}")
+            select.append(f"CAST(replace(CAST({quoted}.iso AS VARCHAR), 'Z', '') AS TIMESTAMP) AS {quoted}")
         elif kind.startswith("STRUCT") and "objectId" in kind:
             select.append(f"{quoted}.objectId AS {quoted}")
         else:

@@ -58,7 +58,8 @@ public struct ClassData: Sendable {
             if let existing = fieldTypes[name] {
                 if let t, existing != t { fieldTypes[name] = existing.merged(with: t) }
             } else {
-                fieldNames.append(name)
+                // A field that has held only nulls so far has no type yet, but has its name.
+                if !fieldNames.contains(name) { fieldNames.append(name) }
                 if let t { fieldTypes[name] = t }
             }
         }

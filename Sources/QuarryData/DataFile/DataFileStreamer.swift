@@ -215,9 +215,11 @@ struct DataFileStreamer<Sink: DataFileSink> {
                     guard !id.isEmpty else { throw Stop() }
                     objectId = id
                 case .systemDate(let name):
-                    sink.value(try ParseJSON.systemDate(try r.parseValue(), field: name), field: key.field)
+                    let v = try ParseJSON.systemDate(try r.parseValue(), field: name)
+                    sink.value(v, field: key.field)
                 case .plain:
-                    sink.value(try value(&r), field: key.field)
+                    let v = try value(&r)
+                    sink.value(v, field: key.field)
                 }
                 r.skipWhitespace()
                 if take(&r, "}") { break }
@@ -269,7 +271,7 @@ struct DataFileStreamer<Sink: DataFileSink> {
 
     /// A member's value, decoded as `ParseJSON.decode` and the record loader's coordinate check
     /// would.
-    private mutating func value(_ r: inout JSONReader<TreeBuilder>) throws -> Value {
+    private func value(_ r: inout JSONReader<TreeBuilder>) throws -> Value {
         switch buf[r.pos] {
         case UInt8(ascii: "\""): return .string(try r.parseString())
         case UInt8(ascii: "["): if let v = try scalars(&r) { return v }

@@ -16,7 +16,8 @@ final class MappedFile {
         defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
-            let base = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED
+            let base = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0),
+            base != UnsafeMutableRawPointer(bitPattern: -1)
         {
             _ = madvise(base, Int(info.st_size), MADV_SEQUENTIAL)
             bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: Int(info.st_size))
@@ -34,7 +35,7 @@ final class MappedFile {
     /// file again if anything looks back, as an error report does).
     func release(before offset: Int) {
         guard mapped, let base = bytes.baseAddress else { return }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let page = Int(getpagesize())
         let end = offset / page * page
         guard end - released >= 1 << 22 else { return }
         _ = madvise(UnsafeMutableRawPointer(mutating: base) + released, end - released, MADV_DONTNEED)
