@@ -14,7 +14,9 @@ var onlyClass: String?
 var arguments = CommandLine.arguments.dropFirst()
 func usage(_ problem: String) -> Never {
     FileHandle.standardError.write(
-        Data("error: \(problem)\nusage: quarry-bench-data [--rows N] [--seed S] [--class Person|City] --output FILE\n".utf8))
+        Data(
+            "error: \(problem)\nusage: quarry-bench-data [--rows N] [--seed S] [--class Person|City] --output FILE\n"
+                .utf8))
     exit(2)
 }
 while let option = arguments.popFirst() {
@@ -36,7 +38,11 @@ while let option = arguments.popFirst() {
 guard let output else { usage("--output is required") }
 let data = SyntheticData(rows: rows, seed: seed)
 do {
-    if let onlyClass { try data.writeNDJSON(className: onlyClass, toFile: output) } else { try data.write(toFile: output) }
+    if let onlyClass {
+        try data.writeNDJSON(className: onlyClass, toFile: output)
+    } else {
+        try data.write(toFile: output)
+    }
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     exit(1)

@@ -91,7 +91,8 @@ struct DuckDBPeer {
 
     private func loading(_ file: String) throws(Failure) -> String {
         let probe = "age > 50"
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let quarry = Subprocess.run([me, "run", "--data", file, "--class", className, "--count", probe])
         guard quarry.status == 0 else { throw .usage("quarry run --data \(file) failed: \(quarry.output)") }
         // The finished columns, to set the load's peak memory against.
@@ -193,7 +194,8 @@ struct DuckDBPeer {
     private func parsedTables() throws(Failure) -> [String: String] {
         var tables: [String: String] = [:]
         for spec in options.tables {
-            guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex, spec.index(after: eq) != spec.endIndex else {
+            guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex, spec.index(after: eq) != spec.endIndex
+            else {
                 throw .usage("--duckdb-table \(spec): expected CLASS=FILE")
             }
             tables[String(spec[..<eq])] = String(spec[spec.index(after: eq)...])

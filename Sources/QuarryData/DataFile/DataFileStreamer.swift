@@ -173,7 +173,8 @@ struct DataFileStreamer<Sink: DataFileSink> {
             // A byte-order mark is skipped at the very start only, as `JSONParser` does.
             let bom = start == 0 && end >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF
             let from = bom ? 3 : start
-            var r = JSONReader(buf, from: from, to: end, maxDepth: parser.maxDepth, outerDepth: 1, builder: TreeBuilder())
+            var r = JSONReader(
+                buf, from: from, to: end, maxDepth: parser.maxDepth, outerDepth: 1, builder: TreeBuilder())
             r.skipWhitespace()
             try readObject(&r, className: defaultClass, index: index, depthAbove: 0)
             r.skipWhitespace()
@@ -244,7 +245,10 @@ struct DataFileStreamer<Sink: DataFileSink> {
             let cached = keys[position].bytes
             let end = start + cached.count
             if end < r.end, buf[end] == UInt8(ascii: "\""),
-                cached.isEmpty || cached.withUnsafeBufferPointer({ memcmp($0.baseAddress!, buf.baseAddress! + start, $0.count) == 0 })
+                cached.isEmpty
+                    || cached.withUnsafeBufferPointer({
+                        memcmp($0.baseAddress!, buf.baseAddress! + start, $0.count) == 0
+                    })
             {
                 r.pos = end + 1
                 return keys[position]
@@ -370,7 +374,8 @@ struct DataFileStreamer<Sink: DataFileSink> {
     // MARK: Bytes
 
     private func reader(at start: Int, depthAbove: Int) -> JSONReader<TreeBuilder> {
-        JSONReader(buf, from: start, to: buf.count, maxDepth: parser.maxDepth, outerDepth: depthAbove, builder: TreeBuilder())
+        JSONReader(
+            buf, from: start, to: buf.count, maxDepth: parser.maxDepth, outerDepth: depthAbove, builder: TreeBuilder())
     }
 
     /// Steps over `c` when it is next.

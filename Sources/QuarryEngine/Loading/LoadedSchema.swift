@@ -25,7 +25,8 @@ public struct LoadedSchema: Schema {
     mutating func add(_ className: String, _ fields: [(String, FieldType?)]) {
         classNames.append(className)
         fieldNamesByClass[className] = fields.map(\.0)
-        typesByClass[className] = Dictionary(fields.compactMap { n, t in t.map { (n, $0) } }, uniquingKeysWith: { a, _ in a })
+        typesByClass[className] = Dictionary(
+            fields.compactMap { n, t in t.map { (n, $0) } }, uniquingKeysWith: { a, _ in a })
         current = []
     }
 

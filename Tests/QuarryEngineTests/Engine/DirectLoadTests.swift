@@ -58,7 +58,8 @@ import Testing
             case 4: return "[" + (0..<random.int(4)).map { _ in scalar() }.joined(separator: ", ") + "]"
             case 5: return "[" + (0..<random.int(3)).map { _ in value(depth: depth + 1) }.joined(separator: ",") + "]"
             case 6:
-                return "{" + (0..<random.int(3)).map { i in "\"k\(i % 2)\": \(value(depth: depth + 1))" }
+                return "{"
+                    + (0..<random.int(3)).map { i in "\"k\(i % 2)\": \(value(depth: depth + 1))" }
                     .joined(separator: ", ") + "}"
             case 7: return wrapper()
             default: return pointer()
@@ -89,7 +90,9 @@ import Testing
                     ? #"{"__type": "GeoPoint", "latitude": \#(lat), "longitude": \#(lon)}"#
                     : #"{"longitude": \#(lon), "__type": "GeoPoint", "latitude": \#(lat)}"#
             case 3:
-                let ids = (classes["B"] ?? []).prefix(2).map { #"{"__type": "Pointer", "className": "B", "objectId": "\#($0)"}"# }
+                let ids = (classes["B"] ?? []).prefix(2).map {
+                    #"{"__type": "Pointer", "className": "B", "objectId": "\#($0)"}"#
+                }
                 return #"{"__type": "Relation", "className": "B", "objects": [\#(ids.joined(separator: ","))]}"#
             case 4: return #"{"__type": "Bytes", "base64": "AAEC/w=="}"#
             default:
@@ -182,7 +185,8 @@ import Testing
     /// The benchmark's shape, generated: the same records as written.
     @Test func syntheticDataLoadsDirectly() throws {
         let data = SyntheticData(rows: 500, seed: 7)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("people-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("people-\(UUID().uuidString).json")
+            .path
         try data.write(toFile: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let loaded = try Engine.load(contentsOfFile: path)
@@ -193,9 +197,16 @@ import Testing
     // MARK: Bad files
 
     static let badFiles: [(String, String)] = [
-        ("utf8.json", "[{\"objectId\": \"a\", \"s\": \"\u{FF}\"}]".replacingOccurrences(of: "\u{FF}", with: "\u{FFFD}")),
+        (
+            "utf8.json",
+            "[{\"objectId\": \"a\", \"s\": \"\u{FF}\"}]".replacingOccurrences(of: "\u{FF}", with: "\u{FFFD}")
+        ),
         ("number.json", #"[{"objectId": "a", "n": 1e400}]"#),
-        ("deep.json", #"[{"objectId": "a", "n": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}]"),
+        (
+            "deep.json",
+            #"[{"objectId": "a", "n": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+                + "}]"
+        ),
         ("truncated.json", #"{"A": [{"objectId": "a", "n": 1}, {"objectId": "b", "#),
         ("truncated-string.ndjson", "{\"objectId\": \"a\"}\n{\"objectId\": \"b\", \"s\": \"abc"),
         ("duplicate.json", #"[{"objectId": "a"}, {"objectId": "b"}, {"objectId": "a"}]"#),
