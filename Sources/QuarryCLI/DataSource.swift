@@ -13,15 +13,24 @@ struct DataSource {
 
     /// Loads the file and settles the class: `--class` when given (it must exist), else the
     /// file's only class; several classes without `--class` is a usage error listing them. On a
-    /// terminal, a progress line on standard error tells how much of the file is read.
+    /// terminal, a progress line on standard error tells how much of the file is read. A path of
+    /// `-` reads standard input (objects of a class-less layout go into `--class`, else into the
+    /// class `stdin`).
     static func load(
-        _ path: String, className: String?, limits: Limits = .default, console: Console? = nil
+        _ path: String, className: String?, limits: Limits = .default, console: Console
     ) throws(Failure) -> DataSource {
-        let progress = ProgressLine(console, path)
+        let progress = path == "-" ? nil : ProgressLine(console, path)
         let loaded: Engine.Loaded
         do throws(DataFileError) {
-            loaded = try Engine.load(
-                contentsOfFile: path, className: className, limits: limits, progress: progress.map { p in p.show })
+            if path == "-" {
+                let database = try DataFile.load(
+                    bytes: try standardInput(console), fileName: "<stdin>", className: className ?? "stdin")
+                loaded = Engine.Loaded(
+                    engine: Engine(database: database, limits: limits), schema: database, direct: false)
+            } else {
+                loaded = try Engine.load(
+                    contentsOfFile: path, className: className, limits: limits, progress: progress.map { p in p.show })
+            }
             progress?.clear()
         } catch {
             progress?.clear()
@@ -44,6 +53,17 @@ struct DataSource {
         return DataSource(loaded: loaded, className: names[0])
     }
 
+    /// The most `--data -` reads: as much as a file may hold.
+    static let maxStandardInput = 1 << 36
+
+    private static func standardInput(_ console: Console) throws(DataFileError) -> [UInt8] {
+        do {
+            return try console.readInput(maxStandardInput)
+        } catch {
+            throw DataFileError(code: .data.io, message: "\(error)", file: "<stdin>")
+        }
+    }
+
     private static func listing(_ names: [String]) -> String {
         names.isEmpty ? "no class" : (names.count == 1 ? "only '\(names[0])'" : names.joined(separator: ", "))
     }
@@ -56,8 +76,8 @@ final class ProgressLine {
     private let path: String
     private var shown = -1
 
-    init?(_ console: Console?, _ path: String) {
-        guard let sink = console?.error as? FileDescriptorSink, sink.isTerminal else { return nil }
+    init?(_ console: Console, _ path: String) {
+        guard let sink = console.error as? FileDescriptorSink, sink.isTerminal else { return nil }
         self.sink = sink
         self.path = path
     }

@@ -9,6 +9,12 @@ extension Engine {
         /// Whether the columns were built straight from the bytes (always, unless the direct
         /// reader left the file to the record loader: docs/STORAGE.md#direct-loading).
         public let direct: Bool
+
+        public init(engine: Engine, schema: any Schema, direct: Bool) {
+            self.engine = engine
+            self.schema = schema
+            self.direct = direct
+        }
     }
 
     /// Loads a data file straight into columns (docs/STORAGE.md#direct-loading): the file is
