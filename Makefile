@@ -57,18 +57,29 @@ docs-html: deps
 	$(SWIFT) package generate-documentation --target Quarry
 
 # The README's benchmark table: 1,000,000 generated Person objects (Benchmarks/queries for the
-# queries), Quarry against SQLite :memory: on the same rows. The data file is made once.
+# queries), Quarry against SQLite :memory: on the same rows, and the scans and loading against
+# DuckDB (its Python package from PyPI, in a virtual environment under .build/, reading the same
+# rows as NDJSON). The data files are made once.
 BENCH_ROWS ?= 1000000
 BENCH_REPEAT ?= 3
 BENCH_DATA := .build/bench/people-$(BENCH_ROWS).json
+BENCH_NDJSON := .build/bench/people-$(BENCH_ROWS).ndjson
+BENCH_CITIES := .build/bench/cities-$(BENCH_ROWS).ndjson
+BENCH_VENV := .build/bench-venv
 BENCH := $(QUARRY) bench --data $(BENCH_DATA) --class Person --sqlite --repeat $(BENCH_REPEAT)
+BENCH_DUCKDB := --duckdb $(BENCH_VENV)/bin/python --duckdb-queries Benchmarks/queries/duckdb/scan.sql \
+	--duckdb-table Person=$(BENCH_NDJSON) --duckdb-table City=$(BENCH_CITIES)
+BENCH_GENERATE := $(SWIFT) run -c release --package-path Benchmarks quarry-bench-data --rows $(BENCH_ROWS)
 
 bench: release
 	@mkdir -p .build/bench
-	@test -f $(BENCH_DATA) || $(SWIFT) run -c release --package-path Benchmarks quarry-bench-data \
-	    --rows $(BENCH_ROWS) --output $(BENCH_DATA)
+	@test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
+	@$(BENCH_VENV)/bin/python -c 'import duckdb' 2>/dev/null || $(BENCH_VENV)/bin/pip install -q duckdb==2.0.0
+	@test -f $(BENCH_DATA) || $(BENCH_GENERATE) --output $(BENCH_DATA)
+	@test -f $(BENCH_NDJSON) || $(BENCH_GENERATE) --class Person --output $(BENCH_NDJSON)
+	@test -f $(BENCH_CITIES) || $(BENCH_GENERATE) --class City --output $(BENCH_CITIES)
 	@printf '\n### Full scans (no indexes)\n\n'
-	@$(BENCH) - < Benchmarks/queries/scan.sql
+	@$(BENCH) $(BENCH_DUCKDB) - < Benchmarks/queries/scan.sql
 	@printf '\n### Indexed lookups\n\n'
 	@$(BENCH) --index age --index name --index score --index location - < Benchmarks/queries/indexed.sql
 	@printf '\n### Parse REST requests (no indexes)\n\n'

@@ -26,6 +26,21 @@ public struct InferredSchema: Schema {
         }
     }
 
+    /// The classes, fields and types another schema reports (a directly loaded file's).
+    public init(_ schema: some Schema) {
+        for name in schema.classNames {
+            classNames.append(name)
+            var fields = ClassFields()
+            for field in schema.fieldNames(in: name) where field != "objectId" {
+                fields.names.append(field)
+                if !Database.systemFields.contains(field), let type = schema.fieldType(field, in: name) {
+                    fields.types[field] = type
+                }
+            }
+            classes[name] = fields
+        }
+    }
+
     /// Takes in one object of `className` (creating the class if needed).
     public mutating func note(_ record: Record, in className: String) {
         if classes[className] == nil { classNames.append(className) }
@@ -66,7 +81,8 @@ extension FieldType {
             if let existing = types[name] {
                 if let t, existing != t { types[name] = existing.merged(with: t) }
             } else {
-                names.append(name)
+                // A field that has held only nulls so far has no type yet, but has its name.
+                if !names.contains(name) { names.append(name) }
                 if let t { types[name] = t }
             }
         }

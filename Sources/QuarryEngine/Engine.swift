@@ -25,13 +25,23 @@ public final class Engine {
     /// - Parameters:
     ///   - now: the clock in epoch milliseconds, read once per query.
     ///   - random: numbers in `0..<1` for `random()`.
-    public init(
+    public convenience init(
         database: Database, limits: Limits = .default,
         now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
-        self.store = ColumnStore(database: database)
-        self.schema = InferredSchema(database)
+        self.init(
+            store: ColumnStore(database: database), schema: InferredSchema(database), limits: limits, now: now,
+            random: random)
+    }
+
+    /// Over columns already built (`Engine.load`, docs/STORAGE.md#direct-loading).
+    init(
+        store: ColumnStore, schema: InferredSchema, limits: Limits, now: @escaping @Sendable () -> Int64,
+        random: @escaping @Sendable () -> Double
+    ) {
+        self.store = store
+        self.schema = schema
         self.limits = limits
         self.nowMillis = now
         self.randomSource = random
