@@ -256,6 +256,7 @@ struct DataFileLoader {
 
     /// "an object", "a string", … for the value starting at `at`.
     private func describeValue(at: Int, _ reader: JSONReader<TreeBuilder>) -> String {
+        guard at < buf.count else { return reader.describeFound() }  // a file cut off after the key
         switch buf[at] {
         case UInt8(ascii: "{"): return "an object"
         case UInt8(ascii: "["): return "an array"
