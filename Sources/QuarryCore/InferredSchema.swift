@@ -26,19 +26,16 @@ public struct InferredSchema: Schema {
         }
     }
 
-    /// The classes, fields and types another schema reports (a directly loaded file's).
-    public init(_ schema: some Schema) {
-        for name in schema.classNames {
-            classNames.append(name)
-            var fields = ClassFields()
-            for field in schema.fieldNames(in: name) where field != "objectId" {
-                fields.names.append(field)
-                if !Database.systemFields.contains(field), let type = schema.fieldType(field, in: name) {
-                    fields.types[field] = type
-                }
-            }
-            classes[name] = fields
+    /// Adds a class whose fields (in first-seen order) and types were gathered elsewhere (a
+    /// directly loaded file's).
+    package mutating func add(_ className: String, fields: [(String, FieldType?)]) {
+        if classes[className] == nil { classNames.append(className) }
+        var c = ClassFields()
+        for (name, type) in fields where name != "objectId" {
+            c.names.append(name)
+            if let type { c.types[name] = type }
         }
+        classes[className] = c
     }
 
     /// Takes in one object of `className` (creating the class if needed).

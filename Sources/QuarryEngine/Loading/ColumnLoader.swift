@@ -99,7 +99,7 @@ struct ColumnLoader: DataFileSink {
     }
 
     /// Settles every column and resolves pointers into classes read after theirs.
-    mutating func finish() -> LoadedSchema {
+    mutating func finish() -> InferredSchema {
         if let table { schema.add(table.name, classFields()) }
         table = nil
         for name in store.classNames {
@@ -122,7 +122,7 @@ struct ColumnLoader: DataFileSink {
             }
             table.objectIds.settle()
         }
-        return schema
+        return schema.inferred
     }
 
     private mutating func rebuild(_ field: Int) {

@@ -34,7 +34,7 @@ extension Engine {
             let schema = loader.finish()
             return Loaded(
                 engine: Engine(
-                    store: loader.store, schema: InferredSchema(schema), limits: limits,
+                    store: loader.store, schema: schema, limits: limits,
                     now: ReferenceEvaluator.systemClock,
                     random: { Double.random(in: 0..<1) }),
                 schema: schema, direct: true)
