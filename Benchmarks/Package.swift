@@ -6,6 +6,7 @@ import PackageDescription
 //
 //     swift package benchmark                       # the ordo-one/benchmark suite
 //     swift run -c release quarry-bench-data …      # writes the data set `make bench` uses
+//     swift run -c release quarry-bench-store …     # the store benchmark (`make bench-store`)
 let package = Package(
     name: "QuarryBenchmarks",
     platforms: [.macOS(.v13)],
@@ -28,5 +29,14 @@ let package = Package(
             name: "quarry-bench-data",
             dependencies: [.product(name: "QuarryTestSupport", package: "Quarry")],
             path: "Sources/quarry-bench-data"),
+        // Store backends against hand-written SQL and the in-memory engine (docs/STORAGE.md).
+        .executableTarget(
+            name: "quarry-bench-store",
+            dependencies: [
+                "CSQLiteBench", .product(name: "Quarry", package: "Quarry"),
+                .product(name: "QuarrySQLite", package: "Quarry"),
+            ],
+            path: "Sources/quarry-bench-store"),
+        .systemLibrary(name: "CSQLiteBench", path: "Sources/CSQLiteBench", pkgConfig: "sqlite3"),
     ]
 )

@@ -14,22 +14,38 @@ public final class Engine {
     let randomSource: @Sendable () -> Double
     /// Threads a full scan may use (docs/ARCHITECTURE.md#parallel-scans).
     public let parallelism: ScanParallelism
+    /// The classes, fields and field types of the objects inserted so far: pass it as
+    /// `CompileOptions.schema` (the engine's `find`, `count` and `explain` do) so that a field
+    /// an `insert` added is known to the front-ends (docs/API.md#schema).
+    public private(set) var schema: InferredSchema
     private var plans: [PlanShape: CachedPlan] = [:]
     /// How plans were had: for tests, which check that the cache is used where it should be.
     private(set) var planCounts = PlanCounts()
+    let observation = ObserverSlot()
     lazy var planner = Planner(store: store, limits: limits, folding: Normalizer.folding(limits))
 
     /// - Parameters:
     ///   - now: the clock in epoch milliseconds, read once per query.
     ///   - random: numbers in `0..<1` for `random()`.
     ///   - parallelism: threads a full scan may use (one per processor unless told).
-    public init(
+    public convenience init(
         database: Database, limits: Limits = .default,
         now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         parallelism: ScanParallelism = .automatic
     ) {
-        self.store = ColumnStore(database: database)
+        self.init(
+            store: ColumnStore(database: database), schema: InferredSchema(database), limits: limits, now: now,
+            random: random, parallelism: parallelism)
+    }
+
+    /// Over columns already built (`Engine.load`, docs/STORAGE.md#direct-loading).
+    init(
+        store: ColumnStore, schema: InferredSchema, limits: Limits, now: @escaping @Sendable () -> Int64,
+        random: @escaping @Sendable () -> Double, parallelism: ScanParallelism
+    ) {
+        self.store = store
+        self.schema = schema
         self.limits = limits
         self.nowMillis = now
         self.randomSource = random
@@ -39,6 +55,12 @@ public final class Engine {
     /// The data as the engine holds it now, as a `Database` of records built from the
     /// columns: a copy, as costly as the data is large (for checks and export, not queries).
     public var database: Database { store.snapshot() }
+
+    /// The object with this objectId, built from the columns; nil when the class has none.
+    public func object(_ objectId: String, in className: String) -> Record? {
+        guard let table = store.table(className), let row = table.row(of: objectId) else { return nil }
+        return table.record(row)
+    }
 
     /// Heap bytes the columns of a class hold, field by field in first-seen order (`objectId`
     /// includes the objectId → row lookup; indexes are not included); nil when there is no
@@ -64,6 +86,7 @@ public final class Engine {
     public func insert(_ record: Record, into className: String) {
         plans.removeAll()
         store.insert(record, into: className)
+        schema.note(record, in: className)
     }
 
     /// Removes an object; returns whether it was there.
@@ -79,6 +102,10 @@ public final class Engine {
     /// that exists does nothing). Dot paths through pointers are allowed. Every index is
     /// updated in place as objects change: the changed object's row, and for paths through
     /// pointers (or pointer values) the rows that reached the changed object.
+    ///
+    /// The key's first field must be one some object of the class has had (or a system field):
+    /// an index on a field no object has is almost always a misspelling, so it is rejected with
+    /// `index.unknown-field` and a "did you mean" note (docs/API.md#indexes).
     public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) throws(Diagnostic) {
         guard store.table(className) != nil else {
             throw Diagnostic(.index.unknownClass, "there is no class named '\(className)' to index")
@@ -86,8 +113,20 @@ public final class Engine {
         guard !key.components.isEmpty, !key.components.contains(where: \.isEmpty) else {
             throw Diagnostic(.index.invalidKey, "'\(key)' is not a key path to index")
         }
+        guard schema.resolveField(key.components[0], in: className) == key.components[0] else {
+            throw Self.unknownField(key, in: className, schema: schema)
+        }
         plans.removeAll()
         store.createIndex(kind, on: key, in: className)
+    }
+
+    private static func unknownField(_ key: FieldPath, in className: String, schema: InferredSchema) -> Diagnostic {
+        let field = key.components[0]
+        var message = "no object of \(className) has a field '\(field)' to index"
+        if let stored = schema.resolveField(field, in: className) { message += "; did you mean '\(stored)'?" }
+        let known = schema.fieldNames(in: className)
+        return Diagnostic(
+            .index.unknownField, message, notes: ["fields of \(className): \(known.joined(separator: ", "))"])
     }
 
     /// Removes an index; returns whether it existed.
@@ -122,7 +161,8 @@ public final class Engine {
         let run = RunState(
             store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
             timing: false, parallelism: parallelism)
-        return try result(query, run)
+        guard let observer = observation.observer else { return try result(query, run) }
+        return try observing(query, observer) { () throws(Diagnostic) in try result(query, run) }
     }
 
     func result(_ query: Query, _ run: RunState) throws(Diagnostic) -> LazyQueryResult {
@@ -142,38 +182,44 @@ public final class Engine {
     }
 
     /// The plan for a query, checked by `QueryValidator` with the caller's variable names and
-    /// cached by shape until the data changes. The same query again reuses its plan; the same
-    /// shape with other literals is checked and planned again from its literals (a regex
-    /// literal must compile before any row is read; rewrites, node literals and index estimates
-    /// all depend on them).
-    func plan(_ query: Query, variables: Set<String> = []) throws(Diagnostic) -> Plan {
+    /// cached by shape until the data changes. The same query again reuses its plan. The same
+    /// shape with other literals runs the cached plan with them when its filter reads every
+    /// literal that differs from the execution (docs/ARCHITECTURE.md#plan-parameters); else a
+    /// regular expression literal is checked and the plan is rebound or planned again
+    /// (docs/ARCHITECTURE.md#plan-cache).
+    /// - Returns: the plan, and the literals its filter reads from this execution (nil: the
+    ///   plan's own).
+    func plan(_ query: Query, variables: Set<String> = []) throws(Diagnostic) -> (plan: Plan, literals: [Value]?) {
         guard let (shape, literals) = PlanShape.of(query) else {
             try validate(query, variables)
-            return try build(query)
+            return (try build(query), nil)
         }
         if let cached = plans[shape], cached.plan.storeVersion == store.version {
-            let sameLiterals = PlanShape.sameLiterals(cached.literals, literals)
-            if cached.variables != variables {
+            let sameVariables = cached.variables == variables
+            if !sameVariables {
                 try validate(query, variables)
                 cached.variables = variables
-            } else if !sameLiterals {
-                try checkLiterals(query)
             }
-            if sameLiterals {
+            if PlanShape.sameLiterals(cached.literals, literals) {
                 planCounts.reused += 1
-                return cached.plan
+                return (cached.plan, nil)
             }
-            cached.plan = try rebind(cached.plan, cachedLiterals: cached.literals, to: query, literals)
+            if cached.plan.parameters.bind(literals) {
+                planCounts.bound += 1
+                return (cached.plan, literals)
+            }
+            if sameVariables { try checkLiterals(query) }
+            cached.plan = try rebind(cached.plan, to: query, literals)
             cached.literals = literals
             planCounts.rebound += 1
-            return cached.plan
+            return (cached.plan, nil)
         }
         try validate(query, variables)
-        let p = try build(query)
+        let p = try build(query, literals: literals)
         if plans.count >= Self.planCacheCapacity { plans.removeAll() }
         plans[shape] = CachedPlan(plan: p, literals: literals, variables: variables)
         planCounts.built += 1
-        return p
+        return (p, nil)
     }
 
     /// Drops every cached plan and what planning memoizes, so that the next planning of any
@@ -188,8 +234,9 @@ public final class Engine {
         try validator.check(query)
     }
 
-    func build(_ query: Query) throws(Diagnostic) -> Plan {
-        guard let p = planner.plan(query, failedInner: [:]) else { throw QueryValidator.unknownClass(query.className) }
+    /// - Parameter literals: the query's literals, for a plan cached by its shape.
+    func build(_ query: Query, literals: [Value]? = nil) throws(Diagnostic) -> Plan {
+        guard let p = planner.plan(query, failedInner: [:], literals: literals) else { throw QueryValidator.unknownClass(query.className) }
         return p
     }
 
@@ -207,16 +254,20 @@ public final class Engine {
         }
     }
 
-    /// Plans built for a shape not in the cache, reused as they were, and rebuilt for new literals.
+    /// Plans built for a shape not in the cache, reused as they were, rebuilt for new literals,
+    /// and run with new literals as their parameters.
     struct PlanCounts: Equatable {
         var built = 0
         var reused = 0
         var rebound = 0
+        var bound = 0
     }
 
     /// Inner queries first (their errors kept for the leaves that reach them), then the plan.
     func execute(_ query: Query, _ run: RunState, skip: Int, limit: Int?) throws(Diagnostic) -> Runner.Output {
-        var plan = try plan(query, variables: Set(run.variables.keys))
+        let counts = planCounts
+        var (plan, literals) = try plan(query, variables: Set(run.variables.keys))
+        if let observer = observation.observer { report(plan, query, countsBefore: counts, to: observer) }
         var failed: [Query: Diagnostic] = [:]
         for inner in plan.innerQueries {
             materialize(inner, run)
@@ -224,9 +275,15 @@ public final class Engine {
         }
         if !failed.isEmpty, let replanned = planner.plan(query, failedInner: failed) {
             plan = replanned
+            literals = nil
+        }
+        // EXPLAIN ANALYZE shows a plan with the query's own literals.
+        if run.timing, literals != nil {
+            plan = try build(query)
+            literals = nil
         }
         guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
-        let ctx = ExecContext(run: run, table: table)
+        let ctx = ExecContext(run: run, table: table, literals: literals)
         guard run.timing else { return try Runner.execute(plan, ctx, skip: skip, limit: limit) }
         plan.filter.resetCounters()
         plan.source.rowsOut = 0

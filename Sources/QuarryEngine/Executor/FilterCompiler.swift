@@ -13,6 +13,11 @@ struct FilterCompiler {
     let folding: Evaluation
     /// Key resolutions and answers already worked out for this store.
     let memo: PlanningMemo
+    /// The literal slots of the predicate's leaves, where the plan may read them from each
+    /// execution (docs/ARCHITECTURE.md#plan-parameters); none where it may not.
+    var leafSlots = LeafSlots.none
+    /// Collects the checks of the slots typed leaves read (nil: leaves hold their literals).
+    var parameterChecks: ParameterChecks? = nil
 
     /// The key path resolved against the store (nil: only the reference can follow it).
     func access(_ path: FieldPath) -> KeyAccess? { memo.access(path, in: table, store: store) }

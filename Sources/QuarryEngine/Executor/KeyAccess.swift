@@ -126,14 +126,19 @@ class KeyLeaf: FilterNode {
     let access: KeyAccess
     let whenMissing: Bool
     let whenNull: Bool
-    /// The leaf as IR, for rows the typed test cannot decide.
+    /// The leaf as IR, for rows the typed test cannot decide (`ExecContext.fallback` puts in
+    /// the execution's literals).
     let fallback: Filter
+    /// The slots of the literals the leaf reads from the execution (nil: it holds them).
+    let parameterSlots: Range<Int>?
     private var finals: [Int32] = []
     private var decisions: [UInt8] = []
 
     init(
-        _ leaf: Leaf, access: KeyAccess, answers: SlotAnswers, cost: Double, selectivity: Double, mayThrow: Bool = false
+        _ leaf: Leaf, access: KeyAccess, answers: SlotAnswers, cost: Double, selectivity: Double, mayThrow: Bool = false,
+        parameterSlots: Range<Int>? = nil
     ) {
+        self.parameterSlots = parameterSlots
         self.access = access
         self.whenMissing = answers.missing
         self.whenNull = answers.null
@@ -194,7 +199,7 @@ class KeyLeaf: FilterNode {
         let m = whenMissing, n = whenNull
         let hopping = !access.hops.isEmpty
         if hopping { access.follow(b, into: &finals) }
-        let finals = self.finals, p = fallback
+        let finals = self.finals, p = ctx.fallback(self)
         guard let column = access.rowColumn else {
             try b.refineThrowing { (i, r) throws(Diagnostic) in
                 hopping && finals[i] == KeyAccess.fallback ? try ctx.evaluate(p, row: r) : m
@@ -247,7 +252,7 @@ class KeyLeaf: FilterNode {
                 }
             }
         }
-        let p = fallback
+        let p = ctx.fallback(self)
         try decisions.withUnsafeBufferPointer { (d) throws(Diagnostic) in
             try b.refineThrowing { (i, r) throws(Diagnostic) in
                 switch d[i] {

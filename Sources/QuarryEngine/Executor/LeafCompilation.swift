@@ -277,7 +277,9 @@ extension FilterCompiler {
         if let v = column as? DoubleColumn, case .int(let i) = c, !DoubleColumn.holdsExactly(i) {
             var range = DoubleRange(op, integer: i)
             range.invert = range.invert != neg
-            return DoubleRangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+            return DoubleRangeLeaf(
+                l, access: access, values: v, range: range, answers: answers, selectivity: sel,
+                parameter: doubleParameter(l, access, op, column, options))
         }
         if l.semantics == .sql, column.kind == .date, case .string(let s) = c, BackendlessDate.parse(s) == nil {
             return failing(l, access, column, answers)
@@ -314,15 +316,21 @@ extension FilterCompiler {
         case (let v as Int64Column, .int(let i)):
             var range = IntRange(op, i)
             range.invert = range.invert != neg
-            return Int64RangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+            return Int64RangeLeaf(
+                l, access: access, values: v, range: range, answers: answers, selectivity: sel,
+                parameter: intParameter(l, access, op, column, options))
         case (let v as Int64Column, .fraction(let d)):
             var range = IntRange(op, fraction: d)
             range.invert = range.invert != neg
-            return Int64RangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+            return Int64RangeLeaf(
+                l, access: access, values: v, range: range, answers: answers, selectivity: sel,
+                parameter: intParameter(l, access, op, column, options))
         case (let v as DoubleColumn, .double(let d)):
             var range = DoubleRange(op, d)
             range.invert = range.invert != neg
-            return DoubleRangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+            return DoubleRangeLeaf(
+                l, access: access, values: v, range: range, answers: answers, selectivity: sel,
+                parameter: doubleParameter(l, access, op, column, options))
         case (let v as BoolColumn, .bool(let b)):
             var range = IntRange(op, b ? 1 : 0)
             range.invert = range.invert != neg
@@ -388,7 +396,9 @@ extension FilterCompiler {
             guard let lower = Self.intRange(.ge, a), let upper = Self.intRange(.le, b) else { return nil }
             var range = lower.intersection(upper)
             range.invert = neg
-            return Int64RangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+            return Int64RangeLeaf(
+                l, access: access, values: v, range: range, answers: answers, selectivity: sel,
+                parameter: intBetweenParameter(l, access, column))
         case (let v as BoolColumn, .bool(let x), .bool(let y)):
             var range = IntRange(.ge, x ? 1 : 0).intersection(IntRange(.le, y ? 1 : 0))
             range.invert = neg
@@ -396,7 +406,9 @@ extension FilterCompiler {
         case (let v as DoubleColumn, .double(let x), .double(let y)):
             var range = DoubleRange(.ge, x).intersection(DoubleRange(.le, y))
             range.invert = neg
-            return DoubleRangeLeaf(l, access: access, values: v, range: range, answers: answers, selectivity: sel)
+            return DoubleRangeLeaf(
+                l, access: access, values: v, range: range, answers: answers, selectivity: sel,
+                parameter: doubleBetweenParameter(l, access, column))
         case (let v as StringColumn, .string(let x), .string(let y)):
             return StringRangeLeaf(
                 l, access: access, strings: v, lower: (x, true), upper: (y, true), invert: neg,

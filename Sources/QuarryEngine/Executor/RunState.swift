@@ -115,11 +115,17 @@ final class ExecContext {
     let run: RunState
     let table: ClassTable
     let className: String
+    /// The query's literals when its plan was made for others of the same shape: the plan's
+    /// parametric leaves read them (docs/ARCHITECTURE.md#plan-parameters).
+    let literals: [Value]?
+    /// Fallback predicates of parametric leaves with `literals` put in, by leaf.
+    var boundFallbacks: [ObjectIdentifier: Filter] = [:]
 
-    init(run: RunState, table: ClassTable) {
+    init(run: RunState, table: ClassTable, literals: [Value]? = nil) {
         self.run = run
         self.table = table
         self.className = table.name
+        self.literals = literals
     }
 
     /// The reference's answer for one row, on a record built from the columns with the fields

@@ -4,17 +4,23 @@ import QuarryCore
 final class Int64RangeLeaf: KeyLeaf {
     let values: Int64Column
     let range: IntRange
+    /// The range for the execution's literals, when the leaf reads them (docs/ARCHITECTURE.md#plan-parameters).
+    let rangeOf: Parameter<IntRange>?
 
     init(
-        _ leaf: Leaf, access: KeyAccess, values: Int64Column, range: IntRange, answers: SlotAnswers, selectivity: Double
+        _ leaf: Leaf, access: KeyAccess, values: Int64Column, range: IntRange, answers: SlotAnswers, selectivity: Double,
+        parameter: Parameter<IntRange>? = nil
     ) {
         self.values = values
         self.range = range
+        self.rangeOf = parameter
         super.init(
-            leaf, access: access, answers: answers, cost: values.kind == .date ? 2 : 0.25, selectivity: selectivity)
+            leaf, access: access, answers: answers, cost: values.kind == .date ? 2 : 0.25, selectivity: selectivity,
+            parameterSlots: parameter?.slots)
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let range = rangeOf?.value(ctx) ?? self.range
         let lo = range.lo, hi = range.hi
         guard lo <= hi else {
             // No value is in an empty range.
@@ -39,18 +45,22 @@ final class Int64RangeLeaf: KeyLeaf {
 final class DoubleRangeLeaf: KeyLeaf {
     let values: DoubleColumn
     let range: DoubleRange
+    /// The range for the execution's literals, when the leaf reads them (docs/ARCHITECTURE.md#plan-parameters).
+    let rangeOf: Parameter<DoubleRange>?
 
     init(
         _ leaf: Leaf, access: KeyAccess, values: DoubleColumn, range: DoubleRange, answers: SlotAnswers,
-        selectivity: Double
+        selectivity: Double, parameter: Parameter<DoubleRange>? = nil
     ) {
         self.values = values
         self.range = range
-        super.init(leaf, access: access, answers: answers, cost: 1, selectivity: selectivity)
+        self.rangeOf = parameter
+        super.init(
+            leaf, access: access, answers: answers, cost: 1, selectivity: selectivity, parameterSlots: parameter?.slots)
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
-        let range = self.range
+        let range = rangeOf?.value(ctx) ?? self.range
         try values.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
             try drive(&b, ctx) { t in range.contains(v[t]) }
         }

@@ -30,7 +30,13 @@ extension Engine {
         rowsQuery.count = false
         let execution = run?.executions[query] ?? run?.executions[rowsQuery]
         let plan: Plan
-        if let used = execution?.plan { plan = used } else { plan = try self.plan(query) }
+        if let used = execution?.plan {
+            plan = used
+        } else {
+            // A plan that would read other literals from the run is shown as made for these.
+            let planned = try self.plan(query)
+            plan = planned.literals == nil ? planned.plan : try build(query)
+        }
         var children: [PlanNode] = []
         if !plan.rewrites.isEmpty {
             children.append(

@@ -2,19 +2,15 @@ import QuarryCore
 
 /// A query compiled for the store as it is: the normalized predicate and the rewrites that
 /// produced it, the inner queries to run first, where rows come from, the filter tree, and
-/// how the result is ordered. Valid until the store changes.
+/// how the result is ordered. Valid until the store changes. Nothing in it changes after
+/// planning: other literals of its shape are read from the execution
+/// (docs/ARCHITECTURE.md#plan-parameters).
 final class Plan {
     let query: Query
     let normalized: Filter
-    /// The rewrites normalization applied (worked out again when first asked for a plan
-    /// rebound to new literals, whose rewrites read them: docs/ARCHITECTURE.md#plan-cache).
-    var rewrites: [Rewrite] {
-        if let known = knownRewrites { return known }
-        let r = rewriteLog()
-        knownRewrites = r
-        return r
-    }
-    private var knownRewrites: [Rewrite]?
+    /// The rewrites normalization applied (for a plan rebound to new literals, worked out
+    /// when asked: docs/ARCHITECTURE.md#plan-cache).
+    var rewrites: [Rewrite] { rewriteLog() }
     private let rewriteLog: () -> [Rewrite]
     /// Inner queries, in the order they are materialized (innermost first where nested).
     let innerQueries: [Query]
@@ -23,14 +19,19 @@ final class Plan {
     /// The source already yields rows in the query's order.
     let ordered: Bool
     let storeVersion: UInt64
+    /// Whether normalization kept every literal in its place whatever its value, so that the
+    /// normalized predicate for other literals is this one with them put in.
+    let rebindable: Bool
+    /// The literals the filter reads from each execution.
+    let parameters: PlanParameters
     /// Compiles another copy of `filter`, for another thread of a parallel scan (a filter
-    /// keeps scratch space and counters as it runs).
+    /// keeps scratch space and counters as it runs), with a memo of its own.
     private let copyFilter: () -> FilterNode
-    private var copies: [FilterNode] = []
 
     init(
         query: Query, normalized: Filter, rewrites: @escaping () -> [Rewrite], innerQueries: [Query], source: RowSource,
-        filter: FilterNode, ordered: Bool, storeVersion: UInt64, copyFilter: @escaping () -> FilterNode
+        filter: FilterNode, ordered: Bool, storeVersion: UInt64, rebindable: Bool = false,
+        parameters: PlanParameters = .none, copyFilter: @escaping () -> FilterNode
     ) {
         self.query = query
         self.normalized = normalized
@@ -40,16 +41,14 @@ final class Plan {
         self.filter = filter
         self.ordered = ordered
         self.storeVersion = storeVersion
+        self.rebindable = rebindable
+        self.parameters = parameters
         self.copyFilter = copyFilter
     }
 
-    /// Whether new literals of the shape may be bound into this plan (worked out once).
-    var rebindable: Bool?
-
-    /// `count` filters that run independently: `filter` and copies, compiled once and kept.
+    /// `count` filters that run independently: `filter` and new copies.
     func filters(_ count: Int) -> [FilterNode] {
-        while copies.count < count - 1 { copies.append(copyFilter()) }
-        return [filter] + copies.prefix(count - 1)
+        [filter] + (1..<Swift.max(1, count)).map { _ in copyFilter() }
     }
 }
 

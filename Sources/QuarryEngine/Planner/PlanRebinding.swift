@@ -7,11 +7,11 @@ import QuarryCore
 /// cached one with the literals and source ranges put back in order. Only the filter is
 /// compiled again, from memoized key resolutions and answers.
 struct PlanRebinding {
-    /// Whether a plan built for a query with these literals may be rebound.
-    static func isParametric(_ plan: Plan, literals: [Value]) -> Bool {
-        plan.rewrites.allSatisfy { valueIndependent.contains($0.rule) }
-            && PlanShape.sameLiterals(PlanShape.literals(of: plan.normalized), literals)
-            && LeafRanges.of(plan.query.predicate).count == LeafRanges.of(plan.normalized).count
+    /// Whether the plan of a query with these literals, normalized so, may be rebound.
+    static func isParametric(_ query: Query, _ normalized: Filter, rewrites: [Rewrite], literals: [Value]) -> Bool {
+        rewrites.allSatisfy { valueIndependent.contains($0.rule) }
+            && PlanShape.sameLiterals(PlanShape.literals(of: normalized), literals)
+            && LeafRanges.of(query.predicate).count == LeafRanges.of(normalized).count
     }
 
     /// Rewrites whose application depends on the shape alone.
@@ -23,6 +23,12 @@ struct PlanRebinding {
     static func normalized(_ cached: Filter, literals: [Value], query: Query) -> Filter {
         var substitution = Substitution(literals: literals, ranges: LeafRanges.of(query.predicate))
         return substitution.filter(cached, binding: nil)
+    }
+
+    /// The predicate with `literals` in its parameters' places, its ranges kept.
+    static func substituted(_ p: Filter, literals: [Value]) -> Filter {
+        var substitution = Substitution(literals: literals, ranges: [])
+        return substitution.filter(p, binding: nil)
     }
 
     /// Puts parameters and ranges back in the order `PlanShape` takes them out.
@@ -102,17 +108,17 @@ extension Engine {
     /// The plan for other literals of a cached plan's shape: the cached normalized predicate
     /// with the new literals when that is the same as normalizing again
     /// (docs/ARCHITECTURE.md#plan-cache), else planned from the start.
-    func rebind(_ plan: Plan, cachedLiterals: [Value], to query: Query, _ literals: [Value]) throws(Diagnostic)
+    func rebind(_ plan: Plan, to query: Query, _ literals: [Value]) throws(Diagnostic)
         -> Plan
     {
-        if plan.rebindable == nil { plan.rebindable = PlanRebinding.isParametric(plan, literals: cachedLiterals) }
-        guard plan.rebindable == true, let table = store.table(query.className) else { return try build(query) }
+        guard plan.rebindable, let table = store.table(query.className) else {
+            return try build(query, literals: literals)
+        }
         let normalized = PlanRebinding.normalized(plan.normalized, literals: literals, query: query)
         let planner = self.planner
-        let rebound = planner.compile(
-            query, normalized, rewrites: { planner.rewrites(query) }, table: table, failedInner: [:])
-        rebound.rebindable = true
-        return rebound
+        return planner.compile(
+            query, normalized, rewrites: { planner.rewrites(query) }, table: table, failedInner: [:],
+            literals: literals)
     }
 
     /// The checks of `QueryValidator` whose outcome depends on literal values, for a query of a
@@ -130,12 +136,14 @@ extension Engine {
 }
 
 extension Planner {
-    /// The rewrites normalizing the query's predicate applies (for EXPLAIN of a rebound plan).
+    /// The rewrites normalizing the query's predicate applies (for EXPLAIN of a rebound plan;
+    /// with a memo and folding of its own, as it may be asked while other plans are made).
     func rewrites(_ query: Query) -> [Rewrite] {
         guard let table = store.table(query.className) else { return [] }
+        let memo = PlanningMemo(version: store.version)
         let facts = MemoizedKeyFacts(facts: StoreKeyFacts(store: store, table: table), memo: memo)
         var normalizer = Normalizer(
-            facts: facts, fallibility: Fallibility(facts: facts), limits: limits, folding: folding)
+            facts: facts, fallibility: Fallibility(facts: facts), limits: limits, folding: Normalizer.folding(limits))
         _ = normalizer.normalize(query.predicate)
         return normalizer.rewrites
     }

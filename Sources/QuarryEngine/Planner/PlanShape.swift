@@ -56,15 +56,17 @@ struct PlanShape: Hashable {
     /// The same literals, bit for bit (strings by their bytes, doubles by their bits).
     static func sameLiterals(_ a: [Value], _ b: [Value]) -> Bool {
         guard a.count == b.count else { return false }
-        for (x, y) in zip(a, b) {
-            switch (x, y) {
-            case (.string(let s), .string(let t)): if !s.utf8.elementsEqual(t.utf8) { return false }
-            case (.double(let d), .double(let e)): if d.bitPattern != e.bitPattern { return false }
-            case (.pointer(let p), .pointer(let q)): if !p.objectId.utf8.elementsEqual(q.objectId.utf8) { return false }
-            default: if x != y { return false }
-            }
-        }
+        for (x, y) in zip(a, b) where !sameLiteral(x, y) { return false }
         return true
+    }
+
+    static func sameLiteral(_ x: Value, _ y: Value) -> Bool {
+        switch (x, y) {
+        case (.string(let s), .string(let t)): return s.utf8.elementsEqual(t.utf8)
+        case (.double(let d), .double(let e)): return d.bitPattern == e.bitPattern
+        case (.pointer(let p), .pointer(let q)): return p.objectId.utf8.elementsEqual(q.objectId.utf8)
+        default: return x == y
+        }
     }
 
     /// One pass over the predicate: placeholders in, literals out, every kept string checked.

@@ -16,7 +16,9 @@ struct Planner {
         memo = PlanningMemo(version: store.version)
     }
 
-    func plan(_ query: Query, failedInner: [Query: Diagnostic]) -> Plan? {
+    /// - Parameter literals: the query's literals in `PlanShape` order, when the plan is cached
+    ///   by shape and may read them from each execution (nil: it holds them).
+    func plan(_ query: Query, failedInner: [Query: Diagnostic], literals: [Value]? = nil) -> Plan? {
         guard let table = store.table(query.className) else { return nil }
         memo.sync(store)
         let facts = MemoizedKeyFacts(facts: StoreKeyFacts(store: store, table: table), memo: memo)
@@ -25,30 +27,45 @@ struct Planner {
             facts: facts, fallibility: Fallibility(facts: facts), limits: limits, folding: folding)
         let normalized = normalizer.normalize(query.predicate)
         let rewrites = normalizer.rewrites
-        return compile(query, normalized, rewrites: { rewrites }, table: table, failedInner: failedInner)
+        let rebindable =
+            literals.map { PlanRebinding.isParametric(query, normalized, rewrites: rewrites, literals: $0) } ?? false
+        return compile(
+            query, normalized, rewrites: { rewrites }, table: table, failedInner: failedInner,
+            literals: rebindable ? literals : nil)
     }
 
     /// The plan for a predicate already normalized: the filter compiled, the source chosen.
+    /// - Parameter literals: the query's literals when its normalization kept them in place
+    ///   (`Plan.rebindable`): leaves may then read them from each execution.
     func compile(
         _ query: Query, _ normalized: Filter, rewrites: @escaping () -> [Rewrite], table: ClassTable,
-        failedInner: [Query: Diagnostic]
+        failedInner: [Query: Diagnostic], literals: [Value]? = nil
     ) -> Plan {
         let facts = MemoizedKeyFacts(facts: StoreKeyFacts(store: store, table: table), memo: memo)
         var fallibility = Fallibility(facts: facts)
         fallibility.innerSucceeds = { failedInner[$0] == nil }
-        let compiler = FilterCompiler(
+        var compiler = FilterCompiler(
             store: store, table: table, limits: limits, fallibility: fallibility,
             failedInner: failedInner, folding: folding, memo: memo)
+        if literals != nil { compiler.leafSlots = LeafSlots(normalized) }
         let inner = InnerQueries.collect(normalized)
         if normalized == .constant(false) {
             return Plan(
                 query: query, normalized: normalized, rewrites: rewrites, innerQueries: inner,
                 source: EmptySource(), filter: ConstantNode(false), ordered: true, storeVersion: store.version,
-                copyFilter: { ConstantNode(false) })
+                rebindable: literals != nil, copyFilter: { ConstantNode(false) })
         }
         let conjuncts: [Filter]
         if case .and(let cs) = normalized { conjuncts = cs } else { conjuncts = [normalized] }
-        let nodes = conjuncts.map(compiler.compile)
+        // Each conjunct's parameter checks apart: those an index source covers are not read.
+        var checks: [[Int: (Value) -> Bool]] = []
+        let nodes = conjuncts.map { c in
+            var one = compiler
+            if literals != nil { one.parameterChecks = ParameterChecks() }
+            let node = one.compile(c)
+            checks.append(one.parameterChecks?.checks ?? [:])
+            return node
+        }
         let leading = nodes.firstIndex(where: \.mayThrow) ?? nodes.count
         let whole = nodes.count == 1 ? nodes[0] : AndNode(FilterCompiler.initialOrder(nodes))
         let choice = AccessPlanner(store: store, table: table).choose(
@@ -58,10 +75,27 @@ struct Planner {
         let residual = kept.map { nodes[$0] }
         let filter = residual.count == nodes.count ? whole : Self.conjunction(residual)
         let residualConjuncts = kept.map { conjuncts[$0] }
+        let parameters = literals.map { literals in
+            PlanParameters(literals: literals, checks: kept.reduce(into: [:]) { $0.merge(checks[$1]) { a, _ in a } })
+        }
+        let copy = { [store, limits, leafSlots = compiler.leafSlots] () -> FilterNode in
+            // With a memo and folding of its own: a copy may be made while other plans are.
+            let memo = PlanningMemo(version: store.version)
+            let facts = MemoizedKeyFacts(facts: StoreKeyFacts(store: store, table: table), memo: memo)
+            var fallibility = Fallibility(facts: facts)
+            fallibility.innerSucceeds = { failedInner[$0] == nil }
+            var copier = FilterCompiler(
+                store: store, table: table, limits: limits, fallibility: fallibility, failedInner: failedInner,
+                folding: Normalizer.folding(limits), memo: memo)
+            copier.leafSlots = leafSlots
+            if literals != nil { copier.parameterChecks = ParameterChecks() }
+            return Self.conjunction(residualConjuncts.map(copier.compile))
+        }
         return Plan(
             query: query, normalized: normalized, rewrites: rewrites, innerQueries: inner,
             source: choice.source, filter: filter, ordered: choice.ordered, storeVersion: store.version,
-            copyFilter: { Self.conjunction(residualConjuncts.map(compiler.compile)) })
+            rebindable: literals != nil, parameters: parameters ?? .none,
+            copyFilter: copy)
     }
 }
 

@@ -200,7 +200,7 @@ import Testing
                 #expect(actual == expected, "\(text) with \(variables)")
             }
             #expect(
-                FallbackListingTests.fallbacks(try engine.plan(q, variables: ["v", "n"]).filter).isEmpty, "\(text)")
+                FallbackListingTests.fallbacks(try engine.plan(q, variables: ["v", "n"]).plan.filter).isEmpty, "\(text)")
         }
     }
 
@@ -259,7 +259,7 @@ import Testing
         for text in Self.texts(dialect) {
             let query = try Self.parse(dialect, text)
             do throws(Diagnostic) {
-                let plan = try engine.plan(query)
+                let plan = try engine.plan(query).plan
                 #expect(FallbackListingTests.fallbacks(plan.filter).isEmpty, "\(text)")
             } catch {
                 #expect(text == #"{"s": {"$regex": "["}}"# && error.code == "regex.invalid", "\(text): \(error)")

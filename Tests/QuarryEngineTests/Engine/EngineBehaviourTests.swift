@@ -185,7 +185,7 @@ import Testing
                 let q = Query(
                     className: "O", predicate: compare("g", .ne, 3, .document), order: [.key("k", direction)] + rest,
                     skip: skip, limit: limit)
-                if limit < 10 { #expect(try engine.plan(q).ordered) }
+                if limit < 10 { #expect(try engine.plan(q).plan.ordered) }
                 #expect(try engine.run(q).objectIds == reference.run(q).objectIds)
             }
         }
@@ -212,7 +212,7 @@ import Testing
         ]
         for (p, path) in cases {
             let q = Query(className: "R", predicate: p)
-            let label = try engine.plan(q).source.label
+            let label = try engine.plan(q).plan.source.label
             #expect(label.contains(path), "\(PredicateText.render(p)): \(label)")
             #expect(try engine.run(q) == reference.run(q))
         }

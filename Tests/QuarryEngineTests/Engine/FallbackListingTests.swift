@@ -48,7 +48,7 @@ import Testing
         var counts: [String: Int] = [:]
         for _ in 0..<queries {
             let q = random.query(depth: 2)
-            guard let plan = try? engine.plan(q) else { continue }
+            guard let plan = try? engine.plan(q).plan else { continue }
             for p in fallbacks(plan.filter) { counts[kind(p, engine.store), default: 0] += 1 }
         }
         return counts

@@ -1,0 +1,176 @@
+import QuarryCore
+
+/// The literals of a plan's shape that its compiled filter reads from each execution instead
+/// of holding them (docs/ARCHITECTURE.md#plan-parameters). A cached plan runs for other
+/// literals of its shape when every literal that differs is one of these and is accepted by
+/// its slot's check; the plan itself is never changed.
+struct PlanParameters {
+    /// The literals the plan was made for, in `PlanShape` order.
+    let literals: [Value]
+    /// The slots the filter reads from the execution's literals, each with the check a new
+    /// literal in it must pass (it must make the same kind of typed test).
+    let checks: [Int: (Value) -> Bool]
+
+    static var none: PlanParameters { PlanParameters(literals: [], checks: [:]) }
+
+    /// Whether the plan answers `literals` of its shape when they are read from the execution.
+    func bind(_ new: [Value]) -> Bool {
+        guard !checks.isEmpty, new.count == literals.count else { return false }
+        for i in new.indices where !PlanShape.sameLiteral(new[i], literals[i]) {
+            guard let check = checks[i], check(new[i]) else { return false }
+        }
+        return true
+    }
+}
+
+/// Slots of a normalized predicate's leaves, for the compiler: the first literal of each leaf
+/// and how many it holds, in `PlanShape` order. A leaf that occurs twice gets none (which of
+/// its occurrences a compiled node stands for is not known).
+struct LeafSlots {
+    private(set) var slots: [Leaf: Range<Int>] = [:]
+
+    static var none: LeafSlots { LeafSlots() }
+
+    init() {}
+
+    init(_ normalized: Filter) {
+        var walk = Walk()
+        _ = walk.filter(normalized, binding: nil)
+        slots = walk.slots.filter { !walk.repeated.contains($0.key) }
+    }
+
+    func slots(of l: Leaf) -> Range<Int>? { slots[l] }
+
+    private struct Walk: IRChildTransform {
+        static var readsOnly: Bool { true }
+        var builder = PlanShape.Builder()
+        var slots: [Leaf: Range<Int>] = [:]
+        var repeated: Set<Leaf> = []
+
+        mutating func leaf(_ l: Leaf) -> Leaf {
+            let start = builder.literals.count
+            _ = builder.leaf(l)
+            if slots.updateValue(start..<builder.literals.count, forKey: l) != nil { repeated.insert(l) }
+            return l
+        }
+
+        mutating func query(_ q: Query) -> Query { q }
+    }
+}
+
+/// What the compiler learns of the parameters while it compiles one filter: the checks of the
+/// slots its typed leaves read from the execution.
+final class ParameterChecks {
+    var checks: [Int: (Value) -> Bool] = [:]
+}
+
+extension FilterCompiler {
+    /// The slots a typed leaf may read its `count` literals from at run time: the plan may be
+    /// parametric, the leaf holds exactly those literals, and no index on its key could make
+    /// another access path better for other values (`check` is each slot's test of a new
+    /// literal). Nil: the leaf holds its literals.
+    func parameterSlots(_ l: Leaf, key: FieldPath, count: Int, check: @escaping (Value) -> Bool) -> Range<Int>? {
+        guard let collected = parameterChecks, let slots = leafSlots.slots(of: l), slots.count == count,
+            store.indexKinds(on: key, in: table.name).isEmpty
+        else { return nil }
+        for slot in slots { collected.checks[slot] = check }
+        return slots
+    }
+}
+
+extension ExecContext {
+    /// The leaf as IR with the execution's literals in its slots, for rows only the reference
+    /// can decide (worked out once per execution and leaf).
+    func fallback(_ leaf: KeyLeaf) -> Filter {
+        guard let slots = leaf.parameterSlots, let literals else { return leaf.fallback }
+        let id = ObjectIdentifier(leaf)
+        if let known = boundFallbacks[id] { return known }
+        let bound = PlanRebinding.substituted(leaf.fallback, literals: Array(literals[slots]))
+        boundFallbacks[id] = bound
+        return bound
+    }
+}
+
+/// How a typed leaf makes its test from the execution's literals: the slots it reads and the
+/// conversion (the same the compiler applies to the planning literals; the slots' checks
+/// ensure it succeeds).
+struct Parameter<T> {
+    let slots: Range<Int>
+    let make: (ArraySlice<Value>) -> T?
+
+    func value(_ ctx: ExecContext) -> T? { ctx.literals.flatMap { make($0[slots]) } }
+}
+
+extension FilterCompiler {
+    /// `key op literal` over an int or date column, reading the literal from the execution.
+    func intParameter(_ l: Leaf, _ access: KeyAccess, _ op: ComparisonOperator, _ column: Column, _ options: StringOptions)
+        -> Parameter<IntRange>?
+    {
+        let range = { (c: Value) -> IntRange? in
+            guard var r = typed(c, l, column, options).flatMap({ Self.intRange(op, $0) }) else { return nil }
+            r.invert = r.invert != l.negated
+            return r
+        }
+        guard let slots = parameterSlots(l, key: access.path, count: 1, check: { range($0) != nil }) else { return nil }
+        return Parameter(slots: slots) { range($0[$0.startIndex]) }
+    }
+
+    /// `key op literal` over a double column, reading the literal from the execution.
+    func doubleParameter(
+        _ l: Leaf, _ access: KeyAccess, _ op: ComparisonOperator, _ column: Column, _ options: StringOptions
+    ) -> Parameter<DoubleRange>? {
+        let range = { (c: Value) -> DoubleRange? in
+            var r: DoubleRange
+            if case .int(let i) = c, !DoubleColumn.holdsExactly(i) {
+                r = DoubleRange(op, integer: i)
+            } else if case .double(let d)? = typed(c, l, column, options) {
+                r = DoubleRange(op, d)
+            } else {
+                return nil
+            }
+            r.invert = r.invert != l.negated
+            return r
+        }
+        guard let slots = parameterSlots(l, key: access.path, count: 1, check: { range($0) != nil }) else { return nil }
+        return Parameter(slots: slots) { range($0[$0.startIndex]) }
+    }
+
+    /// `key BETWEEN lo AND hi` over an int or date column, reading both bounds from the execution.
+    func intBetweenParameter(_ l: Leaf, _ access: KeyAccess, _ column: Column) -> Parameter<IntRange>? {
+        let bound = { (c: Value, op: ComparisonOperator) -> IntRange? in
+            typed(c, l, column, []).flatMap { Self.intRange(op, $0) }
+        }
+        let check = { (c: Value) -> Bool in bound(c, .ge) != nil }
+        guard let slots = parameterSlots(l, key: access.path, count: 2, check: check) else { return nil }
+        return Parameter(slots: slots) { literals in
+            guard let lower = bound(literals[literals.startIndex], .ge),
+                let upper = bound(literals[literals.startIndex + 1], .le)
+            else { return nil }
+            var r = lower.intersection(upper)
+            r.invert = l.negated
+            return r
+        }
+    }
+
+    /// `key BETWEEN lo AND hi` over a double column, reading both bounds from the execution.
+    func doubleBetweenParameter(_ l: Leaf, _ access: KeyAccess, _ column: Column) -> Parameter<DoubleRange>? {
+        let number = { (c: Value) -> Double? in
+            if case .double(let d)? = typed(c, l, column, []) { return d }
+            return nil
+        }
+        guard let slots = parameterSlots(l, key: access.path, count: 2, check: { number($0) != nil }) else {
+            return nil
+        }
+        return Parameter(slots: slots) { literals in
+            guard let x = number(literals[literals.startIndex]), let y = number(literals[literals.startIndex + 1])
+            else { return nil }
+            var r = DoubleRange(.ge, x).intersection(DoubleRange(.le, y))
+            r.invert = l.negated
+            return r
+        }
+    }
+
+    private func typed(_ c: Value, _ l: Leaf, _ column: Column, _ options: StringOptions) -> TypedLiteral? {
+        c.isNull ? nil : TypedLiteral.classify(c, column: column, semantics: l.semantics, options: options, store: store)
+    }
+}
