@@ -66,13 +66,18 @@ final class ParameterChecks {
 
 extension FilterCompiler {
     /// The slots a typed leaf may read its `count` literals from at run time: the plan may be
-    /// parametric, the leaf holds exactly those literals, and no index on its key could make
-    /// another access path better for other values (`check` is each slot's test of a new
-    /// literal). Nil: the leaf holds its literals.
+    /// parametric, the leaf holds exactly those literals, and no index on its key or a prefix
+    /// of it (a geo index serves its points' latitude and longitude) could make a source that
+    /// reads them (`check` is each slot's test of a new literal). Nil: the leaf holds its
+    /// literals.
     func parameterSlots(_ l: Leaf, key: FieldPath, count: Int, check: @escaping (Value) -> Bool) -> Range<Int>? {
-        guard let collected = parameterChecks, let slots = leafSlots.slots(of: l), slots.count == count,
-            store.indexKinds(on: key, in: table.name).isEmpty
-        else { return nil }
+        guard let collected = parameterChecks, let slots = leafSlots.slots(of: l), slots.count == count else {
+            return nil
+        }
+        for n in 1...Swift.max(1, key.components.count) {
+            let prefix = FieldPath(Array(key.components.prefix(n)))
+            if !store.indexKinds(on: prefix, in: table.name).isEmpty { return nil }
+        }
         for slot in slots { collected.checks[slot] = check }
         return slots
     }

@@ -74,6 +74,20 @@ import Testing
 
     // MARK: - Literals read from the execution
 
+    /// A geo index answers a longitude range with a box of its grid, made from the literal:
+    /// other literals plan again instead of reading the range from the execution.
+    @Test func aCoordinateRangeOnAGeoIndexedKeyIsPlannedAgain() throws {
+        let db = CoordinateBoxTests.grid
+        let engine = Engine(database: db)
+        try engine.createIndex(.geo, on: "home", in: "Person")
+        let reference = ReferenceEvaluator(database: db)
+        for lo in [-97.25, -98.55, -97.95] {
+            let q = Query(className: "Person", predicate: compare("home.longitude", .ge, .double(lo), .sql))
+            #expect(try engine.run(q) == reference.run(q))
+        }
+        #expect(engine.planCounts == Engine.PlanCounts(built: 1, reused: 0, rebound: 2, bound: 0))
+    }
+
     /// Rows of int, double and date columns that also hold other types, nulls and missing keys.
     static let ranges: Database = {
         var rows: [Record] = []
