@@ -93,6 +93,35 @@ import QuarryTestSupport
         #expect(!out.out.contains("memory per object"))  // too few objects to measure
     }
 
+    /// The DuckDB table (a shell script stands in for the peer) sets Quarry's all-threads ids
+    /// time and speedup beside DuckDB's all-threads time, and their ratio.
+    @Test func theDuckDBTableShowsQuarrysParallelSpeedup() throws {
+        let base = NSTemporaryDirectory() + "quarry-duckdb-\(UUID().uuidString)"
+        let script = base + ".sh", clauses = base + ".sql"
+        try "cat > /dev/null\necho '{\"count_ms\":1.0,\"ids_ms\":2.0,\"matches\":1}'\n".write(
+            toFile: script, atomically: true, encoding: .utf8)
+        try "age > 50\n".write(toFile: clauses, atomically: true, encoding: .utf8)
+        defer { for f in [script, clauses] { try? FileManager.default.removeItem(atPath: f) } }
+        let out = quarry([
+            "bench", "--data", Self.file, "--class", "Person", "--repeat", "1", "--duckdb", "/bin/sh",
+            "--duckdb-script", script, "--duckdb-queries", clauses, "age > 50",
+        ])
+        #expect(out.status == 0, "\(out.err)")
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let header = out.out.split(separator: "\n").first { $0.hasPrefix("| Query | Quarry count ms") }
+        if cores > 1 {
+            #expect(
+                header?.contains(
+                    "| Quarry ids ms (\(cores) threads) | speedup | DuckDB ids ms (\(cores) threads) | ratio |") == true)
+            let row = out.out.split(separator: "\n").last { $0.hasPrefix("| `age > 50` | ") }
+            // Query; count, DuckDB, ratio; ids, DuckDB, ratio; all-threads ids, speedup, DuckDB, ratio; matches.
+            #expect(row.map { $0.split(separator: "|").count } == 12)
+            #expect(row?.contains("×") == true)
+        } else {
+            #expect(header?.contains("threads)") == false)
+        }
+    }
+
     @Test func anInvalidQueryIsReportedAndTheOthersStillRun() {
         let out = quarry(["bench", "--data", Self.file, "--class", "Person", "age > 5", "age > AND"])
         #expect(out.status == 1)
