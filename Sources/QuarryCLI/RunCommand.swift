@@ -106,7 +106,8 @@ extension RunCommand {
         let text = try query.read(from: console)
         try data.requireOneStandardInput(query: query.text)
         let store = try data.openStore()
-        let source = store == nil ? try data.load(console, limits: deadline.limits, parallelism: threads.parallelism) : nil
+        let source =
+            store == nil ? try data.load(console, limits: deadline.limits, parallelism: threads.parallelism) : nil
         let className = store?.className ?? source!.className
         let schema: any Schema = store?.schema ?? source!.schema
         var compiled = try Compilation.compile(

@@ -236,7 +236,9 @@ public final class Engine {
 
     /// - Parameter literals: the query's literals, for a plan cached by its shape.
     func build(_ query: Query, literals: [Value]? = nil) throws(Diagnostic) -> Plan {
-        guard let p = planner.plan(query, failedInner: [:], literals: literals) else { throw QueryValidator.unknownClass(query.className) }
+        guard let p = planner.plan(query, failedInner: [:], literals: literals) else {
+            throw QueryValidator.unknownClass(query.className)
+        }
         return p
     }
 

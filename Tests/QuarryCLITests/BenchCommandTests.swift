@@ -112,7 +112,8 @@ import QuarryTestSupport
         if cores > 1 {
             #expect(
                 header?.contains(
-                    "| Quarry ids ms (\(cores) threads) | speedup | DuckDB ids ms (\(cores) threads) | ratio |") == true)
+                    "| Quarry ids ms (\(cores) threads) | speedup | DuckDB ids ms (\(cores) threads) | ratio |") == true
+            )
             let row = out.out.split(separator: "\n").last { $0.hasPrefix("| `age > 50` | ") }
             // Query; count, DuckDB, ratio; ids, DuckDB, ratio; all-threads ids, speedup, DuckDB, ratio; matches.
             #expect(row.map { $0.split(separator: "|").count } == 12)

@@ -173,7 +173,8 @@ struct DuckDBPeer {
                 case .success(let d)?:
                     let theirs = count ? d.count : d.ids
                     cells.append(f(theirs, 3))
-                    let ours = count ? r.quarryCountMillis : threads == 1 ? r.quarryIdsMillis : r.quarryParallelIdsMillis
+                    let ours =
+                        count ? r.quarryCountMillis : threads == 1 ? r.quarryIdsMillis : r.quarryParallelIdsMillis
                     cells.append(f((ours ?? .nan) / theirs, 2))
                     if d.matches != r.matches, count, threads == 1 {
                         notes.append("DuckDB found \(d.matches) matches for `\(r.query)`, Quarry \(r.matches)")

@@ -135,7 +135,8 @@ class KeyLeaf: FilterNode {
     private var decisions: [UInt8] = []
 
     init(
-        _ leaf: Leaf, access: KeyAccess, answers: SlotAnswers, cost: Double, selectivity: Double, mayThrow: Bool = false,
+        _ leaf: Leaf, access: KeyAccess, answers: SlotAnswers, cost: Double, selectivity: Double,
+        mayThrow: Bool = false,
         parameterSlots: Range<Int>? = nil
     ) {
         self.parameterSlots = parameterSlots

@@ -43,7 +43,9 @@ final class MorselScan: @unchecked Sendable {
         morselRows = parallelism.morselRows
         morselCount = (n + morselRows - 1) / morselRows
         let threads = Swift.min(parallelism.threads, morselCount)
-        workers = plan.filters(threads).map { ($0, ExecContext(run: ctx.run.forked(), table: ctx.table, literals: ctx.literals)) }
+        workers = plan.filters(threads).map {
+            ($0, ExecContext(run: ctx.run.forked(), table: ctx.table, literals: ctx.literals))
+        }
         rowCount = n
         self.counting = counting
         self.stop = stop

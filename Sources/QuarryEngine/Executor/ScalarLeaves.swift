@@ -8,7 +8,8 @@ final class Int64RangeLeaf: KeyLeaf {
     let rangeOf: Parameter<IntRange>?
 
     init(
-        _ leaf: Leaf, access: KeyAccess, values: Int64Column, range: IntRange, answers: SlotAnswers, selectivity: Double,
+        _ leaf: Leaf, access: KeyAccess, values: Int64Column, range: IntRange, answers: SlotAnswers,
+        selectivity: Double,
         parameter: Parameter<IntRange>? = nil
     ) {
         self.values = values

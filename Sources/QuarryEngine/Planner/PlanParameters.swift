@@ -108,7 +108,9 @@ struct Parameter<T> {
 
 extension FilterCompiler {
     /// `key op literal` over an int or date column, reading the literal from the execution.
-    func intParameter(_ l: Leaf, _ access: KeyAccess, _ op: ComparisonOperator, _ column: Column, _ options: StringOptions)
+    func intParameter(
+        _ l: Leaf, _ access: KeyAccess, _ op: ComparisonOperator, _ column: Column, _ options: StringOptions
+    )
         -> Parameter<IntRange>?
     {
         let range = { (c: Value) -> IntRange? in
@@ -176,6 +178,7 @@ extension FilterCompiler {
     }
 
     private func typed(_ c: Value, _ l: Leaf, _ column: Column, _ options: StringOptions) -> TypedLiteral? {
-        c.isNull ? nil : TypedLiteral.classify(c, column: column, semantics: l.semantics, options: options, store: store)
+        c.isNull
+            ? nil : TypedLiteral.classify(c, column: column, semantics: l.semantics, options: options, store: store)
     }
 }

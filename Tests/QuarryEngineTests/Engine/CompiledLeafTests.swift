@@ -200,7 +200,8 @@ import Testing
                 #expect(actual == expected, "\(text) with \(variables)")
             }
             #expect(
-                FallbackListingTests.fallbacks(try engine.plan(q, variables: ["v", "n"]).plan.filter).isEmpty, "\(text)")
+                FallbackListingTests.fallbacks(try engine.plan(q, variables: ["v", "n"]).plan.filter).isEmpty, "\(text)"
+            )
         }
     }
 

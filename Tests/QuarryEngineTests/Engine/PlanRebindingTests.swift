@@ -129,7 +129,10 @@ import Testing
         }
         let path: FieldPath = ["n", "x", "d"][key]
         if shape.next(3) == 0 {
-            return .leaf(Leaf(.between(.key(path), lower: .literal(value()), upper: .literal(value())), negated: negated, semantics: s))
+            return .leaf(
+                Leaf(
+                    .between(.key(path), lower: .literal(value()), upper: .literal(value())), negated: negated,
+                    semantics: s))
         }
         return compare(path, ops[shape.next(ops.count)], value(), s, negated: negated)
     }
