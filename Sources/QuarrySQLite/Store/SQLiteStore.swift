@@ -161,7 +161,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
     ) throws(Diagnostic) -> StorePushdown {
         try StorePushdown(query, tables: catalog.sqliteTables, limits: limits) { part in
             evaluator.mayThrow(
-                part, mayReachDate: { catalog.mayReachDate($0, in: query.className) },
+                part, of: query.className, mayReachDate: { catalog.mayReachDate($0, in: $1) },
                 objectCount: { try? snapshot.count(of: $0) })
         }
     }
