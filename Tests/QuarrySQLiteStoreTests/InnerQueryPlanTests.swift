@@ -21,10 +21,13 @@ import Testing
         return Database([ClassData(name: "City", records: cities), ClassData(name: "Person", records: people)])
     }()
 
-    static func brazil(_ semantics: LeafSemantics) -> Query {
+    static func brazil(_ semantics: LeafSemantics) -> Query { cities(in: "BR", semantics) }
+
+    static func cities(in country: String, _ semantics: LeafSemantics) -> Query {
         Query(
             className: "City",
-            predicate: .leaf(Leaf(.compare(.key("country"), .eq, .literal(.string("BR")), []), semantics: semantics)))
+            predicate: .leaf(Leaf(.compare(.key("country"), .eq, .literal(.string(country)), []), semantics: semantics))
+        )
     }
 
     /// `city.objectId IN (City[country = 'BR'].objectId)` (SQL), `$inQuery`, `$notInQuery`,
@@ -65,6 +68,33 @@ import Testing
         let answer = try store.query(q)
         #expect(answer == (try reference.run(q)), "\(name)")
         #expect(!answer.objectIds.isEmpty, "\(name)")
+    }
+
+    /// An inner query that yields nothing: SQL's `NULL NOT IN (empty)` is TRUE, yet a person
+    /// without a city does not pass `NOT (city.objectId IN …)` under SQL semantics.
+    @Test func negatedEmptyInnerQueryAgreesOnMissingValues() throws {
+        let file = StoreFile()
+        let store = try file.open()
+        try store.save(Self.database)
+        let reference = ReferenceEvaluator(database: Self.database, now: { 1_700_000_000_000 }, random: { 0.5 })
+        let nowhere = Self.cities(in: "XX", .sql)
+        let negatedLeaf = Query(
+            className: "Person",
+            predicate: .leaf(
+                Leaf(.select("city.objectId", nowhere, innerKey: "objectId"), negated: true, semantics: .sql)))
+        let dontSelect = Query(
+            className: "Person",
+            predicate: .leaf(
+                Leaf(
+                    .select("city", Self.cities(in: "XX", .document), innerKey: "objectId"), negated: true,
+                    semantics: .document)))
+        for q in [negatedLeaf, dontSelect] {
+            #expect(try store.explanation(q).residual.isEmpty)
+            #expect(try store.query(q) == reference.run(q))
+        }
+        // Every person with a city, none of those without (p0, p7, p14, p21, p28).
+        #expect(try store.query(negatedLeaf).objectIds.count == 25)
+        #expect(try store.query(dontSelect).objectIds.count == 30)
     }
 
     /// An inner predicate that may meet a date under SQL semantics still stays residual: the
