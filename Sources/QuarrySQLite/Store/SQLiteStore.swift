@@ -71,10 +71,20 @@ public final class SQLiteStore: QueryBackend, Sendable {
     public func transaction(_ body: (StoreTransaction) throws -> Void) throws(Diagnostic) {
         try storeCall {
             try pool.write { db in
+                // A large transaction's pages stay in memory instead of spilling into the WAL
+                // and being read back (docs/STORAGE.md#writes); what is synced, and when, is
+                // unchanged.
+                try db.execute(sql: "PRAGMA cache_size = \(Self.importCacheKiB)")
+                defer { try? db.execute(sql: "PRAGMA cache_size = \(Self.defaultCacheKiB)") }
                 try body(StoreTransaction(store: self, writer: StoreWriter(catalog: try StoreCatalog.load(db), db: db)))
             }
         }
     }
+
+    /// The writer's page cache during `transaction` (64 MiB, in SQLite's negative-KiB form),
+    /// and SQLite's default, restored after it.
+    static let importCacheKiB = -65_536
+    static let defaultCacheKiB = -2_000
 
     // MARK: - QueryBackend
 
