@@ -30,6 +30,8 @@ public enum ReadAhead {
                 if !batch.isEmpty { _ = channel.put(batch) }
                 channel.finish(nil)
             } catch {
+                // The objects read before the error are handed over first, as the plain stream does.
+                if !batch.isEmpty { _ = channel.put(batch) }
                 channel.finish(error)
             }
         }
