@@ -31,13 +31,14 @@ struct StoreWriter {
         for name in record.fieldOrder {
             guard let value = record.fields[name] else { continue }
             if name == "createdAt" { created = value } else if name == "updatedAt" { updated = value }
-            var at = c.fields.firstIndex { $0.name == name }
-            if at == nil {
+            let at: Int
+            if let known = c.fields.firstIndex(where: { $0.name == name }) {
+                at = known
+            } else {
                 _ = try catalog.ensureField(name, in: className, db)
                 c = catalog.classes[className]!
-                at = c.fields.firstIndex { $0.name == name }
+                at = c.fields.count - 1  // ensureField appends the new field
             }
-            guard let at else { preconditionFailure("ensureField added the field") }
             let before = c.fields[at]
             var field = before
             if let k = SQLiteColumnKind.of(value) { field.kind = field.kind.map { $0.merged(with: k) } ?? k }
