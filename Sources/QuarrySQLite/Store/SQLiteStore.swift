@@ -70,13 +70,17 @@ public final class SQLiteStore: QueryBackend, Sendable {
     /// it saved is kept (`quarry import`).
     public func transaction(_ body: (StoreTransaction) throws -> Void) throws(Diagnostic) {
         try storeCall {
-            try pool.write { db in
-                // A large transaction's pages stay in memory instead of spilling into the WAL
-                // and being read back (docs/STORAGE.md#writes); what is synced, and when, is
-                // unchanged.
+            try pool.writeWithoutTransaction { db in
+                // A large transaction's pages stay in memory, up to its commit, instead of
+                // spilling into the WAL and being read back (docs/STORAGE.md#writes); what is
+                // synced, and when, is unchanged.
                 try db.execute(sql: "PRAGMA cache_size = \(Self.importCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = \(Self.defaultCacheKiB)") }
-                try body(StoreTransaction(store: self, writer: StoreWriter(catalog: try StoreCatalog.load(db), db: db)))
+                try db.inTransaction(.immediate) {
+                    try body(
+                        StoreTransaction(store: self, writer: StoreWriter(catalog: try StoreCatalog.load(db), db: db)))
+                    return .commit
+                }
             }
         }
     }
