@@ -6,9 +6,10 @@ import PackageDescription
 //
 //     swift package benchmark                       # the ordo-one/benchmark suite
 //     swift run -c release quarry-bench-data …      # writes the data set `make bench` uses
+//     swift run -c release quarry-concurrency-bench # concurrent reads and writes
 let package = Package(
     name: "QuarryBenchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Quarry", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -28,5 +29,12 @@ let package = Package(
             name: "quarry-bench-data",
             dependencies: [.product(name: "QuarryTestSupport", package: "Quarry")],
             path: "Sources/quarry-bench-data"),
+        .executableTarget(
+            name: "quarry-concurrency-bench",
+            dependencies: [
+                .product(name: "Quarry", package: "Quarry"),
+                .product(name: "QuarryTestSupport", package: "Quarry"),
+            ],
+            path: "Sources/quarry-concurrency-bench"),
     ]
 )

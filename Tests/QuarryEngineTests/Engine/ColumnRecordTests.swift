@@ -239,14 +239,17 @@ import Testing
         for id in ids { _ = table.appendRow(id) }
         for (row, id) in ids.enumerated() { #expect(table.row(of: id) == row) }
         #expect(table.row(of: "absent") == nil)
-        // Deleting moves later rows up; the lookup follows.
-        var remaining = ids
-        for victim in stride(from: 290, through: 0, by: -17) {
-            table.removeRow(victim)
-            remaining.remove(at: victim)
+        // A deleted object's row stays, empty; the lookup forgets its objectId only.
+        let victims = Set(stride(from: 290, through: 0, by: -17))
+        for victim in victims { table.removeRow(victim) }
+        #expect(table.deletedCount == victims.count && table.liveCount == ids.count - victims.count)
+        for (row, id) in ids.enumerated() {
+            #expect(table.row(of: id) == (victims.contains(row) ? nil : row))
+            #expect(table.isLive(row) == !victims.contains(row))
         }
-        for (row, id) in remaining.enumerated() { #expect(table.row(of: id) == row) }
-        for id in Set(ids).subtracting(remaining) { #expect(table.row(of: id) == nil) }
+        // The objectId comes back on a new row.
+        _ = table.appendRow(ids[1])
+        #expect(table.row(of: ids[1]) == ids.count)
         table = ClassTable(name: "U")
         #expect(table.row(of: "x") == nil)
     }
