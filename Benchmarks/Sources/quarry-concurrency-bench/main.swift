@@ -58,8 +58,10 @@ for trial in 1...3 {
             format: "trial %d: 1 task %.1f queries/s, %d tasks %.1f queries/s: %.2f×", trial, one, cores, all,
             all / one))
 }
-print(String(format: "read throughput on %d cores over 1: best %.2f×, median %.2f×", cores, ratios.max()!,
-    ratios.sorted()[1]))
+print(
+    String(
+        format: "read throughput on %d cores over 1: best %.2f×, median %.2f×", cores, ratios.max()!,
+        ratios.sorted()[1]))
 
 /// µs per change over `n` changes made by `make`.
 func microseconds(_ n: Int, _ make: (Int) -> Void) -> Double {
@@ -72,10 +74,12 @@ func writes(_ label: String, base: Int) {
     let n = 2000
     let person = SyntheticData.personClass
     let insert = microseconds(n) { i in
-        engine.insert(Record(objectId: "w\(base + i)", fields: [("age", .int(Int64(i % 100))), ("name", "W")]), into: person)
+        engine.insert(
+            Record(objectId: "w\(base + i)", fields: [("age", .int(Int64(i % 100))), ("name", "W")]), into: person)
     }
     let replace = microseconds(n) { i in
-        engine.insert(Record(objectId: "w\(base + i)", fields: [("age", .int(Int64(i % 7))), ("name", "R")]), into: person)
+        engine.insert(
+            Record(objectId: "w\(base + i)", fields: [("age", .int(Int64(i % 7))), ("name", "R")]), into: person)
     }
     let delete = microseconds(n) { i in engine.delete("w\(base + i)", from: person) }
     print(String(format: "%@: insert %.1f µs, replace %.1f µs, delete %.1f µs", label, insert, replace, delete))

@@ -202,7 +202,9 @@ final class Replica: @unchecked Sendable {
 
     /// A plan made again with the errors of the inner queries that failed (not cached).
     func replan(_ query: Query, failedInner: [Query: Diagnostic]) -> CheckedOutPlan? {
-        cache.withLock { c in c.planner.plan(query, failedInner: failedInner).map { CheckedOutPlan(plan: $0, entry: nil) } }
+        cache.withLock { c in
+            c.planner.plan(query, failedInner: failedInner).map { CheckedOutPlan(plan: $0, entry: nil) }
+        }
     }
 
     /// Drops every cached plan and what planning memoizes.

@@ -27,7 +27,9 @@ import Testing
         let items = ColumnStore.compactionFloor * 2 + 400
         var db = random.database(items: items, others: 40)
         let engine = Engine(database: db, now: { 0 }, random: { 0.5 })
-        for key in ["i", "s", "ptr.name", "tags"] as [FieldPath] { try engine.createIndex(.ordered, on: key, in: "Item") }
+        for key in ["i", "s", "ptr.name", "tags"] as [FieldPath] {
+            try engine.createIndex(.ordered, on: key, in: "Item")
+        }
         try engine.createIndex(.hash, on: "d", in: "Item")
         try engine.createIndex(.geo, on: "g", in: "Item")
         try engine.createIndex(.hash, on: "owner", in: "Other")

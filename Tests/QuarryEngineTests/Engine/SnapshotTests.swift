@@ -99,7 +99,9 @@ import Testing
         try engine.createIndex(.ordered, on: "i", in: "Item")
         let reference = ReferenceEvaluator(database: db, now: { 0 }, random: { 0.5 })
         let queries = (0..<40).map { n in
-            Query(className: "Item", predicate: compare("i", n.isMultiple(of: 2) ? .gt : .le, Value.int(Int64(n - 20)), .sql))
+            Query(
+                className: "Item",
+                predicate: compare("i", n.isMultiple(of: 2) ? .gt : .le, Value.int(Int64(n - 20)), .sql))
         }
         let expected = try queries.map { try reference.run($0) }
         let mismatches = await withTaskGroup(of: Int.self) { group in

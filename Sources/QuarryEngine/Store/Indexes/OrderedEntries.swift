@@ -111,7 +111,6 @@ final class TypedEntries<K: OrderedKey>: OrderedEntries {
         if let k = K(exactly: v) { entries.remove(k, row) }
     }
 
-
     func widened() -> TypedEntries<Value> {
         var keys: [Value] = [], rows: [Int32] = []
         keys.reserveCapacity(entries.count)
