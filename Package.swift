@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "QuarrySQLite", targets: ["QuarrySQLite"]),
         // The synthetic data set and the helpers the tests and the Benchmarks package share.
         .library(name: "QuarryTestSupport", targets: ["QuarryTestSupport"]),
+        // The engine's observer hooks adapted to swift-log and swift-metrics (off unless attached).
+        .library(name: "QuarryObservability", targets: ["QuarryObservability"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -24,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        // `swift package generate-documentation --target Quarry` (make docs-html).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -51,6 +56,12 @@ let package = Package(
             name: "QuarrySQLite",
             dependencies: ["Quarry", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),
+        .target(
+            name: "QuarryObservability",
+            dependencies: [
+                "Quarry", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]),
         // `quarry serve`: Parse, LeanCloud and Backendless REST data APIs over any QueryBackend.
         .target(
             name: "QuarryServer",
@@ -61,6 +72,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]),
         .target(
             name: "QuarryCLI",
@@ -91,8 +103,15 @@ let package = Package(
                 "QuarryServer", "QuarrySQLite",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI", "QuarrySQLite", "QuarryTestSupport"]),
+        .testTarget(
+            name: "QuarryObservabilityTests",
+            dependencies: [
+                "QuarryObservability", "QuarryTestSupport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]),
         .testTarget(name: "DocsTests"),
     ]
 )

@@ -7,6 +7,7 @@ import PackageDescription
 //     swift package benchmark                       # the ordo-one/benchmark suite
 //     swift run -c release quarry-bench-data …      # writes the data set `make bench` uses
 //     swift run -c release quarry-concurrency-bench # concurrent reads and writes
+//     swift run -c release quarry-bench-store …     # the store benchmark (`make bench-store`)
 let package = Package(
     name: "QuarryBenchmarks",
     platforms: [.macOS(.v15)],
@@ -36,5 +37,14 @@ let package = Package(
                 .product(name: "QuarryTestSupport", package: "Quarry"),
             ],
             path: "Sources/quarry-concurrency-bench"),
+        // Store backends against hand-written SQL and the in-memory engine (docs/STORAGE.md).
+        .executableTarget(
+            name: "quarry-bench-store",
+            dependencies: [
+                "CSQLiteBench", .product(name: "Quarry", package: "Quarry"),
+                .product(name: "QuarrySQLite", package: "Quarry"),
+            ],
+            path: "Sources/quarry-bench-store"),
+        .systemLibrary(name: "CSQLiteBench", path: "Sources/CSQLiteBench", pkgConfig: "sqlite3"),
     ]
 )

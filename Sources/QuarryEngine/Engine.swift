@@ -13,6 +13,7 @@ import QuarryCore
 public final class Engine: Sendable {
     public let limits: Limits
     let replicas: ReplicaPair
+    let observation: ObserverSlot
 
     /// - Parameters:
     ///   - now: the clock in epoch milliseconds, read once per query.
@@ -22,22 +23,40 @@ public final class Engine: Sendable {
         now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
-        self.init(store: ColumnStore(database: database), limits: limits, now: now, random: random)
+        self.init(
+            store: ColumnStore(database: database), schema: InferredSchema(database), limits: limits, now: now,
+            random: random)
     }
 
-    /// An engine over columns already built (a loader that fills a `ColumnStore` itself).
+    /// Over columns already built (`Engine.load`, docs/STORAGE.md#direct-loading): the store
+    /// becomes the first replica as it is; the second is made from it at the first change.
     init(
-        store: ColumnStore, limits: Limits = .default,
-        now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        store: ColumnStore, schema: InferredSchema, limits: Limits, now: @escaping @Sendable () -> Int64,
+        random: @escaping @Sendable () -> Double
     ) {
         self.limits = limits
-        replicas = ReplicaPair(Replica(store: store, limits: limits, now: now, random: random))
+        let observation = ObserverSlot()
+        self.observation = observation
+        replicas = ReplicaPair(
+            Replica(store: store, schema: schema, limits: limits, now: now, random: random, observation: observation))
     }
 
     /// The data as the engine holds it now, as a `Database` of records built from the
     /// columns: a copy, as costly as the data is large (for checks and export, not queries).
     public var database: Database { replicas.read { $0.store.snapshot() } }
+
+    /// The object with this objectId, built from the columns; nil when the class has none.
+    public func object(_ objectId: String, in className: String) -> Record? {
+        replicas.read { r in
+            guard let table = r.store.table(className), let row = table.row(of: objectId) else { return nil }
+            return table.record(row)
+        }
+    }
+
+    /// The classes, fields and field types of the objects inserted so far, as published with
+    /// the data: pass it as `CompileOptions.schema` (the engine's `find`, `count` and `explain`
+    /// do) so that a field an `insert` added is known to the front-ends (docs/API.md#schema).
+    public var schema: InferredSchema { replicas.read { $0.schema } }
 
     /// Heap bytes the columns of a class hold, field by field in first-seen order (`objectId`
     /// includes the objectId → row lookup; indexes are not included); nil when there is no
@@ -87,6 +106,10 @@ public final class Engine: Sendable {
     /// that exists does nothing). Dot paths through pointers are allowed. Every index is
     /// updated in place as objects change: the changed object's row, and for paths through
     /// pointers (or pointer values) the rows that reached the changed object.
+    ///
+    /// The key's first field must be one some object of the class has had (or a system field):
+    /// an index on a field no object has is almost always a misspelling, so it is rejected with
+    /// `index.unknown-field` and a "did you mean" note (docs/API.md#indexes).
     public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) throws(Diagnostic) {
         _ = try replicas.write([.createIndex(kind, key, in: className)]) { (r) throws(Diagnostic) in
             guard r.store.table(className) != nil else {
@@ -95,7 +118,19 @@ public final class Engine: Sendable {
             guard !key.components.isEmpty, !key.components.contains(where: \.isEmpty) else {
                 throw Diagnostic(.index.invalidKey, "'\(key)' is not a key path to index")
             }
+            guard r.schema.resolveField(key.components[0], in: className) == key.components[0] else {
+                throw Self.unknownField(key, in: className, schema: r.schema)
+            }
         }
+    }
+
+    private static func unknownField(_ key: FieldPath, in className: String, schema: InferredSchema) -> Diagnostic {
+        let field = key.components[0]
+        var message = "no object of \(className) has a field '\(field)' to index"
+        if let stored = schema.resolveField(field, in: className) { message += "; did you mean '\(stored)'?" }
+        let known = schema.fieldNames(in: className)
+        return Diagnostic(
+            .index.unknownField, message, notes: ["fields of \(className): \(known.joined(separator: ", "))"])
     }
 
     /// Removes an index; returns whether it existed.
@@ -142,6 +177,9 @@ extension Engine {
     /// One version of the engine's data, inside `Engine.read`.
     public struct Snapshot: ~Copyable {
         let replica: Replica
+
+        /// The schema of this version's objects (as `Engine.schema`).
+        public var schema: InferredSchema { replica.schema }
 
         /// Runs a query on this version (as `Engine.run`).
         public func run(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> QueryResult {

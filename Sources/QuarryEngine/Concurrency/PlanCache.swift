@@ -66,4 +66,6 @@ final class CachedPlan: @unchecked Sendable {
 struct CheckedOutPlan: @unchecked Sendable {
     let plan: Plan
     let entry: CachedPlan?
+    /// How the plan was had, for the engine's observer.
+    let outcome: PlanEvent.CacheOutcome
 }

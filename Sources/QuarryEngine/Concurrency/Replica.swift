@@ -8,6 +8,8 @@ import Synchronization
 /// a plan is used by one reader at a time.
 final class Replica: @unchecked Sendable {
     let store: ColumnStore
+    /// The classes, fields and types of the replica's objects; changed with the store.
+    private(set) var schema: InferredSchema
     let limits: Limits
     let nowMillis: @Sendable () -> Int64
     let randomSource: @Sendable () -> Double
@@ -16,12 +18,16 @@ final class Replica: @unchecked Sendable {
     /// Set while the writer changes the replica: a reader that finds it set leaves again.
     let writing = Atomic<Bool>(false)
     private let cache: Mutex<PlanCache>
+    /// The engine's observer, shared by both replicas.
+    let observation: ObserverSlot
 
     init(
-        store: ColumnStore, limits: Limits, now: @escaping @Sendable () -> Int64,
-        random: @escaping @Sendable () -> Double
+        store: ColumnStore, schema: InferredSchema, limits: Limits, now: @escaping @Sendable () -> Int64,
+        random: @escaping @Sendable () -> Double, observation: ObserverSlot
     ) {
         self.store = store
+        self.schema = schema
+        self.observation = observation
         self.limits = limits
         self.nowMillis = now
         self.randomSource = random
@@ -71,6 +77,7 @@ final class Replica: @unchecked Sendable {
         switch change {
         case .save(let record, let className):
             store.insert(record, into: className)
+            schema.note(record, in: className)
             return true
         case .delete(let objectId, let className):
             return store.remove(objectId, from: className)
@@ -92,7 +99,9 @@ final class Replica: @unchecked Sendable {
             for index in registry.values { fresh.createIndex(index.kind, on: index.path, in: className) }
             for index in registry.geo { fresh.createIndex(.geo, on: index.path, in: className) }
         }
-        return Replica(store: fresh, limits: limits, now: nowMillis, random: randomSource)
+        return Replica(
+            store: fresh, schema: schema, limits: limits, now: nowMillis, random: randomSource,
+            observation: observation)
     }
 
     // MARK: - Queries
@@ -101,7 +110,7 @@ final class Replica: @unchecked Sendable {
         let run = RunState(
             store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
             timing: false)
-        switch try result(query, run) {
+        switch try observedResult(query, run) {
         case .count(let n): return .count(n)
         case .rows(let rows, let shaping):
             guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
@@ -118,7 +127,7 @@ final class Replica: @unchecked Sendable {
         let run = RunState(
             store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
             timing: false)
-        switch try result(query, run) {
+        switch try observedResult(query, run) {
         case .count(let n): return .count(n)
         case .rows(let rows, _):
             guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
@@ -130,6 +139,12 @@ final class Replica: @unchecked Sendable {
     enum RowsOrCount {
         case rows([Int], ResultShaping?)
         case count(Int)
+    }
+
+    /// `result`, reported to the engine's observer when one is attached.
+    private func observedResult(_ query: Query, _ run: RunState) throws(Diagnostic) -> RowsOrCount {
+        guard let observer = observation.observer else { return try result(query, run) }
+        return try observing(query, observer) { () throws(Diagnostic) in try result(query, run) }
     }
 
     func result(_ query: Query, _ run: RunState) throws(Diagnostic) -> RowsOrCount {
@@ -163,7 +178,7 @@ final class Replica: @unchecked Sendable {
         guard let (shape, literals) = PlanShape.of(query) else {
             return try cache.withLock { (c) throws(Diagnostic) -> CheckedOutPlan in
                 try validate()
-                return CheckedOutPlan(plan: try c.build(query), entry: nil)
+                return CheckedOutPlan(plan: try c.build(query), entry: nil, outcome: .built)
             }
         }
         return try cache.withLock { (c) throws(Diagnostic) -> CheckedOutPlan in
@@ -176,7 +191,7 @@ final class Replica: @unchecked Sendable {
                     }
                     if sameLiterals {
                         c.counts.reused += 1
-                        return CheckedOutPlan(plan: cached.plan, entry: cached)
+                        return CheckedOutPlan(plan: cached.plan, entry: cached, outcome: .reused)
                     }
                     cached.plan = try c.build(query)
                 } catch {
@@ -185,12 +200,12 @@ final class Replica: @unchecked Sendable {
                 }
                 cached.literals = literals
                 c.counts.rebound += 1
-                return CheckedOutPlan(plan: cached.plan, entry: cached)
+                return CheckedOutPlan(plan: cached.plan, entry: cached, outcome: .rebound)
             }
             try validate()
             let entry = CachedPlan(shape: shape, plan: try c.build(query), literals: literals, variables: variables)
             c.counts.built += 1
-            return CheckedOutPlan(plan: entry.plan, entry: entry)
+            return CheckedOutPlan(plan: entry.plan, entry: entry, outcome: .built)
         }
     }
 
@@ -203,7 +218,9 @@ final class Replica: @unchecked Sendable {
     /// A plan made again with the errors of the inner queries that failed (not cached).
     func replan(_ query: Query, failedInner: [Query: Diagnostic]) -> CheckedOutPlan? {
         cache.withLock { c in
-            c.planner.plan(query, failedInner: failedInner).map { CheckedOutPlan(plan: $0, entry: nil) }
+            c.planner.plan(query, failedInner: failedInner).map {
+                CheckedOutPlan(plan: $0, entry: nil, outcome: .built)
+            }
         }
     }
 
@@ -225,6 +242,7 @@ final class Replica: @unchecked Sendable {
         // An analyzed run keeps its plans: EXPLAIN reads their counters afterwards.
         defer { if !run.timing { giveBack(checkout) } }
         var plan = checkout.plan
+        if let observer = observation.observer { report(plan, checkout.outcome, to: observer) }
         var failed: [Query: Diagnostic] = [:]
         for inner in plan.innerQueries {
             materialize(inner, run)
