@@ -33,6 +33,15 @@ public final class InMemoryBackend: QueryBackend {
         try engine.run(query, variables: variables)
     }
 
+    /// The queries on one published version (`Engine.read`).
+    public func run(_ queries: [Query], variables: [String: Value]) async throws(Diagnostic) -> [QueryResult] {
+        try engine.read { (s) throws(Diagnostic) in
+            var results: [QueryResult] = []
+            for query in queries { results.append(try s.run(query, variables: variables)) }
+            return results
+        }
+    }
+
     public func explain(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> BackendExplanation {
         let report = try engine.explain(query, variables: variables)
         return BackendExplanation(

@@ -90,6 +90,33 @@ import Testing
         #expect(Self.check(try engine.run(Self.all).records) == generations)
     }
 
+    /// A server's count and page, run together by `InMemoryBackend`, agree while batches are
+    /// written.
+    @Test func aBackendRunsQueriesTogetherOnOneVersion() async throws {
+        let backend = InMemoryBackend(database: database(("T", Self.generation(0))))
+        let pairs = await withTaskGroup(of: Int.self) { group in
+            group.addTask {
+                for g in 1...100 { try? await backend.write(Self.changes(to: g)) }
+                return 0
+            }
+            group.addTask {
+                var agreeing = 0
+                for _ in 0..<200 {
+                    guard let results = try? await backend.run([Self.countAll, Self.all], variables: [:]),
+                        Self.check(results[1].records) != nil, results[0] == .count(results[1].records.count)
+                    else {
+                        Issue.record("a count and its page disagree")
+                        return agreeing
+                    }
+                    agreeing += 1
+                }
+                return agreeing
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(pairs == 200)
+    }
+
     /// Queries of one shape with different literals from many tasks at once: each gets the
     /// answer for its own literals (plans are never shared by two runs at once).
     @Test func concurrentRunsOfOneShapeKeepTheirLiterals() async throws {
