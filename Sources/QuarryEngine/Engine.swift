@@ -157,7 +157,7 @@ public final class Engine: Sendable {
     /// same objects, whatever is written meanwhile. The snapshot cannot leave `body`. Writing
     /// to the engine inside `body` waits for `body` to end: do not.
     public func read<R, E: Error>(_ body: (borrowing Snapshot) throws(E) -> R) throws(E) -> R {
-        try replicas.read { (r) throws(E) in try body(Snapshot(replica: r)) }
+        try replicas.read { (r) throws(E) in try body(Snapshot(Unmanaged.passUnretained(r))) }
     }
 
     /// Drops every cached plan and what planning memoizes, so that the next planning of any
@@ -176,7 +176,12 @@ public final class Engine: Sendable {
 extension Engine {
     /// One version of the engine's data, inside `Engine.read`.
     public struct Snapshot: ~Copyable {
-        let replica: Replica
+        /// Unretained: the replica outlives the `read` the snapshot cannot leave. (A stored class
+        /// reference made Swift 6.3's optimizer crash inlining `read` in release builds.)
+        private let unmanaged: Unmanaged<Replica>
+        var replica: Replica { unmanaged.takeUnretainedValue() }
+
+        init(_ replica: Unmanaged<Replica>) { unmanaged = replica }
 
         /// The schema of this version's objects (as `Engine.schema`).
         public var schema: InferredSchema { replica.schema }
