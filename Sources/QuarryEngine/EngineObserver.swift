@@ -73,12 +73,12 @@ extension Engine {
         set { observation.observer = newValue }
     }
 
-    /// Reports a plan to the observer, telling a cache hit from a build by the plan counts.
-    func report(_ plan: Plan, _ query: Query, countsBefore before: PlanCounts, to observer: any EngineObserver) {
-        let after = planCounts
-        let cache: PlanEvent.CacheOutcome =
-            after.reused > before.reused
-            ? .reused : after.rebound > before.rebound || after.bound > before.bound ? .rebound : .built
+}
+
+extension Replica {
+    /// Reports a plan, and how the plan cache gave it, to the observer (with the query run:
+    /// a plan may read other literals from the execution than those it was made for).
+    func report(_ plan: Plan, _ query: Query, _ cache: PlanEvent.CacheOutcome, to observer: any EngineObserver) {
         let access: PlanEvent.Access
         switch plan.source {
         case is FullScan: access = .fullScan
@@ -94,8 +94,8 @@ extension Engine {
 
     /// Runs `body` and reports the query's time and matches (or its error) to the observer.
     func observing(
-        _ query: Query, _ observer: any EngineObserver, _ body: () throws(Diagnostic) -> LazyQueryResult
-    ) throws(Diagnostic) -> LazyQueryResult {
+        _ query: Query, _ observer: any EngineObserver, _ body: () throws(Diagnostic) -> RowsOrCount
+    ) throws(Diagnostic) -> RowsOrCount {
         let start = ContinuousClock.now
         let seconds = { () -> Double in
             let d = ContinuousClock.now - start
@@ -106,7 +106,7 @@ extension Engine {
             let matches: Int
             switch result {
             case .count(let n): matches = n
-            case .rows(let rows): matches = rows.count
+            case .rows(let rows, _): matches = rows.count
             }
             observer.engine(finished: QueryEvent(query: query, seconds: seconds(), matches: matches, error: nil))
             return result

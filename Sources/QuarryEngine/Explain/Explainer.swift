@@ -8,6 +8,12 @@ extension Engine {
     public func explain(_ query: Query, variables: [String: Value] = [:], analyze: Bool = false) throws(Diagnostic)
         -> ExplainReport
     {
+        try replicas.read { (r) throws(Diagnostic) in try r.explain(query, variables: variables, analyze: analyze) }
+    }
+}
+
+extension Replica {
+    func explain(_ query: Query, variables: [String: Value], analyze: Bool) throws(Diagnostic) -> ExplainReport {
         var validator = QueryValidator(source: store, limits: limits, variables: Set(variables.keys))
         try validator.check(query)
         guard analyze else { return ExplainReport(root: try node(query, run: nil), analyzed: false) }
@@ -20,7 +26,7 @@ extension Engine {
         root.time = ContinuousClock.now - start
         switch result {
         case .count(let n): root.actualRows = n
-        case .rows(let r): root.actualRows = r.count
+        case .rows(let r, _): root.actualRows = r.count
         }
         return ExplainReport(root: root, analyzed: true)
     }
@@ -29,13 +35,18 @@ extension Engine {
         var rowsQuery = query
         rowsQuery.count = false
         let execution = run?.executions[query] ?? run?.executions[rowsQuery]
+        // A plan checked out here stays in this reader's hands until the node is built.
+        var checkout: CheckedOutPlan? = nil
+        defer { checkout.map(giveBack) }
         let plan: Plan
         if let used = execution?.plan {
             plan = used
         } else {
-            // A plan that would read other literals from the run is shown as made for these.
-            let planned = try self.plan(query)
-            plan = planned.literals == nil ? planned.plan : try build(query)
+            checkout = try checkOut(query)
+            // A plan that would read other literals from the execution is shown as made for these.
+            plan =
+                checkout!.literals == nil
+                ? checkout!.plan : replan(query, failedInner: [:])?.plan ?? checkout!.plan
         }
         var children: [PlanNode] = []
         if !plan.rewrites.isEmpty {

@@ -104,14 +104,14 @@ private struct PatternLiterals: IRChildTransform {
     mutating func query(_ q: Query) -> Query { q }
 }
 
-extension Engine {
+extension PlanCache {
     /// The plan for other literals of a cached plan's shape: the cached normalized predicate
     /// with the new literals when that is the same as normalizing again
     /// (docs/ARCHITECTURE.md#plan-cache), else planned from the start.
     func rebind(_ plan: Plan, to query: Query, _ literals: [Value]) throws(Diagnostic)
         -> Plan
     {
-        guard plan.rebindable, let table = store.table(query.className) else {
+        guard plan.rebindable, let table = planner.store.table(query.className) else {
             return try build(query, literals: literals)
         }
         let normalized = PlanRebinding.normalized(plan.normalized, literals: literals, query: query)
@@ -127,7 +127,7 @@ extension Engine {
     func checkLiterals(_ query: Query) throws(Diagnostic) {
         for p in PatternLiterals.of(query.predicate) {
             do throws(Diagnostic) {
-                _ = try planner.memo.regex(p.pattern, p.regex, p.options, limits)
+                _ = try planner.memo.regex(p.pattern, p.regex, p.options, planner.limits)
             } catch {
                 throw error.located(at: p.range)
             }
