@@ -27,7 +27,7 @@ struct DataService: Sendable {
             return query.count ? ["results": [], "count": 0] : ["results": []]
         }
         let policy = ACLPolicy(principal: principal)
-        var restricted = policy.restrict(query)
+        let restricted = policy.restrict(query)
         var count: Int?
         var found: [Record]
         if query.count {

@@ -32,7 +32,7 @@ import Testing
                 let p = SemanticsConversionPropertyTests.randomFilter(
                     &rng, keys: Self.typedKeys, semantics: [from.semantics])
                 let options = CompileOptions(schema: db)
-                guard let (text, expected) = Self.source(p, in: from, on: db, options) else { continue }
+                guard let (text, _) = Self.source(p, in: from, on: db, options) else { continue }
                 sources += 1
                 if try check(text, from, to, db, options, exact: false) { translated += 1 }
             }

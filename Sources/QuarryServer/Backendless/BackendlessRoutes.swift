@@ -31,7 +31,7 @@ struct BackendlessRoutes: Sendable {
         on router: Router<BasicRequestContext>, prefix: String, _ authenticate: @escaping Authenticate
     ) {
         let principalOf = { @Sendable (request: Request, context: BasicRequestContext) throws(APIError) in
-            try principal(try authenticate(request, context))
+            try principal(authenticate(request, context))
         }
         router.get(RouterPath("\(prefix)/:table")) { request, context in
             await Wire.handle(backendless: true) { () async throws(APIError) -> Response in
