@@ -13,6 +13,8 @@ let package = Package(
         // Quarry's IR translated into SQLite SQL with Quarry's semantics: the persistent SQLite
         // store (docs/STORAGE.md) and the benchmark peer.
         .library(name: "QuarrySQLite", targets: ["QuarrySQLite"]),
+        // Quarry's IR pushed down into PostgreSQL over jsonb documents (docs/STORAGE.md).
+        .library(name: "QuarryPostgres", targets: ["QuarryPostgres"]),
         // The synthetic data set and the helpers the tests and the Benchmarks package share.
         .library(name: "QuarryTestSupport", targets: ["QuarryTestSupport"]),
     ],
@@ -24,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -50,6 +53,12 @@ let package = Package(
         .target(
             name: "QuarrySQLite",
             dependencies: ["Quarry", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "QuarryPostgres",
+            dependencies: [
+                "Quarry", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),
         // `quarry serve`: Parse, LeanCloud and Backendless REST data APIs over any QueryBackend.
         .target(
@@ -65,7 +74,7 @@ let package = Package(
         .target(
             name: "QuarryCLI",
             dependencies: [
-                "Quarry", "QuarrySQLite", "QuarryServer", "CMalloc",
+                "Quarry", "QuarrySQLite", "QuarryPostgres", "QuarryServer", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "quarry", dependencies: ["QuarryCLI"]),
@@ -92,6 +101,9 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
+        // The PostgreSQL store against the reference evaluator on a real server the tests start
+        // themselves (initdb + pg_ctl in a temporary folder).
+        .testTarget(name: "QuarryPostgresTests", dependencies: ["QuarryPostgres", "QuarryTestSupport"]),
         .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI", "QuarrySQLite", "QuarryTestSupport"]),
         .testTarget(name: "DocsTests"),
     ]

@@ -28,7 +28,7 @@ struct ServeCommand: ConsoleCommand {
     var file: String?
 
     @Option(
-        name: .customLong("store"), help: ArgumentHelp("A store: sqlite:PATH (created if needed).", valueName: "url"))
+        name: .customLong("store"), help: ArgumentHelp("A store: sqlite:PATH (created if needed) or postgresql://….", valueName: "url"))
     var store: String?
 
     @Option(help: "The address to listen on.")
@@ -88,10 +88,7 @@ struct ServeCommand: ConsoleCommand {
             }
             backend = InMemoryBackend(database: database, limits: limits)
         } else {
-            let path = try StoreSource.path(of: store ?? "")
-            do throws(Diagnostic) { backend = try SQLiteStore(path: path, limits: limits) } catch {
-                throw .query(error, source: "")
-            }
+            backend = try StoreSource.opening(store ?? "", limits: limits).backend
         }
         let server = QuarryServer(
             backend: backend,
