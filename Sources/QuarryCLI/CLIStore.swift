@@ -83,8 +83,7 @@ struct PostgresCLIStore: CLIStore {
 /// Runs async store work from a synchronous command: the calling thread (the CLI's main
 /// thread, never a concurrency thread) waits while a task does the work.
 func blocking<T>(_ body: @escaping @Sendable () async throws(Diagnostic) -> T) throws(Diagnostic) -> T {
-    final class Box: @unchecked Sendable { var result: Result<T, Diagnostic>? }
-    let box = Box()
+    let box = BlockingResult<T>()
     let done = DispatchSemaphore(value: 0)
     Task.detached {
         do throws(Diagnostic) {
@@ -96,4 +95,9 @@ func blocking<T>(_ body: @escaping @Sendable () async throws(Diagnostic) -> T) t
     }
     done.wait()
     return try box.result!.get()
+}
+
+/// The answer `blocking` waits for, written by the task once before the semaphore is signalled.
+private final class BlockingResult<T>: @unchecked Sendable {
+    var result: Result<T, Diagnostic>?
 }

@@ -52,9 +52,10 @@ struct StoreSource {
 
     /// Opens (or creates) the store: a SQLite file, or a PostgreSQL database.
     static func opening(_ url: String, limits: Limits = .default) throws(Failure) -> any CLIStore {
+        if !isPostgres(url) { _ = try path(of: url) }
         do throws(Diagnostic) {
             if isPostgres(url) { return try PostgresCLIStore.open(url, limits: limits) }
-            return try SQLiteStore(path: try path(of: url), limits: limits)
+            return try SQLiteStore(path: String(url.dropFirst(7)), limits: limits)
         } catch {
             throw .query(error, source: "")
         }

@@ -41,7 +41,7 @@ extension PostgresRow {
     /// Column `i` as text (nil for NULL): every column the store reads is text, numbers
     /// included, so no binary format is involved.
     func text(_ i: Int) throws -> String? {
-        var columns = makeRandomAccess()
+        let columns = makeRandomAccess()
         return try columns[i].decode(String?.self)
     }
 }

@@ -315,6 +315,8 @@ extension PostgresTranslator {
             throw PostgresNotComparable("string tests are pushed down for a field and a literal pattern only")
         }
         guard case .string(let pattern) = patternValue else { return rule.withoutOperand ? "TRUE" : "FALSE" }
+        // As Foundation's `hasPrefix:@""` is NO, an empty substring is in no string (predicate).
+        if rule.semantics == .predicate, pattern.isEmpty, op.isSubstringTest { return rule.withoutOperand ? "TRUE" : "FALSE" }
         if case .matches = op {
             throw PostgresNotComparable("regular expressions are evaluated by Quarry (PCRE2, which PostgreSQL's engine is not)")
         }

@@ -92,6 +92,8 @@ struct PostgresTranslator {
             guard case .scalar(let sql, let kind) = try operand(path, row), kind?.sortsAsQuarry ?? true else {
                 throw PostgresNotComparable("sorting by \(path) (not one comparable type) is done by Quarry")
             }
+            // A field no object has: every row ties.
+            if sql == "NULL" { continue }
             // Missing and null first ascending, last descending, as Quarry orders them.
             terms.append(direction == .ascending ? "\(sql) ASC NULLS FIRST" : "\(sql) DESC NULLS LAST")
         }
