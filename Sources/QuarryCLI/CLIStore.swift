@@ -51,7 +51,9 @@ struct PostgresCLIStore: CLIStore {
     var backend: any QueryBackend { store }
 
     static func open(_ url: String, limits: Limits = .default) throws(Diagnostic) -> PostgresCLIStore {
-        PostgresCLIStore(store: try blocking { () async throws(Diagnostic) in try await PostgresStore.open(url: url, limits: limits) })
+        PostgresCLIStore(
+            store: try blocking { () async throws(Diagnostic) in try await PostgresStore.open(url: url, limits: limits)
+            })
     }
 
     func query(_ query: Query, variables: [String: Value]) throws(Diagnostic) -> QueryResult {

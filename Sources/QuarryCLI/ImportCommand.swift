@@ -21,7 +21,9 @@ struct ImportCommand: ConsoleCommand {
     @Option(name: .customLong("data"), help: ArgumentHelp("The data file to import.", valueName: "file"))
     var file: String
 
-    @Option(name: .customLong("store"), help: ArgumentHelp("The store: sqlite:PATH or postgresql://user@host:port/database.", valueName: "url"))
+    @Option(
+        name: .customLong("store"),
+        help: ArgumentHelp("The store: sqlite:PATH or postgresql://user@host:port/database.", valueName: "url"))
     var store: String
 
     @Option(

@@ -28,7 +28,8 @@ struct ServeCommand: ConsoleCommand {
     var file: String?
 
     @Option(
-        name: .customLong("store"), help: ArgumentHelp("A store: sqlite:PATH (created if needed) or postgresql://….", valueName: "url"))
+        name: .customLong("store"),
+        help: ArgumentHelp("A store: sqlite:PATH (created if needed) or postgresql://….", valueName: "url"))
     var store: String?
 
     @Option(help: "The address to listen on.")

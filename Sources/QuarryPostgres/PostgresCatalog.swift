@@ -44,13 +44,15 @@ struct PostgresCatalog {
     static func load(_ s: PostgresSession) throws -> PostgresCatalog {
         var catalog = PostgresCatalog()
         var byId: [Int: String] = [:]
-        for row in try s.rows("SELECT id::text, name FROM quarry_classes ORDER BY id") {
+        for row in try s.rows("SELECT id::text, name FROM quarry_classes ORDER BY quarry_classes.id") {
             let id = Int(try row.text(0) ?? "") ?? 0, name = try row.text(1) ?? ""
             catalog.classes[name] = Class(id: id, name: name, fields: [], indexes: [])
             catalog.classNames.append(name)
             byId[id] = name
         }
-        for row in try s.rows("SELECT class::text, name, number::text, kind, type FROM quarry_fields ORDER BY class, number") {
+        for row in try s.rows(
+            "SELECT class::text, name, number::text, kind, type FROM quarry_fields ORDER BY quarry_fields.class, quarry_fields.number"
+        ) {
             guard let className = byId[Int(try row.text(0) ?? "") ?? -1] else { continue }
             catalog.classes[className]?.fields.append(
                 Field(

@@ -26,7 +26,8 @@ indirect enum PostgresKind: Equatable {
         case .double(let d):
             return d.isFinite ? .number : .unsupported(reason: "it holds \(d), which jsonb cannot hold")
         case .string(let s):
-            return s.utf8.contains(0) ? .unsupported(reason: "it holds a string with a NUL, which PostgreSQL text cannot hold") : .text
+            return s.utf8.contains(0)
+                ? .unsupported(reason: "it holds a string with a NUL, which PostgreSQL text cannot hold") : .text
         case .date: return .date
         case .bool: return .bool
         case .pointer(let p): return .pointer(to: p.className)
@@ -38,12 +39,16 @@ indirect enum PostgresKind: Equatable {
     static func of(_ v: Value) -> PostgresKind? {
         switch v {
         case .null: return nil
-        case .geoPoint: return .geoPoint
+        case .geoPoint(let g):
+            return g.latitude.isFinite && g.longitude.isFinite
+                ? .geoPoint : .unsupported(reason: "it holds a geo point that jsonb cannot hold")
         case .relation(let className, _): return .array(of: .pointer(to: className))
         case .array(let items):
             var element: PostgresKind? = nil
             for item in items where !item.isNull {
-                guard let k = of(scalar: item) else { return .unsupported(reason: "its arrays hold \(item.typeName) values") }
+                guard let k = of(scalar: item) else {
+                    return .unsupported(reason: "its arrays hold \(item.typeName) values")
+                }
                 element = element.map { $0.merged(with: k) } ?? k
             }
             if case .unsupported(let reason)? = element { return .unsupported(reason: reason) }

@@ -46,7 +46,9 @@ struct PostgresPushdown {
                 reasons.append(error.reason)
             }
         }
-        let from = "FROM \(row.table.table) AS \(row.alias) WHERE " + (pushed.isEmpty ? "TRUE" : pushed.joined(separator: " AND "))
+        let from =
+            "FROM \(row.table.table) AS \(row.alias) WHERE "
+            + (pushed.isEmpty ? "TRUE" : pushed.joined(separator: " AND "))
         self.residual = residual
         residualReasons = reasons
         if residual.isEmpty, query.count {

@@ -19,7 +19,9 @@ enum PostgresRecordCodec {
 
     static func raw(_ record: Record) -> String {
         JSONWriter.string(
-            .array(record.fieldOrder.compactMap { name in record.fields[name].map { .array([.string(name), tagged($0)]) } }))
+            .array(
+                record.fieldOrder.compactMap { name in record.fields[name].map { .array([.string(name), tagged($0)]) } }
+            ))
     }
 
     static func decode(raw text: String, objectId: String) throws(Diagnostic) -> Record {
@@ -133,10 +135,11 @@ enum PostgresRecordCodec {
         var out = "{"
         var first = true
         for name in record.fieldOrder {
-            guard let v = record.fields[name] else { continue }
+            // Nulls are left out: a null and a missing field both read as SQL NULL.
+            guard let v = record.fields[name], case let form = queryForm(v), form != "null" else { continue }
             if !first { out += "," }
             first = false
-            out += "\"f\(number(name))\":" + queryForm(v)
+            out += "\"f\(number(name))\":" + form
         }
         return out + "}"
     }

@@ -4,7 +4,8 @@ import PostgresNIO
 import Quarry
 
 /// One leased connection, driven synchronously: each statement waits for PostgresNIO's
-/// future on the connection's event loop (never on a Swift concurrency thread), so the store's
+/// future on the connection's event loop, from a Dispatch thread (never a Swift concurrency
+/// thread, which PostgresNIO's own tasks need), so the store's
 /// work inside a transaction reads as straight-line code and the reference machinery's
 /// synchronous reads (pointers, includes, residual inner queries) reach the same snapshot
 /// (docs/STORAGE.md#postgresql-connections).

@@ -29,7 +29,9 @@ final class PostgresSnapshot: StoredObjects {
 
     func count(of className: String) throws(Diagnostic) -> Int {
         guard let c = catalog.classes[className] else { return 0 }
-        return try storeCall { Int(try session.rows("SELECT count(*)::text FROM \(c.table)").first?.text(0) ?? "") ?? 0 }
+        return try storeCall {
+            Int(try session.rows("SELECT count(*)::text FROM \(c.table)").first?.text(0) ?? "") ?? 0
+        }
     }
 
     /// Rows of `objectid, raw` decoded as records.

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Logging
 import PostgresNIO
@@ -120,7 +121,8 @@ public final class PostgresStore: QueryBackend, Sendable {
     public func transaction(_ body: @escaping (PostgresTransaction) throws -> Void) async throws(Diagnostic) {
         nonisolated(unsafe) let body = body
         try await session(write: true) { s in
-            let t = PostgresTransaction(store: self, writer: PostgresWriter(catalog: try PostgresCatalog.load(s), session: s))
+            let t = PostgresTransaction(
+                store: self, writer: PostgresWriter(catalog: try PostgresCatalog.load(s), session: s))
             try body(t)
             try t.flush()
         }
@@ -134,11 +136,20 @@ public final class PostgresStore: QueryBackend, Sendable {
         do {
             let result: Unchecked<T> = try await client.withConnection { connection in
                 let s = PostgresSession(connection: connection, logger: logger)
-                return Unchecked(
-                    try s.transaction(readOnly: !write) {
-                        if write { try s.run("SELECT pg_advisory_xact_lock(7250451139)") }
-                        return try body(s)
-                    })
+                // The waiting happens on a Dispatch thread, never on one of the few concurrency
+                // threads, which PostgresNIO's own tasks need to make progress.
+                return try await withCheckedThrowingContinuation { continuation in
+                    DispatchQueue.global().async {
+                        continuation.resume(
+                            with: Result {
+                                Unchecked(
+                                    try s.transaction(readOnly: !write) {
+                                        if write { try s.run("SELECT pg_advisory_xact_lock(7250451139)") }
+                                        return try body(s)
+                                    })
+                            })
+                    }
+                }
             }
             return result.value
         } catch {
@@ -151,7 +162,8 @@ public final class PostgresStore: QueryBackend, Sendable {
     func answer(_ query: Query, _ variables: [String: Value], _ s: PostgresSession) throws -> QueryResult {
         let catalog = try PostgresCatalog.load(s)
         let snapshot = PostgresSnapshot(session: s, catalog: catalog)
-        let evaluator = PushdownEvaluator(objects: snapshot, limits: limits, variables: variables, now: now, random: random)
+        let evaluator = PushdownEvaluator(
+            objects: snapshot, limits: limits, variables: variables, now: now, random: random)
         try evaluator.validate(query)
         let plan = try pushdown(query, catalog, snapshot, evaluator)
         if plan.counts { return .count(Int(try s.rows(plan.sql, plan.bindings).first?.text(0) ?? "") ?? 0) }
@@ -163,7 +175,8 @@ public final class PostgresStore: QueryBackend, Sendable {
     func explain(_ query: Query, _ variables: [String: Value], _ s: PostgresSession) throws -> BackendExplanation {
         let catalog = try PostgresCatalog.load(s)
         let snapshot = PostgresSnapshot(session: s, catalog: catalog)
-        let evaluator = PushdownEvaluator(objects: snapshot, limits: limits, variables: variables, now: now, random: random)
+        let evaluator = PushdownEvaluator(
+            objects: snapshot, limits: limits, variables: variables, now: now, random: random)
         try evaluator.validate(query)
         let plan = try pushdown(query, catalog, snapshot, evaluator)
         let json = try s.rows("EXPLAIN (FORMAT JSON) " + plan.sql, plan.bindings).compactMap { try $0.text(0) }

@@ -82,7 +82,8 @@ extension PostgresTranslator {
         case (.key(let a), .key(let b)):
             return try compareKeys(try operand(a, row), op, try operand(b, row), options, rule)
         default:
-            throw PostgresNotComparable("comparisons of computed values (arithmetic, functions, aggregates) are evaluated by Quarry")
+            throw PostgresNotComparable(
+                "comparisons of computed values (arithmetic, functions, aggregates) are evaluated by Quarry")
         }
     }
 
@@ -109,13 +110,17 @@ extension PostgresTranslator {
                     guard equality else { return rule.negated ? "TRUE" : "FALSE" }
                     return (op == .eq) != rule.negated ? "(\(sql) IS NULL)" : "(\(sql) IS NOT NULL)"
                 }
-                if case .array = v { throw PostgresNotComparable("comparing an array with an array literal is evaluated by Quarry") }
+                if case .array = v {
+                    throw PostgresNotComparable("comparing an array with an array literal is evaluated by Quarry")
+                }
                 return scalarLeaf(sql, equality ? .always(op == .ne) : .unknown, nullPasses: op == .ne, rule)
             case .sql:
                 if v.isNull { return "FALSE" }
                 return arrayLeaf(sql, try comparison(value, element, op, v, options, rule, element: true), rule)
             case .document:
-                if case .array = v { throw PostgresNotComparable("comparing an array with an array literal is evaluated by Quarry") }
+                if case .array = v {
+                    throw PostgresNotComparable("comparing an array with an array literal is evaluated by Quarry")
+                }
                 guard equality else {
                     if v.isNull { return rule.negated ? "TRUE" : "FALSE" }
                     return arrayLeaf(sql, try comparison(value, element, op, v, options, rule, element: true), rule)
@@ -156,10 +161,12 @@ extension PostgresTranslator {
     private func compareKeys(
         _ a: PostgresOperand, _ op: ComparisonOperator, _ b: PostgresOperand, _ options: StringOptions, _ rule: Rule
     ) throws(PostgresNotComparable) -> String {
-        guard rule.semantics == .sql, options.isEmpty, case .scalar(let x, let kx?) = a, case .scalar(let y, let ky?) = b,
+        guard rule.semantics == .sql, options.isEmpty, case .scalar(let x, let kx?) = a,
+            case .scalar(let y, let ky?) = b,
             kx == ky, kx.sortsAsQuarry, op == .eq || op == .ne || !kx.isPointer
         else {
-            throw PostgresNotComparable("comparing two fields is pushed down only for SQL leaves over fields of one type")
+            throw PostgresNotComparable(
+                "comparing two fields is pushed down only for SQL leaves over fields of one type")
         }
         // NULL on either side is NULL, negated or not: the strict SQL leaf.
         return rule.negated ? "\(x) \(op.inverse.sql) \(y)" : "\(x) \(op.sql) \(y)"
@@ -167,7 +174,8 @@ extension PostgresTranslator {
 
     // MARK: - BETWEEN
 
-    mutating func between(_ e: Expr, _ lower: Expr, _ upper: Expr, _ rule: Rule, _ row: Row) throws(PostgresNotComparable)
+    mutating func between(_ e: Expr, _ lower: Expr, _ upper: Expr, _ rule: Rule, _ row: Row)
+        throws(PostgresNotComparable)
         -> String
     {
         guard case .key(let path) = e, case .literal(let lo) = lower, case .literal(let hi) = upper else {
@@ -215,7 +223,8 @@ extension PostgresTranslator {
         }
     }
 
-    private mutating func keyInList(_ x: PostgresOperand, _ members: [Value], _ rule: Rule) throws(PostgresNotComparable)
+    private mutating func keyInList(_ x: PostgresOperand, _ members: [Value], _ rule: Rule)
+        throws(PostgresNotComparable)
         -> String
     {
         let hasNull = rule.semantics != .sql && members.contains(where: \.isNull)
@@ -247,7 +256,9 @@ extension PostgresTranslator {
     }
 
     /// The outcome of "x equals one of the members" for a non-null x.
-    private mutating func membership(_ x: String, _ kind: PostgresKind?, _ members: [Value], _ rule: Rule, element: Bool)
+    private mutating func membership(
+        _ x: String, _ kind: PostgresKind?, _ members: [Value], _ rule: Rule, element: Bool
+    )
         throws(PostgresNotComparable) -> PostgresOutcome
     {
         var bound: [Literal] = []
@@ -270,7 +281,8 @@ extension PostgresTranslator {
         -> String
     {
         guard case .array(let sql, let element) = x else {
-            throw PostgresNotComparable("IN over a field that is not an array (a substring test in NSPredicate) is evaluated by Quarry")
+            throw PostgresNotComparable(
+                "IN over a field that is not an array (a substring test in NSPredicate) is evaluated by Quarry")
         }
         let found: String
         if v.isNull {
@@ -292,13 +304,17 @@ extension PostgresTranslator {
     // MARK: - IS NULL
 
     func isNull(_ e: Expr, _ rule: Rule, _ row: Row) throws(PostgresNotComparable) -> String {
-        guard case .key(let path) = e else { throw PostgresNotComparable("IS NULL of a computed value is evaluated by Quarry") }
+        guard case .key(let path) = e else {
+            throw PostgresNotComparable("IS NULL of a computed value is evaluated by Quarry")
+        }
         let test: String
         switch try operand(path, row) {
         case .scalar(let sql, _), .geo(let sql): test = "\(sql) IS NULL"
         case .array(let sql, _):
             // Under .sql an array reaches its non-null elements: with none it is null.
-            test = rule.semantics == .sql ? "(\(sql) IS NULL OR NOT \(exists(sql, "value IS NOT NULL")))" : "\(sql) IS NULL"
+            test =
+                rule.semantics == .sql
+                ? "(\(sql) IS NULL OR NOT \(exists(sql, "value IS NOT NULL")))" : "\(sql) IS NULL"
         }
         return rule.negated ? "(NOT (\(test)))" : "(\(test))"
     }
@@ -316,9 +332,12 @@ extension PostgresTranslator {
         }
         guard case .string(let pattern) = patternValue else { return rule.withoutOperand ? "TRUE" : "FALSE" }
         // As Foundation's `hasPrefix:@""` is NO, an empty substring is in no string (predicate).
-        if rule.semantics == .predicate, pattern.isEmpty, op.isSubstringTest { return rule.withoutOperand ? "TRUE" : "FALSE" }
+        if rule.semantics == .predicate, pattern.isEmpty, op.isSubstringTest {
+            return rule.withoutOperand ? "TRUE" : "FALSE"
+        }
         if case .matches = op {
-            throw PostgresNotComparable("regular expressions are evaluated by Quarry (PCRE2, which PostgreSQL's engine is not)")
+            throw PostgresNotComparable(
+                "regular expressions are evaluated by Quarry (PCRE2, which PostgreSQL's engine is not)")
         }
         try refuseOptions(options)
         if pattern.utf8.contains(0) {
@@ -334,11 +353,14 @@ extension PostgresTranslator {
         case .geo: return rule.withoutOperand ? "TRUE" : "FALSE"
         case .scalar(let sql, let kind):
             guard kind == .text else { return scalarLeaf(sql, .unknown, nullPasses: false, rule) }
-            return scalarLeaf(sql, .sql("\(sql) LIKE \(parameter(Self.like(tokens), "text")) ESCAPE '\\'", fails: nil), nullPasses: false, rule)
+            return scalarLeaf(
+                sql, .sql("\(sql) LIKE \(parameter(Self.like(tokens), "text")) ESCAPE '\\'", fails: nil),
+                nullPasses: false, rule)
         case .array(let sql, let element):
             guard element == .text else { return arrayLeaf(sql, .unknown, rule) }
             let value = Self.element(element)
-            return arrayLeaf(sql, .sql("\(value) LIKE \(parameter(Self.like(tokens), "text")) ESCAPE '\\'", fails: nil), rule)
+            return arrayLeaf(
+                sql, .sql("\(value) LIKE \(parameter(Self.like(tokens), "text")) ESCAPE '\\'", fails: nil), rule)
         }
     }
 

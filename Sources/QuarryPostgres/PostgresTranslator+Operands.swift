@@ -51,7 +51,9 @@ extension PostgresTranslator {
             if Array(rest) == ["objectId"] { return .scalar(Self.text(row, field), .text) }
             throw PostgresNotComparable("the path \(path) follows a pointer, which Quarry evaluates")
         case .array(let element)?:
-            guard rest.isEmpty else { throw PostgresNotComparable("the path \(path) maps over an array, which Quarry evaluates") }
+            guard rest.isEmpty else {
+                throw PostgresNotComparable("the path \(path) maps over an array, which Quarry evaluates")
+            }
             return .array("(\(doc))", element: element)
         case .text?:
             // A step into a string reaches nothing.
@@ -90,7 +92,7 @@ extension PostgresTranslator {
     ) throws(PostgresNotComparable) -> Literal? {
         guard let kind else { return nil }
         if case .double(let d) = v, !d.isFinite {
-            throw PostgresNotComparable("the literal \(d) has no jsonb form; Quarry compares it")
+            throw PostgresNotComparable("a NaN or infinite literal has no jsonb form; Quarry compares it")
         }
         if case .string(let s) = v, s.utf8.contains(0) {
             throw PostgresNotComparable("PostgreSQL text cannot hold the NUL in a literal; Quarry compares it")
@@ -122,7 +124,9 @@ extension PostgresTranslator {
     mutating func parameter(_ l: Literal) -> String { parameter(l.text, l.cast) }
 
     /// `($1::t, $2::t, …)` for the literals.
-    mutating func parameterList(_ ls: [Literal]) -> String { "(" + ls.map { parameter($0) }.joined(separator: ", ") + ")" }
+    mutating func parameterList(_ ls: [Literal]) -> String {
+        "(" + ls.map { parameter($0) }.joined(separator: ", ") + ")"
+    }
 
     /// The literal values of a `.list` or of an array literal; nil if any element is computed.
     func literalList(_ e: Expr) -> [Value]? {

@@ -78,7 +78,8 @@ struct PostgresTranslator {
         case .geo: throw PostgresNotComparable("geo conditions are evaluated by Quarry")
         case .inQuery, .select, .relatedTo:
             throw PostgresNotComparable("inner queries and relations are evaluated by Quarry")
-        case .text: throw PostgresNotComparable("text search ($text) has no PostgreSQL equivalent with the same tokenizing")
+        case .text:
+            throw PostgresNotComparable("text search ($text) has no PostgreSQL equivalent with the same tokenizing")
         }
     }
 

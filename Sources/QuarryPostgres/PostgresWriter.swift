@@ -24,7 +24,9 @@ struct PostgresWriter {
             if let k = PostgresKind.of(value) { field.kind = field.kind.map { $0.merged(with: k) } ?? k }
             // Merged as `ClassData` merges types, so the schema reads as the same objects' would.
             if let t = FieldType.of(value) { field.type = field.type.map { $0 == t ? $0 : $0.merged(with: t) } ?? t }
-            if field.kind != before.kind || field.type != before.type { try catalog.update(field, in: className, session) }
+            if field.kind != before.kind || field.type != before.type {
+                try catalog.update(field, in: className, session)
+            }
         }
         let c = catalog.classes[className]!
         return [

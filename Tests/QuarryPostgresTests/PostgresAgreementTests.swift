@@ -32,7 +32,7 @@ import Testing
         var random = RandomData(seed: seed, mixesTypes: seed % 2 == 1)
         let db = random.database(items: 40, others: 6)
         try await store.save(db)
-        _ = await Self.check(store, db, &random, queries: 200, depth: 3)
+        _ = await Self.check(store, db, &random, queries: 120, depth: 3)
     }
 
     @Test(arguments: [5, 6] as [UInt64])
@@ -49,7 +49,7 @@ import Testing
         }
         try await store.createIndex(.geo, on: "g", in: "Item")
         try await store.createIndex(.ordered, on: "name", in: "Other")
-        _ = await Self.check(store, db, &random, queries: 200, depth: 3)
+        _ = await Self.check(store, db, &random, queries: 120, depth: 3)
     }
 
     /// Random saves (new objects and new versions), deletes, and pointer targets that come
@@ -64,7 +64,7 @@ import Testing
         try await store.createIndex(.ordered, on: "i", in: "Item")
         try await store.createIndex(.hash, on: "s", in: "Item")
         var next = 1000
-        for _ in 0..<40 {
+        for _ in 0..<25 {
             var changes: [StoreChange] = []
             for _ in 0..<(1 + random.int(3)) {
                 switch random.int(4) {
@@ -84,7 +84,9 @@ import Testing
                     if random.chance(50) {
                         let record = Record(
                             objectId: id,
-                            fields: [("name", .string(random.pick(RandomData.strings))), ("n", .int(Int64(random.int(5))))])
+                            fields: [
+                                ("name", .string(random.pick(RandomData.strings))), ("n", .int(Int64(random.int(5)))),
+                            ])
                         db.insert(record, into: "Other")
                         changes.append(.save(record, in: "Other"))
                     } else {
@@ -118,7 +120,7 @@ import Testing
                         do throws(Diagnostic) {
                             return (i, b, .result(try await backend.run(q, variables: [:])))
                         } catch {
-                            return (i, b, .failure(error.code))
+                            return (i, b, .failure(error.code, message: error.message))
                         }
                     }
                 }

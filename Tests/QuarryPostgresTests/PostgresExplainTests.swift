@@ -10,7 +10,11 @@ import Testing
         let store = try await PostgresServer.store()
         defer { store.close() }
         let records = (0..<500).map { n in
-            Record(objectId: "p\(n)", fields: [("age", .int(Int64(n % 90))), ("name", .string("n\(n)")), ("tags", .array([.string("t\(n % 7)")]))])
+            Record(
+                objectId: "p\(n)",
+                fields: [
+                    ("age", .int(Int64(n % 90))), ("name", .string("n\(n)")), ("tags", .array([.string("t\(n % 7)")])),
+                ])
         }
         try await store.write(records.map { .save($0, in: "Person") })
         try await store.createIndex(.ordered, on: "age", in: "Person")
@@ -18,7 +22,9 @@ import Testing
             className: "Person",
             predicate: .and([
                 .leaf(.compare(.key("age"), .eq, .literal(.int(42)), []), .sql),
-                .leaf(.string(.key("name"), .matches(RegexOptions(wholeString: false)), .literal(.string("^n4")), []), .document),
+                .leaf(
+                    .string(.key("name"), .matches(RegexOptions(wholeString: false)), .literal(.string("^n4")), []),
+                    .document),
             ]))
         let e = try await store.explain(q, variables: [:])
         let statement = try #require(e.statement as String?)
@@ -41,7 +47,8 @@ import Testing
     @Test func aFullyPushedQueryOrdersAndPagesInTheDatabase() async throws {
         let store = try await PostgresServer.store()
         defer { store.close() }
-        try await store.write((0..<20).map { .save(Record(objectId: "r\($0)", fields: [("n", .int(Int64($0 % 5)))]), in: "R") })
+        try await store.write(
+            (0..<20).map { .save(Record(objectId: "r\($0)", fields: [("n", .int(Int64($0 % 5)))]), in: "R") })
         let q = Query(
             className: "R", predicate: .leaf(.compare(.key("n"), .ge, .literal(.int(2)), []), .document),
             order: [.key("n", .descending)], skip: 1, limit: 3)

@@ -28,12 +28,15 @@ import Testing
         "its arrays hold object values",
         "it holds values of several types",
         "comparing an array with an array literal is evaluated by Quarry",
+        "a NaN or infinite literal has no jsonb form; Quarry compares it",
     ]
 
     /// Why a conjunct stayed, without the field names and types the reason names.
     static func entry(_ reason: String) -> String {
         var r = reason.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? reason
-        if let open = r.range(of: " (") , r.hasPrefix("it holds values of several types") { r = String(r[..<open.lowerBound]) }
+        if let open = r.range(of: " ("), r.hasPrefix("it holds values of several types") {
+            r = String(r[..<open.lowerBound])
+        }
         return r.replacingOccurrences(of: #"the path \S+ "#, with: "the path ", options: .regularExpression)
     }
 
@@ -49,8 +52,9 @@ import Testing
             for part in e.residual { found.insert(Self.entry(part.reason)) }
             if e.residual.isEmpty { pushed += 1 }
         }
-        #expect(found.subtracting(Self.documented).isEmpty, "undocumented: \(found.subtracting(Self.documented).sorted())")
-        // Typed data is pushed down: most single-leaf queries leave nothing residual.
-        #expect(pushed > 150)
+        #expect(
+            found.subtracting(Self.documented).isEmpty, "undocumented: \(found.subtracting(Self.documented).sorted())")
+        // Typed data is pushed down: many depth-1 queries leave nothing residual.
+        #expect(pushed > 40)
     }
 }

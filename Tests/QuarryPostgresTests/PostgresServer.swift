@@ -33,7 +33,8 @@ final class PostgresServer: Sendable {
             .compactMap(Int.init).sorted()
         guard let version = versions.last else {
             throw ServerError(
-                "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin): run `make deps`, which installs postgresql")
+                "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin): run `make deps`, which installs postgresql"
+            )
         }
         bin = "/usr/lib/postgresql/\(version)/bin"
         folder = "/tmp/qpg-\(UUID().uuidString.prefix(8))"
@@ -42,9 +43,13 @@ final class PostgresServer: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             if asRoot { try Self.exec("/bin/chown", ["postgres:postgres", folder]) }
-            try serverCommand("\(bin)/initdb", ["-D", "\(folder)/data", "-U", user, "--auth=trust", "-E", "UTF8", "--locale=C"])
-            let options = "-k \(folder) -p 5432 -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=300"
-            try serverCommand("\(bin)/pg_ctl", ["-D", "\(folder)/data", "-o", options, "-l", "\(folder)/log", "-w", "-t", "60", "start"])
+            try serverCommand(
+                "\(bin)/initdb", ["-D", "\(folder)/data", "-U", user, "--auth=trust", "-E", "UTF8", "--locale=C"])
+            let options =
+                "-k \(folder) -p 5432 -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=300"
+            try serverCommand(
+                "\(bin)/pg_ctl",
+                ["-D", "\(folder)/data", "-o", options, "-l", "\(folder)/log", "-w", "-t", "60", "start"])
         } catch {
             let log = (try? String(contentsOfFile: "\(folder)/log", encoding: .utf8)) ?? ""
             throw ServerError("PostgreSQL did not start: \(error)\n\(log.suffix(2000))")
@@ -52,7 +57,9 @@ final class PostgresServer: Sendable {
         let stop = { [folder, bin, asRoot] in
             _ = try? Self.exec(
                 asRoot ? "/usr/sbin/runuser" : "\(bin)/pg_ctl",
-                (asRoot ? ["-u", "postgres", "--", "\(bin)/pg_ctl"] : []) + ["-D", "\(folder)/data", "-m", "immediate", "stop"])
+                (asRoot ? ["-u", "postgres", "--", "\(bin)/pg_ctl"] : []) + [
+                    "-D", "\(folder)/data", "-m", "immediate", "stop",
+                ])
             try? FileManager.default.removeItem(atPath: folder)
         }
         Self.atExit.set(stop)
@@ -61,7 +68,9 @@ final class PostgresServer: Sendable {
 
     /// Runs a statement with psql.
     func psql(_ sql: String, database: String = "postgres") throws {
-        try serverCommand("\(bin)/psql", ["-h", folder, "-p", "5432", "-U", user, "-d", database, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql])
+        try serverCommand(
+            "\(bin)/psql",
+            ["-h", folder, "-p", "5432", "-U", user, "-d", database, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql])
     }
 
     /// A command run as the server's user.
@@ -73,23 +82,43 @@ final class PostgresServer: Sendable {
         }
     }
 
+    /// Runs a program to its end, its output into a file, with `posix_spawn` and `waitpid`
+    /// (Foundation's `Process` can miss the exit of a child whose own child lives on, as
+    /// `pg_ctl start` leaves the server running).
     @discardableResult
     static func exec(_ path: String, _ arguments: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        p.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard p.terminationStatus == 0 else {
-            throw ServerError("\(path) \(arguments.joined(separator: " ")) exited with \(p.terminationStatus): \(text)")
+        let output = "/tmp/qpg-exec-\(UUID().uuidString)"
+        defer { unlink(output) }
+        let status = wait(try spawn(path, arguments, output: output))
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        // WIFEXITED and WEXITSTATUS, which Swift does not import.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw ServerError("\(path) \(arguments.joined(separator: " ")) failed (status \(status)): \(text)")
         }
         return text
+    }
+
+    /// The raw wait status of a child.
+    static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return status
+    }
+
+    /// Starts a program, its output into a file; returns its process id.
+    static func spawn(_ path: String, _ arguments: [String], output: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw ServerError("cannot run \(path): \(String(cString: strerror(spawned)))") }
+        return pid
     }
 
     struct ServerError: Error, CustomStringConvertible {

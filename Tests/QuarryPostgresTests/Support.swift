@@ -5,7 +5,8 @@ extension PostgresStore {
     /// Saves every object of the database, class by class in insertion order, in one transaction.
     func save(_ database: Database) async throws {
         try await write(
-            database.classNames.flatMap { name in (database[name]?.records ?? []).map { StoreChange.save($0, in: name) } })
+            database.classNames.flatMap { name in (database[name]?.records ?? []).map { StoreChange.save($0, in: name) }
+            })
     }
 
     func query(_ q: Query) async throws(Diagnostic) -> QueryResult { try await run(q, variables: [:]) }
@@ -14,13 +15,14 @@ extension PostgresStore {
 /// A query's answer or its error code, for comparing backends.
 enum Outcome: Equatable, CustomStringConvertible {
     case result(QueryResult)
-    case failure(String)
+    /// The error's code (what is compared) and its message (what a failure shows).
+    case failure(String, message: String = "")
 
     init(_ body: () throws(Diagnostic) -> QueryResult) {
         do {
             self = .result(try body())
         } catch {
-            self = .failure(error.code)
+            self = .failure(error.code, message: error.message)
         }
     }
 
@@ -28,7 +30,15 @@ enum Outcome: Equatable, CustomStringConvertible {
         do {
             self = .result(try await body())
         } catch {
-            self = .failure(error.code)
+            self = .failure(error.code, message: error.message)
+        }
+    }
+
+    static func == (a: Outcome, b: Outcome) -> Bool {
+        switch (a, b) {
+        case (.result(let x), .result(let y)): return x == y
+        case (.failure(let x, _), .failure(let y, _)): return x == y
+        default: return false
         }
     }
 
@@ -36,7 +46,7 @@ enum Outcome: Equatable, CustomStringConvertible {
         switch self {
         case .result(.count(let n)): return "count \(n)"
         case .result(let r): return "ids \(r.objectIds)"
-        case .failure(let code): return "error \(code)"
+        case .failure(let code, let message): return "error \(code) \(message)"
         }
     }
 }

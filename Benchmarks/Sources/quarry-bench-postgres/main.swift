@@ -76,8 +76,10 @@ do {
 
     // The field keys (f<n>) of Person, for the hand-written SQL.
     var keys: [String: String] = [:]
-    let table = "c" + (try await client.query("SELECT id::text FROM quarry_classes WHERE name = 'Person'")
-        .collect().first!.decode(String.self))
+    let table =
+        "c"
+        + (try await client.query("SELECT id::text FROM quarry_classes WHERE name = 'Person'")
+            .collect().first!.decode(String.self))
     for try await (name, number) in try await client.query(
         "SELECT f.name, f.number::text FROM quarry_fields f JOIN quarry_classes c ON c.id = f.class WHERE c.name = 'Person'"
     ).decode((String, String).self) { keys[name] = "f" + number }
@@ -94,7 +96,9 @@ do {
     try? FileManager.default.removeItem(atPath: file)
     print("## PostgreSQL store, \(rows) Person rows\n")
     print("| import | rows/s |\n|---|---|")
-    print("| Quarry import (one transaction, multi-row upserts, \(total) objects) | \(Int(Double(total) / importSeconds)) |")
+    print(
+        "| Quarry import (one transaction, multi-row upserts, \(total) objects) | \(Int(Double(total) / importSeconds)) |"
+    )
     print("| PostgreSQL COPY of the same Person rows | \(Int(Double(copyRows) / copySeconds)) |\n")
 
     // Each standard query (SQL dialect) beside the same filter written by hand on the same tables.

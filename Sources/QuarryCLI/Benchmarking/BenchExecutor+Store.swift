@@ -6,7 +6,8 @@ extension BenchExecutor {
     /// transaction; no planning step of Quarry's own (SQLite plans).
     static func store(_ store: any CLIStore) -> BenchExecutor {
         BenchExecutor(
-            name: "\(store.backend.backendName == "sqlite" ? "SQLite" : "PostgreSQL") store (pushdown, residual in Quarry)",
+            name:
+                "\(store.backend.backendName == "sqlite" ? "SQLite" : "PostgreSQL") store (pushdown, residual in Quarry)",
             execute: { query throws(Diagnostic) in
                 try store.query(query)
             },
