@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean bench docs fuzz lint format clients
+.PHONY: demo test deps build release clean bench docs docs-html fuzz lint format clients
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config; postgresql for the PostgreSQL store's tests.
@@ -50,6 +50,11 @@ clients: deps
 # docs/DIAGNOSTICS.md, generated from the diagnostic catalogues (a test fails when it is stale).
 docs: deps
 	QUARRY_WRITE_DOCS=1 $(SWIFT) test --filter DiagnosticsDocTests/theDocumentIsWhatTheCataloguesGenerate
+
+# The DocC catalogue of the Quarry product (Sources/Quarry/Quarry.docc) built with
+# swift-docc-plugin; the archive lands in .build/plugins/Swift-DocC/outputs/Quarry.doccarchive.
+docs-html: deps
+	$(SWIFT) package generate-documentation --target Quarry
 
 # The README's benchmark table: 1,000,000 generated Person objects (Benchmarks/queries for the
 # queries), Quarry against SQLite :memory: on the same rows. The data file is made once.

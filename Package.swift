@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "QuarryPostgres", targets: ["QuarryPostgres"]),
         // The synthetic data set and the helpers the tests and the Benchmarks package share.
         .library(name: "QuarryTestSupport", targets: ["QuarryTestSupport"]),
+        // The engine's observer hooks adapted to swift-log and swift-metrics (off unless attached).
+        .library(name: "QuarryObservability", targets: ["QuarryObservability"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -27,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        // `swift package generate-documentation --target Quarry` (make docs-html).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -60,6 +65,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),
+        .target(
+            name: "QuarryObservability",
+            dependencies: [
+                "Quarry", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]),
         // `quarry serve`: Parse, LeanCloud and Backendless REST data APIs over any QueryBackend.
         .target(
             name: "QuarryServer",
@@ -105,6 +116,12 @@ let package = Package(
         // themselves (initdb + pg_ctl in a temporary folder).
         .testTarget(name: "QuarryPostgresTests", dependencies: ["QuarryPostgres", "QuarryTestSupport"]),
         .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI", "QuarrySQLite", "QuarryTestSupport"]),
+        .testTarget(
+            name: "QuarryObservabilityTests",
+            dependencies: [
+                "QuarryObservability", "QuarryTestSupport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]),
         .testTarget(name: "DocsTests"),
     ]
 )

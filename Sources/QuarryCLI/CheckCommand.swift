@@ -31,19 +31,22 @@ struct CheckCommand: ConsoleCommand {
 
     @OptionGroup var bindings: BindingOptions
 
-    @Flag(help: "Print the result (or the errors) as JSON on stdout.")
+    @Flag(help: "Print the answer (or the errors) as one JSON document on stdout.")
     var json = false
+
+    @OptionGroup var color: ColorOption
 
     @OptionGroup var query: QueryOperand
 
     var reportsJSON: Bool { json }
+    var colorChoice: ColorChoice { color.choice }
 }
 
 extension CheckCommand {
     func execute(_ console: Console) throws(Failure) {
         try bindings.requireDialect(dialect)
         let text = try query.read(from: console)
-        let source = try data.load()
+        let source = try data.load(console, query: query.text)
         let compiled = try Compilation.compile(
             text, dialect: dialect, className: data.className(in: source),
             schema: source?.database, profile: profile, bindings: bindings)

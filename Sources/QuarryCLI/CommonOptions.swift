@@ -65,7 +65,9 @@ struct BindingOptions: ParsableArguments {
 /// `--data FILE | --store URL [--class NAME]` for the commands that run queries against data
 /// (run, explain, bench): a data file loaded into the in-memory engine, or a store.
 struct DataOptions: ParsableArguments {
-    @Option(name: .customLong("data"), help: ArgumentHelp("The data file.", valueName: "file"))
+    @Option(
+        name: .customLong("data"),
+        help: ArgumentHelp("The data file, or '-' to read it from standard input.", valueName: "file"))
     var file: String?
 
     @Option(
@@ -88,9 +90,16 @@ struct DataOptions: ParsableArguments {
         }
     }
 
-    func load() throws(Failure) -> DataSource {
+    func load(_ console: Console) throws(Failure) -> DataSource {
         guard let file else { throw .usage("this command reads a data file: give --data") }
-        return try DataSource.load(file, className: className)
+        return try DataSource.load(file, className: className, console: console)
+    }
+
+    /// Standard input holds one thing: the data (`--data -`) or the query (`-`).
+    func requireOneStandardInput(query: String) throws(Failure) {
+        if file == "-", query == "-" {
+            throw .usage("--data - and the query '-' both read standard input; give one of them another way")
+        }
     }
 
     /// The store `--store` names with the class settled, nil without `--store`.
@@ -106,7 +115,8 @@ struct SchemaOptions: ParsableArguments {
     @Option(
         name: .customLong("data"),
         help: ArgumentHelp(
-            "A data file whose classes and fields the query is checked against.", valueName: "file"))
+            "A data file whose classes and fields the query is checked against ('-': standard input).",
+            valueName: "file"))
     var file: String?
 
     @Option(
@@ -116,8 +126,12 @@ struct SchemaOptions: ParsableArguments {
             valueName: "name"))
     var className: String?
 
-    func load() throws(Failure) -> DataSource? {
-        try file.map { path throws(Failure) in try DataSource.load(path, className: className) }
+    func load(_ console: Console, query: String) throws(Failure) -> DataSource? {
+        guard let file else { return nil }
+        if file == "-", query == "-" {
+            throw .usage("--data - and the query '-' both read standard input; give one of them another way")
+        }
+        return try DataSource.load(file, className: className, console: console)
     }
 
     /// The class to compile under: the data's, else `--class`, else none (a syntax check).

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -10,6 +12,13 @@
 /// in-process and capture what they print.
 public protocol TextSink: AnyObject {
     func write(_ text: String)
+    /// Hands buffered text on now (the shell does after each line, so that a script reading
+    /// its answers does not wait).
+    func flush()
+}
+
+extension TextSink {
+    public func flush() {}
 }
 
 /// The three standard streams of one command invocation.
@@ -21,22 +30,44 @@ public struct Console {
     public var readInput: (_ atMost: Int) throws -> [UInt8]
     /// Width to wrap help text at; nil lets ArgumentParser ask the terminal.
     public var columns: Int?
+    /// Whether stdout and stderr are terminals: `run` prints a table rather than NDJSON to a
+    /// terminal, and colour is used only on one (docs/ARCHITECTURE.md#terminals-and-pipes).
+    public var outputIsTerminal: Bool
+    public var errorIsTerminal: Bool
+    /// The environment variables the tool reads (`NO_COLOR`, `HOME`, `QUARRY_HISTORY`).
+    public var environment: [String: String]
+    /// Standard input a line at a time, for `quarry shell`: a line editor with history on a
+    /// terminal, plain lines from a pipe or file.
+    public var lines: () -> any LineSource
 
     public init(
         output: any TextSink, error: any TextSink,
-        readInput: @escaping (_ atMost: Int) throws -> [UInt8], columns: Int? = nil
+        readInput: @escaping (_ atMost: Int) throws -> [UInt8], columns: Int? = nil,
+        outputIsTerminal: Bool = false, errorIsTerminal: Bool = false, environment: [String: String] = [:],
+        lines: (() -> any LineSource)? = nil
     ) {
         self.output = output
         self.error = error
         self.readInput = readInput
         self.columns = columns
+        self.outputIsTerminal = outputIsTerminal
+        self.errorIsTerminal = errorIsTerminal
+        self.environment = environment
+        self.lines = lines ?? { BufferedLines(readInput) }
     }
 
     /// The process's own stdin, stdout and stderr.
     public static func standard() -> Console {
-        Console(
-            output: FileDescriptorSink(1), error: FileDescriptorSink(2),
-            readInput: { try FileDescriptorSink.read(0, atMost: $0) })
+        let output = FileDescriptorSink(1)
+        let environment = ProcessInfo.processInfo.environment
+        return Console(
+            output: output, error: FileDescriptorSink(2),
+            readInput: { try FileDescriptorSink.read(0, atMost: $0) },
+            outputIsTerminal: isatty(1) == 1, errorIsTerminal: isatty(2) == 1, environment: environment,
+            lines: {
+                guard isatty(0) == 1, isatty(1) == 1 else { return DescriptorLines(0) }
+                return LineEditor(input: 0, output: output, history: History(environment: environment))
+            })
     }
 }
 
@@ -95,7 +126,7 @@ struct InputError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
     #if canImport(Darwin)
         return Darwin.write(fd, p, n)
     #elseif canImport(Musl)
@@ -105,7 +136,7 @@ private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
     #endif
 }
 
-private func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
+func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
     #if canImport(Darwin)
         return Darwin.read(fd, p, n)
     #elseif canImport(Musl)

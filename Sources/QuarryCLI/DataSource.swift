@@ -7,10 +7,17 @@ struct DataSource {
 
     /// Loads the file and settles the class: `--class` when given (it must exist), else the
     /// file's only class; several classes without `--class` is a usage error listing them.
-    static func load(_ path: String, className: String?) throws(Failure) -> DataSource {
+    /// A path of `-` reads standard input (objects of a class-less layout go into `--class`,
+    /// else into the class `stdin`).
+    static func load(_ path: String, className: String?, console: Console) throws(Failure) -> DataSource {
         let database: Database
         do throws(DataFileError) {
-            database = try Database(contentsOfFile: path, className: className)
+            if path == "-" {
+                database = try DataFile.load(
+                    bytes: try standardInput(console), fileName: "<stdin>", className: className ?? "stdin")
+            } else {
+                database = try Database(contentsOfFile: path, className: className)
+            }
         } catch {
             throw .data(error)
         }
@@ -29,6 +36,17 @@ struct DataSource {
             )
         }
         return DataSource(database: database, className: names[0])
+    }
+
+    /// The most `--data -` reads: as much as a file may hold.
+    static let maxStandardInput = 1 << 36
+
+    private static func standardInput(_ console: Console) throws(DataFileError) -> [UInt8] {
+        do {
+            return try console.readInput(maxStandardInput)
+        } catch {
+            throw DataFileError(code: .data.io, message: "\(error)", file: "<stdin>")
+        }
     }
 
     private static func listing(_ names: [String]) -> String {

@@ -36,22 +36,26 @@ struct ExplainCommand: ConsoleCommand {
     @Flag(help: "Run the query and show the rows and time of each step.")
     var analyze = false
 
-    @Flag(help: "Print the plan (or the errors) as JSON on stdout.")
+    @Flag(help: "Print the answer (the plan, or the errors) as one JSON document on stdout.")
     var json = false
+
+    @OptionGroup var color: ColorOption
 
     @OptionGroup var query: QueryOperand
 
     var reportsJSON: Bool { json }
+    var colorChoice: ColorChoice { color.choice }
 }
 
 extension ExplainCommand {
     func execute(_ console: Console) throws(Failure) {
         try bindings.requireDialect(dialect)
         let text = try query.read(from: console)
+        try data.requireOneStandardInput(query: query.text)
         if let store = try data.openStore() {
             return try explain(text, on: store, console)
         }
-        let source = try data.load()
+        let source = try data.load(console)
         let compiled = try Compilation.compile(
             text, dialect: dialect, className: source.className, schema: source.database,
             profile: profile, bindings: bindings)

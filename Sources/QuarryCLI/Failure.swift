@@ -9,19 +9,23 @@ enum Failure: Error {
     case usage(String)
     /// The data file is unreadable or malformed.
     case data(DataFileError)
+    /// What went wrong was reported as it happened (a failed query of `bench`, a line of the
+    /// shell); only the exit status is left.
+    case reported(ExitStatus)
 
     var status: ExitStatus {
         switch self {
         case .query: return .queryFailed
         case .usage: return .usage
         case .data: return .badData
+        case .reported(let status): return status
         }
     }
 
     /// Text on stderr, compiler style; or with `json`, the object of
     /// docs/ARCHITECTURE.md#diagnostic-output on stdout. Usage errors are always text, in
     /// ArgumentParser's own form.
-    func report(to console: Console, json: Bool, command: ParsableCommand.Type) {
+    func report(to console: Console, json: Bool, style: Style = .plain, command: ParsableCommand.Type) {
         switch self {
         case .usage(let message):
             var text = "Error: \(message)\n"
@@ -33,15 +37,17 @@ enum Failure: Error {
             if json {
                 console.output.write(Self.jsonReport(diagnostics.all.map { text.jsonObject($0) }))
             } else {
-                console.error.write(diagnostics.all.map(text.render).joined())
+                console.error.write(style.diagnostics(diagnostics.all.map(text.render).joined()))
             }
+        case .reported:
+            return
         case .data(let e):
             if json {
                 console.output.write(Self.jsonReport([Self.jsonObject(e)]))
             } else {
                 var text = "error[\(e.code)]: \(Self.message(e))\n --> \(e.file)"
                 if let line = e.line, let column = e.column { text += ":\(line):\(column)" }
-                console.error.write(text + "\n")
+                console.error.write(style.diagnostics(text + "\n"))
             }
         }
     }

@@ -38,10 +38,13 @@ struct ImportCommand: ConsoleCommand {
             "Declare an index, Class.key or Class.key:kind; repeat for each.", valueName: "index"))
     var indexes: [String] = []
 
-    @Flag(help: "Report errors as JSON on stdout: {\"ok\":false,\"errors\":[…]}.")
+    @Flag(help: "Print the answer (or the errors) as one JSON document on stdout.")
     var json = false
 
+    @OptionGroup var color: ColorOption
+
     var reportsJSON: Bool { json }
+    var colorChoice: ColorChoice { color.choice }
 
     func validate() throws {
         for spec in indexes where Self.index(spec) == nil {
@@ -105,6 +108,12 @@ extension ImportCommand {
             throw .query(error, source: "")
         }
         if progress != nil { progress?.write("\r") }
+        if json {
+            let classes = counts.map { "\(JSONText.quote($0.0)):\($0.1)" }.joined(separator: ",")
+            console.output.write(
+                "{\"ok\":true,\"store\":\(JSONText.quote(path)),\"objects\":\(total),\"classes\":{\(classes)}}\n")
+            return
+        }
         let summary = counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
         console.output.write("imported \(total) objects\(summary.isEmpty ? "" : " (\(summary))") into \(path)\n")
     }

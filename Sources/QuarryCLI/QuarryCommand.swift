@@ -11,17 +11,30 @@ struct QuarryCommand: ParsableCommand {
 
             Exit status: 0 success; 1 the query is invalid or cannot run (a diagnostic on \
             stderr); 2 usage error; 3 the data file is unreadable or malformed.
+
+            Shell completion: quarry --generate-completion-script bash|zsh|fish.
             """,
+        version: QuarryCommand.version,
         subcommands: [
             CheckCommand.self, RunCommand.self, TranslateCommand.self, ExplainCommand.self, ImportCommand.self,
             ServeCommand.self,
             BenchCommand.self,
+            ShellCommand.self,
         ])
+
+    /// What `quarry --version` prints.
+    static let version = "0.12.0"
 }
 
 /// A subcommand that runs against an injected console instead of the process's streams.
 protocol ConsoleCommand: ParsableCommand {
     /// Whether failures are reported as JSON on stdout (`--json`) rather than text on stderr.
     var reportsJSON: Bool { get }
+    /// `--color`: whether diagnostics on stderr are coloured.
+    var colorChoice: ColorChoice { get }
     func execute(_ console: Console) throws(Failure)
+}
+
+extension ConsoleCommand {
+    var colorChoice: ColorChoice { .auto }
 }

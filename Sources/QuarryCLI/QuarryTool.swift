@@ -26,6 +26,10 @@ public enum QuarryTool {
     }
 
     public static func run(_ arguments: [String], console: Console) -> Int32 {
+        if let unknown = DidYouMean.unknownSubcommand(arguments) {
+            console.error.write(unknown)
+            return ExitStatus.usage.rawValue
+        }
         let parsed: ParsableCommand
         do {
             parsed = try QuarryCommand.parseAsRoot(arguments)
@@ -46,7 +50,9 @@ public enum QuarryTool {
             try command.execute(console)
             return ExitStatus.success.rawValue
         } catch {
-            error.report(to: console, json: command.reportsJSON, command: type(of: command))
+            let style = Style.choose(
+                command.colorChoice, terminal: console.errorIsTerminal, environment: console.environment)
+            error.report(to: console, json: command.reportsJSON, style: style, command: type(of: command))
             return error.status.rawValue
         }
     }

@@ -10,8 +10,10 @@ struct RunCommand: ConsoleCommand {
             The data file holds {"ClassName":[objects…],…}, an array of objects, \
             {"results":[objects…]}, or NDJSON (one object a line), in Parse REST JSON.
 
-            Objects are printed as NDJSON in result order (Parse REST JSON encoding) unless \
-            --ids, --count or --format says otherwise. With --dialect json the query may be a \
+            Objects are printed in result order as a table on a terminal and as NDJSON \
+            (Parse REST JSON encoding, one object a line) otherwise, unless --ids, --count, \
+            --format or --json says otherwise. --json prints one JSON document: \
+            {"results":[…]}, {"count":N} or {"ids":[…]}, and errors as {"ok":false,"errors":[…]}. With --dialect json the query may be a \
             whole request body; --order, --limit, --skip, --keys and --include override its own.
 
             Examples:
@@ -68,11 +70,16 @@ struct RunCommand: ConsoleCommand {
     @Flag(help: "Print the number of matches.")
     var count = false
 
-    @Option(help: ArgumentHelp("Output format.", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "Output format: ndjson, json, table, box, csv or markdown (default: table on a terminal, else ndjson).",
+            valueName: "format"))
     var format: OutputFormat?
 
-    @Flag(help: "Report errors as JSON on stdout: {\"ok\":false,\"errors\":[…]}.")
+    @Flag(help: "Print the answer (or the errors) as one JSON document on stdout.")
     var json = false
+
+    @OptionGroup var color: ColorOption
 
     @OptionGroup var query: QueryOperand
 
@@ -80,6 +87,9 @@ struct RunCommand: ConsoleCommand {
 
     func validate() throws {
         let outputs = [ids ? "--ids" : nil, count ? "--count" : nil, format.map { _ in "--format" }].compactMap { $0 }
+        if json, let format, format != .json {
+            throw ValidationError("--json prints JSON; it cannot be used with --format \(format).")
+        }
         if outputs.count > 1 {
             throw ValidationError("\(outputs.joined(separator: " and ")) cannot be used together; choose one output.")
         }
@@ -92,8 +102,9 @@ extension RunCommand {
     func execute(_ console: Console) throws(Failure) {
         try bindings.requireDialect(dialect)
         let text = try query.read(from: console)
+        try data.requireOneStandardInput(query: query.text)
         let store = try data.openStore()
-        let source = store == nil ? try data.load() : nil
+        let source = store == nil ? try data.load(console) : nil
         let className = store?.className ?? source!.className
         let schema: any Schema = store?.schema ?? source!.database
         var compiled = try Compilation.compile(
@@ -124,28 +135,19 @@ extension RunCommand {
                 throw .query(error, source: text)
             }
         }
+        let style = Style.choose(color.choice, terminal: console.outputIsTerminal, environment: console.environment)
         switch result {
         case .count(let n):
-            console.output.write("\(n)\n")
+            console.output.write(json ? "{\"count\":\(n)}\n" : "\(n)\n")
         case .records(let records):
-            if ids { return ResultPrinter.ids(records, to: console.output) }
-            switch format ?? .ndjson {
-            case .ndjson: ResultPrinter.ndjson(records, to: console.output)
-            case .json: ResultPrinter.json(records, to: console.output)
-            case .table:
-                let fieldOrder = Array(schema.fieldNames(in: className).dropFirst())
-                ResultPrinter.table(records, fieldOrder: fieldOrder, to: console.output)
+            if ids {
+                return json
+                    ? ResultPrinter.jsonIds(records, to: console.output)
+                    : ResultPrinter.ids(records, to: console.output)
             }
+            let chosen = json ? .json : format ?? .defaultFor(terminal: console.outputIsTerminal)
+            let fieldOrder = Array(schema.fieldNames(in: className).dropFirst())
+            ResultPrinter.print(records, as: chosen, fieldOrder: fieldOrder, style: style, to: console.output)
         }
     }
-}
-
-/// `--format`: how `run` prints the objects.
-enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-    /// One Parse REST JSON object a line.
-    case ndjson
-    /// One JSON document, `{"results":[…]}`, as Parse's REST API answers (and `--data` reads).
-    case json
-    /// Aligned columns for reading.
-    case table
 }

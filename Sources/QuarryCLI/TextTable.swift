@@ -13,7 +13,9 @@ struct TextTable {
     /// Longer cells are cut and end with `…`, so one long field cannot push the others away.
     var maxCellWidth = 40
 
-    func render() -> String {
+    /// The cells as shown (escaped and clipped), the width of each column and whether it is
+    /// right-aligned.
+    private func layout() -> (header: [String], body: [[Cell]], widths: [Int], numeric: [Bool]) {
         let header = columns.map { clip(visible($0)) }
         let body = rows.map { row in
             columns.indices.map { i in
@@ -29,10 +31,42 @@ struct TextTable {
                 if cell.numeric == false { numeric[i] = false }
             }
         }
-        var out = line(header.map { Cell(text: $0, numeric: false) }, widths: widths, rightAligned: numeric)
-        out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-") + "\n"
+        return (header, body, widths, numeric)
+    }
+
+    /// psql's layout; with `style`, the header bold and the rule and row count dim.
+    func render(style: Style = .plain) -> String {
+        let (header, body, widths, numeric) = layout()
+        let head = line(header.map { Cell(text: $0, numeric: false) }, widths: widths, rightAligned: numeric)
+        var out = style.bold(String(head.dropLast())) + "\n"
+        out += style.dim(widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-")) + "\n"
         for row in body { out += line(row, widths: widths, rightAligned: numeric) }
-        out += "(\(rows.count) \(rows.count == 1 ? "row" : "rows"))\n"
+        out += style.dim("(\(rows.count) \(rows.count == 1 ? "row" : "rows"))") + "\n"
+        return out
+    }
+
+    /// sqlite3's `.mode box`: the grid drawn with box-drawing characters, no row count.
+    func renderBox(style: Style = .plain) -> String {
+        let (header, body, widths, numeric) = layout()
+        func rule(_ left: String, _ middle: String, _ right: String) -> String {
+            style.dim(left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right)
+                + "\n"
+        }
+        func boxed(_ cells: [Cell], bold: Bool) -> String {
+            let bar = style.dim("│")
+            var out = bar
+            for (i, cell) in cells.enumerated() {
+                let pad = String(repeating: " ", count: widths[i] - cell.text.count)
+                let text = numeric[i] && !bold ? pad + cell.text : cell.text + pad
+                out += " " + (bold ? style.bold(text) : text) + " " + bar
+            }
+            return out + "\n"
+        }
+        var out = rule("┌", "┬", "┐")
+        out += boxed(header.map { Cell(text: $0, numeric: false) }, bold: true)
+        out += rule("├", "┼", "┤")
+        for row in body { out += boxed(row, bold: false) }
+        out += rule("└", "┴", "┘")
         return out
     }
 

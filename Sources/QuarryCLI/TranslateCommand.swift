@@ -24,6 +24,10 @@ struct TranslateCommand: ConsoleCommand {
                 --to json "age >= 21 AND name IN ('a', 'b')"
               quarry translate --data Samples/sample.json --class Contact \\
                 --from json --to sql '{"age":{"$gt":20}}'
+
+            With --json the answer is one JSON object on stdout: \
+            {"ok":true,"from":…,"to":…,"translation":…,"assumed":…} ("assumed" only when \
+            assumptions were made), or {"ok":false,"errors":[…]}.
             """)
 
     @Option(name: [.customLong("from"), .customLong("dialect")], help: "The query's language.")
@@ -39,34 +43,50 @@ struct TranslateCommand: ConsoleCommand {
 
     @OptionGroup var bindings: BindingOptions
 
-    @Flag(help: "Report errors as JSON on stdout: {\"ok\":false,\"errors\":[…]}.")
+    @Flag(help: "Print the answer (or the errors) as one JSON document on stdout.")
     var json = false
+
+    @OptionGroup var color: ColorOption
 
     @OptionGroup var query: QueryOperand
 
     var reportsJSON: Bool { json }
+    var colorChoice: ColorChoice { color.choice }
 }
 
 extension TranslateCommand {
     func execute(_ console: Console) throws(Failure) {
         try bindings.requireDialect(from)
         let text = try query.read(from: console)
-        let source = try data.load()
+        let source = try data.load(console, query: query.text)
         let compiled = try Compilation.compile(
             text, dialect: from, className: data.className(in: source),
             schema: source?.database, profile: .exact, bindings: bindings)
         let assumptions = exact || source != nil ? nil : FieldAssumptions(compiled)
+        let translation: String
         do throws(Diagnostic) {
             let converted = try SemanticsConversion.convert(
                 compiled, to: to.semantics, schema: source?.database,
                 assumptions: assumptions)
-            console.output.write(try to.printTranslation(converted, schema: source?.database) + "\n")
+            translation = try to.printTranslation(converted, schema: source?.database)
         } catch {
             throw .query(error, source: text)
         }
-        if let assumptions, !assumptions.fields.isEmpty {
+        let assumed = assumptions.flatMap { $0.fields.isEmpty ? nil : $0.summary }
+        if json {
+            // {"ok":true,"from":…,"to":…,"translation":…[,"assumed":…]}
+            var fields: [(String, JSONScalar)] = [
+                ("from", .string(from.rawValue)), ("to", .string(to.rawValue)), ("translation", .string(translation)),
+            ]
+            if let assumed { fields.append(("assumed", .string(assumed))) }
+            console.output.write(
+                "{\"ok\":true," + fields.map { "\(JSONText.quote($0.0)):\($0.1.json)" }.joined(separator: ",") + "}\n")
+            return
+        }
+        console.output.write(translation + "\n")
+        if let assumed {
             console.error.write(
-                "note: assumed \(assumptions.summary) (--data reads the types from data; --exact assumes nothing)\n")
+                "note: assumed \(assumed) (--data reads the types from data; --exact assumes nothing)\n")
         }
     }
 }

@@ -15,6 +15,7 @@ public final class Engine {
     private var plans: [PlanShape: CachedPlan] = [:]
     /// How plans were had: for tests, which check that the cache is used where it should be.
     private(set) var planCounts = PlanCounts()
+    let observation = ObserverSlot()
     private lazy var planner = Planner(store: store, limits: limits, folding: Normalizer.folding(limits))
 
     /// - Parameters:
@@ -110,7 +111,8 @@ public final class Engine {
         let run = RunState(
             store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
             timing: false)
-        return try result(query, run)
+        guard let observer = observation.observer else { return try result(query, run) }
+        return try observing(query, observer) { () throws(Diagnostic) in try result(query, run) }
     }
 
     func result(_ query: Query, _ run: RunState) throws(Diagnostic) -> LazyQueryResult {
@@ -202,7 +204,9 @@ public final class Engine {
 
     /// Inner queries first (their errors kept for the leaves that reach them), then the plan.
     func execute(_ query: Query, _ run: RunState, skip: Int, limit: Int?) throws(Diagnostic) -> Runner.Output {
+        let counts = planCounts
         var plan = try plan(query, variables: Set(run.variables.keys))
+        if let observer = observation.observer { report(plan, countsBefore: counts, to: observer) }
         var failed: [Query: Diagnostic] = [:]
         for inner in plan.innerQueries {
             materialize(inner, run)

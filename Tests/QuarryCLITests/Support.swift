@@ -16,9 +16,14 @@ struct Outcome {
 }
 
 /// Runs `quarry ARGS` in-process with `stdin` as standard input; help wraps at 80 columns.
-func quarry(_ arguments: [String], stdin: String = "") -> Outcome {
+/// `terminal` makes the console say stdout and stderr are terminals.
+func quarry(
+    _ arguments: [String], stdin: String = "", terminal: Bool = false, environment: [String: String] = [:]
+) -> Outcome {
     let out = Capture(), err = Capture()
-    let console = Console(output: out, error: err, readInput: { Array(stdin.utf8.prefix($0)) }, columns: 80)
+    let console = Console(
+        output: out, error: err, readInput: { Array(stdin.utf8.prefix($0)) }, columns: 80,
+        outputIsTerminal: terminal, errorIsTerminal: terminal, environment: environment)
     let status = QuarryTool.run(arguments, console: console)
     return Outcome(status: status, out: out.text, err: err.text)
 }

@@ -45,8 +45,8 @@ import Testing
         (["run", "--data", "d.json", "--limit", "-1", "x"], "Error: --limit must be 0 or more (got -1)."),
         (["run", "--data", "d.json", "--skip", "-5", "x"], "Error: --skip must be 0 or more (got -5)."),
         (
-            ["run", "--data", "d.json", "--format", "csv", "x"],
-            "Error: The value 'csv' is invalid for '--format <format>'. Please provide one of 'ndjson', 'json' or 'table'."
+            ["run", "--data", "d.json", "--format", "yaml", "x"],
+            "Error: The value 'yaml' is invalid for '--format <format>'. Please provide one of the following:"
         ),
         (["run", "--data", "d.json", "--limit", "ten", "x"], "Error: The value 'ten' is invalid for '--limit <n>'"),
         (["check", "-x", "q"], "Error: Unknown option '-x'"),

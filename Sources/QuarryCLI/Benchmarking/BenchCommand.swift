@@ -21,6 +21,10 @@ struct BenchCommand: ConsoleCommand {
             A QUERY of '-' reads queries from standard input, one a line (blank lines and \
             lines starting with '#' are skipped). The output is a Markdown table, or with \
             --json: [{"query","plan_us","exec_ms","matches","sqlite_exec_ms","ratio"}].
+
+            A query that fails is reported (on stderr, or with --json as \
+            {"query":…,"ok":false,"errors":[…]} in the array) and the others still run; the \
+            exit status is then 1.
             """)
 
     @OptionGroup var data: DataOptions
@@ -28,11 +32,7 @@ struct BenchCommand: ConsoleCommand {
     @Option(help: "The query language.")
     var dialect: Dialect = .sql
 
-    @Option(
-        name: .customLong("index"), parsing: .unconditionalSingleValue,
-        help: ArgumentHelp(
-            "Index this key of the class (repeat for each); SQLite gets the same indexes.", valueName: "key"))
-    var indexes: [String] = []
+    @OptionGroup var indexes: IndexOptions
 
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Runs per query; the median is reported.", valueName: "n"))
     var repeatCount = 5
@@ -42,8 +42,10 @@ struct BenchCommand: ConsoleCommand {
     @Flag(help: "Also run every query on SQLite :memory: holding the same rows and indexes.")
     var sqlite = false
 
-    @Flag(help: "Print the results as JSON (and errors as {\"ok\":false,\"errors\":[…]}).")
+    @Flag(help: "Print the answer (or the errors) as one JSON document on stdout.")
     var json = false
+
+    @OptionGroup var color: ColorOption
 
     @Argument(
         help: ArgumentHelp(
@@ -52,13 +54,10 @@ struct BenchCommand: ConsoleCommand {
     var queries: [String]
 
     var reportsJSON: Bool { json }
+    var colorChoice: ColorChoice { color.choice }
 
     func validate() throws {
         if repeatCount < 1 { throw ValidationError("--repeat must be 1 or more (got \(repeatCount)).") }
-        for key in indexes where key.isEmpty || key.split(separator: ".", omittingEmptySubsequences: false).contains("")
-        {
-            throw ValidationError("--index '\(key)' is not a key path (names joined by '.').")
-        }
     }
 }
 
@@ -67,13 +66,15 @@ extension BenchCommand {
         let texts = try queryTexts(console)
         if let store = try data.openStore() { return try benchStore(store, texts, console) }
         let loadStart = ContinuousClock.now
-        let source = try data.load()
+        if queries.contains("-") { try data.requireOneStandardInput(query: "-") }
+        let source = try data.load(console)
         let database = source.database
-        let keys = try indexKeys(database, source.className)
+        let (keys, kinds) = try indexKeys(database, source.className)
         // The database stays alive across both heap readings: the growth is the engine's own.
         let (engineBytes, built) = try Measurement.heapGrowth { () throws(Failure) -> BenchExecutor in
             do throws(Diagnostic) {
-                return try BenchExecutor.engine(database, indexes: keys, in: source.className, limits: deadline.limits)
+                return try BenchExecutor.engine(
+                    database, indexes: keys, kinds: kinds, in: source.className, limits: deadline.limits)
             } catch {
                 throw .query(error, source: "")
             }
@@ -115,21 +116,15 @@ extension BenchCommand {
         let runner = BenchRunner(executor: executor, repeatCount: repeatCount, peer: peer) { text throws(Diagnostic) in
             try dialect.compile(text, className: className, options: options)
         }
-        var results: [BenchResult] = []
-        for text in texts {
-            do throws(Diagnostic) {
-                results.append(try runner.run(text))
-            } catch {
-                throw .query(error, source: text)
-            }
-        }
+        let (results, failures) = run(texts, with: runner, console)
         // Below some thousands of objects, allocator and page granularity swamp the figure.
         let perRow = { (bytes: Int64) -> Double? in totalRows >= 10_000 ? Double(bytes) / Double(totalRows) : nil }
-        let report = BenchReport(
+        var report = BenchReport(
             results: results, rows: database[className]?.records.count ?? 0, className: className,
             executor: executor.name, indexes: keys.map(\.description),
             quarryBytesPerRow: engineBytes.flatMap { perRow(Int64($0)) },
             sqliteBytesPerRow: peer.flatMap { perRow($0.bytesUsed) }, notes: notes)
+        report.failures = failures
         if json {
             console.output.write(report.json())
             for r in report.disagreements {
@@ -139,6 +134,25 @@ extension BenchCommand {
         } else {
             console.output.write(report.markdown())
         }
+        if !failures.isEmpty { throw .reported(.queryFailed) }
+    }
+
+    /// Runs every query; one that fails is reported (text on stderr as it fails, or with
+    /// --json in the report) and the others still run.
+    func run(_ texts: [String], with runner: BenchRunner, _ console: Console) -> ([BenchResult], [BenchFailure]) {
+        var results: [BenchResult] = []
+        var failures: [BenchFailure] = []
+        let style = Style.choose(color.choice, terminal: console.errorIsTerminal, environment: console.environment)
+        for text in texts {
+            do throws(Diagnostic) {
+                results.append(try runner.run(text))
+            } catch {
+                let source = SourceText(text)
+                failures.append(BenchFailure(query: text, errors: error.all.map { source.jsonObject($0) }))
+                if !json { console.error.write(style.diagnostics(error.all.map(source.render).joined())) }
+            }
+        }
+        return (results, failures)
     }
 
     /// The queries, with '-' replaced by the lines of standard input (read once).
@@ -174,17 +188,22 @@ extension BenchCommand {
         }
     }
 
-    /// `--index` keys, each naming a field of the class (the first step of a path).
-    private func indexKeys(_ database: Database, _ className: String) throws(Failure) -> [FieldPath] {
+    /// `--index KEY[:kind]` keys, each naming a field of the class (the first step of a path),
+    /// and the kinds given.
+    private func indexKeys(_ database: Database, _ className: String) throws(Failure)
+        -> ([FieldPath], [FieldPath: IndexKind])
+    {
         var keys: [FieldPath] = []
-        for text in indexes {
-            let key = FieldPath(text)
+        var kinds: [FieldPath: IndexKind] = [:]
+        for text in indexes.specs {
+            let (key, kind) = try IndexOptions.parse(text, database: database, className: className)
             guard database.resolveField(key.first, in: className) != nil else {
                 throw .usage("--index \(text): the class \(className) has no field '\(key.first)'")
             }
+            if text.contains(":") { kinds[key] = kind }
             if !keys.contains(key) { keys.append(key) }
         }
-        return keys
+        return (keys, kinds)
     }
 
     private static func seconds(_ s: Double) -> String {

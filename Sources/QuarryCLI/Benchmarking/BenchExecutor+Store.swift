@@ -26,7 +26,7 @@ extension BenchCommand {
         if sqlite {
             throw .usage("--sqlite loads --data into SQLite :memory:; with --store the queries run on SQLite already")
         }
-        try source.declare(indexes)
+        try source.declare(indexes.specs)
         let rows: Int
         do throws(Diagnostic) {
             rows = try source.store.classes().first { $0.name == source.className }?.objectCount ?? 0
@@ -39,19 +39,14 @@ extension BenchCommand {
             text throws(Diagnostic) in
             try dialect.compile(text, className: className, options: options)
         }
-        var results: [BenchResult] = []
-        for text in texts {
-            do throws(Diagnostic) {
-                results.append(try runner.run(text))
-            } catch {
-                throw .query(error, source: text)
-            }
-        }
-        let report = BenchReport(
+        let (results, failures) = run(texts, with: runner, console)
+        var report = BenchReport(
             results: results, rows: rows, className: className,
-            executor: BenchExecutor.store(source.store).name, indexes: indexes,
+            executor: BenchExecutor.store(source.store).name, indexes: indexes.specs,
             quarryBytesPerRow: nil, sqliteBytesPerRow: nil,
             notes: ["the store: \(source.store.location)"])
+        report.failures = failures
         console.output.write(json ? report.json() : report.markdown())
+        if !failures.isEmpty { throw .reported(.queryFailed) }
     }
 }

@@ -18,6 +18,8 @@ public struct BenchReport: Sendable {
     public var sqliteBytesPerRow: Double?
     /// Things the reader should know: indexes SQLite has no equivalent for, and so on.
     public var notes: [String]
+    /// The queries that failed, with their diagnostics; the others were measured.
+    public var failures: [BenchFailure] = []
 
     public init(
         results: [BenchResult], rows: Int, className: String, executor: String, indexes: [String],
@@ -42,7 +44,14 @@ public struct BenchReport: Sendable {
                 + "\"sqlite_exec_ms\":\(r.sqliteExecMillis.map { Self.number($0, 4) } ?? "null"),"
                 + "\"ratio\":\(r.ratio.map { Self.number($0, 4) } ?? "null")}"
         }
-        return lines.isEmpty ? "[]\n" : "[\n" + lines.joined(separator: ",\n") + "\n]\n"
+        let failed = failures.map { f in
+            "{\"query\":\(Self.quote(f.query)),\"ok\":false,\"errors\":["
+                + f.errors.map { e in
+                    "{" + e.map { "\(JSONText.quote($0.0)):\($0.1.json)" }.joined(separator: ",") + "}"
+                }.joined(separator: ",") + "]}"
+        }
+        let all = lines + failed
+        return all.isEmpty ? "[]\n" : "[\n" + all.joined(separator: ",\n") + "\n]\n"
     }
 
     /// A Markdown table with throughput, then the notes and the setting.
@@ -80,6 +89,10 @@ public struct BenchReport: Sendable {
             if let m = r.sqliteMatches, m != r.matches {
                 remarks.append("`\(r.query)`: SQLite found \(m) matches, Quarry \(r.matches): the results differ")
             }
+        }
+        for f in failures {
+            let first = f.errors.first.flatMap { e in e.first { $0.0 == "code" }.map { "\($0.1.json)" } } ?? ""
+            remarks.append("`\(f.query)`: failed (\(first.replacingOccurrences(of: "\"", with: "")))")
         }
         out += "\n"
         for line in remarks + notes { out += "- \(line)\n" }
@@ -125,4 +138,11 @@ public struct BenchReport: Sendable {
 
     /// A JSON string literal.
     static func quote(_ s: String) -> String { JSONWriter.string(.string(s)) }
+}
+
+/// A query `quarry bench` could not measure, with its diagnostics in the `--json` shape of
+/// docs/ARCHITECTURE.md#diagnostic-output.
+public struct BenchFailure: Sendable {
+    public var query: String
+    var errors: [[(String, JSONScalar)]]
 }

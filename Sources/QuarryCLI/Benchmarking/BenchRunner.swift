@@ -67,16 +67,17 @@ public struct BenchExecutor {
         return bytes >= 0 ? count : 0
     }
 
-    /// The planned engine, with an index for each key: a geo index on geo-point fields, an
-    /// ordered one (equality, ranges, prefixes, sorting) on the others.
+    /// The planned engine, with an index for each key: of the kind given, else a geo index on
+    /// geo-point fields and an ordered one (equality, ranges, prefixes, sorting) on the others.
+    /// - Parameter kinds: the kind of index for a key, where the caller chose one.
     public static func engine(
-        _ database: Database, indexes: [FieldPath], in className: String,
+        _ database: Database, indexes: [FieldPath], kinds: [FieldPath: IndexKind] = [:], in className: String,
         limits: Limits = .default
     ) throws(Diagnostic) -> BenchExecutor {
         let engine = Engine(database: database, limits: limits)
         for key in indexes {
             let geo = key.count == 1 && database.fieldType(key.first, in: className) == .geoPoint
-            try engine.createIndex(geo ? .geo : .ordered, on: key, in: className)
+            try engine.createIndex(kinds[key] ?? (geo ? .geo : .ordered), on: key, in: className)
         }
         return BenchExecutor(
             name: "Engine (column store, planner, compiled plans)",
