@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean bench docs docs-html fuzz lint format clients
+.PHONY: demo test deps build release clean bench bench-store bench-server docs docs-html fuzz lint format clients examples
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config; postgresql for the PostgreSQL store's tests.
@@ -35,7 +35,13 @@ demo: release
 
 test: deps
 	$(SWIFT) test
+	$(MAKE) examples
 	$(MAKE) clients
+
+# Examples/: a package depending on this one, as a backend would (Swift 6 mode, warnings are
+# errors), built and run (docs/API.md).
+examples: deps
+	$(SWIFT) run --package-path Examples Backend
 
 # Real client SDKs against a live `quarry serve` on loopback (Tests/Clients): LeanCloud's Python
 # SDK and qs-parse-rest, installed from PyPI into a virtual environment under .build/.
@@ -57,22 +63,60 @@ docs-html: deps
 	$(SWIFT) package generate-documentation --target Quarry
 
 # The README's benchmark table: 1,000,000 generated Person objects (Benchmarks/queries for the
-# queries), Quarry against SQLite :memory: on the same rows. The data file is made once.
+# queries), Quarry against SQLite :memory: on the same rows, and the scans and loading against
+# DuckDB (its Python package from PyPI, in a virtual environment under .build/, reading the same
+# rows as NDJSON). The data files are made once.
 BENCH_ROWS ?= 1000000
 BENCH_REPEAT ?= 3
 BENCH_DATA := .build/bench/people-$(BENCH_ROWS).json
+BENCH_NDJSON := .build/bench/people-$(BENCH_ROWS).ndjson
+BENCH_CITIES := .build/bench/cities-$(BENCH_ROWS).ndjson
+BENCH_VENV := .build/bench-venv
 BENCH := $(QUARRY) bench --data $(BENCH_DATA) --class Person --sqlite --repeat $(BENCH_REPEAT)
+BENCH_DUCKDB := --duckdb $(BENCH_VENV)/bin/python --duckdb-queries Benchmarks/queries/duckdb/scan.sql \
+	--duckdb-table Person=$(BENCH_NDJSON) --duckdb-table City=$(BENCH_CITIES)
+BENCH_GENERATE := $(SWIFT) run -c release --package-path Benchmarks quarry-bench-data --rows $(BENCH_ROWS)
 
 bench: release
 	@mkdir -p .build/bench
-	@test -f $(BENCH_DATA) || $(SWIFT) run -c release --package-path Benchmarks quarry-bench-data \
-	    --rows $(BENCH_ROWS) --output $(BENCH_DATA)
+	@test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
+	@$(BENCH_VENV)/bin/python -c 'import duckdb' 2>/dev/null || $(BENCH_VENV)/bin/pip install -q duckdb==2.0.0
+	@test -f $(BENCH_DATA) || $(BENCH_GENERATE) --output $(BENCH_DATA)
+	@test -f $(BENCH_NDJSON) || $(BENCH_GENERATE) --class Person --output $(BENCH_NDJSON)
+	@test -f $(BENCH_CITIES) || $(BENCH_GENERATE) --class City --output $(BENCH_CITIES)
 	@printf '\n### Full scans (no indexes)\n\n'
-	@$(BENCH) - < Benchmarks/queries/scan.sql
+	@$(BENCH) $(BENCH_DUCKDB) - < Benchmarks/queries/scan.sql
 	@printf '\n### Indexed lookups\n\n'
 	@$(BENCH) --index age --index name --index score --index location - < Benchmarks/queries/indexed.sql
 	@printf '\n### Parse REST requests (no indexes)\n\n'
 	@$(BENCH) --dialect json - < Benchmarks/queries/requests.json
+
+# The store benchmark (docs/STORAGE.md#benchmarks): the same 1,000,000 rows imported into each
+# store (Quarry's import against the database's own bulk load), then Benchmarks/queries on the
+# in-memory engine, on the store and hand-written in the database's SQL (Benchmarks/queries/sqlite).
+BENCH_STORE_DATABASES ?= sqlite
+bench-store: deps
+	@mkdir -p .build/bench
+	@test -f $(BENCH_DATA) || $(SWIFT) run -c release --package-path Benchmarks quarry-bench-data \
+	    --rows $(BENCH_ROWS) --output $(BENCH_DATA)
+	$(SWIFT) run -c release --package-path Benchmarks quarry-bench-store --data $(BENCH_DATA) \
+	    --work .build/bench/store --repeat $(BENCH_REPEAT) $(addprefix --database ,$(BENCH_STORE_DATABASES))
+
+# The server load test (docs/SERVER.md#load-test): wrk on 127.0.0.1 against `quarry serve` over
+# the same 1,000,000 Person objects, in memory and in SQLite stores (imported once into
+# .build/bench), without and with indexes; each query for BENCH_SERVER_SECONDS.
+BENCH_SERVER_SECONDS ?= 10
+BENCH_SERVER_CONNECTIONS ?= 16
+BENCH_SERVER_STORES := .build/bench/server-$(BENCH_ROWS)
+
+bench-server: release
+	@command -v wrk >/dev/null 2>&1 || { echo "Installing wrk with apt-get"; \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+	@mkdir -p $(BENCH_SERVER_STORES)
+	@test -f $(BENCH_DATA) || $(SWIFT) run -c release --package-path Benchmarks quarry-bench-data \
+	    --rows $(BENCH_ROWS) --output $(BENCH_DATA)
+	@bash Benchmarks/server/run.sh $(QUARRY) $(BENCH_DATA) $(BENCH_SERVER_STORES) \
+	    $(BENCH_SERVER_SECONDS) $(BENCH_SERVER_CONNECTIONS)
 
 # libFuzzer harnesses (the Fuzz package: each front-end, the data-file reader, the whole
 # compile+run path), built with -sanitize=fuzzer,address and each run for FUZZ_SECONDS from its
@@ -98,7 +142,7 @@ fuzz: deps
 	done
 
 # The code follows .swift-format (swift-format ships with the toolchain); CI runs `make lint`.
-FORMATTED := Sources Tests Benchmarks/Sources Benchmarks/Benchmarks Fuzz/Sources Package.swift
+FORMATTED := Sources Tests Benchmarks/Sources Benchmarks/Benchmarks Fuzz/Sources Examples/Sources Package.swift
 lint:
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format $(FORMATTED)
 

@@ -81,6 +81,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]),
         .target(
             name: "QuarryCLI",
@@ -111,6 +112,7 @@ let package = Package(
                 "QuarryServer", "QuarrySQLite",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         // The PostgreSQL store against the reference evaluator on a real server the tests start
         // themselves (initdb + pg_ctl in a temporary folder).

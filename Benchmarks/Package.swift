@@ -6,6 +6,7 @@ import PackageDescription
 //
 //     swift package benchmark                       # the ordo-one/benchmark suite
 //     swift run -c release quarry-bench-data …      # writes the data set `make bench` uses
+//     swift run -c release quarry-bench-store …     # the store benchmark (`make bench-store`)
 let package = Package(
     name: "QuarryBenchmarks",
     platforms: [.macOS(.v13)],
@@ -30,15 +31,14 @@ let package = Package(
             name: "quarry-bench-data",
             dependencies: [.product(name: "QuarryTestSupport", package: "Quarry")],
             path: "Sources/quarry-bench-data"),
-        // The PostgreSQL store against hand-written SQL and COPY on one database.
+        // Store backends against hand-written SQL and the in-memory engine (docs/STORAGE.md).
         .executableTarget(
-            name: "quarry-bench-postgres",
+            name: "quarry-bench-store",
             dependencies: [
-                .product(name: "QuarryPostgres", package: "Quarry"),
-                .product(name: "QuarryTestSupport", package: "Quarry"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "CSQLiteBench", .product(name: "Quarry", package: "Quarry"),
+                .product(name: "QuarrySQLite", package: "Quarry"),
             ],
-            path: "Sources/quarry-bench-postgres"),
+            path: "Sources/quarry-bench-store"),
+        .systemLibrary(name: "CSQLiteBench", path: "Sources/CSQLiteBench", pkgConfig: "sqlite3"),
     ]
 )

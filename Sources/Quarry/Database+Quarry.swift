@@ -6,12 +6,9 @@ extension Database {
         self = try DataFile.load(path: path, className: className)
     }
 
-    /// The objects of `className` that match a where-clause, in result order.
-    ///
-    /// ```swift
-    /// let db = try Database(contentsOfFile: "Samples/sample.json")
-    /// let adults = try db.find("Contact", where: "age > 20 AND address.city = 'Dallas'")
-    /// ```
+    /// The objects of `className` that match a where-clause, in result order, found by an
+    /// engine built over this database for the one query (docs/API.md#the-front-door: to run
+    /// many queries, build an `Engine` once and call its `find`).
     ///
     /// The text is checked against this database's classes and fields unless `options` names
     /// another schema. For `json`, a request body's order, paging and projection apply.
@@ -20,21 +17,21 @@ extension Database {
         options: CompileOptions = CompileOptions()
     ) throws(Diagnostic) -> [Record] {
         let query = try dialect.compile(text, className: className, options: checked(options))
-        return try run(query, limits: options.limits).records
+        return try Engine(database: self, limits: options.limits).run(query).records
     }
 
-    /// The number of objects of `className` that match a where-clause.
+    /// The number of objects of `className` that match a where-clause (on an engine built
+    /// for the one query).
     public func count(
         _ className: String, where text: String, dialect: Dialect = .sql,
         options: CompileOptions = CompileOptions()
     ) throws(Diagnostic) -> Int {
-        var query = try dialect.compile(text, className: className, options: checked(options))
-        query.count = true
-        guard case .count(let n) = try run(query, limits: options.limits) else { return 0 }
-        return n
+        let query = try dialect.compile(text, className: className, options: checked(options))
+        return try Engine(database: self, limits: options.limits).countMatches(query, variables: [:])
     }
 
-    /// Runs a compiled query with the reference evaluator.
+    /// Runs a compiled query with the reference evaluator, the oracle the engine is tested
+    /// against (slow: every object is evaluated; `Engine.run` is the way to run queries).
     ///
     /// - Parameter variables: values for `$NAME` variables left in the IR.
     public func run(

@@ -49,17 +49,17 @@ extension CheckCommand {
         let source = try data.load(console, query: query.text)
         let compiled = try Compilation.compile(
             text, dialect: dialect, className: data.className(in: source),
-            schema: source?.database, profile: profile, bindings: bindings)
+            schema: source?.schema, profile: profile, bindings: bindings)
         // What running would check first (patterns, variables, classes): check passes only
         // what run accepts.
         let variables = Set(try bindings.predicateVariables()?.keys.map { $0 } ?? [])
         do throws(Diagnostic) {
-            try QueryCheck.check(compiled, schema: source?.database, variables: variables)
+            try QueryCheck.check(compiled, schema: source?.schema, variables: variables)
         } catch {
             throw .query(error, source: text)
         }
         // The canonical form is a courtesy: a query the dialect reads, it also writes.
-        let canonical = try? dialect.print(compiled, schema: source?.database)
+        let canonical = try? dialect.print(compiled, schema: source?.schema)
         if json {
             var fields: [(String, JSONScalar)] = [("dialect", .string(dialect.rawValue))]
             if let canonical { fields.append(("canonical", .string(canonical))) }

@@ -90,9 +90,9 @@ struct DataOptions: ParsableArguments {
         }
     }
 
-    func load(_ console: Console) throws(Failure) -> DataSource {
+    func load(_ console: Console, limits: Limits = .default) throws(Failure) -> DataSource {
         guard let file else { throw .usage("this command reads a data file: give --data") }
-        return try DataSource.load(file, className: className, console: console)
+        return try DataSource.load(file, className: className, limits: limits, console: console)
     }
 
     /// Standard input holds one thing: the data (`--data -`) or the query (`-`).

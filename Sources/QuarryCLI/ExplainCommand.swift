@@ -55,11 +55,11 @@ extension ExplainCommand {
         if let store = try data.openStore() {
             return try explain(text, on: store, console)
         }
-        let source = try data.load(console)
+        let source = try data.load(console, limits: deadline.limits)
         let compiled = try Compilation.compile(
-            text, dialect: dialect, className: source.className, schema: source.database,
+            text, dialect: dialect, className: source.className, schema: source.schema,
             profile: profile, bindings: bindings)
-        let engine = try indexes.engine(source, limits: deadline.limits)
+        let engine = try indexes.engine(source)
         let report: ExplainReport
         do throws(Diagnostic) {
             report = try engine.explain(compiled, analyze: analyze)

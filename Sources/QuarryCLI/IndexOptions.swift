@@ -13,10 +13,10 @@ struct IndexOptions: ParsableArguments {
     var specs: [String] = []
 
     /// The engine over the data with the indexes built.
-    func engine(_ source: DataSource, limits: Limits = .default) throws(Failure) -> Engine {
-        let engine = Engine(database: source.database, limits: limits)
+    func engine(_ source: DataSource) throws(Failure) -> Engine {
+        let engine = source.engine
         for spec in specs {
-            let (key, kind) = try Self.parse(spec, database: source.database, className: source.className)
+            let (key, kind) = try Self.parse(spec, schema: source.schema, className: source.className)
             do throws(Diagnostic) {
                 try engine.createIndex(kind, on: key, in: source.className)
             } catch {
@@ -27,10 +27,6 @@ struct IndexOptions: ParsableArguments {
     }
 
     /// `age`, `address.city`, `location:geo`.
-    static func parse(_ spec: String, database: Database, className: String) throws(Failure) -> (FieldPath, IndexKind) {
-        try parse(spec, schema: database, className: className)
-    }
-
     static func parse(_ spec: String, schema: any Schema, className: String) throws(Failure) -> (FieldPath, IndexKind) {
         var keyText = Substring(spec)
         var kind: IndexKind? = nil

@@ -104,9 +104,9 @@ extension RunCommand {
         let text = try query.read(from: console)
         try data.requireOneStandardInput(query: query.text)
         let store = try data.openStore()
-        let source = store == nil ? try data.load(console) : nil
+        let source = store == nil ? try data.load(console, limits: deadline.limits) : nil
         let className = store?.className ?? source!.className
-        let schema: any Schema = store?.schema ?? source!.database
+        let schema: any Schema = store?.schema ?? source!.schema
         var compiled = try Compilation.compile(
             text, dialect: dialect, className: className, schema: schema,
             profile: profile, bindings: bindings)
@@ -128,7 +128,7 @@ extension RunCommand {
                 throw .query(error, source: text)
             }
         } else {
-            let engine = try indexes.engine(source!, limits: deadline.limits)
+            let engine = try indexes.engine(source!)
             do throws(Diagnostic) {
                 result = try engine.run(compiled)
             } catch {

@@ -24,7 +24,10 @@ struct ServeCommand: ConsoleCommand {
 
     @Option(
         name: .customLong("data"),
-        help: ArgumentHelp("A data file, served from memory (writes are not saved to it).", valueName: "file"))
+        help: ArgumentHelp(
+            "A data file, served from memory: writes last until the server stops and are not saved to the file "
+                + "(serve a store, made with 'quarry import', to keep them).",
+            valueName: "file"))
     var file: String?
 
     @Option(
@@ -35,7 +38,7 @@ struct ServeCommand: ConsoleCommand {
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "The port to listen on.")
+    @Option(help: "The port to listen on (0: one the system chooses; the line 'listening on' names it).")
     var port = 1337
 
     @Option(
@@ -64,33 +67,60 @@ struct ServeCommand: ConsoleCommand {
         name: .customLong("max-body"), help: ArgumentHelp("The largest request body, in bytes.", valueName: "bytes"))
     var maxBody = 1 << 20
 
+    @Option(
+        name: .customLong("index"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Index Class.key (or Class.key:hash|ordered|geo) before serving; repeat for each. A store keeps it.",
+            valueName: "index"))
+    var indexes: [String] = []
+
+    @Option(
+        name: .customLong("max-in-flight"),
+        help: ArgumentHelp("Requests handled at once (default: 4 per core, at least 8).", valueName: "n"))
+    var maxInFlight = ServerConfiguration.defaultMaxInFlight
+
+    @Option(
+        name: .customLong("max-queued"),
+        help: ArgumentHelp("Requests waiting for a turn beyond those; more are refused with 503.", valueName: "n"))
+    var maxQueued = 256
+
     var reportsJSON: Bool { false }
 
     func validate() throws {
         guard (file == nil) != (store == nil) else {
             throw ValidationError("Give exactly one of --data FILE and --store URL.")
         }
-        guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535.") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         if let deadline, !(deadline >= 0 && deadline.isFinite) {
             throw ValidationError("--deadline must be 0 or more seconds.")
         }
         guard maxBody > 0 else { throw ValidationError("--max-body must be positive.") }
         guard !applicationId.isEmpty else { throw ValidationError("--app-id must not be empty.") }
+        guard maxInFlight > 0 else { throw ValidationError("--max-in-flight must be positive.") }
+        guard maxQueued >= 0 else { throw ValidationError("--max-queued must be 0 or more.") }
+        for spec in indexes where ImportCommand.index(spec) == nil {
+            throw ValidationError("--index '\(spec)' is not Class.key or Class.key:kind (kind: hash, ordered or geo).")
+        }
     }
 
     func execute(_ console: Console) throws(Failure) {
         var limits = Limits.untrusted
         if let deadline { limits.deadlineSeconds = deadline > 0 ? deadline : nil }
         let backend: any QueryBackend
+        let schema: any Schema
         if let file {
             let database: Database
             do throws(DataFileError) { database = try Database(contentsOfFile: file, className: nil) } catch {
                 throw .data(error)
             }
             backend = InMemoryBackend(database: database, limits: limits)
+            schema = database
         } else {
-            backend = try StoreSource.opening(store ?? "", limits: limits).backend
+            let opened = try StoreSource.opening(store ?? "", limits: limits)
+            do throws(Diagnostic) { schema = try opened.storeSchema() } catch { throw .query(error, source: "") }
+            backend = opened.backend
         }
+        let declared = Self.indexes(indexes, schema: schema)
         let server = QuarryServer(
             backend: backend,
             configuration: ServerConfiguration(
@@ -100,11 +130,33 @@ struct ServeCommand: ConsoleCommand {
         let done = DispatchSemaphore(value: 0)
         let host = host, port = port
         Task.detached {
-            do { try await server.run(host: host, port: port) } catch { outcome.set("\(error)") }
-            done.signal()
+            defer { done.signal() }
+            for (spec, className, key, kind) in declared {
+                do throws(Diagnostic) { try await backend.createIndex(kind, on: key, in: className) } catch {
+                    return outcome.set("--index \(spec): \(error.message)")
+                }
+            }
+            // On standard output, the line a script or test waits for (the logs go to standard error).
+            let announce = { @Sendable (bound: Int) in
+                FileHandle.standardOutput.write(Data("quarry serve: listening on http://\(host):\(bound)\n".utf8))
+            }
+            do { try await server.run(host: host, port: port, onListening: announce) } catch {
+                outcome.set("cannot serve on \(host):\(port): \(error)")
+            }
         }
         done.wait()
-        if let message = outcome.message { throw .usage("cannot serve on \(host):\(port): \(message)") }
+        if let message = outcome.message { throw .usage(message) }
+    }
+}
+
+extension ServeCommand {
+    /// `--index Class.key[:kind]`: without a kind, geo for a field of geo points, else ordered.
+    static func indexes(_ specs: [String], schema: any Schema) -> [(String, String, FieldPath, IndexKind)] {
+        specs.compactMap { spec in
+            guard let (className, key, kind) = ImportCommand.index(spec) else { return nil }
+            let isGeo = key.count == 1 && schema.fieldType(key.first, in: className) == .geoPoint
+            return (spec, className, key, kind ?? (isGeo ? .geo : .ordered))
+        }
     }
 }
 

@@ -61,14 +61,14 @@ extension TranslateCommand {
         let source = try data.load(console, query: query.text)
         let compiled = try Compilation.compile(
             text, dialect: from, className: data.className(in: source),
-            schema: source?.database, profile: .exact, bindings: bindings)
+            schema: source?.schema, profile: .exact, bindings: bindings)
         let assumptions = exact || source != nil ? nil : FieldAssumptions(compiled)
         let translation: String
         do throws(Diagnostic) {
             let converted = try SemanticsConversion.convert(
-                compiled, to: to.semantics, schema: source?.database,
+                compiled, to: to.semantics, schema: source?.schema,
                 assumptions: assumptions)
-            translation = try to.printTranslation(converted, schema: source?.database)
+            translation = try to.printTranslation(converted, schema: source?.schema)
         } catch {
             throw .query(error, source: text)
         }

@@ -52,16 +52,7 @@ public struct ClassData: Sendable {
             positionById[record.objectId] = records.count
             records.append(record)
         }
-        for name in record.fieldOrder {
-            guard let v = record.fields[name] else { continue }
-            let t = FieldType.of(v)
-            if let existing = fieldTypes[name] {
-                if let t, existing != t { fieldTypes[name] = existing.merged(with: t) }
-            } else {
-                fieldNames.append(name)
-                if let t { fieldTypes[name] = t }
-            }
-        }
+        FieldType.note(record, types: &fieldTypes, names: &fieldNames)
     }
 
     public func record(_ objectId: String) -> Record? {

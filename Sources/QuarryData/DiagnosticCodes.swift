@@ -71,6 +71,17 @@ extension DiagnosticCode.Data {
             + "objects, `{\"results\": […]}`, NDJSON), names a class twice or holds an entry that is "
             + "not an object.",
         example: .situation("a data file holding `42`"))
+    public static let decode = DiagnosticCode(
+        "data.decode",
+        meaning: "A stored value does not fit the Swift type it is decoded into (`ValueDecoder`, "
+            + "`engine.find(Contact.self, …)`): a missing field, a value of another kind, a number too "
+            + "large; the path is the coding path.",
+        example: .situation("decoding an object whose `age` is the string \"ten\" into a struct with `age: Int`"))
+    public static let encode = DiagnosticCode(
+        "data.encode",
+        meaning: "A Swift value cannot be stored (`ValueEncoder`, `engine.insert(contact, into:)`): it is "
+            + "not an object, or holds an integer beyond Int64 or a date beyond Quarry's range.",
+        example: .situation("inserting a struct whose `count: UInt64` is 2^63"))
     public static let io = DiagnosticCode(
         "data.io",
         meaning: "A data file cannot be read (it does not exist, or permission is denied).",
@@ -81,6 +92,6 @@ extension DiagnosticCatalogue {
     public static let data = DiagnosticCatalogue([
         .json.syntax, .json.depth, .json.number, .json.string, .json.utf8,
         .data.unknownType, .data.wrapper, .data.date, .data.base64, .data.objectId, .data.field,
-        .data.duplicateId, .data.shape, .data.io, .data.geoRange,
+        .data.duplicateId, .data.shape, .data.io, .data.geoRange, .data.decode, .data.encode,
     ])
 }

@@ -58,12 +58,16 @@ extension DiagnosticCode.Index {
         "index.invalid-key",
         meaning: "An index is requested on a key path that cannot be indexed (empty).",
         example: .situation("`engine.createIndex(.sorted, on: FieldPath([]), in: \"Post\")`"))
+    public static let unknownField = DiagnosticCode(
+        "index.unknown-field",
+        meaning: "An index is requested on a field no object of the class has (usually a misspelling).",
+        example: .situation("`engine.createIndex(.sorted, on: \"agee\", in: \"Contact\")`"))
 }
 
 extension DiagnosticCatalogue {
     public static let engine = DiagnosticCatalogue([
         .query.unboundVariable, .query.functionArity, .query.invalidLimit, .query.invalidSkip,
         .query.cancelled, .date.relativeTime, .regex.invalid, .regex.matchFailed,
-        .index.unknownClass, .index.invalidKey,
+        .index.unknownClass, .index.invalidKey, .index.unknownField,
     ])
 }

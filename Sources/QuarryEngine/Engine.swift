@@ -12,6 +12,10 @@ public final class Engine {
     public let limits: Limits
     let nowMillis: @Sendable () -> Int64
     let randomSource: @Sendable () -> Double
+    /// The classes, fields and field types of the objects inserted so far: pass it as
+    /// `CompileOptions.schema` (the engine's `find`, `count` and `explain` do) so that a field
+    /// an `insert` added is known to the front-ends (docs/API.md#schema).
+    public private(set) var schema: InferredSchema
     private var plans: [PlanShape: CachedPlan] = [:]
     /// How plans were had: for tests, which check that the cache is used where it should be.
     private(set) var planCounts = PlanCounts()
@@ -21,12 +25,23 @@ public final class Engine {
     /// - Parameters:
     ///   - now: the clock in epoch milliseconds, read once per query.
     ///   - random: numbers in `0..<1` for `random()`.
-    public init(
+    public convenience init(
         database: Database, limits: Limits = .default,
         now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
-        self.store = ColumnStore(database: database)
+        self.init(
+            store: ColumnStore(database: database), schema: InferredSchema(database), limits: limits, now: now,
+            random: random)
+    }
+
+    /// Over columns already built (`Engine.load`, docs/STORAGE.md#direct-loading).
+    init(
+        store: ColumnStore, schema: InferredSchema, limits: Limits, now: @escaping @Sendable () -> Int64,
+        random: @escaping @Sendable () -> Double
+    ) {
+        self.store = store
+        self.schema = schema
         self.limits = limits
         self.nowMillis = now
         self.randomSource = random
@@ -35,6 +50,12 @@ public final class Engine {
     /// The data as the engine holds it now, as a `Database` of records built from the
     /// columns: a copy, as costly as the data is large (for checks and export, not queries).
     public var database: Database { store.snapshot() }
+
+    /// The object with this objectId, built from the columns; nil when the class has none.
+    public func object(_ objectId: String, in className: String) -> Record? {
+        guard let table = store.table(className), let row = table.row(of: objectId) else { return nil }
+        return table.record(row)
+    }
 
     /// Heap bytes the columns of a class hold, field by field in first-seen order (`objectId`
     /// includes the objectId → row lookup; indexes are not included); nil when there is no
@@ -60,6 +81,7 @@ public final class Engine {
     public func insert(_ record: Record, into className: String) {
         plans.removeAll()
         store.insert(record, into: className)
+        schema.note(record, in: className)
     }
 
     /// Removes an object; returns whether it was there.
@@ -75,6 +97,10 @@ public final class Engine {
     /// that exists does nothing). Dot paths through pointers are allowed. Every index is
     /// updated in place as objects change: the changed object's row, and for paths through
     /// pointers (or pointer values) the rows that reached the changed object.
+    ///
+    /// The key's first field must be one some object of the class has had (or a system field):
+    /// an index on a field no object has is almost always a misspelling, so it is rejected with
+    /// `index.unknown-field` and a "did you mean" note (docs/API.md#indexes).
     public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) throws(Diagnostic) {
         guard store.table(className) != nil else {
             throw Diagnostic(.index.unknownClass, "there is no class named '\(className)' to index")
@@ -82,8 +108,20 @@ public final class Engine {
         guard !key.components.isEmpty, !key.components.contains(where: \.isEmpty) else {
             throw Diagnostic(.index.invalidKey, "'\(key)' is not a key path to index")
         }
+        guard schema.resolveField(key.components[0], in: className) == key.components[0] else {
+            throw Self.unknownField(key, in: className, schema: schema)
+        }
         plans.removeAll()
         store.createIndex(kind, on: key, in: className)
+    }
+
+    private static func unknownField(_ key: FieldPath, in className: String, schema: InferredSchema) -> Diagnostic {
+        let field = key.components[0]
+        var message = "no object of \(className) has a field '\(field)' to index"
+        if let stored = schema.resolveField(field, in: className) { message += "; did you mean '\(stored)'?" }
+        let known = schema.fieldNames(in: className)
+        return Diagnostic(
+            .index.unknownField, message, notes: ["fields of \(className): \(known.joined(separator: ", "))"])
     }
 
     /// Removes an index; returns whether it existed.

@@ -5,6 +5,8 @@ extension Evaluation {
     /// projection and the `excludeKeys` removals applied (dot paths reach into embedded
     /// objects). Fields keep their stored order.
     func shape(_ record: Record, _ query: Query) -> Record {
+        // Nothing to include or remove: the record as it is, not rebuilt.
+        if query.includes.isEmpty, query.keys == nil, query.excludeKeys.isEmpty { return record }
         var fields = record.fields
         for path in query.includes { include(path.components[...], in: &fields) }
         if let keys = query.keys {

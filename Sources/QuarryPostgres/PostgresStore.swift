@@ -30,7 +30,9 @@ public final class PostgresStore: QueryBackend, Sendable {
         now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) async throws(Diagnostic) -> PostgresStore {
-        let store = PostgresStore(try PostgresURL(url), limits: limits, now: now, random: random)
+        let parsed = try PostgresURL(url)
+        try await probe(parsed)
+        let store = PostgresStore(parsed, limits: limits, now: now, random: random)
         do throws(Diagnostic) {
             try await store.session(write: true) { s in
                 for statement in PostgresCatalog.schema { try s.run(statement) }
@@ -40,6 +42,30 @@ public final class PostgresStore: QueryBackend, Sendable {
             throw error
         }
         return store
+    }
+
+    /// One connection attempt, so that a wrong address or refused login is reported at once
+    /// with the server's reason, instead of after the pool's minute of retries.
+    private static func probe(_ url: PostgresURL) async throws(Diagnostic) {
+        let configuration =
+            url.socketPath.map {
+                PostgresConnection.Configuration(
+                    unixSocketPath: $0, username: url.user, password: url.password, database: url.database)
+            }
+            ?? PostgresConnection.Configuration(
+                host: url.host, port: url.port, username: url.user, password: url.password,
+                database: url.database, tls: .disable)
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: configuration, id: 0, logger: Logger(label: "quarry.postgres.probe"))
+            try await connection.close()
+        } catch {
+            let reason =
+                (error as? PSQLError).map { e in
+                    e.serverInfo?[.message] ?? e.underlying.map { "\($0)" } ?? "\(e.code)"
+                } ?? "\(error)"
+            throw Diagnostic(.store.postgres, "cannot connect to PostgreSQL at \(url.location): \(reason)")
+        }
     }
 
     private init(
@@ -57,7 +83,9 @@ public final class PostgresStore: QueryBackend, Sendable {
                 database: url.database, tls: .disable)
         }
         configuration.options.maximumConnections = 8
-        let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "quarry.postgres"))
+        var background = Logger(label: "quarry.postgres")
+        background.logLevel = .error
+        let client = PostgresClient(configuration: configuration, backgroundLogger: background)
         self.client = client
         running = Task { await client.run() }
         self.limits = limits
@@ -105,15 +133,6 @@ public final class PostgresStore: QueryBackend, Sendable {
     /// The classes and field types, for compiling queries against the store.
     public func schema() async throws(Diagnostic) -> PostgresSchema {
         try await session(write: false) { s in try PostgresCatalog.load(s).schema }
-    }
-
-    /// The bytes of the class's table on disk (`pg_relation_size`), rows not yet committed
-    /// included; 0 for a class the store does not have.
-    public func relationBytes(_ className: String) async throws(Diagnostic) -> Int {
-        try await session(write: false) { s in
-            guard let c = try PostgresCatalog.load(s).classes[className] else { return 0 }
-            return Int(try s.rows("SELECT pg_relation_size($1::regclass)::text", [c.table]).first?.text(0) ?? "") ?? 0
-        }
     }
 
     /// Runs `body` with a writer that saves objects, in one transaction: on any error nothing

@@ -112,6 +112,14 @@ package final class SQLiteStatement {
         }
     }
 
+    /// Binds UTF-8 bytes as text (the store's documents, written into a reused buffer).
+    package func bind(_ index: Int32, utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        _ = bytes.withMemoryRebound(to: CChar.self) { chars in
+            guard let base = chars.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
+            return sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
+        }
+    }
+
     package func bind(_ index: Int32, _ b: SQLiteBinding?) {
         switch b {
         case .int(let n)?: bind(index, n)
@@ -123,6 +131,13 @@ package final class SQLiteStatement {
 
     package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    /// The column's text bytes, valid only inside `body` (empty for NULL).
+    package func withUTF8<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        let p = sqlite3_column_text(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeBufferPointer(start: p, count: p == nil ? 0 : count))
+    }
 
     /// The column's text, nil for NULL.
     package func text(_ column: Int32) -> String? {

@@ -65,9 +65,9 @@ extension SQLiteTranslator {
             if rest.isEmpty { return .scalar(id, kind) }
             // The pointer's own id, whether or not its object is loaded.
             if Array(rest) == ["objectId"] { return .scalar(id, .text(ascii: false)) }
-            guard let next = tables[target] else {
-                throw SQLiteNotComparable("\(path) leads to the class \(target), which the data does not hold")
-            }
+            // No object of a class that is not stored: every such pointer dangles, and a path
+            // through a dangling pointer is missing (docs/SEMANTICS.md#pointers).
+            guard let next = tables[target] else { return .scalar("NULL", nil) }
             return try operand(rest, next, .lookup(next, id: id), path)
         case .array(let element)?:
             guard rest.isEmpty else {

@@ -21,7 +21,8 @@ struct DataService: Sendable {
         return try await find(query, principal: principal)
     }
 
-    func find(_ query: Query, principal: Principal) async throws(APIError) -> JSON {
+    /// `relationsDepth`: Backendless's, pointers embedded that many levels down.
+    func find(_ query: Query, principal: Principal, relationsDepth: Int = 0) async throws(APIError) -> JSON {
         guard try await hasClass(query.className) else {
             return query.count ? ["results": [], "count": 0] : ["results": []]
         }
@@ -33,7 +34,11 @@ struct DataService: Sendable {
             if query.limit == 0 { return ["results": [], "count": .int(Int64(count ?? 0))] }
             restricted.count = false
         }
-        let records = try await visibleIncludes(try await run(restricted).records, policy: policy)
+        var records = try await visibleIncludes(try await run(restricted).records, policy: policy)
+        if relationsDepth > 0 {
+            var related = RelatedObjects(service: self, policy: policy)
+            records = try await related.embed(records, depth: relationsDepth)
+        }
         var out: JSONObject = ["results": .array(records.map(ParseJSON.encode))]
         if let count { out["count"] = .int(Int64(count)) }
         return .object(out)
@@ -77,6 +82,76 @@ struct DataService: Sendable {
     func create(_ className: String, body: JSONObject, principal: Principal, fetchWhenSave: Bool = false)
         async throws(APIError) -> JSON
     {
+        var pending = PendingWrites()
+        let answer = try create(className, body: body, fetchWhenSave: fetchWhenSave, into: &pending)
+        try await save(pending.changes)
+        return answer
+    }
+
+    /// Applies an update body to a stored object the principal may write; answers updatedAt.
+    func update(
+        _ className: String, objectId: String, body: JSONObject, principal: Principal, fetchWhenSave: Bool = false
+    ) async throws(APIError) -> JSON {
+        try await writes.perform { () async throws(APIError) -> JSON in
+            var pending = PendingWrites()
+            let answer = try await update(
+                className, objectId: objectId, body: body, principal: principal, fetchWhenSave: fetchWhenSave,
+                into: &pending)
+            try await save(pending.changes)
+            return answer
+        }
+    }
+
+    /// Deletes a stored object the principal may write; answers `{}`.
+    func delete(_ className: String, objectId: String, principal: Principal) async throws(APIError) -> JSON {
+        try await writes.perform { () async throws(APIError) -> JSON in
+            var pending = PendingWrites()
+            let answer = try await delete(className, objectId: objectId, principal: principal, into: &pending)
+            try await save(pending.changes)
+            return answer
+        }
+    }
+
+    /// Runs writes as one transaction (docs/SERVER.md#batch): each sees the ones before it, and
+    /// they are saved together in one `QueryBackend.write` once all have succeeded. The first
+    /// that fails fails the whole: nothing is written, and its error names it.
+    func transaction(_ requests: [BatchWrite], principal: Principal) async throws(APIError) -> [JSON] {
+        try await writes.perform { () async throws(APIError) -> [JSON] in
+            var pending = PendingWrites()
+            var answers: [JSON] = []
+            for (index, request) in requests.enumerated() {
+                do throws(APIError) {
+                    answers.append(try await apply(request, principal: principal, into: &pending))
+                } catch {
+                    var failed = error
+                    failed.message =
+                        "batch request \(index) failed, so the transaction wrote nothing: \(error.message)"
+                    throw failed
+                }
+            }
+            try await save(pending.changes)
+            return answers
+        }
+    }
+
+    private func apply(_ request: BatchWrite, principal: Principal, into pending: inout PendingWrites)
+        async throws(APIError) -> JSON
+    {
+        switch request {
+        case .create(let className, let body):
+            return try create(className, body: body, fetchWhenSave: false, into: &pending)
+        case .update(let className, let objectId, let body):
+            return try await update(
+                className, objectId: objectId, body: body, principal: principal, fetchWhenSave: false,
+                into: &pending)
+        case .delete(let className, let objectId):
+            return try await delete(className, objectId: objectId, principal: principal, into: &pending)
+        }
+    }
+
+    private func create(
+        _ className: String, body: JSONObject, fetchWhenSave: Bool, into pending: inout PendingWrites
+    ) throws(APIError) -> JSON {
         guard ObjectBody.isValidClassName(className) else {
             throw .parse(APIError.invalidClassName, "Invalid classname: \(className)")
         }
@@ -86,45 +161,54 @@ struct DataService: Sendable {
         record.fields["createdAt"] = .date(time)
         record.fields["updatedAt"] = .date(time)
         record.fieldOrder += ["createdAt", "updatedAt"]
-        try await save([.save(record, in: className)])
+        pending.save(record, in: className)
         if fetchWhenSave { return ParseJSON.encode(record) }
         return ["objectId": .string(record.objectId), "createdAt": .string(ISODate.format(time))]
     }
 
-    /// Applies an update body to a stored object the principal may write; answers updatedAt.
-    func update(
-        _ className: String, objectId: String, body: JSONObject, principal: Principal, fetchWhenSave: Bool = false
+    /// Within a turn of `writes`.
+    private func update(
+        _ className: String, objectId: String, body: JSONObject, principal: Principal, fetchWhenSave: Bool,
+        into pending: inout PendingWrites
     ) async throws(APIError) -> JSON {
-        try await writes.perform { () async throws(APIError) -> JSON in
-            var record = try await stored(className, objectId, principal: principal)
-            try ObjectBody.apply(body, to: &record)
-            let time = now()
-            if record.fields["updatedAt"] == nil { record.fieldOrder.append("updatedAt") }
-            record.fields["updatedAt"] = .date(time)
-            try await save([.save(record, in: className)])
-            if fetchWhenSave { return ParseJSON.encode(record) }
-            return ["updatedAt": .string(ISODate.format(time))]
-        }
+        var record = try await stored(className, objectId, principal: principal, pending: pending)
+        try ObjectBody.apply(body, to: &record)
+        let time = now()
+        if record.fields["updatedAt"] == nil { record.fieldOrder.append("updatedAt") }
+        record.fields["updatedAt"] = .date(time)
+        pending.save(record, in: className)
+        if fetchWhenSave { return ParseJSON.encode(record) }
+        return ["updatedAt": .string(ISODate.format(time))]
     }
 
-    /// Deletes a stored object the principal may write; answers `{}`.
-    func delete(_ className: String, objectId: String, principal: Principal) async throws(APIError) -> JSON {
-        try await writes.perform { () async throws(APIError) -> JSON in
-            _ = try await stored(className, objectId, principal: principal)
-            try await save([.delete(objectId: objectId, from: className)])
-            return .object([:])
-        }
+    /// Within a turn of `writes`.
+    private func delete(
+        _ className: String, objectId: String, principal: Principal, into pending: inout PendingWrites
+    ) async throws(APIError) -> JSON {
+        _ = try await stored(className, objectId, principal: principal, pending: pending)
+        pending.delete(objectId, from: className)
+        return .object([:])
     }
 
-    /// The stored object, when it exists and its write ACL lets the principal change it
-    /// (parse-server answers 101 in both cases, so an ACL does not reveal that it exists).
-    private func stored(_ className: String, _ objectId: String, principal: Principal) async throws(APIError) -> Record
+    /// The object as the writes so far leave it, when it exists and its write ACL lets the
+    /// principal change it (parse-server answers 101 in both cases, so an ACL does not reveal
+    /// that it exists).
+    private func stored(_ className: String, _ objectId: String, principal: Principal, pending: PendingWrites)
+        async throws(APIError) -> Record
     {
-        guard try await hasClass(className) else { throw APIError.notFound() }
-        let lookup = Query(className: className, predicate: Filters.equals("objectId", .string(objectId)), limit: 1)
-        guard let record = try await run(lookup).records.first,
-            ACLPolicy(principal: principal).canWrite(record)
-        else { throw APIError.notFound() }
+        let found: Record?
+        if let written = pending.object(objectId, in: className) {
+            found = written
+        } else if try await hasClass(className) {
+            let lookup = Query(
+                className: className, predicate: Filters.equals("objectId", .string(objectId)), limit: 1)
+            found = try await run(lookup).records.first
+        } else {
+            found = nil
+        }
+        guard let record = found, ACLPolicy(principal: principal).canWrite(record) else {
+            throw APIError.notFound()
+        }
         return record
     }
 

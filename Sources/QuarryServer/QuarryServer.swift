@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import Metrics
 import Quarry
 import ServiceLifecycle
 
@@ -29,12 +30,16 @@ public struct QuarryServer: Sendable {
 
     private let now: @Sendable () -> Int64
 
-    /// Every route, behind request logging (swift-log) and request metrics (swift-metrics:
-    /// counters and latency timers per endpoint and status).
+    /// Every route, behind request metrics (swift-metrics: counters and latency timers per
+    /// route, method and status), backpressure and request logging (swift-log).
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        let metrics = RequestMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.add(
+            middleware: BackpressureMiddleware(
+                limiter: RequestLimiter(maxInFlight: configuration.maxInFlight, maxQueued: configuration.maxQueued)))
         router.add(middleware: LogRequestsMiddleware(.info))
-        router.add(middleware: MetricsMiddleware())
         router.get("/health") { _, _ in Wire.json(["status": "ok"]) }
         let service = DataService(backend: backend, limits: configuration.limits, writes: WriteQueue(), now: now)
         let resolver = PrincipalResolver(backend: backend, now: now)
@@ -56,23 +61,30 @@ public struct QuarryServer: Sendable {
                 service: service, resolver: resolver,
                 authenticate: { headers throws(APIError) in try credentials.backendless(headers) },
                 profile: configuration.profile ?? .backendless,
-                maxBodyBytes: configuration.maxBodyBytes)
+                maxBodyBytes: configuration.maxBodyBytes),
+            credentials: credentials
         )
         .register(on: router)
         QueryRoute(service: service, parse: parse).register(on: router)
         return router
     }
 
-    /// The application on `host:port`.
-    public func application(host: String, port: Int) -> some ApplicationProtocol {
+    /// The application on `host:port` (port 0: one the system chooses, handed to `onListening`).
+    public func application(
+        host: String, port: Int, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
         Application(
             router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "quarry"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
             logger: logger)
     }
 
     /// Serves until SIGTERM or SIGINT, then stops accepting connections and finishes the
     /// requests in flight before returning (swift-service-lifecycle's graceful shutdown).
-    public func run(host: String, port: Int) async throws {
-        try await application(host: host, port: port).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    public func run(host: String, port: Int, onListening: @escaping @Sendable (Int) async -> Void = { _ in })
+        async throws
+    {
+        try await application(host: host, port: port, onListening: onListening)
+            .runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 }

@@ -171,6 +171,30 @@ extension SyntheticData {
     }
 }
 
+extension SyntheticData {
+    /// Writes one class of the data set as NDJSON, one object a line (what DuckDB's `read_json`
+    /// reads in `make bench`, and what Quarry loads for the loading comparison).
+    public func writeNDJSON(className: String, toFile path: String) throws(SyntheticDataError) {
+        guard let file = fopen(path, "wb") else { throw SyntheticDataError(path: path, code: errno) }
+        let (count, record) = className == Self.cityClass ? (cities, city) : (rows, person)
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 20)
+        for i in 0..<count {
+            ParseJSON.write(record(i), to: &out)
+            out.append(0x0A)
+            if out.count >= 1 << 20 || i == count - 1 {
+                let written = out.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+                guard written == out.count else {
+                    fclose(file)
+                    throw SyntheticDataError(path: path, code: ferror(file))
+                }
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        guard fclose(file) == 0 else { throw SyntheticDataError(path: path, code: errno) }
+    }
+}
+
 /// The data file could not be written.
 public struct SyntheticDataError: Error, CustomStringConvertible {
     public var path: String

@@ -57,6 +57,52 @@ inner = leancloud.Query(Todo).equal_to("title", "run")
 check("matches_query", titles(q().matches_query("title", inner)), [])
 check("matches_key_in_query", titles(q().matches_key_in_query("title", "title", inner)), ["run"])
 
+check("does_not_match_key_in_query", titles(q().does_not_match_key_in_query("title", "title", inner)),
+      ["write", "read", "relax"])
+
+# Geo constraints and include, on places the todos point to.
+Place = leancloud.Object.extend("Place")
+places = {}
+for name, lat, lng in [("Paris", 48.8566, 2.3522), ("London", 51.5074, -0.1278), ("New York", 40.7128, -74.006)]:
+    place = Place()
+    place.set("name", name)
+    place.set("location", leancloud.GeoPoint(lat, lng))
+    place.save()
+    places[name] = place
+paris = leancloud.GeoPoint(48.85, 2.35)
+
+
+def place_names(query):
+    return [o.get("name") for o in query.find()]
+
+
+check("near", place_names(leancloud.Query(Place).near("location", paris)), ["Paris", "London", "New York"])
+check("within_kilometers", place_names(leancloud.Query(Place).within_kilometers("location", paris, 500)),
+      ["Paris", "London"])
+check("within_kilometers min", place_names(leancloud.Query(Place).within_kilometers("location", paris, 10000, 100)),
+      ["London", "New York"])
+check("within_miles", place_names(leancloud.Query(Place).within_miles("location", paris, 10)), ["Paris"])
+check("within_geo_box",
+      sorted(place_names(leancloud.Query(Place).within_geo_box(
+          "location", leancloud.GeoPoint(40, -10), leancloud.GeoPoint(55, 10)))),
+      ["London", "Paris"])
+saved[0].set("place", places["London"])
+saved[0].save()
+saved[3].set("place", places["Paris"])
+saved[3].save()
+with_place = leancloud.Query(Todo).exists("place").include("place").add_ascending("priority").find()
+check("include", [(o.get("title"), o.get("place").get("name")) for o in with_place], [("write", "London"), ("run", "Paris")])
+check("include location", with_place[1].get("place").get("location").latitude, 48.8566)
+check("matches_query on a pointer",
+      titles(q().matches_query("place", leancloud.Query(Place).equal_to("name", "Paris"))), ["run"])
+check("does_not_match_query on a pointer",
+      titles(q().exists("place").does_not_match_query("place", leancloud.Query(Place).equal_to("name", "Paris"))),
+      ["write"])
+check("select with include",
+      sorted(leancloud.Query(Todo).equal_to("title", "run").include("place").select("place").first().dump().keys()
+             - {"createdAt", "updatedAt", "objectId", "__type", "className"}),
+      ["place"])
+
 first = saved[0]
 first.increment("priority", 10)
 first.add("tags", "c")

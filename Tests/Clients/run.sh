@@ -7,7 +7,7 @@ venv=$2
 export QUARRY_APP_ID=clients QUARRY_REST_KEY=clients-rest
 dir=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$dir"' EXIT
-echo '{"Todo": [], "GameScore": []}' > "$dir/empty.json"
+echo '{"Todo": [], "GameScore": [], "Place": [], "Player": []}' > "$dir/empty.json"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$quarry" serve --data "$dir/empty.json" --port "$port" --app-id "$QUARRY_APP_ID" --rest-key "$QUARRY_REST_KEY" \
     > "$dir/server.log" 2>&1 &

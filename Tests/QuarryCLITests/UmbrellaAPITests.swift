@@ -1,3 +1,4 @@
+import Foundation
 import Quarry
 import Testing
 
@@ -85,22 +86,39 @@ import Testing
     static let sample =
         "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/") + "/Samples/sample.json"
 
-    @Test func libraryExample() throws {
-        let db = try Database(contentsOfFile: Self.sample)
-        let tokyo = try db.find("Contact", where: "age > 20 AND address.city = 'Tokyo'")
+    @Test func libraryExample() async throws {
+        let engine = Engine(database: try Database(contentsOfFile: Self.sample))
+        let tokyo = try await engine.find("Contact", where: "age > 20 AND address.city = 'Tokyo'")
         #expect(tokyo.map(\.objectId) == ["k3"])
-        let options = CompileOptions(arguments: [.value("k")])
-        let ks = try db.find("Contact", where: "name BEGINSWITH[c] %@", dialect: .predicate, options: options)
+        let ks = try await engine.find("Contact", where: "name BEGINSWITH[c] %@", dialect: .predicate, arguments: ["k"])
         #expect(ks.map(\.objectId) == ["k3"])
-        #expect(try db.count("Order", where: #"{"orderAmount":{"$gt":100}}"#, dialect: .json) == 2)
+        #expect(try await engine.count("Order", where: #"{"orderAmount":{"$gt":100}}"#, dialect: .json) == 2)
+        let top = try await QueryBuilder("Order").where("orderAmount" >= 100)
+            .order(.descending("orderAmount")).limit(2).find(in: engine)
+        #expect(top.map(\.objectId) == ["o4", "o3"])
+
+        struct Contact: Codable {
+            var objectId: String?
+            var name: String
+            var age: Int?
+            var createdAt: Date?
+        }
+        let adults = try await engine.find(Contact.self, where: "age >= 21")
+        #expect(
+            adults.map { Value.string($0.name) }
+                == (try await engine.find("Contact", where: "age >= 21")).map { $0["name"] })
+        #expect(adults.first?.createdAt == Date(timeIntervalSince1970: 1_422_784_800))
+        let zoe = try engine.insert(Contact(name: "Zoe", age: 31))
+        #expect(zoe.objectId.count == 10)
+        try engine.insert(json: #"{"name":"Yan","age":40}"#, into: "Contact")
+        #expect(try await engine.count("Contact", where: "name IN ('Zoe', 'Yan')") == 2)
+
         let text = try Dialect.sql.translate(
             "name LIKE 'J%' AND age > 20", to: .predicate, className: "Contact",
-            options: CompileOptions(schema: db))
+            options: CompileOptions(schema: engine.schema))
         #expect(text == #"name LIKE[c] "J*" AND age > 20"#)
-        let query = try Dialect.sql.compile(
-            "name LIKE 'J%' AND age > 20", className: "Contact",
-            options: CompileOptions(schema: db))
-        #expect(try db.matches(tokyo[0], className: "Contact", predicate: query.predicate) == false)
+        let query = try engine.compile("name LIKE 'J%' AND age > 20", on: "Contact")
+        #expect(try engine.database.matches(tokyo[0], className: "Contact", predicate: query.predicate) == false)
     }
 
     @Test func predicateExample() throws {
@@ -115,7 +133,7 @@ import Testing
     @Test func builderExample() throws {
         let db = try Database(contentsOfFile: Self.sample)
         let top = try QueryBuilder("Order").where("orderAmount" >= 100)
-            .order(.descending("orderAmount")).limit(2).find(in: db)
+            .order(.descending("orderAmount")).limit(2).find(in: Engine(database: db))
         #expect(top.map(\.objectId) == ["o4", "o3"])
     }
 }

@@ -50,4 +50,26 @@ import QuarryTestSupport
             #expect(e.offset ?? 0 <= cut)
         }
     }
+
+    /// Every prefix of a small file of each layout, cut byte by byte (a cut right after a class
+    /// key's colon once trapped): a located error, never a crash.
+    @Test func everyPrefixOfEachLayoutFails() throws {
+        let files = [
+            #"{"results":[{"objectId":"a","n":1}],"count":1}"#,
+            #"{"Contact":[{"objectId":"a","n":1}],"City":[]}"#,
+            #"[{"objectId":"a","tags":["x"]}]"#,
+        ]
+        for file in files {
+            let bytes = Array(file.utf8)
+            for cut in 1..<bytes.count {
+                var caught: DataFileError?
+                do { _ = try DataFile.load(bytes: Array(bytes[..<cut]), fileName: "p.json", className: "T") } catch {
+                    caught = error
+                }
+                let e = try #require(caught, "\(file) cut at \(cut) bytes loaded")
+                #expect(e.offset ?? 0 <= cut)
+                #expect(e.line != nil, "\(e)")
+            }
+        }
+    }
 }

@@ -46,7 +46,7 @@ final class PostgresServer: Sendable {
             try serverCommand(
                 "\(bin)/initdb", ["-D", "\(folder)/data", "-U", user, "--auth=trust", "-E", "UTF8", "--locale=C"])
             let options =
-                "-k \(folder) -p 5432 -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=300"
+                "-k \(folder) -p 5432 -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=300 -c max_prepared_transactions=20"
             try serverCommand(
                 "\(bin)/pg_ctl",
                 ["-D", "\(folder)/data", "-o", options, "-l", "\(folder)/log", "-w", "-t", "60", "start"])
@@ -66,20 +66,24 @@ final class PostgresServer: Sendable {
         atexit { PostgresServer.atExit.run() }
     }
 
-    /// Runs a statement with psql.
-    func psql(_ sql: String, database: String = "postgres") throws {
-        try serverCommand(
-            "\(bin)/psql",
-            ["-h", folder, "-p", "5432", "-U", user, "-d", database, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql])
+    /// Runs a statement with psql; returns its rows, unaligned, one a line.
+    @discardableResult
+    func psql(_ sql: String, database: String = "postgres") throws -> String {
+        try serverCommand("\(bin)/psql", psqlArguments(database) + ["-c", sql])
+    }
+
+    /// psql's arguments for a quiet, unaligned session that stops at the first error.
+    func psqlArguments(_ database: String) -> [String] {
+        ["-h", folder, "-p", "5432", "-U", user, "-d", database, "-v", "ON_ERROR_STOP=1", "-q", "-tA"]
     }
 
     /// A command run as the server's user.
-    private func serverCommand(_ path: String, _ arguments: [String]) throws {
+    @discardableResult
+    private func serverCommand(_ path: String, _ arguments: [String]) throws -> String {
         if getuid() == 0 {
-            try Self.exec("/usr/sbin/runuser", ["-u", "postgres", "--", path] + arguments)
-        } else {
-            try Self.exec(path, arguments)
+            return try Self.exec("/usr/sbin/runuser", ["-u", "postgres", "--", path] + arguments)
         }
+        return try Self.exec(path, arguments)
     }
 
     /// Runs a program to its end, its output into a file, with `posix_spawn` and `waitpid`
@@ -105,12 +109,17 @@ final class PostgresServer: Sendable {
         return status
     }
 
-    /// Starts a program, its output into a file; returns its process id.
-    static func spawn(_ path: String, _ arguments: [String], output: String) throws -> pid_t {
+    /// Starts a program, its output into a file and its input from `input` (a descriptor) or
+    /// /dev/null; returns its process id.
+    static func spawn(_ path: String, _ arguments: [String], output: String, input: Int32? = nil) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]

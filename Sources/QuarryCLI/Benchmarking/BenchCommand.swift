@@ -42,6 +42,8 @@ struct BenchCommand: ConsoleCommand {
     @Flag(help: "Also run every query on SQLite :memory: holding the same rows and indexes.")
     var sqlite = false
 
+    @OptionGroup var duckdb: DuckDBOptions
+
     @Flag(help: "Print the answer (or the errors) as one JSON document on stdout.")
     var json = false
 
@@ -67,25 +69,27 @@ extension BenchCommand {
         if let store = try data.openStore() { return try benchStore(store, texts, console) }
         let loadStart = ContinuousClock.now
         if queries.contains("-") { try data.requireOneStandardInput(query: "-") }
-        let source = try data.load(console)
-        let database = source.database
-        let (keys, kinds) = try indexKeys(database, source.className)
-        // The database stays alive across both heap readings: the growth is the engine's own.
-        let (engineBytes, built) = try Measurement.heapGrowth { () throws(Failure) -> BenchExecutor in
+        // The file is mapped, not on the heap: the growth is the engine's columns and indexes.
+        let (engineBytes, (source, executor, keys)) = try Measurement.heapGrowth {
+            () throws(Failure) -> (DataSource, BenchExecutor, [FieldPath]) in
+            let source = try data.load(console, limits: deadline.limits)
+            let (keys, kinds) = try indexKeys(source.schema, source.className)
             do throws(Diagnostic) {
-                return try BenchExecutor.engine(
-                    database, indexes: keys, kinds: kinds, in: source.className, limits: deadline.limits)
+                let executor = try BenchExecutor.engine(
+                    source.engine, schema: source.schema, indexes: keys, kinds: kinds, in: source.className)
+                return (source, executor, keys)
             } catch {
                 throw .query(error, source: "")
             }
         }
-        let executor = built
         let loadSeconds = Measurement.seconds(ContinuousClock.now - loadStart)
-        let totalRows = database.classNames.reduce(0) { $0 + (database[$1]?.records.count ?? 0) }
+        let schema = source.schema, storage = source.engine.storage
+        let rowCount = storage.rowCount(of: source.className) ?? 0
+        let totalRows = schema.classNames.reduce(0) { $0 + (storage.rowCount(of: $1) ?? 0) }
 
         var notes: [String] = []
-        if let columns = executor.columnBytes, let rows = database[source.className]?.records.count, rows >= 10_000 {
-            let perRow = columns.map { "\($0.field) \(String(format: "%.1f", Double($0.bytes) / Double(rows)))" }
+        if let columns = executor.columnBytes, rowCount >= 10_000 {
+            let perRow = columns.map { "\($0.field) \(String(format: "%.1f", Double($0.bytes) / Double(rowCount)))" }
             notes.append("Quarry's columns of \(source.className), bytes per object: " + perRow.joined(separator: ", "))
         }
         notes.insert(
@@ -95,7 +99,7 @@ extension BenchCommand {
         if sqlite {
             let sqliteStart = ContinuousClock.now
             do throws(SQLiteError) {
-                let p = try SQLitePeer(database: database)
+                let p = try SQLitePeer(database: source.engine.database)
                 for key in keys {
                     if let reason = try p.createIndex(on: key, in: source.className) {
                         notes.append("SQLite has no index for --index \(key): \(reason)")
@@ -111,7 +115,7 @@ extension BenchCommand {
                 ", \(Self.seconds(Measurement.seconds(ContinuousClock.now - sqliteStart))) in SQLite (with its indexes)"
         }
 
-        let options = CompileOptions(schema: database, profile: .exact)
+        let options = CompileOptions(schema: schema, profile: .exact)
         let dialect = self.dialect, className = source.className
         let runner = BenchRunner(executor: executor, repeatCount: repeatCount, peer: peer) { text throws(Diagnostic) in
             try dialect.compile(text, className: className, options: options)
@@ -120,7 +124,7 @@ extension BenchCommand {
         // Below some thousands of objects, allocator and page granularity swamp the figure.
         let perRow = { (bytes: Int64) -> Double? in totalRows >= 10_000 ? Double(bytes) / Double(totalRows) : nil }
         var report = BenchReport(
-            results: results, rows: database[className]?.records.count ?? 0, className: className,
+            results: results, rows: rowCount, className: className,
             executor: executor.name, indexes: keys.map(\.description),
             quarryBytesPerRow: engineBytes.flatMap { perRow(Int64($0)) },
             sqliteBytesPerRow: peer.flatMap { perRow($0.bytesUsed) }, notes: notes)
@@ -133,6 +137,18 @@ extension BenchCommand {
             }
         } else {
             console.output.write(report.markdown())
+            if let python = duckdb.python {
+                let peer = DuckDBPeer(options: duckdb, python: python, className: className, repeatCount: repeatCount)
+                let count = { (text: String) throws(Diagnostic) -> (millis: Double, matches: Int) in
+                    var query = try dialect.compile(text, className: className, options: options)
+                    query.count = true
+                    let (seconds, matches) = try Measurement.median(runs: repeatCount) {
+                        () throws(Diagnostic) -> Int in try executor.timedRun(query)
+                    }
+                    return (seconds * 1e3, matches)
+                }
+                console.output.write(try peer.report(results, quarryCount: count))
+            }
         }
         if !failures.isEmpty { throw .reported(.queryFailed) }
     }
@@ -190,14 +206,14 @@ extension BenchCommand {
 
     /// `--index KEY[:kind]` keys, each naming a field of the class (the first step of a path),
     /// and the kinds given.
-    private func indexKeys(_ database: Database, _ className: String) throws(Failure)
+    private func indexKeys(_ schema: any Schema, _ className: String) throws(Failure)
         -> ([FieldPath], [FieldPath: IndexKind])
     {
         var keys: [FieldPath] = []
         var kinds: [FieldPath: IndexKind] = [:]
         for text in indexes.specs {
-            let (key, kind) = try IndexOptions.parse(text, database: database, className: className)
-            guard database.resolveField(key.first, in: className) != nil else {
+            let (key, kind) = try IndexOptions.parse(text, schema: schema, className: className)
+            guard schema.resolveField(key.first, in: className) != nil else {
                 throw .usage("--index \(text): the class \(className) has no field '\(key.first)'")
             }
             if text.contains(":") { kinds[key] = kind }

@@ -74,9 +74,17 @@ public struct BenchExecutor {
         _ database: Database, indexes: [FieldPath], kinds: [FieldPath: IndexKind] = [:], in className: String,
         limits: Limits = .default
     ) throws(Diagnostic) -> BenchExecutor {
-        let engine = Engine(database: database, limits: limits)
+        try engine(
+            Engine(database: database, limits: limits), schema: database, indexes: indexes, kinds: kinds, in: className)
+    }
+
+    /// The same over an engine already loaded (`Engine.load`).
+    public static func engine(
+        _ engine: Engine, schema: any Schema, indexes: [FieldPath], kinds: [FieldPath: IndexKind] = [:],
+        in className: String
+    ) throws(Diagnostic) -> BenchExecutor {
         for key in indexes {
-            let geo = key.count == 1 && database.fieldType(key.first, in: className) == .geoPoint
+            let geo = key.count == 1 && schema.fieldType(key.first, in: className) == .geoPoint
             try engine.createIndex(kinds[key] ?? (geo ? .geo : .ordered), on: key, in: className)
         }
         return BenchExecutor(

@@ -93,7 +93,7 @@ extension ShellSession {
     private mutating func addIndex(_ spec: String) throws(Failure) {
         switch target {
         case .memory(let source, let engine):
-            let (key, kind) = try IndexOptions.parse(spec, database: source.database, className: className)
+            let (key, kind) = try IndexOptions.parse(spec, schema: source.schema, className: className)
             do throws(Diagnostic) {
                 try engine.createIndex(kind, on: key, in: className)
             } catch {

@@ -65,8 +65,8 @@ extension ShellCommand {
             try store.declare(indexes.specs)
             target = .store(store)
         } else {
-            let source = try data.load(console)
-            target = .memory(source, try indexes.engine(source, limits: deadline.limits))
+            let source = try data.load(console, limits: deadline.limits)
+            target = .memory(source, try indexes.engine(source))
         }
         let lines = console.lines()
         defer { lines.close() }

@@ -50,7 +50,7 @@ struct ShellSession {
 
     var schema: any Schema {
         switch target {
-        case .memory(let source, _): return source.database
+        case .memory(let source, _): return source.schema
         case .store(let store): return store.schema
         }
     }

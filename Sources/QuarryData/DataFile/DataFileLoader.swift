@@ -26,7 +26,7 @@ struct DataFileLoader {
         switch format {
         case .ndjson: try loadNDJSON()
         case .json: try loadJSON()
-        case .auto: if looksLikeNDJSON() { try loadNDJSON() } else { try loadJSON() }
+        case .auto: if Self.looksLikeNDJSON(buf, parser) { try loadNDJSON() } else { try loadJSON() }
         }
         return Database(classOrder.compactMap { classes[$0] })
     }
@@ -179,8 +179,8 @@ struct DataFileLoader {
     /// The first non-blank line is a whole JSON object and something follows it. Cheap for
     /// the usual files: a pretty-printed document's first line is `{` or `[`, and a one-line
     /// document has nothing after its line.
-    private func looksLikeNDJSON() -> Bool {
-        let start = firstNonBlank()
+    static func looksLikeNDJSON(_ buf: UnsafeBufferPointer<UInt8>, _ parser: JSONParser) -> Bool {
+        let start = firstNonBlank(buf)
         guard start < buf.count, buf[start] == UInt8(ascii: "{") else { return false }
         var end = start
         while end < buf.count && buf[end] != 0x0A { end += 1 }
@@ -231,13 +231,15 @@ struct DataFileLoader {
     // MARK: Errors
 
     /// After a byte-order mark and whitespace.
-    private func firstNonBlank() -> Int {
+    private func firstNonBlank() -> Int { Self.firstNonBlank(buf) }
+
+    static func firstNonBlank(_ buf: UnsafeBufferPointer<UInt8>) -> Int {
         var i = buf.count >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF ? 3 : 0
         while i < buf.count && Self.isWhitespace(buf[i]) { i += 1 }
         return i
     }
 
-    private static func isWhitespace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+    static func isWhitespace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
 
     /// The loader parses one object at a time, so the containers around the objects
     /// (`depthAbove` of them) count against the depth limit here.
@@ -254,6 +256,7 @@ struct DataFileLoader {
 
     /// "an object", "a string", … for the value starting at `at`.
     private func describeValue(at: Int, _ reader: JSONReader<TreeBuilder>) -> String {
+        guard at < buf.count else { return reader.describeFound() }  // a file cut off after the key
         switch buf[at] {
         case UInt8(ascii: "{"): return "an object"
         case UInt8(ascii: "["): return "an array"

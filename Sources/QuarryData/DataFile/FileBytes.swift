@@ -23,7 +23,7 @@ enum FileBytes {
         }
     }
 
-    private static func failure(_ path: String) -> DataFileError {
+    static func failure(_ path: String) -> DataFileError {
         DataFileError(code: .data.io, message: "cannot read the file: \(String(cString: strerror(errno)))", file: path)
     }
 }

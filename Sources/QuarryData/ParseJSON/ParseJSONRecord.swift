@@ -82,7 +82,7 @@ extension ParseJSON {
         }
     }
 
-    private static func systemDate(_ json: JSON, field: String) throws(ValueDecodingError) -> Value {
+    static func systemDate(_ json: JSON, field: String) throws(ValueDecodingError) -> Value {
         switch json {
         case .null:
             return .null

@@ -38,12 +38,13 @@ final class ClassTable {
 
     // MARK: - Rows
 
-    /// Adds a row for a new objectId, with every field missing.
+    /// Adds a row for a new objectId, with every field missing but those a direct load has
+    /// already appended the row's value to.
     func appendRow(_ objectId: String) -> Int {
         let row = rowCount
         objectIds.append(.string(objectId))
         objectIds.withBytes { s in lookup.insert(Int32(row)) { s.span(Int($0)) } }
-        for column in columns.values { column.append(nil) }
+        for column in columns.values where column.rowCount == row { column.append(nil) }
         return row
     }
 

@@ -30,7 +30,7 @@ final class ColumnStore {
 
     func table(_ className: String) -> ClassTable? { tables[className] }
 
-    private func table(creating className: String) -> ClassTable {
+    func table(creating className: String) -> ClassTable {
         if let t = tables[className] { return t }
         let t = ClassTable(name: className)
         tables[className] = t
@@ -232,7 +232,7 @@ final class ColumnStore {
         }
     }
 
-    private func makeColumn(_ kind: ColumnKind) -> Column {
+    func makeColumn(_ kind: ColumnKind) -> Column {
         switch kind {
         case .int, .date: return Int64Column(kind: kind)
         case .double: return DoubleColumn(kind: kind)
@@ -273,7 +273,7 @@ final class ColumnStore {
         }
     }
 
-    private func rebuild(_ field: String, in table: ClassTable) {
+    func rebuild(_ field: String, in table: ClassTable) {
         guard let old = table.columns[field] else { return }
         let values = (0..<table.rowCount).map { old.value(at: $0) }
         let column = makeColumn(ColumnKind.best(for: values.lazy.compactMap { $0 }))

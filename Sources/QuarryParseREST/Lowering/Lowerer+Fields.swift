@@ -70,6 +70,16 @@ extension Lowerer {
             if distance == nil { distance = rules.nearDefaultMaxDistance }
             nears.append(.distance(path, from: point, .ascending))
             return leaf(.geo(.near(path, point, maxDistance: distance)))
+        case .minDistance(let point, let minimum):
+            // LeanCloud's SDKs send it (MongoDB's operator); parse-server refuses it as a bad constraint.
+            guard rules.profile != .parse else {
+                problems.add(
+                    .json.unknownOperator, "$minDistance is LeanCloud's; the parse profile does not accept it",
+                    at: minimum.location)
+                return nil
+            }
+            checkDistance(minimum.value, at: minimum.location)
+            return leaf(.geo(.distance(path, from: point, .ge, minimum.value)))
         case .withinBox(let sw, let ne):
             rules.check(sw, at: at, problems: &problems)
             rules.check(ne, at: at, problems: &problems)

@@ -74,6 +74,8 @@ enum RequestEncoder {
                 out.append((BuilderSpec.maxDistanceName(d.unit), .double(d.value)))
             }
             return out
+        case .minDistance(_, let d):
+            return [(name, .double(d.value.radians))]
         case .withinBox(let sw, let ne):
             return [(name, ["$box": .array([point(sw), point(ne)])])]
         case .withinPolygon(let points):

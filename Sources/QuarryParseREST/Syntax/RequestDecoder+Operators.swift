@@ -7,7 +7,7 @@ extension RequestDecoder {
     static let operatorNames = [
         "$eq", "$ne", "$lt", "$lte", "$gt", "$gte", "$in", "$nin", "$all", "$containedBy",
         "$exists", "$regex", "$options", "$size", "$nearSphere", "$maxDistance",
-        "$maxDistanceInRadians", "$maxDistanceInKilometers", "$maxDistanceInMiles", "$within",
+        "$maxDistanceInRadians", "$maxDistanceInKilometers", "$maxDistanceInMiles", "$minDistance", "$within",
         "$geoWithin", "$geoIntersects", "$inQuery", "$notInQuery", "$select", "$dontSelect",
         "$text",
     ]
@@ -94,6 +94,13 @@ extension RequestDecoder {
                 return bad("\(name) limits $nearSphere, which is missing", keyAt, .json.operator)
             }
             return nil
+        case "$minDistance":
+            guard let near = find("$nearSphere") else {
+                return bad("$minDistance limits $nearSphere, which is missing", keyAt, .json.operator)
+            }
+            guard let d = number(node) else { return bad("$minDistance takes a number (radians)", at) }
+            let pointAt = at.replacingLast("$nearSphere", range: near.value.range)
+            return geoPoint(near.value, at: pointAt).map { .minDistance($0, Located(Distance(d, .radians), at)) }
         case "$within":
             guard case .array(let corners)? = node["$box"]?.kind, corners.count == 2, node.objectCount == 1 else {
                 return bad("$within takes {\"$box\": [<south-west GeoPoint>, <north-east GeoPoint>]}", at)

@@ -123,6 +123,8 @@ enum FieldOperator: Sendable {
     case size(Int)
     /// `$nearSphere` with one of the `$maxDistance…` members.
     case near(GeoPoint, maxDistance: Located<Distance>?)
+    /// LeanCloud's `$minDistance` (radians) beside `$nearSphere`: at least that far from its point.
+    case minDistance(GeoPoint, Located<Distance>)
     case withinBox(southwest: GeoPoint, northeast: GeoPoint)
     case withinPolygon([GeoPoint])
     case withinCircle(center: GeoPoint, radius: Distance)
@@ -142,6 +144,7 @@ enum FieldOperator: Sendable {
         case .regex: return "$regex"
         case .size: return "$size"
         case .near: return "$nearSphere"
+        case .minDistance: return "$minDistance"
         case .withinBox: return "$within"
         case .withinPolygon, .withinCircle: return "$geoWithin"
         case .polygonContains: return "$geoIntersects"
@@ -153,7 +156,7 @@ enum FieldOperator: Sendable {
 
     var isGeo: Bool {
         switch self {
-        case .near, .withinBox, .withinPolygon, .withinCircle, .polygonContains: return true
+        case .near, .minDistance, .withinBox, .withinPolygon, .withinCircle, .polygonContains: return true
         default: return false
         }
     }

@@ -120,10 +120,20 @@ public final class SQLiteStore: QueryBackend, Sendable {
             try db.each(plan.sql, plan.bindings) { n = Int($0.int64(0)) }
             return .count(n)
         }
-        let candidates = try snapshot.records(plan.sql, plan.bindings)
+        // With nothing left to Quarry but the projection, only the fields it keeps are read.
+        let fields = plan.residual.isEmpty && plan.ordered ? Self.projected(query) : nil
+        let candidates = try snapshot.records(plan.sql, plan.bindings, fields: fields)
         return try evaluator.finish(
             query, candidates: candidates, residual: plan.residual, ordered: plan.ordered,
             paged: plan.paged)
+    }
+
+    /// The top-level fields a `keys` projection keeps (with its includes and the fields a
+    /// projection always keeps); nil without `keys`: every field.
+    static func projected(_ query: Query) -> Set<String>? {
+        guard let keys = query.keys else { return nil }
+        let named = (keys + query.includes).compactMap(\.components.first)
+        return Set(named + ["createdAt", "updatedAt", "__type", "className"])
     }
 
     func explain(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> BackendExplanation {

@@ -65,7 +65,7 @@ struct StoreCatalog {
                     name: row.string(1), number: Int(row.int64(2)),
                     kind: row.text(3).flatMap(SQLiteColumnKind.init(storedText:)),
                     largeInts: row.int64(4) & 1 != 0, nulStrings: row.int64(4) & 2 != 0,
-                    type: row.text(5).flatMap { try? JSONDecoder().decode(FieldType.self, from: Data($0.utf8)) }))
+                    type: row.text(5).flatMap(FieldTypeCache.shared.type)))
         }
         try db.each("SELECT class, key, kind FROM quarry_indexes ORDER BY rowid") { row in
             // The key's components as a JSON array: a field name may hold a dot.
@@ -169,30 +169,19 @@ struct StoreCatalog {
         }
     }
 
-    /// The kind the translator may use. Pointers stay residual: the peer stores a dangling
-    /// pointer as NULL (it reads as null), which a stored row cannot keep true when its target
-    /// is later saved or deleted.
+    /// The kind the translator may use. Pointers are pushed down as their identities
+    /// (docs/SEMANTICS.md#pointers): the column holds the objectId whether or not the target
+    /// is stored, and a path through one looks the target up in the same snapshot.
     static func pushdownKind(_ f: Field) -> SQLiteColumnKind? {
         guard let kind = f.kind else { return nil }
         if kind == .real, f.largeInts {
             return .unsupported(reason: "it mixes doubles with integers beyond 2^53, which REAL would round")
-        }
-        if kind.involvesPointers {
-            return .unsupported(reason: "it holds pointers, whose null-when-dangling reading depends on other objects")
         }
         return kind
     }
 }
 
 extension SQLiteColumnKind {
-    var involvesPointers: Bool {
-        switch self {
-        case .pointer: return true
-        case .array(let element?): return element.involvesPointers
-        default: return false
-        }
-    }
-
     /// The catalog's text for a kind.
     var storedText: String {
         switch self {
@@ -230,5 +219,22 @@ extension SQLiteColumnKind {
                 return nil
             }
         }
+    }
+}
+
+/// The field types of catalogs read so far, by their catalog text: the catalog is read in every
+/// transaction, and decoding a type with `JSONDecoder` costs more than a lookup query's run.
+private final class FieldTypeCache: @unchecked Sendable {
+    static let shared = FieldTypeCache()
+    private let lock = NSLock()
+    private var types: [String: FieldType] = [:]
+
+    func type(_ text: String) -> FieldType? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let t = types[text] { return t }
+        guard let t = try? JSONDecoder().decode(FieldType.self, from: Data(text.utf8)) else { return nil }
+        if types.count < 10_000 { types[text] = t }
+        return t
     }
 }

@@ -2,7 +2,8 @@ import Quarry
 
 /// How one query runs on the SQLite store (docs/STORAGE.md): the normalized predicate's
 /// conjuncts, in order, are compiled into SQL one by one; a conjunct the translator refuses
-/// stays residual (Quarry evaluates it on the returned rows), and so does a conjunct that
+/// stays residual (Quarry evaluates it on the returned rows, after SQLite has filtered them
+/// by whatever the conjunct implies that translates), and so does a conjunct that
 /// may throw and everything after it, so that errors surface on the rows and in the order
 /// the reference evaluator meets them. Order, skip and limit go into the SQL only when
 /// nothing is residual.
@@ -47,6 +48,9 @@ struct StorePushdown {
             } catch {
                 residual.append(part)
                 reasons.append(error.reason)
+                // Its translatable parts still let SQLite drop rows that cannot match; Quarry
+                // checks the whole conjunct on the rest.
+                if let superset = translator.relaxed(part, row, positive: true) { pushed.append(superset) }
             }
         }
         let filter = pushed.isEmpty ? "1" : pushed.joined(separator: " AND ")

@@ -22,7 +22,7 @@ final class StoreSnapshot: StoredObjects {
         var record: QuarryCore.Record?
         try storeCall {
             try db.each("SELECT doc FROM \(c.table) WHERE objectId = ?1", [.text(p.objectId)]) { row in
-                record = try StoredRecordCodec.decode(row.string(0), objectId: p.objectId)
+                record = try row.withUTF8(0) { try StoredRecordReader.record($0, objectId: p.objectId) }
             }
         }
         if resolved.count < 100_000 { resolved[p] = record }
@@ -41,12 +41,18 @@ final class StoreSnapshot: StoredObjects {
         return n
     }
 
-    /// Rows of `objectId, doc` decoded as records.
-    func records(_ sql: String, _ bindings: [SQLiteBinding?]) throws(Diagnostic) -> [QuarryCore.Record] {
+    /// Rows of `objectId, doc` decoded as records, each with only the `fields` named when
+    /// given (docs/STORAGE.md#reading-rows).
+    func records(
+        _ sql: String, _ bindings: [SQLiteBinding?], fields: Set<String>? = nil
+    ) throws(Diagnostic) -> [QuarryCore.Record] {
         var out: [QuarryCore.Record] = []
         try storeCall {
             try db.each(sql, bindings) { row in
-                out.append(try StoredRecordCodec.decode(row.string(1), objectId: row.string(0)))
+                let objectId = row.string(0)
+                out.append(
+                    try row.withUTF8(1) { doc in try StoredRecordReader.record(doc, objectId: objectId, fields: fields)
+                    })
             }
         }
         return out

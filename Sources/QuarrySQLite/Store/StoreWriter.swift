@@ -7,8 +7,10 @@ import QuarryCore
 struct StoreWriter {
     var catalog: StoreCatalog
     let db: GRDB.Database
-    /// The upsert of each class, prepared once per set of columns (the hot path of an import).
-    private var upserts: [String: SQLiteStatement] = [:]
+    /// Each class's upsert and the number of fields it binds.
+    private var upserts: [String: (Int, SQLiteStatement)] = [:]
+    /// The document being written, its storage reused from row to row.
+    private var document: [UInt8] = []
 
     init(catalog: StoreCatalog, db: GRDB.Database) {
         self.catalog = catalog
@@ -36,33 +38,39 @@ struct StoreWriter {
             }
         }
         c = catalog.classes[className]!
-        var bindings: [SQLiteBinding?] = [
-            .text(record.objectId), Self.millis(record.fields["createdAt"]),
-            Self.millis(record.fields["updatedAt"]), .text(StoredRecordCodec.encode(record)),
-        ]
+        let statement = try upsert(c)
+        document.removeAll(keepingCapacity: true)
+        StoredRecordCodec.write(record, to: &document)
+        statement.bind(1, .text(record.objectId))
+        statement.bind(2, Self.millis(record.fields["createdAt"]))
+        statement.bind(3, Self.millis(record.fields["updatedAt"]))
+        document.withUnsafeBufferPointer { statement.bind(4, utf8: $0) }
+        var column: Int32 = 5
         for f in c.fields {
             let (a, b) = Self.columns(record.fields[f.name], f.kind)
-            bindings.append(a)
-            bindings.append(b)
+            statement.bind(column, a)
+            statement.bind(column + 1, b)
+            column += 2
         }
+        try statement.run()
+    }
+
+    /// The class's upsert for its current columns, prepared once for each set of columns
+    /// (the hot path of an import, docs/STORAGE.md#writes).
+    private mutating func upsert(_ c: StoreCatalog.Class) throws -> SQLiteStatement {
+        if let (fields, statement) = upserts[c.name], fields == c.fields.count { return statement }
         let columns =
             ["objectId", "createdAt", "updatedAt", "doc"] + c.fields.flatMap { ["f\($0.number)", "g\($0.number)"] }
         let placeholders = (1...columns.count).map { "?\($0)" }.joined(separator: ", ")
         // An upsert on objectId updates the row in place: the seq (insertion order) stays.
         let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        let sql = """
+        let statement = try db.prepared(
+            """
             INSERT INTO \(c.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
             ON CONFLICT (objectId) DO UPDATE SET \(updates)
-            """
-        let statement: SQLiteStatement
-        if let cached = upserts[sql] {
-            statement = cached
-        } else {
-            statement = try db.prepared(sql, [])
-            upserts[sql] = statement
-        }
-        for (i, b) in bindings.enumerated() { statement.bind(Int32(i + 1), b) }
-        try statement.run()
+            """, [])
+        upserts[c.name] = (c.fields.count, statement)
+        return statement
     }
 
     /// Removes the object; returns whether it was there.

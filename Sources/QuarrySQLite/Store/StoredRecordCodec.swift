@@ -9,11 +9,89 @@ import Quarry
 /// `["f", name, url|null]`, `["a", [values]]`, `["o", [[key, value]…]]`.
 enum StoredRecordCodec {
     static func encode(_ record: Record) -> String {
-        JSONWriter.string(
-            .array(
-                record.fieldOrder.compactMap { name in
-                    record.fields[name].map { .array([.string(name), encode($0)]) }
-                }))
+        var out: [UInt8] = []
+        write(record, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The document's text appended to `out`, written directly rather than through a `JSON`
+    /// tree (the import's hot path, docs/STORAGE.md#writes): the same document, every control
+    /// character escaped as `\u00XX`.
+    static func write(_ record: Record, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        var first = true
+        for name in record.fieldOrder {
+            guard let v = record.fields[name] else { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(UInt8(ascii: "["))
+            writeString(name, to: &out)
+            out.append(UInt8(ascii: ","))
+            write(v, to: &out)
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    private static func write(_ v: Value, to out: inout [UInt8]) {
+        switch v {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .string(let s): writeString(s, to: &out)
+        case .double(let d): tagged("d", to: &out) { writeString(d.description, to: &$0) }
+        case .date(let ms): tagged("t", to: &out) { $0.append(contentsOf: String(ms).utf8) }
+        case .geoPoint(let g): tagged("g", to: &out) { writePoint(g, to: &$0) }
+        case .pointer(let p):
+            tagged("p", to: &out) {
+                writeString(p.className, to: &$0)
+                $0.append(UInt8(ascii: ","))
+                writeString(p.objectId, to: &$0)
+            }
+        case .array(let items):
+            tagged("a", to: &out) { out in list(items, to: &out) { write($0, to: &$1) } }
+        default: JSONWriter.write(encode(v), to: &out)  // the rarer kinds, through the tree
+        }
+    }
+
+    private static func tagged(_ tag: StaticString, to out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
+        out.append(contentsOf: [UInt8(ascii: "["), UInt8(ascii: "\"")])
+        out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
+        out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ",")])
+        body(&out)
+        out.append(UInt8(ascii: "]"))
+    }
+
+    private static func list<T>(_ items: [T], to out: inout [UInt8], _ each: (T, inout [UInt8]) -> Void) {
+        out.append(UInt8(ascii: "["))
+        for (i, item) in items.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            each(item, &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    private static func writePoint(_ g: GeoPoint, to out: inout [UInt8]) {
+        writeString(g.latitude.description, to: &out)
+        out.append(UInt8(ascii: ","))
+        writeString(g.longitude.description, to: &out)
+    }
+
+    /// A JSON string: `"`, `\` and control characters escaped.
+    private static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), b])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)],
+                ])
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     static func decode(_ text: String, objectId: String) throws(Diagnostic) -> Record {

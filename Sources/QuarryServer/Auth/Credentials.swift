@@ -55,13 +55,20 @@ struct Credentials: Sendable {
     /// Backendless: `application-id`, `secret-key` (the REST key, or the master key for
     /// master rights) and `user-token` for the user.
     func backendless(_ headers: HTTPFields) throws(APIError) -> Claim {
-        guard headers[Self.blApplicationId] == applicationId else { throw .unauthorized }
-        let session = headers[Self.blUserToken]
-        if let key = headers[Self.blSecretKey], masterKey != nil, key == masterKey {
+        try backendless(
+            applicationId: headers[Self.blApplicationId], secretKey: headers[Self.blSecretKey],
+            userToken: headers[Self.blUserToken])
+    }
+
+    /// Backendless's keys however they came: in headers, or in the URL
+    /// (`/{application-id}/{secret-key}/data/…`, the form Backendless's REST docs use).
+    func backendless(applicationId id: String?, secretKey: String?, userToken: String?) throws(APIError) -> Claim {
+        guard id == applicationId else { throw .unauthorized }
+        if let key = secretKey, masterKey != nil, key == masterKey {
             return Claim(isMaster: true, sessionToken: nil)
         }
-        if let restKey, headers[Self.blSecretKey] != restKey { throw .unauthorized }
-        return Claim(isMaster: false, sessionToken: session)
+        if let restKey, secretKey != restKey { throw .unauthorized }
+        return Claim(isMaster: false, sessionToken: userToken)
     }
 
     private func grant(key: String, master: Bool, session: String?) throws(APIError) -> Claim {

@@ -6,22 +6,44 @@ import Quarry
 /// Backendless's data API under `/api/data/{table}`: `where` in the SQL dialect, `pageSize`
 /// and `offset` paging, `sortBy` (`name DESC, age`), `props` (the fields returned) and
 /// `loadRelations` (pointers embedded); `…/count` for the number of matches. Answers are bare
-/// arrays and objects; errors are `{"code":…,"message":…}` with Parse's codes.
+/// arrays and objects; errors are `{"code":…,"message":…}` with Parse's codes. The same routes
+/// answer under `/{application-id}/{secret-key}/data/{table}`, with the keys in the URL.
 struct BackendlessRoutes: Sendable {
     let service: DataService
     let parse: ParseRoutes
+    let credentials: Credentials
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("/api/data/:table") { request, context in
+        register(on: router, prefix: "/api/data") { request, _ throws(APIError) in
+            try parse.authenticate(request.headers)
+        }
+        register(on: router, prefix: "/:applicationId/:secretKey/data") { request, context throws(APIError) in
+            try credentials.backendless(
+                applicationId: context.parameters.get("applicationId"),
+                secretKey: context.parameters.get("secretKey"),
+                userToken: request.headers[Credentials.blUserToken])
+        }
+    }
+
+    typealias Authenticate = @Sendable (Request, BasicRequestContext) throws(APIError) -> Credentials.Claim
+
+    private func register(
+        on router: Router<BasicRequestContext>, prefix: String, _ authenticate: @escaping Authenticate
+    ) {
+        let principalOf = { @Sendable (request: Request, context: BasicRequestContext) throws(APIError) in
+            try principal(try authenticate(request, context))
+        }
+        router.get(RouterPath("\(prefix)/:table")) { request, context in
             await Wire.handle(backendless: true) { () async throws(APIError) -> Response in
-                let principal = try principalOf(request)
-                let query = try compile(try table(context), FormQuery(request.uri.query ?? ""))
-                return Wire.json(.array(try await results(query, principal: try await principal())))
+                let principal = try principalOf(request, context)
+                let parameters = FormQuery(request.uri.query ?? "")
+                let query = try compile(try table(context), parameters)
+                return Wire.json(.array(try await results(query, parameters, principal: try await principal())))
             }
         }
-        router.get("/api/data/:table/count") { request, context in
+        router.get(RouterPath("\(prefix)/:table/count")) { request, context in
             await Wire.handle(backendless: true) { () async throws(APIError) -> Response in
-                let principal = try principalOf(request)
+                let principal = try principalOf(request, context)
                 var query = try compile(try table(context), FormQuery(request.uri.query ?? ""))
                 query.count = true
                 query.limit = 0
@@ -29,20 +51,21 @@ struct BackendlessRoutes: Sendable {
                 return Wire.json(answer["count"] ?? 0)
             }
         }
-        router.get("/api/data/:table/:objectId") { request, context in
+        router.get(RouterPath("\(prefix)/:table/:objectId")) { request, context in
             await Wire.handle(backendless: true) { () async throws(APIError) -> Response in
-                let principal = try principalOf(request)
-                var query = try compile(try table(context), FormQuery(request.uri.query ?? ""))
+                let principal = try principalOf(request, context)
+                let parameters = FormQuery(request.uri.query ?? "")
+                var query = try compile(try table(context), parameters)
                 query.predicate = Filters.equals("objectId", .string(context.parameters.get("objectId") ?? ""))
-                guard let object = try await results(query, principal: try await principal()).first else {
+                guard let object = try await results(query, parameters, principal: try await principal()).first else {
                     throw .notFound("Entity with the specified ID cannot be found")
                 }
                 return Wire.json(object)
             }
         }
-        router.post("/api/data/:table") { request, context in
+        router.post(RouterPath("\(prefix)/:table")) { request, context in
             await Wire.handle(backendless: true) { () async throws(APIError) -> Response in
-                let principal = try principalOf(request)
+                let principal = try principalOf(request, context)
                 let body = try await Wire.body(request, limit: parse.maxBodyBytes)
                 let created = try await service.create(
                     try table(context), body: body, principal: try await principal(),
@@ -50,9 +73,9 @@ struct BackendlessRoutes: Sendable {
                 return Wire.json(Self.backendless(created, table: try table(context)))
             }
         }
-        router.put("/api/data/:table/:objectId") { request, context in
+        router.put(RouterPath("\(prefix)/:table/:objectId")) { request, context in
             await Wire.handle(backendless: true) { () async throws(APIError) -> Response in
-                let principal = try principalOf(request)
+                let principal = try principalOf(request, context)
                 let body = try await Wire.body(request, limit: parse.maxBodyBytes)
                 let updated = try await service.update(
                     try table(context), objectId: context.parameters.get("objectId") ?? "",
@@ -60,9 +83,9 @@ struct BackendlessRoutes: Sendable {
                 return Wire.json(Self.backendless(updated, table: try table(context)))
             }
         }
-        router.delete("/api/data/:table/:objectId") { request, context in
+        router.delete(RouterPath("\(prefix)/:table/:objectId")) { request, context in
             await Wire.handle(backendless: true) { () async throws(APIError) -> Response in
-                let principal = try principalOf(request)
+                let principal = try principalOf(request, context)
                 _ = try await service.delete(
                     try table(context), objectId: context.parameters.get("objectId") ?? "",
                     principal: try await principal())
@@ -72,8 +95,7 @@ struct BackendlessRoutes: Sendable {
     }
 
     /// Checks the keys now; resolves the session when called.
-    private func principalOf(_ request: Request) throws(APIError) -> @Sendable () async throws(APIError) -> Principal {
-        let claim = try parse.authenticate(request.headers)
+    private func principal(_ claim: Credentials.Claim) -> @Sendable () async throws(APIError) -> Principal {
         let resolver = parse.resolver
         return { () async throws(APIError) -> Principal in
             if claim.isMaster { return .master }
@@ -102,8 +124,15 @@ struct BackendlessRoutes: Sendable {
         return query
     }
 
-    private func results(_ query: Query, principal: Principal) async throws(APIError) -> [JSON] {
-        let answer = try await service.find(query, principal: principal)
+    private func results(_ query: Query, _ parameters: FormQuery, principal: Principal) async throws(APIError)
+        -> [JSON]
+    {
+        let depth = try Self.integer(parameters["relationsDepth"], "relationsDepth") ?? 0
+        guard depth <= RelatedObjects.maxDepth else {
+            throw .parse(
+                APIError.invalidQuery, "relationsDepth must be at most \(RelatedObjects.maxDepth), not \(depth)")
+        }
+        let answer = try await service.find(query, principal: principal, relationsDepth: depth)
         guard case .array(let objects)? = answer["results"] else { return [] }
         return objects.map { Self.backendless($0, table: query.className) }
     }
@@ -143,7 +172,8 @@ struct BackendlessRoutes: Sendable {
     private static func integer(_ text: String?, _ name: String) throws(APIError) -> Int? {
         guard let text else { return nil }
         guard let n = Int(text), n >= 0 else {
-            throw .parse(name == "pageSize" ? 117 : 118, "\(name) must be a non-negative integer, not '\(text)'")
+            let code = ["pageSize": 117, "offset": 118][name] ?? APIError.invalidQuery
+            throw .parse(code, "\(name) must be a non-negative integer, not '\(text)'")
         }
         return n
     }

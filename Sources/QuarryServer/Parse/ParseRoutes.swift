@@ -89,15 +89,30 @@ struct ParseRoutes: Sendable {
     }
 
     /// `POST /batch {"requests":[{"method","path","body"}]}`: each request in order, each
-    /// answered `{"success":…}` or `{"error":{"code","error"}}` (not one transaction, as in Parse).
+    /// answered `{"success":…}` or `{"error":{"code","error"}}`. With `"transaction": true`
+    /// the writes are all-or-nothing instead (docs/SERVER.md#batch): the answers, or the first
+    /// failure's error and nothing written.
     func batch(_ body: JSONObject, principal: Principal) async throws(APIError) -> JSON {
         guard case .array(let requests)? = body["requests"] else {
-            throw .parse(APIError.invalidJSON, "a batch needs a 'requests' array")
+            throw .parse(APIError.invalidJSON, "requests must be an array")
+        }
+        if body["transaction"] == .bool(true) {
+            var writes: [BatchWrite] = []
+            for (index, request) in requests.enumerated() {
+                guard case .write(let write) = try Self.route(request, index: index) else {
+                    throw .parse(
+                        APIError.invalidJSON,
+                        "batch request \(index): a transaction holds only writes (POST, PUT, DELETE), not GET")
+                }
+                writes.append(write)
+            }
+            let answers = try await service.transaction(writes, principal: principal)
+            return .array(answers.map { ["success": $0] })
         }
         var answers: [JSON] = []
-        for request in requests {
+        for (index, request) in requests.enumerated() {
             do throws(APIError) {
-                answers.append(["success": try await batchItem(request, principal: principal)])
+                answers.append(["success": try await run(try Self.route(request, index: index), principal: principal)])
             } catch {
                 answers.append(["error": error.body(backendless: false)])
             }
@@ -105,9 +120,15 @@ struct ParseRoutes: Sendable {
         return .array(answers)
     }
 
-    private func batchItem(_ request: JSON, principal: Principal) async throws(APIError) -> JSON {
+    /// A batch request routed: a write, or a read (`GET` of a class or an object).
+    enum BatchRequest {
+        case write(BatchWrite)
+        case read(className: String, objectId: String?, body: JSONObject)
+    }
+
+    static func route(_ request: JSON, index: Int) throws(APIError) -> BatchRequest {
         guard case .string(let method)? = request["method"], case .string(let path)? = request["path"] else {
-            throw .parse(APIError.invalidJSON, "a batch request needs a 'method' and a 'path'")
+            throw .parse(APIError.invalidJSON, "batch request \(index) needs a 'method' and a 'path'")
         }
         let body = request["body"]?.objectValue ?? JSONObject()
         let parts = path.split(separator: "/").map(String.init)
@@ -117,13 +138,26 @@ struct ParseRoutes: Sendable {
         let name = parts[at + 1]
         let id = at + 2 < parts.count ? parts[at + 2] : nil
         switch (method.uppercased(), id) {
-        case ("POST", nil): return try await service.create(name, body: body, principal: principal)
-        case ("GET", nil): return try await service.find(name, body: body, principal: principal, profile: profile)
-        case ("GET", let id?):
-            return try await service.get(name, objectId: id, body: body, principal: principal, profile: profile)
-        case ("PUT", let id?): return try await service.update(name, objectId: id, body: body, principal: principal)
-        case ("DELETE", let id?): return try await service.delete(name, objectId: id, principal: principal)
+        case ("POST", nil): return .write(.create(className: name, body: body))
+        case ("PUT", let id?): return .write(.update(className: name, objectId: id, body: body))
+        case ("DELETE", let id?): return .write(.delete(className: name, objectId: id))
+        case ("GET", let id): return .read(className: name, objectId: id, body: body)
         default: throw .parse(APIError.invalidJSON, "cannot route batch request \(method) \(path)")
+        }
+    }
+
+    private func run(_ request: BatchRequest, principal: Principal) async throws(APIError) -> JSON {
+        switch request {
+        case .write(.create(let name, let body)):
+            return try await service.create(name, body: body, principal: principal)
+        case .write(.update(let name, let id, let body)):
+            return try await service.update(name, objectId: id, body: body, principal: principal)
+        case .write(.delete(let name, let id)):
+            return try await service.delete(name, objectId: id, principal: principal)
+        case .read(let name, let id?, let body):
+            return try await service.get(name, objectId: id, body: body, principal: principal, profile: profile)
+        case .read(let name, nil, let body):
+            return try await service.find(name, body: body, principal: principal, profile: profile)
         }
     }
 

@@ -21,6 +21,7 @@ struct APIError: Error, Sendable {
     static let incorrectType = 111
     static let operationForbidden = 119
     static let timeout = 124
+    static let requestLimitExceeded = 155
     static let invalidSessionToken = 209
 
     static let unauthorized = APIError(status: .forbidden, code: nil, message: "unauthorized")

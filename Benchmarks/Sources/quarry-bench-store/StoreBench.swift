@@ -1,0 +1,129 @@
+import Foundation
+import Quarry
+
+/// The store benchmark over any `BenchDatabase` (docs/STORAGE.md#benchmarks): import
+/// throughput against the database's bulk load, then each standard query (Benchmarks/queries)
+/// on the in-memory engine, on Quarry's backend over the database, and hand-written in the
+/// database's SQL on the same data. Every query's answer size must agree across the three.
+@MainActor struct StoreBench {
+    struct Suite {
+        let title: String
+        let file: String
+        let dialect: Dialect
+        /// Declared (in every backend) before the suite runs; they stay for later suites.
+        let indexes: [(FieldPath, IndexKind)]
+    }
+
+    static let suites = [
+        Suite(title: "Full scans (no indexes)", file: "scan.sql", dialect: .sql, indexes: []),
+        Suite(title: "Parse REST requests (no indexes)", file: "requests.json", dialect: .json, indexes: []),
+        Suite(
+            title: "Indexed lookups", file: "indexed.sql", dialect: .sql,
+            indexes: [("age", .ordered), ("name", .ordered), ("score", .ordered), ("location", .geo)]),
+    ]
+
+    let dataFile: String
+    let queriesDirectory: String
+    let className: String
+    let repeats: Int
+
+    /// Times `body`, returning the median of `repeats` runs (seconds) and its last result.
+    func median<T>(_ body: () async throws -> T) async rethrows -> (Double, T) {
+        var times: [Double] = []
+        var last: T?
+        for _ in 0..<max(repeats, 1) {
+            let start = ContinuousClock.now
+            last = try await body()
+            times.append(seconds(ContinuousClock.now - start))
+        }
+        return (times.sorted()[times.count / 2], last!)
+    }
+
+    /// Prints the tables; returns the number of answers whose sizes differ.
+    func run(_ databases: [any BenchDatabase]) async throws -> Int {
+        var mismatches = 0
+        print("## Store benchmark: \(dataFile)\n")
+        let loadStart = ContinuousClock.now
+        let data = try DataFile.load(path: dataFile)
+        let objects = data.classNames.reduce(0) { $0 + (data[$1]?.records.count ?? 0) }
+        print("in-memory load: \(objects) objects in \(ms(seconds(ContinuousClock.now - loadStart))) ms\n")
+        let memory = InMemoryBackend(database: data)
+        var backends: [(any BenchDatabase, any QueryBackend)] = []
+        print("### Import\n")
+        print("| database | Quarry import (rows/s) | bulk load (rows/s) | import / bulk load |")
+        print("|---|--:|--:|--:|")
+        for database in databases {
+            let start = ContinuousClock.now
+            let imported = try database.importData(dataFile)
+            let importRate = Double(imported) / seconds(ContinuousClock.now - start)
+            let (rows, bulkSeconds) = try database.bulkLoad()
+            let bulkRate = Double(rows) / bulkSeconds
+            print(
+                "| \(database.name) | \(Int(importRate)) | \(Int(bulkRate)) | \(String(format: "%.2f", importRate / bulkRate)) |"
+            )
+            backends.append((database, try database.backend()))
+        }
+        for suite in Self.suites {
+            for (key, kind) in suite.indexes {
+                try await memory.createIndex(kind, on: key, in: className)
+                for (_, backend) in backends { try await backend.createIndex(kind, on: key, in: className) }
+            }
+            let texts = try Self.lines(of: "\(queriesDirectory)/\(suite.file)")
+            print("\n### \(suite.title)\n")
+            print(
+                "| query | rows | in-memory ms | "
+                    + databases.map { "\($0.name) store ms | \($0.name) SQL ms | overhead" }.joined(separator: " | ")
+                    + " |")
+            print("|---|--:|--:|" + String(repeating: "--:|--:|--:|", count: databases.count))
+            var handWritten: [[String]] = []
+            for database in databases {
+                let sql = try Self.lines(of: "\(queriesDirectory)/\(database.name)/\(suite.file).sql")
+                guard sql.count == texts.count else {
+                    throw BenchFailure(
+                        "\(database.name)/\(suite.file).sql has \(sql.count) statements for \(texts.count) queries")
+                }
+                handWritten.append(sql)
+            }
+            for (i, text) in texts.enumerated() {
+                let query = try suite.dialect.compile(text, className: className, options: CompileOptions(schema: data))
+                let (memoryTime, memoryResult) = try await median { try await memory.run(query, variables: [:]) }
+                let rows = Self.size(memoryResult)
+                var cells = ["`\(text.replacingOccurrences(of: "|", with: "\\|"))`", "\(rows)", ms(memoryTime)]
+                for (d, (database, backend)) in backends.enumerated() {
+                    let (storeTime, storeResult) = try await median { try await backend.run(query, variables: [:]) }
+                    let (sqlTime, sqlRows) = try await median { try database.runHandWritten(handWritten[d][i]) }
+                    var note = ""
+                    if Self.size(storeResult) != rows || sqlRows != rows {
+                        mismatches += 1
+                        note = " ≠ (store \(Self.size(storeResult)), SQL \(sqlRows))"
+                    }
+                    cells += [
+                        ms(storeTime), ms(sqlTime) + note,
+                        String(format: "%+.0f %%", (storeTime / sqlTime - 1) * 100),
+                    ]
+                }
+                print("| " + cells.joined(separator: " | ") + " |")
+            }
+        }
+        return mismatches
+    }
+
+    static func size(_ result: QueryResult) -> Int {
+        switch result {
+        case .count(let n): return n
+        case .records(let rs): return rs.count
+        }
+    }
+
+    /// The non-empty lines of a file that are not `#` comments.
+    static func lines(of path: String) throws -> [String] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") && !$0.hasPrefix("--") }
+    }
+}
+
+func seconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+}
+
+func ms(_ s: Double) -> String { String(format: s < 0.01 ? "%.2f" : "%.1f", s * 1000) }

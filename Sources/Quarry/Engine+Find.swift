@@ -1,0 +1,128 @@
+// The front door (docs/API.md#the-front-door): query text of any dialect, compiled against the
+// engine's own schema and limits, run by the engine, in one call; one error type, `Diagnostic`,
+// from the first byte of the text to the last decoded field.
+
+extension Engine {
+    /// Compiles query text on a class against this engine: its classes and fields as they
+    /// are now (`schema`, so a field an `insert` added is known) and its `limits`.
+    ///
+    /// - Parameters:
+    ///   - arguments: NSPredicate `%@ %K %d …` values, in order (predicate dialect only).
+    ///   - profile: the compatibility profile the text is read and run in.
+    public func compile(
+        _ text: String, on className: String, dialect: Dialect = .sql, profile: Profile = .exact,
+        arguments: [PredicateArgument] = []
+    ) throws(Diagnostic) -> Query {
+        let options = CompileOptions(schema: schema, profile: profile, limits: limits, arguments: arguments)
+        return try dialect.compile(text, className: className, options: options)
+    }
+
+    /// The objects of `className` that match a where-clause, in result order.
+    ///
+    /// ```swift
+    /// let engine = Engine(database: try Database(contentsOfFile: "Samples/sample.json"))
+    /// let adults = try engine.find("Contact", where: "age > 20 AND address.city = 'Tokyo'")
+    /// let ks = try engine.find("Contact", where: "name BEGINSWITH[c] %@", dialect: .predicate, arguments: ["k"])
+    /// ```
+    ///
+    /// For `json` the text may be a whole request body, whose order, paging, keys and includes
+    /// apply. `variables` bind NSPredicate `$NAME`s when the query runs.
+    public func find(
+        _ className: String, where text: String, dialect: Dialect = .sql, profile: Profile = .exact,
+        arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
+    ) throws(Diagnostic) -> [Record] {
+        let query = try compile(text, on: className, dialect: dialect, profile: profile, arguments: arguments)
+        return try run(query, variables: variables).records
+    }
+
+    /// The first object that matches, in result order; nil when none does.
+    public func first(
+        _ className: String, where text: String, dialect: Dialect = .sql, profile: Profile = .exact,
+        arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
+    ) throws(Diagnostic) -> Record? {
+        let query = try compile(text, on: className, dialect: dialect, profile: profile, arguments: arguments)
+        return try run(Self.firstOnly(query), variables: variables).records.first
+    }
+
+    /// The number of objects that match; paging does not apply.
+    public func count(
+        _ className: String, where text: String, dialect: Dialect = .sql, profile: Profile = .exact,
+        arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
+    ) throws(Diagnostic) -> Int {
+        let query = try compile(text, on: className, dialect: dialect, profile: profile, arguments: arguments)
+        return try countMatches(query, variables: variables)
+    }
+
+    /// The plan of a where-clause (`ExplainReport`); with `analyze`, the query runs and each
+    /// step shows the rows it saw and its time.
+    public func explain(
+        _ className: String, where text: String, dialect: Dialect = .sql, profile: Profile = .exact,
+        arguments: [PredicateArgument] = [], variables: [String: Value] = [:], analyze: Bool = false
+    ) throws(Diagnostic) -> ExplainReport {
+        let query = try compile(text, on: className, dialect: dialect, profile: profile, arguments: arguments)
+        return try explain(query, variables: variables, analyze: analyze)
+    }
+
+    // MARK: - Into the caller's types
+
+    /// The matching objects decoded into `T` (`ValueDecoder`): from the class `className`, by
+    /// default `T.className` for a `StoredClass`, else the type's name.
+    ///
+    /// ```swift
+    /// struct Contact: Decodable { var objectId: String; var name: String; var createdAt: Date? }
+    /// let adults = try engine.find(Contact.self, where: "age > 20")
+    /// ```
+    ///
+    /// A field that does not fit `T` is a `data.decode` diagnostic naming the object and the
+    /// coding path.
+    public func find<T: Decodable>(
+        _ type: T.Type, in className: String? = nil, where text: String, dialect: Dialect = .sql,
+        profile: Profile = .exact, arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
+    ) throws(Diagnostic) -> [T] {
+        let name = className ?? storedClassName(of: T.self)
+        return try Self.decode(
+            T.self,
+            try find(
+                name, where: text, dialect: dialect, profile: profile,
+                arguments: arguments, variables: variables), className: name)
+    }
+
+    /// The first matching object decoded into `T`; nil when none matches.
+    public func first<T: Decodable>(
+        _ type: T.Type, in className: String? = nil, where text: String, dialect: Dialect = .sql,
+        profile: Profile = .exact, arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
+    ) throws(Diagnostic) -> T? {
+        let name = className ?? storedClassName(of: T.self)
+        let record = try first(
+            name, where: text, dialect: dialect, profile: profile, arguments: arguments, variables: variables)
+        return try record.map { r throws(Diagnostic) in try ValueDecoder().decode(T.self, from: r, className: name) }
+    }
+
+    // MARK: - Shared with the builder and the async variants
+
+    static func decode<T: Decodable>(_ type: T.Type, _ records: [Record], className: String) throws(Diagnostic) -> [T] {
+        let decoder = ValueDecoder()
+        var out: [T] = []
+        out.reserveCapacity(records.count)
+        for r in records { out.append(try decoder.decode(T.self, from: r, className: className)) }
+        return out
+    }
+
+    /// The query limited to its first result (Parse's `getFirstObject`); a limit of 0 stays.
+    static func firstOnly(_ query: Query) -> Query {
+        var q = query
+        q.limit = Swift.min(q.limit ?? 1, 1)
+        q.count = false
+        return q
+    }
+
+    /// Counts the query's matches: skip and limit do not apply (Parse's `count`).
+    func countMatches(_ query: Query, variables: [String: Value]) throws(Diagnostic) -> Int {
+        var q = query
+        q.count = true
+        q.skip = nil
+        q.limit = nil
+        if case .count(let n) = try run(q, variables: variables) { return n }
+        return 0
+    }
+}

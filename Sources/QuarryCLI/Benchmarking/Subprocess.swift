@@ -1,0 +1,57 @@
+import Foundation
+
+/// A command run to its end for `bench`'s peers: its standard output, exit status, wall time
+/// from spawn to exit, and peak resident memory (the kernel's `ru_maxrss` for that child alone,
+/// read with `wait4`).
+struct Subprocess {
+    var output: String
+    var status: Int32
+    var seconds: Double
+    /// Peak resident set in MB.
+    var peakMB: Int
+
+    static func run(_ arguments: [String], input: [UInt8] = []) -> Subprocess {
+        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0]
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else {
+            return Subprocess(output: "cannot create a pipe", status: -1, seconds: 0, peakMB: 0)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        for fd in inPipe + outPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        let start = ContinuousClock.now
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        close(inPipe[0])
+        close(outPipe[1])
+        guard spawned == 0 else {
+            close(inPipe[1])
+            close(outPipe[0])
+            return Subprocess(
+                output: "cannot run \(arguments[0]): \(String(cString: strerror(spawned)))", status: -1, seconds: 0,
+                peakMB: 0)
+        }
+        input.withUnsafeBytes { b in _ = write(inPipe[1], b.baseAddress, b.count) }
+        close(inPipe[1])
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(outPipe[0], $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        close(outPipe[0])
+        var status: Int32 = 0
+        var usage = rusage()
+        _ = wait4(pid, &status, 0, &usage)
+        let seconds = Measurement.seconds(ContinuousClock.now - start)
+        let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Subprocess(
+            output: String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
+            status: exit, seconds: seconds, peakMB: Int(usage.ru_maxrss) / 1024)
+    }
+}

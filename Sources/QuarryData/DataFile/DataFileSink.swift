@@ -1,0 +1,19 @@
+import QuarryCore
+
+/// Receives a data file's objects field by field as `DataFile.read(path:into:)` reads them, so
+/// that a store builds its columns straight from the bytes, with no `Record` in between
+/// (docs/STORAGE.md#direct-loading). Calls come in this order: `beginClass`, then per object
+/// `field` and `value` for each member (a repeated key comes again: its last value wins, its
+/// first position stays) and `endObject`.
+public protocol DataFileSink {
+    /// A class starts; each class comes once.
+    mutating func beginClass(_ name: String)
+    /// About this many objects of the current class are coming (an estimate, for reserving).
+    mutating func expect(_ objects: Int)
+    /// A number for a field of the current class, the same for the same name.
+    mutating func field(named name: String) -> Int
+    /// A field's value of the object being read.
+    mutating func value(_ value: Value, field: Int)
+    /// The object is complete; false when the class already has an object with this objectId.
+    mutating func endObject(objectId: String) -> Bool
+}

@@ -1,0 +1,387 @@
+import Foundation
+import QuarryCore
+
+extension DataFile {
+    /// How `read(path:into:)` ended.
+    public enum ReadOutcome {
+        /// Every object went to the sink.
+        case streamed
+        /// The direct reader stopped at something only the record loader reads; the sink's
+        /// contents are incomplete and these records are the file's data.
+        case records(Database)
+    }
+
+    /// Reads the file at `path` into `sink` field by field, straight from the bytes
+    /// (docs/STORAGE.md#direct-loading): the file is mapped and read once, front to back, and
+    /// the pages behind the reader leave memory. Accepts exactly what `load` accepts. A file that
+    /// `load` rejects is rejected with `load`'s error, located the same way: the direct reader
+    /// stops at the first problem and the record loader reads the file again to describe it.
+    /// `progress` is called now and then with the bytes read so far and the file's size.
+    public static func read(
+        path: String, className: String? = nil, format: Format = .auto, parser: JSONParser = JSONParser(),
+        into sink: inout some DataFileSink, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws(DataFileError) -> ReadOutcome {
+        let file = try MappedFile(path: path)
+        let lowered = path.lowercased()
+        let byName: Format = lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") ? .ndjson : .auto
+        let chosen = format == .auto ? byName : format
+        let defaultClass = className ?? defaultClassName(forPath: path)
+        var streamer = DataFileStreamer(
+            buf: file.bytes, file: file, defaultClass: defaultClass, parser: parser, sink: sink, progress: progress)
+        let finished = streamer.read(chosen)
+        sink = streamer.sink
+        if finished { return .streamed }
+        var loader = DataFileLoader(buf: file.bytes, fileName: path, defaultClass: defaultClass, parser: parser)
+        return .records(try loader.load(chosen))
+    }
+}
+
+/// The direct reader behind `DataFile.read(path:into:)`: the layouts of `DataFileLoader`, read
+/// without building a tree per object. Common values (scalars, arrays of scalars, Date,
+/// GeoPoint and Pointer wrappers) are decoded from the bytes; any other value is parsed as a
+/// tree and decoded by `ParseJSON`, as the record loader does. Anything the record loader would
+/// reject stops the reader (it returns false), and the caller lets the record loader report it.
+struct DataFileStreamer<Sink: DataFileSink> {
+    let buf: UnsafeBufferPointer<UInt8>
+    let file: MappedFile
+    let defaultClass: String
+    let parser: JSONParser
+    var sink: Sink
+    let progress: ((Int, Int) -> Void)?
+    private var classes: Set<String> = []
+    /// The current class's keys by their position in an object: objects of a class usually
+    /// list the same keys in the same order, so a key is found by comparing its bytes.
+    private var keys: [Key] = []
+    /// Where the current class's first object starts (to estimate how many follow).
+    private var classStart = 0
+
+    private struct Key {
+        var bytes: [UInt8]
+        var role: Role
+        var field: Int
+    }
+
+    private enum Role: Equatable { case objectId, systemDate(String), plain }
+
+    /// The direct reader met something it leaves to the record loader.
+    private struct Stop: Error {}
+
+    init(
+        buf: UnsafeBufferPointer<UInt8>, file: MappedFile, defaultClass: String, parser: JSONParser, sink: Sink,
+        progress: ((Int, Int) -> Void)?
+    ) {
+        self.buf = buf
+        self.file = file
+        self.defaultClass = defaultClass
+        self.parser = parser
+        self.sink = sink
+        self.progress = progress
+    }
+
+    /// Whether the whole file went to the sink.
+    mutating func read(_ format: DataFile.Format) -> Bool {
+        do {
+            switch format {
+            case .ndjson: try readNDJSON()
+            case .json: try readJSON()
+            case .auto:
+                if DataFileLoader.looksLikeNDJSON(buf, parser) { try readNDJSON() } else { try readJSON() }
+            }
+            progress?(buf.count, buf.count)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    // MARK: Layouts
+
+    private mutating func readJSON() throws {
+        let start = DataFileLoader.firstNonBlank(buf)
+        guard start < buf.count else { throw Stop() }
+        var top = reader(at: start, depthAbove: 0)
+        if buf[start] == UInt8(ascii: "[") {
+            try readObjects(&top, className: defaultClass, depthAbove: 1)
+        } else if buf[start] == UInt8(ascii: "{") {
+            try readClasses(&top)
+        } else {
+            throw Stop()
+        }
+        top.skipWhitespace()
+        guard top.pos == buf.count else { throw Stop() }
+    }
+
+    /// `{"Class": [objects…], …}`; `results` holds objects of the default class, and a numeric
+    /// `count` beside it is ignored.
+    private mutating func readClasses(_ top: inout JSONReader<TreeBuilder>) throws {
+        top.pos += 1
+        top.skipWhitespace()
+        if take(&top, "}") { return }
+        var sawResults = false, sawCount = false
+        while true {
+            guard top.pos < buf.count, buf[top.pos] == UInt8(ascii: "\"") else { throw Stop() }
+            let key = try top.parseString()
+            top.skipWhitespace()
+            guard take(&top, ":") else { throw Stop() }
+            top.skipWhitespace()
+            if top.pos < buf.count, buf[top.pos] == UInt8(ascii: "[") {
+                sawResults = sawResults || key == "results"
+                let className = key == "results" ? defaultClass : key
+                guard !className.isEmpty else { throw Stop() }
+                try readObjects(&top, className: className, depthAbove: 2)
+            } else if key == "count", case .int = try top.parseValue() {
+                sawCount = true
+            } else {
+                throw Stop()
+            }
+            top.skipWhitespace()
+            if take(&top, "}") {
+                if sawCount && !sawResults { throw Stop() }
+                return
+            }
+            guard take(&top, ",") else { throw Stop() }
+            top.skipWhitespace()
+        }
+    }
+
+    /// `[objects…]` at the reader's position, into `className`.
+    private mutating func readObjects(
+        _ top: inout JSONReader<TreeBuilder>, className: String, depthAbove: Int
+    ) throws {
+        try begin(className)
+        var r = reader(at: top.pos + 1, depthAbove: depthAbove + 1)
+        r.skipWhitespace()
+        if !take(&r, "]") {
+            var index = 0
+            while true {
+                index += 1
+                try readObject(&r, className: className, index: index, depthAbove: depthAbove)
+                r.skipWhitespace()
+                if take(&r, "]") { break }
+                guard take(&r, ",") else { throw Stop() }
+                r.skipWhitespace()
+            }
+        }
+        top.pos = r.pos
+    }
+
+    private mutating func readNDJSON() throws {
+        try begin(defaultClass)
+        var index = 0
+        try NDJSON.forEachLine(buf) { _, start, end throws in
+            index += 1
+            // A byte-order mark is skipped at the very start only, as `JSONParser` does.
+            let bom = start == 0 && end >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF
+            let from = bom ? 3 : start
+            var r = JSONReader(
+                buf, from: from, to: end, maxDepth: parser.maxDepth, outerDepth: 1, builder: TreeBuilder())
+            r.skipWhitespace()
+            try readObject(&r, className: defaultClass, index: index, depthAbove: 0)
+            r.skipWhitespace()
+            guard r.pos == end else { throw Stop() }
+        }
+    }
+
+    private mutating func begin(_ className: String) throws {
+        guard classes.insert(className).inserted else { throw Stop() }
+        keys.removeAll()
+        sink.beginClass(className)
+    }
+
+    // MARK: Objects
+
+    /// One object at the reader's position; `r` reads its members' values (its outer depth
+    /// counts the object).
+    private mutating func readObject(
+        _ r: inout JSONReader<TreeBuilder>, className: String, index: Int, depthAbove: Int
+    ) throws {
+        guard depthAbove < parser.maxDepth, take(&r, "{") else { throw Stop() }
+        let objectStart = r.pos
+        r.skipWhitespace()
+        var objectId: String? = nil
+        if !take(&r, "}") {
+            var position = 0
+            while true {
+                guard r.pos < r.end, buf[r.pos] == UInt8(ascii: "\"") else { throw Stop() }
+                let key = try self.key(&r, position)
+                position += 1
+                r.skipWhitespace()
+                guard take(&r, ":") else { throw Stop() }
+                r.skipWhitespace()
+                guard r.pos < r.end else { throw Stop() }
+                switch key.role {
+                case .objectId:
+                    guard buf[r.pos] == UInt8(ascii: "\"") else { throw Stop() }
+                    let id = try r.parseString()
+                    guard !id.isEmpty else { throw Stop() }
+                    objectId = id
+                case .systemDate(let name):
+                    let v = try ParseJSON.systemDate(try r.parseValue(), field: name)
+                    sink.value(v, field: key.field)
+                case .plain:
+                    let v = try value(&r)
+                    sink.value(v, field: key.field)
+                }
+                r.skipWhitespace()
+                if take(&r, "}") { break }
+                guard take(&r, ",") else { throw Stop() }
+                r.skipWhitespace()
+            }
+        }
+        guard sink.endObject(objectId: objectId ?? "\(className)-\(index)") else { throw Stop() }
+        if index == 1 { classStart = objectStart }
+        if index == 1024 { sink.expect(index + (buf.count - r.pos) / max(1, (r.pos - classStart) / index)) }
+        if index & 4095 == 0 {
+            file.release(before: objectStart)
+            progress?(r.pos, buf.count)
+        }
+    }
+
+    /// The key at `r` (its opening quote), from the cache when its bytes are the ones seen at
+    /// this position before.
+    private mutating func key(_ r: inout JSONReader<TreeBuilder>, _ position: Int) throws -> Key {
+        let start = r.pos + 1
+        if position < keys.count {
+            let cached = keys[position].bytes
+            let end = start + cached.count
+            if end < r.end, buf[end] == UInt8(ascii: "\""),
+                cached.isEmpty
+                    || cached.withUnsafeBufferPointer({
+                        memcmp($0.baseAddress!, buf.baseAddress! + start, $0.count) == 0
+                    })
+            {
+                r.pos = end + 1
+                return keys[position]
+            }
+        }
+        let name = try r.parseString()
+        let role: Role
+        switch name {
+        case "objectId": role = .objectId
+        case "createdAt", "updatedAt": role = .systemDate(name)
+        default: role = .plain
+        }
+        let found = Key(
+            bytes: Array(buf[start..<(r.pos - 1)]), role: role,
+            field: role == .objectId ? -1 : sink.field(named: name))
+        // Only keys written without escapes are found by their bytes.
+        if !found.bytes.contains(UInt8(ascii: "\\")) {
+            if position < keys.count { keys[position] = found } else if position == keys.count { keys.append(found) }
+        }
+        return found
+    }
+
+    // MARK: Values
+
+    /// A member's value, decoded as `ParseJSON.decode` and the record loader's coordinate check
+    /// would.
+    private func value(_ r: inout JSONReader<TreeBuilder>) throws -> Value {
+        switch buf[r.pos] {
+        case UInt8(ascii: "\""): return .string(try r.parseString())
+        case UInt8(ascii: "["): if let v = try scalars(&r) { return v }
+        case UInt8(ascii: "{"): if let v = try wrapper(&r) { return v }
+        default: break
+        }
+        let v = try ParseJSON.decode(try r.parseValue())
+        try ParseJSON.checkCoordinates(v)
+        return v
+    }
+
+    /// An array of scalars; nil (the reader back at the array) when an element is a container.
+    private func scalars(_ r: inout JSONReader<TreeBuilder>) throws -> Value? {
+        let start = r.pos
+        guard r.outerDepth < r.maxDepth else { throw Stop() }
+        r.pos += 1
+        r.skipWhitespace()
+        var items: [Value] = []
+        if take(&r, "]") { return .array(items) }
+        while true {
+            guard r.pos < r.end else { throw Stop() }
+            switch buf[r.pos] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                r.pos = start
+                return nil
+            case UInt8(ascii: "\""): items.append(.string(try r.parseString()))
+            default: items.append(try ParseJSON.decode(try r.parseValue()))
+            }
+            r.skipWhitespace()
+            if take(&r, "]") { return .array(items) }
+            guard take(&r, ",") else { throw Stop() }
+            r.skipWhitespace()
+        }
+    }
+
+    /// A Date, GeoPoint or Pointer wrapper with exactly its members, all scalars; nil (the
+    /// reader back at the object) for anything else, which the tree path decodes.
+    private func wrapper(_ r: inout JSONReader<TreeBuilder>) throws -> Value? {
+        let start = r.pos
+        guard r.outerDepth < r.maxDepth else { throw Stop() }
+        r.pos += 1
+        r.skipWhitespace()
+        var type: String? = nil
+        var first: (String, JSON)? = nil, second: (String, JSON)? = nil
+        func back() -> Value? {
+            r.pos = start
+            return nil
+        }
+        if take(&r, "}") { return back() }
+        while true {
+            guard r.pos < r.end, buf[r.pos] == UInt8(ascii: "\"") else { throw Stop() }
+            let key = try r.parseString()
+            r.skipWhitespace()
+            guard take(&r, ":") else { throw Stop() }
+            r.skipWhitespace()
+            guard r.pos < r.end else { throw Stop() }
+            if buf[r.pos] == UInt8(ascii: "{") || buf[r.pos] == UInt8(ascii: "[") { return back() }
+            let v = try r.parseValue()
+            if key == "__type" {
+                guard type == nil, case .string(let s) = v else { return back() }
+                type = s
+            } else if first == nil {
+                first = (key, v)
+            } else if second == nil, key != first?.0 {
+                second = (key, v)
+            } else {
+                return back()
+            }
+            r.skipWhitespace()
+            if take(&r, "}") { break }
+            guard take(&r, ",") else { throw Stop() }
+            r.skipWhitespace()
+        }
+        func member(_ name: String) -> JSON? { first?.0 == name ? first?.1 : second?.0 == name ? second?.1 : nil }
+        switch type {
+        case "Date"?:
+            guard second == nil, case .string(let iso)? = member("iso"), let ms = ISODate.parse(iso) else {
+                return back()
+            }
+            return .date(ms)
+        case "GeoPoint"?:
+            guard let lat = member("latitude")?.doubleValue, let lon = member("longitude")?.doubleValue,
+                lat.isFinite, abs(lat) <= 90, lon.isFinite, abs(lon) <= 180
+            else { return back() }
+            return .geoPoint(GeoPoint(latitude: lat, longitude: lon))
+        case "Pointer"?:
+            guard case .string(let c)? = member("className"), case .string(let id)? = member("objectId"),
+                !c.isEmpty, !id.isEmpty
+            else { return back() }
+            return .pointer(Pointer(className: c, objectId: id))
+        default:
+            return back()
+        }
+    }
+
+    // MARK: Bytes
+
+    private func reader(at start: Int, depthAbove: Int) -> JSONReader<TreeBuilder> {
+        JSONReader(
+            buf, from: start, to: buf.count, maxDepth: parser.maxDepth, outerDepth: depthAbove, builder: TreeBuilder())
+    }
+
+    /// Steps over `c` when it is next.
+    @inline(__always) private func take(_ r: inout JSONReader<TreeBuilder>, _ c: Unicode.Scalar) -> Bool {
+        guard r.pos < r.end, buf[r.pos] == UInt8(ascii: c) else { return false }
+        r.pos += 1
+        return true
+    }
+}

@@ -1,0 +1,45 @@
+import QuarryCore
+import QuarryData
+
+extension Engine {
+    /// An engine over a data file, and the file's schema for the front-ends' checks.
+    public struct Loaded {
+        public let engine: Engine
+        public let schema: any Schema
+        /// Whether the columns were built straight from the bytes (always, unless the direct
+        /// reader left the file to the record loader: docs/STORAGE.md#direct-loading).
+        public let direct: Bool
+
+        public init(engine: Engine, schema: any Schema, direct: Bool) {
+            self.engine = engine
+            self.schema = schema
+            self.direct = direct
+        }
+    }
+
+    /// Loads a data file straight into columns (docs/STORAGE.md#direct-loading): the file is
+    /// read once, front to back, each value going into its column as it is read, with no
+    /// `Record` per object. Accepts what `DataFile.load` accepts, and rejects what it rejects with
+    /// the same located `DataFileError`. `progress` is called now and then with the bytes read
+    /// and the file's size.
+    public static func load(
+        contentsOfFile path: String, className: String? = nil, format: DataFile.Format = .auto,
+        limits: Limits = .default, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws(DataFileError) -> Loaded {
+        var loader = ColumnLoader()
+        let outcome = try DataFile.read(
+            path: path, className: className, format: format, into: &loader, progress: progress)
+        switch outcome {
+        case .streamed:
+            let schema = loader.finish()
+            return Loaded(
+                engine: Engine(
+                    store: loader.store, schema: schema, limits: limits,
+                    now: ReferenceEvaluator.systemClock,
+                    random: { Double.random(in: 0..<1) }),
+                schema: schema, direct: true)
+        case .records(let database):
+            return Loaded(engine: Engine(database: database, limits: limits), schema: database, direct: false)
+        }
+    }
+}

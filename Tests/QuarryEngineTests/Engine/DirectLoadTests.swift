@@ -1,0 +1,243 @@
+import Foundation
+import QuarryCore
+import QuarryData
+import QuarryTestSupport
+import Testing
+
+@testable import QuarryEngine
+
+/// The direct loader (docs/STORAGE.md#direct-loading) against the record loader: every object
+/// read back from the directly built columns is the record `DataFile.load` builds for the same
+/// file, the schema is the same, and a bad file fails with the same located error.
+@Suite struct DirectLoadTests {
+    /// Loads `text` both ways from a file named `name` and compares.
+    static func expectSameLoad(_ text: String, name: String = "Thing.json", _ context: Comment = "") throws {
+        let path = try temporaryFile(name, text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reference: Database
+        do {
+            reference = try DataFile.load(path: path)
+        } catch {
+            Issue.record("\(context): the record loader rejected the file: \(error)\n\(text)")
+            return
+        }
+        let loaded = try Engine.load(contentsOfFile: path)
+        #expect(loaded.direct, "\(context): the direct reader left the file to the record loader\n\(text)")
+        ColumnRecordTests.expectSame(loaded.engine, reference, "\(context)\n\(text)\n")
+        #expect(loaded.schema.classNames == reference.classNames, context)
+        for c in reference.classNames {
+            #expect(loaded.schema.fieldNames(in: c) == reference.fieldNames(in: c), context)
+            for f in reference.fieldNames(in: c) {
+                #expect(loaded.schema.fieldType(f, in: c) == reference.fieldType(f, in: c), "\(context) \(c).\(f)")
+            }
+        }
+    }
+
+    static func temporaryFile(_ name: String, _ text: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("direct-load-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    // MARK: Random files
+
+    /// Random JSON text for one field value: every value kind, wrappers in odd forms, escapes,
+    /// big and small numbers, nesting.
+    struct TextValues {
+        var random: RandomData
+        let classes: [String: [String]]
+
+        mutating func value(depth: Int = 0) -> String {
+            switch random.int(depth > 1 ? 4 : 9) {
+            case 0: return random.pick(Self.numbers)
+            case 1: return random.pick(Self.strings)
+            case 2: return random.pick(["true", "false", "null"])
+            case 3: return wrapper()
+            case 4: return "[" + (0..<random.int(4)).map { _ in scalar() }.joined(separator: ", ") + "]"
+            case 5: return "[" + (0..<random.int(3)).map { _ in value(depth: depth + 1) }.joined(separator: ",") + "]"
+            case 6:
+                return "{"
+                    + (0..<random.int(3)).map { i in "\"k\(i % 2)\": \(value(depth: depth + 1))" }
+                    .joined(separator: ", ") + "}"
+            case 7: return wrapper()
+            default: return pointer()
+            }
+        }
+
+        mutating func scalar() -> String {
+            random.pick([random.pick(Self.numbers), random.pick(Self.strings), "null", "true"])
+        }
+
+        /// A Pointer to an object that exists (in this class or another, earlier or later in the
+        /// file) or to one that does not.
+        mutating func pointer() -> String {
+            let c = random.pick(Array(classes.keys).sorted())
+            let id = random.chance(80) ? random.pick(classes[c] ?? ["x"]) : "missing"
+            return random.chance(70)
+                ? #"{"__type": "Pointer", "className": "\#(c)", "objectId": "\#(id)"}"#
+                : #"{"objectId": "\#(id)", "className": "\#(c)", "__type": "Pointer"}"#
+        }
+
+        mutating func wrapper() -> String {
+            switch random.int(6) {
+            case 0: return #"{"__type": "Date", "iso": "\#(random.pick(Self.dates))"}"#
+            case 1: return #"{"iso": "2015-03-23T00:00:00.000Z", "__type": "Date", "extra": 1}"#
+            case 2:
+                let (lat, lon) = random.pick([("30.27", "-97.74"), ("0", "0"), ("-90", "180"), ("1e1", "-2")])
+                return random.chance(50)
+                    ? #"{"__type": "GeoPoint", "latitude": \#(lat), "longitude": \#(lon)}"#
+                    : #"{"longitude": \#(lon), "__type": "GeoPoint", "latitude": \#(lat)}"#
+            case 3:
+                let ids = (classes["B"] ?? []).prefix(2).map {
+                    #"{"__type": "Pointer", "className": "B", "objectId": "\#($0)"}"#
+                }
+                return #"{"__type": "Relation", "className": "B", "objects": [\#(ids.joined(separator: ","))]}"#
+            case 4: return #"{"__type": "Bytes", "base64": "AAEC/w=="}"#
+            default:
+                return random.pick([
+                    #"{"__type": "File", "name": "f.txt", "url": "https://x/f.txt"}"#,
+                    #"{"__type": "Polygon", "coordinates": [[0, 0], [0, 1], [1, 1]]}"#,
+                    #"{"__type": "Object", "className": "B", "objectId": "b1", "n": 1, "createdAt": "2020-01-01T00:00:00Z"}"#,
+                ])
+            }
+        }
+
+        static let numbers = [
+            "0", "-0", "7", "-3", "42", "1.5", "-0.0", "2.0", "1e3", "1E-400", "-2.25e-3", "9007199254740993",
+            "9223372036854775807", "-9223372036854775808", "9223372036854775808", "123456789012345678901234567890",
+            "0.1", "100.25", "1.7976931348623157e308", "5e-324",
+        ]
+        static let strings = [
+            #""""#, #""a""#, #""Joe""#, #""é""#, #""e\u0301""#, #""\u00e9\t\n""#, #""\ud83d\ude00 smile""#,
+            #""quote \" and \\ slash \/""#, #""2015-03-23""#, #""ß""#, "\"\u{1F600}\"", #""\u0000""#,
+        ]
+        static let dates = ["2015-03-23T00:00:00.000Z", "1970-01-01T00:00:00Z", "2023-06-30T12:34:56.789+02:00"]
+    }
+
+    /// A random file of classes A and B (pointers between them both ways), in one of the layouts.
+    static func randomFile(seed: UInt64) -> (text: String, name: String) {
+        var random = RandomData(seed: seed)
+        let ids = ["A": (0..<12).map { "a\($0)" }, "B": (0..<6).map { "b\($0)" }]
+        var values = TextValues(random: RandomData(seed: seed &+ 1000), classes: ids)
+        let keys = ["n", "s", "mixed", "tags", "where", "ref", "when", "createdAt", "updatedAt", "na\\u006de", "name"]
+        func object(_ id: String, _ index: Int) -> String {
+            var members: [String] = []
+            if index % 7 != 3 { members.append(#""objectId": "\#(id)""#) }
+            for key in keys where random.chance(60) {
+                switch key {
+                case "createdAt", "updatedAt":
+                    members.append(
+                        #""\#(key)": "#
+                            + random.pick([
+                                #""2020-01-01T00:00:00.000Z""#, "null",
+                                #"{"__type": "Date", "iso": "2021-02-03T04:05:06Z"}"#,
+                            ]))
+                case "ref": members.append(#""ref": \#(values.pointer())"#)
+                default: members.append(#""\#(key)": \#(values.value())"#)
+                }
+            }
+            if random.chance(10), let first = members.last { members.append(first) }  // a repeated key
+            if random.chance(10) { members.append(#""n": \#(values.value())"#) }
+            if random.chance(20) { members.shuffle(using: &random.rng) }
+            return "{" + members.joined(separator: random.chance(50) ? ", " : ",") + "}"
+        }
+        func objects(_ c: String) -> [String] {
+            ids[c]!.enumerated().map { i, id in object(i % 7 == 3 ? "\(c)-\(i + 1)" : id, i) }
+        }
+        switch random.int(4) {
+        case 0:
+            // B after A: pointers from A into B resolve once B is read.
+            let a = objects("A").joined(separator: ",\n"), b = objects("B").joined(separator: ",\n")
+            return ("{\"A\": [\n\(a)\n], \"B\": [\(b)]}\n", "db.json")
+        case 1: return ("[" + objects("A").joined(separator: ",\n") + "]", "A.json")
+        case 2: return (#"{"results": ["# + objects("A").joined(separator: ", ") + #"], "count": 12}"#, "A.json")
+        default: return (objects("A").joined(separator: "\n") + "\n", "A.ndjson")
+        }
+    }
+
+    @Test(arguments: 0..<40 as Range<UInt64>)
+    func randomFilesLoadAsTheRecordLoaderLoadsThem(seed: UInt64) throws {
+        let (text, name) = Self.randomFile(seed: seed)
+        try Self.expectSameLoad(text, name: name, "seed \(seed)")
+    }
+
+    /// Typed columns past their first rows: many objects, a field whose first values are null
+    /// or empty arrays, numbers that start as ints and turn to doubles, strings that repeat.
+    @Test func longFilesSettleTheirColumns() throws {
+        var lines: [String] = []
+        for i in 0..<3000 {
+            let score = i < 3 ? "null" : (i < 100 ? "\(i)" : "\(i).5")
+            let tags = i % 5 == 0 ? "[]" : #"["t\#(i % 7)", "u\#(i % 3)"]"#
+            let late = i > 2000 ? #", "late": "x\#(i % 4)""# : ""
+            lines.append(
+                #"{"objectId": "p\#(i)", "name": "N\#(i % 40)", "score": \#(score), "tags": \#(tags)\#(late)}"#)
+        }
+        try Self.expectSameLoad(lines.joined(separator: "\n"), name: "P.ndjson")
+        let path = try Self.temporaryFile("P.ndjson", lines.joined(separator: "\n"))
+        let table = try Engine.load(contentsOfFile: path).engine.store.table("P")
+        #expect(table?.column("score")?.kind == .double)
+        #expect(table?.column("tags")?.kind == .array(of: .string))
+        #expect(table?.column("name")?.kind == .string)
+    }
+
+    /// The benchmark's shape, generated: the same records as written.
+    @Test func syntheticDataLoadsDirectly() throws {
+        let data = SyntheticData(rows: 500, seed: 7)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("people-\(UUID().uuidString).json")
+            .path
+        try data.write(toFile: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let loaded = try Engine.load(contentsOfFile: path)
+        #expect(loaded.direct)
+        ColumnRecordTests.expectSame(loaded.engine, data.database())
+    }
+
+    // MARK: Bad files
+
+    static let badFiles: [(String, String)] = [
+        (
+            "utf8.json",
+            "[{\"objectId\": \"a\", \"s\": \"\u{FF}\"}]".replacingOccurrences(of: "\u{FF}", with: "\u{FFFD}")
+        ),
+        ("number.json", #"[{"objectId": "a", "n": 1e400}]"#),
+        (
+            "deep.json",
+            #"[{"objectId": "a", "n": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+                + "}]"
+        ),
+        ("truncated.json", #"{"A": [{"objectId": "a", "n": 1}, {"objectId": "b", "#),
+        ("truncated-string.ndjson", "{\"objectId\": \"a\"}\n{\"objectId\": \"b\", \"s\": \"abc"),
+        ("duplicate.json", #"[{"objectId": "a"}, {"objectId": "b"}, {"objectId": "a"}]"#),
+        ("wrapper.json", #"[{"objectId": "a", "p": {"__type": "Pointer", "className": "B"}}]"#),
+        ("geo.json", #"[{"objectId": "a", "g": {"__type": "GeoPoint", "latitude": 100, "longitude": 0}}]"#),
+        ("date.json", #"[{"objectId": "a", "createdAt": "yesterday"}]"#),
+        ("trailing.json", #"[{"objectId": "a"},]"#),
+        ("shape.json", #"[{"objectId": "a"}, 42]"#),
+        ("id.json", #"[{"objectId": 7}]"#),
+        ("twice.json", #"{"A": [], "A": []}"#),
+        ("after.json", #"[{"objectId": "a"}] x"#),
+        ("empty.json", ""),
+        ("type.json", #"[{"objectId": "a", "x": {"__type": "Widget"}}]"#),
+        ("count.json", #"{"count": 3}"#),
+    ]
+
+    @Test(arguments: badFiles.indices)
+    func badFilesFailWithTheRecordLoadersError(index: Int) throws {
+        let (name, text) = Self.badFiles[index]
+        var bytes = Array(text.utf8)
+        if name == "utf8.json", let at = bytes.firstIndex(of: 0xEF) { bytes.replaceSubrange(at..<at + 3, with: [0xFF]) }
+        let path = try Self.temporaryFile(name, "")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        var expected: DataFileError?
+        do { _ = try DataFile.load(path: path) } catch { expected = error }
+        #expect(expected != nil, "\(name) should be rejected")
+        do {
+            _ = try Engine.load(contentsOfFile: path)
+            Issue.record("\(name): the direct loader accepted a bad file")
+        } catch {
+            #expect(error == expected, "\(name)")
+        }
+    }
+}
