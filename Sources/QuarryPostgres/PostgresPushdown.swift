@@ -38,9 +38,14 @@ struct PostgresPushdown {
                 continue
             }
             var attempt = translator
+            attempt.narrowing = false
             do throws(PostgresNotComparable) {
                 pushed.append(try attempt.predicate(part, row, positive: true))
                 translator = attempt
+                if attempt.narrowing {
+                    residual.append(part)
+                    reasons.append("a geo distance is narrowed by PostgreSQL with a 1 m margin and decided by Quarry")
+                }
             } catch {
                 residual.append(part)
                 reasons.append(error.reason)

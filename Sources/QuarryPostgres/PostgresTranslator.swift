@@ -17,6 +17,9 @@ struct PostgresTranslator {
     let catalog: PostgresCatalog
     private(set) var bindings: [String] = []
     private var aliases = 0
+    /// Set when a translated leaf is only a superset filter (a geo distance with its margin):
+    /// the pushdown then keeps the conjunct residual as well.
+    var narrowing = false
 
     init(catalog: PostgresCatalog) { self.catalog = catalog }
 
@@ -55,13 +58,23 @@ struct PostgresTranslator {
             return try predicate(q, row, positive: !positive)
         case .leaf(var leaf):
             if positive { return try self.leaf(leaf, row) }
-            if leaf.semantics == .sql {
-                // A NOT above a strict leaf is logical NOT, not the leaf's own negation.
-                return "((\(try self.leaf(leaf, row))) IS NOT TRUE)"
-            }
-            leaf.negated.toggle()
-            return try self.leaf(leaf, row)
+            // The negation of a superset filter is no filter of the negation.
+            let wasNarrowing = narrowing
+            defer { narrowing = wasNarrowing }
+            narrowing = false
+            let negated = try negatedLeaf(&leaf, row)
+            if narrowing { throw PostgresNotComparable("a negated distance test is evaluated by Quarry") }
+            return negated
         }
+    }
+
+    private mutating func negatedLeaf(_ leaf: inout Leaf, _ row: Row) throws(PostgresNotComparable) -> String {
+        if leaf.semantics == .sql {
+            // A NOT above a strict leaf is logical NOT, not the leaf's own negation.
+            return "((\(try self.leaf(leaf, row))) IS NOT TRUE)"
+        }
+        leaf.negated.toggle()
+        return try self.leaf(leaf, row)
     }
 
     private mutating func leaf(_ leaf: Leaf, _ row: Row) throws(PostgresNotComparable) -> String {
@@ -75,7 +88,7 @@ struct PostgresTranslator {
         case .containsAll, .containedBy, .arraySize:
             throw PostgresNotComparable("whole-array tests ($all, $containedBy, $size) are evaluated by Quarry")
         case .quantified: throw PostgresNotComparable("ANY/ALL/NONE quantifiers are evaluated by Quarry")
-        case .geo: throw PostgresNotComparable("geo conditions are evaluated by Quarry")
+        case .geo(let condition): return try geo(condition, rule, row)
         case .inQuery, .select, .relatedTo:
             throw PostgresNotComparable("inner queries and relations are evaluated by Quarry")
         case .text:
