@@ -40,5 +40,15 @@ let package = Package(
             ],
             path: "Sources/quarry-bench-store"),
         .systemLibrary(name: "CSQLiteBench", path: "Sources/CSQLiteBench", pkgConfig: "sqlite3"),
+        // The PostgreSQL store against hand-written SQL and COPY on one database.
+        .executableTarget(
+            name: "quarry-bench-postgres",
+            dependencies: [
+                .product(name: "QuarryPostgres", package: "Quarry"),
+                .product(name: "QuarryTestSupport", package: "Quarry"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/quarry-bench-postgres"),
     ]
 )

@@ -89,7 +89,8 @@ struct PostgresTranslator {
             throw PostgresNotComparable("whole-array tests ($all, $containedBy, $size) are evaluated by Quarry")
         case .quantified: throw PostgresNotComparable("ANY/ALL/NONE quantifiers are evaluated by Quarry")
         case .geo(let condition): return try geo(condition, rule, row)
-        case .inQuery, .select, .relatedTo:
+        case .inQuery(let key, let inner): return try inQuery(key, inner, rule, row)
+        case .select, .relatedTo:
             throw PostgresNotComparable("inner queries and relations are evaluated by Quarry")
         case .text:
             throw PostgresNotComparable("text search ($text) has no PostgreSQL equivalent with the same tokenizing")
