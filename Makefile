@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean bench bench-store bench-server docs docs-html fuzz lint format clients examples
+.PHONY: demo test deps build release clean bench bench-store bench-server bench-concurrency docs docs-html fuzz lint format clients examples
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config; postgresql for the PostgreSQL store's tests.
@@ -101,6 +101,12 @@ bench-store: deps
 	    --rows $(BENCH_ROWS) --output $(BENCH_DATA)
 	$(SWIFT) run -c release --package-path Benchmarks quarry-bench-store --data $(BENCH_DATA) \
 	    --work .build/bench/store --repeat $(BENCH_REPEAT) $(addprefix --database ,$(BENCH_STORE_DATABASES))
+
+# Concurrent reads and writes on the in-memory engine (docs/ARCHITECTURE.md#concurrency): read
+# throughput with 1 task and with one task per core (the ratio), then µs per insert, replace and
+# delete at BENCH_ROWS objects, alone and beside a reader.
+bench-concurrency: deps
+	$(SWIFT) run -c release --package-path Benchmarks quarry-concurrency-bench $(BENCH_ROWS)
 
 # The server load test (docs/SERVER.md#load-test): wrk on 127.0.0.1 against `quarry serve` over
 # the same 1,000,000 Person objects, in memory and in SQLite stores (imported once into

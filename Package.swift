@@ -6,7 +6,7 @@ import PackageDescription
 // and the benchmarks take package dependencies.
 let package = Package(
     name: "Quarry",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Quarry", targets: ["Quarry"]),
         .executable(name: "quarry", targets: ["quarry"]),

@@ -6,10 +6,11 @@ import PackageDescription
 //
 //     swift package benchmark                       # the ordo-one/benchmark suite
 //     swift run -c release quarry-bench-data …      # writes the data set `make bench` uses
+//     swift run -c release quarry-concurrency-bench # concurrent reads and writes
 //     swift run -c release quarry-bench-store …     # the store benchmark (`make bench-store`)
 let package = Package(
     name: "QuarryBenchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Quarry", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -31,6 +32,13 @@ let package = Package(
             name: "quarry-bench-data",
             dependencies: [.product(name: "QuarryTestSupport", package: "Quarry")],
             path: "Sources/quarry-bench-data"),
+        .executableTarget(
+            name: "quarry-concurrency-bench",
+            dependencies: [
+                .product(name: "Quarry", package: "Quarry"),
+                .product(name: "QuarryTestSupport", package: "Quarry"),
+            ],
+            path: "Sources/quarry-concurrency-bench"),
         // Store backends against hand-written SQL and the in-memory engine (docs/STORAGE.md).
         .executableTarget(
             name: "quarry-bench-store",

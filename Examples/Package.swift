@@ -5,7 +5,7 @@ import PackageDescription
 // language mode, every warning an error. `make test` builds and runs it (docs/API.md).
 let package = Package(
     name: "QuarryExamples",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [.package(name: "Quarry", path: "..")],
     targets: [
         .executableTarget(

@@ -78,13 +78,13 @@ extension ImportCommand {
         var storeError: Diagnostic?
         do throws(Diagnostic) {
             try target.importing { t in
-                do throws(DataFileError) {
-                    try DataFile.stream(path: file, className: className) { record, name throws(DataFileError) in
+                do {
+                    try ReadAhead.stream(path: file, className: className) { record, name in
                         do {
                             try t.save(record, in: name)
                         } catch {
                             storeError = Diagnostic(.store.write, "could not save \(name) \(record.objectId): \(error)")
-                            throw DataFileError(code: .store.write, message: "the store failed", file: file)
+                            throw error
                         }
                         if counts.last?.0 == name { counts[counts.count - 1].1 += 1 } else { counts.append((name, 1)) }
                         total += 1
@@ -93,7 +93,7 @@ extension ImportCommand {
                             progress.flush()
                         }
                     }
-                } catch {
+                } catch let error as DataFileError {
                     dataError = error
                     throw error
                 }

@@ -5,22 +5,15 @@ import QuarryCore
 /// a planner and compiled execution. It returns exactly what `ReferenceEvaluator` returns (the
 /// same objects in the same order, the same errors) and is the path embedders should use.
 ///
-/// Keep the data current through `insert` and `delete`; every change invalidates the cached
-/// plans. An engine is not safe to use from several threads at once.
-public final class Engine {
-    let store: ColumnStore
+/// An engine is safe to share between tasks (docs/ARCHITECTURE.md#concurrency): any number of
+/// queries run at once, each on the version of the data published when it started, while
+/// changes (`insert`, `delete`, `apply`, index changes) are made one at a time and published
+/// whole. Use `read` to run several queries on one version. Every change invalidates the
+/// cached plans.
+public final class Engine: Sendable {
     public let limits: Limits
-    let nowMillis: @Sendable () -> Int64
-    let randomSource: @Sendable () -> Double
-    /// The classes, fields and field types of the objects inserted so far: pass it as
-    /// `CompileOptions.schema` (the engine's `find`, `count` and `explain` do) so that a field
-    /// an `insert` added is known to the front-ends (docs/API.md#schema).
-    public private(set) var schema: InferredSchema
-    private var plans: [PlanShape: CachedPlan] = [:]
-    /// How plans were had: for tests, which check that the cache is used where it should be.
-    private(set) var planCounts = PlanCounts()
-    let observation = ObserverSlot()
-    private lazy var planner = Planner(store: store, limits: limits, folding: Normalizer.folding(limits))
+    let replicas: ReplicaPair
+    let observation: ObserverSlot
 
     /// - Parameters:
     ///   - now: the clock in epoch milliseconds, read once per query.
@@ -35,43 +28,51 @@ public final class Engine {
             random: random)
     }
 
-    /// Over columns already built (`Engine.load`, docs/STORAGE.md#direct-loading).
+    /// Over columns already built (`Engine.load`, docs/STORAGE.md#direct-loading): the store
+    /// becomes the first replica as it is; the second is made from it at the first change.
     init(
         store: ColumnStore, schema: InferredSchema, limits: Limits, now: @escaping @Sendable () -> Int64,
         random: @escaping @Sendable () -> Double
     ) {
-        self.store = store
-        self.schema = schema
         self.limits = limits
-        self.nowMillis = now
-        self.randomSource = random
+        let observation = ObserverSlot()
+        self.observation = observation
+        replicas = ReplicaPair(
+            Replica(store: store, schema: schema, limits: limits, now: now, random: random, observation: observation))
     }
 
     /// The data as the engine holds it now, as a `Database` of records built from the
     /// columns: a copy, as costly as the data is large (for checks and export, not queries).
-    public var database: Database { store.snapshot() }
+    public var database: Database { replicas.read { $0.store.snapshot() } }
 
     /// The object with this objectId, built from the columns; nil when the class has none.
     public func object(_ objectId: String, in className: String) -> Record? {
-        guard let table = store.table(className), let row = table.row(of: objectId) else { return nil }
-        return table.record(row)
+        replicas.read { r in
+            guard let table = r.store.table(className), let row = table.row(of: objectId) else { return nil }
+            return table.record(row)
+        }
     }
+
+    /// The classes, fields and field types of the objects inserted so far, as published with
+    /// the data: pass it as `CompileOptions.schema` (the engine's `find`, `count` and `explain`
+    /// do) so that a field an `insert` added is known to the front-ends (docs/API.md#schema).
+    public var schema: InferredSchema { replicas.read { $0.schema } }
 
     /// Heap bytes the columns of a class hold, field by field in first-seen order (`objectId`
     /// includes the objectId → row lookup; indexes are not included); nil when there is no
     /// such class.
     public func columnBytes(of className: String) -> [(field: String, bytes: Int)]? {
-        store.table(className)?.bytesByField.map { (field: $0.0, bytes: $0.1) }
+        replicas.read { $0.store.table(className)?.bytesByField.map { (field: $0.0, bytes: $0.1) } }
     }
 
-    /// The storage the planner consults (classes, indexes, statistics).
-    public var storage: any Storage { store }
+    /// The storage the planner consults (classes, indexes, statistics), answering from the
+    /// data published when each question is asked.
+    public var storage: any Storage { PublishedStorage(replicas: replicas) }
 
     /// Recomputes a class's statistics exactly (bounds and distinct counts only widen as data
     /// changes; after many deletes or replacements this sharpens the planner's estimates).
     public func refreshStatistics(of className: String) {
-        plans.removeAll()
-        store.refreshStatistics(className)
+        _ = replicas.write([.refreshStatistics(className)])
     }
 
     // MARK: - Changes
@@ -79,16 +80,24 @@ public final class Engine {
     /// Adds an object to a class (creating the class if needed), or replaces the object with
     /// the same objectId in place.
     public func insert(_ record: Record, into className: String) {
-        plans.removeAll()
-        store.insert(record, into: className)
-        schema.note(record, in: className)
+        _ = replicas.write([.save(record, in: className)])
     }
 
     /// Removes an object; returns whether it was there.
     @discardableResult
     public func delete(_ objectId: String, from className: String) -> Bool {
-        plans.removeAll()
-        return store.remove(objectId, from: className)
+        replicas.write([.delete(objectId: objectId, from: className)])[0]
+    }
+
+    /// Applies changes in order as one: a query sees all of them or none.
+    public func apply(_ changes: [StoreChange]) {
+        _ = replicas.write(
+            changes.map { change in
+                switch change {
+                case .save(let record, let className): return .save(record, in: className)
+                case .delete(let objectId, let className): return .delete(objectId: objectId, from: className)
+                }
+            })
     }
 
     // MARK: - Indexes
@@ -102,17 +111,17 @@ public final class Engine {
     /// an index on a field no object has is almost always a misspelling, so it is rejected with
     /// `index.unknown-field` and a "did you mean" note (docs/API.md#indexes).
     public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) throws(Diagnostic) {
-        guard store.table(className) != nil else {
-            throw Diagnostic(.index.unknownClass, "there is no class named '\(className)' to index")
+        _ = try replicas.write([.createIndex(kind, key, in: className)]) { (r) throws(Diagnostic) in
+            guard r.store.table(className) != nil else {
+                throw Diagnostic(.index.unknownClass, "there is no class named '\(className)' to index")
+            }
+            guard !key.components.isEmpty, !key.components.contains(where: \.isEmpty) else {
+                throw Diagnostic(.index.invalidKey, "'\(key)' is not a key path to index")
+            }
+            guard r.schema.resolveField(key.components[0], in: className) == key.components[0] else {
+                throw Self.unknownField(key, in: className, schema: r.schema)
+            }
         }
-        guard !key.components.isEmpty, !key.components.contains(where: \.isEmpty) else {
-            throw Diagnostic(.index.invalidKey, "'\(key)' is not a key path to index")
-        }
-        guard schema.resolveField(key.components[0], in: className) == key.components[0] else {
-            throw Self.unknownField(key, in: className, schema: schema)
-        }
-        plans.removeAll()
-        store.createIndex(kind, on: key, in: className)
     }
 
     private static func unknownField(_ key: FieldPath, in className: String, schema: InferredSchema) -> Diagnostic {
@@ -127,166 +136,74 @@ public final class Engine {
     /// Removes an index; returns whether it existed.
     @discardableResult
     public func dropIndex(_ kind: IndexKind, on key: FieldPath, in className: String) -> Bool {
-        plans.removeAll()
-        return store.dropIndex(kind, on: key, in: className)
+        replicas.write([.dropIndex(kind, key, in: className)])[0]
     }
 
     // MARK: - Queries
 
-    /// Runs a query: the same result as `ReferenceEvaluator.run`, every record built.
+    /// Runs a query on the data published when it starts: the same result as
+    /// `ReferenceEvaluator.run`, every record built.
     public func run(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> QueryResult {
-        switch try runLazily(query, variables: variables) {
-        case .count(let n): return .count(n)
-        case .rows(let rows): return .records(Array(rows))
-        }
+        try replicas.read { (r) throws(Diagnostic) in try r.run(query, variables: variables) }
     }
 
-    /// Runs a query and returns its rows without building their records: objectIds read
-    /// straight from the store, records built (and shaped by includes and keys) as they are
-    /// read. The same answer as `run`.
+    /// Runs a query and returns the objectIds of its rows without building their records (or
+    /// the count of a count query): the same objects, in the same order, as `run`.
     public func runLazily(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> LazyQueryResult {
-        // The query is checked when it is planned (once per shape and set of variable names).
-        let run = RunState(
-            store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
-            timing: false)
-        guard let observer = observation.observer else { return try result(query, run) }
-        return try observing(query, observer) { () throws(Diagnostic) in try result(query, run) }
+        try replicas.read { (r) throws(Diagnostic) in try r.objectIds(query, variables: variables) }
     }
 
-    func result(_ query: Query, _ run: RunState) throws(Diagnostic) -> LazyQueryResult {
-        var limit = query.limit ?? query.profile.defaultLimit
-        if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
-        switch try execute(query, run, skip: query.skip ?? 0, limit: limit) {
-        case .count(let n):
-            return .count(n)
-        case .rows(let rows):
-            guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
-            // Nothing to embed or project: the stored objects are the answer as they are.
-            let shaping =
-                query.includes.isEmpty && query.keys == nil && query.excludeKeys.isEmpty
-                ? nil : ResultSet.Shaping(query: query, evaluation: run.evaluation)
-            return .rows(ResultSet(store: store, table: table, rows: rows, shaping: shaping))
-        }
-    }
-
-    /// The plan for a query, checked by `QueryValidator` with the caller's variable names and
-    /// cached by shape until the data changes. The same query again reuses its plan; the same
-    /// shape with other literals is checked and planned again from its literals (a regex
-    /// literal must compile before any row is read; rewrites, node literals and index estimates
-    /// all depend on them).
-    func plan(_ query: Query, variables: Set<String> = []) throws(Diagnostic) -> Plan {
-        guard let (shape, literals) = PlanShape.of(query) else {
-            try validate(query, variables)
-            return try build(query)
-        }
-        if let cached = plans[shape], cached.plan.storeVersion == store.version {
-            let sameLiterals = PlanShape.sameLiterals(cached.literals, literals)
-            if cached.variables != variables || !sameLiterals {
-                try validate(query, variables)
-                cached.variables = variables
-            }
-            if sameLiterals {
-                planCounts.reused += 1
-                return cached.plan
-            }
-            cached.plan = try build(query)
-            cached.literals = literals
-            planCounts.rebound += 1
-            return cached.plan
-        }
-        try validate(query, variables)
-        let p = try build(query)
-        if plans.count >= Self.planCacheCapacity { plans.removeAll() }
-        plans[shape] = CachedPlan(plan: p, literals: literals, variables: variables)
-        planCounts.built += 1
-        return p
+    /// Runs `body` on one version of the data: every query it runs on the snapshot sees the
+    /// same objects, whatever is written meanwhile. The snapshot cannot leave `body`. Writing
+    /// to the engine inside `body` waits for `body` to end: do not.
+    public func read<R, E: Error>(_ body: (borrowing Snapshot) throws(E) -> R) throws(E) -> R {
+        try replicas.read { (r) throws(E) in try body(Snapshot(Unmanaged.passUnretained(r))) }
     }
 
     /// Drops every cached plan and what planning memoizes, so that the next planning of any
     /// query is a first one (`quarry bench` times first planning this way).
     @_spi(Benchmarking) public func forgetPlans() {
-        plans.removeAll(keepingCapacity: true)
-        planner.memo.forget()
+        for replica in replicas.replicas { replica.forgetPlans() }
     }
 
-    private func validate(_ query: Query, _ variables: Set<String>) throws(Diagnostic) {
-        var validator = QueryValidator(source: store, limits: limits, variables: variables)
-        try validator.check(query)
-    }
+    /// How plans were had, over every replica: for tests, which check that the cache is used
+    /// where it should be.
+    var planCounts: PlanCounts { replicas.replicas.reduce(PlanCounts()) { $0 + $1.planCounts } }
 
-    private func build(_ query: Query) throws(Diagnostic) -> Plan {
-        guard let p = planner.plan(query, failedInner: [:]) else { throw QueryValidator.unknownClass(query.className) }
-        return p
-    }
+    typealias PlanCounts = QuarryEngine.PlanCounts
+}
 
-    private static let planCacheCapacity = 256
+extension Engine {
+    /// One version of the engine's data, inside `Engine.read`.
+    public struct Snapshot: ~Copyable {
+        /// Unretained: the replica outlives the `read` the snapshot cannot leave. (A stored class
+        /// reference made Swift 6.3's optimizer crash inlining `read` in release builds.)
+        private let unmanaged: Unmanaged<Replica>
+        var replica: Replica { unmanaged.takeUnretainedValue() }
 
-    /// The plan last built for a shape, with the literals and variable names it was built for.
-    private final class CachedPlan {
-        var plan: Plan
-        var literals: [Value]
-        var variables: Set<String>
-        init(plan: Plan, literals: [Value], variables: Set<String>) {
-            self.plan = plan
-            self.literals = literals
-            self.variables = variables
+        init(_ replica: Unmanaged<Replica>) { unmanaged = replica }
+
+        /// The schema of this version's objects (as `Engine.schema`).
+        public var schema: InferredSchema { replica.schema }
+
+        /// Runs a query on this version (as `Engine.run`).
+        public func run(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> QueryResult {
+            try replica.run(query, variables: variables)
         }
     }
+}
 
-    /// Plans built for a shape not in the cache, reused as they were, and rebuilt for new literals.
-    struct PlanCounts: Equatable {
-        var built = 0
-        var reused = 0
-        var rebound = 0
-    }
+extension Engine {
+    /// The published replica's store, for tests that look inside it from one thread.
+    var store: ColumnStore { replicas.read { $0.store } }
 
-    /// Inner queries first (their errors kept for the leaves that reach them), then the plan.
-    func execute(_ query: Query, _ run: RunState, skip: Int, limit: Int?) throws(Diagnostic) -> Runner.Output {
-        let counts = planCounts
-        var plan = try plan(query, variables: Set(run.variables.keys))
-        if let observer = observation.observer { report(plan, countsBefore: counts, to: observer) }
-        var failed: [Query: Diagnostic] = [:]
-        for inner in plan.innerQueries {
-            materialize(inner, run)
-            if case .failed(let error)? = run.inner[inner] { failed[inner] = error }
-        }
-        if !failed.isEmpty, let replanned = planner.plan(query, failedInner: failed) {
-            plan = replanned
-        }
-        guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
-        let ctx = ExecContext(run: run, table: table)
-        guard run.timing else { return try Runner.execute(plan, ctx, skip: skip, limit: limit) }
-        plan.filter.resetCounters()
-        plan.source.rowsOut = 0
-        let stats = ExecutionStats(plan: plan)
-        run.executions[query] = stats
-        let start = ContinuousClock.now
-        let output = try Runner.execute(plan, ctx, skip: skip, limit: limit, stats: stats)
-        stats.total = ContinuousClock.now - start
-        return output
-    }
-
-    /// Runs an inner query as the reference does (its order, skip and inner limit; too many
-    /// rows is `limit.inner-rows`) and records the rows or the error.
-    private func materialize(_ query: Query, _ run: RunState) {
-        guard run.inner[query] == nil else { return }
-        var rowsQuery = query
-        rowsQuery.count = false
-        do throws(Diagnostic) {
-            guard
-                case .rows(let rows) = try execute(
-                    rowsQuery, run, skip: query.skip ?? 0, limit: InnerQueries.limit(query))
-            else { return }
-            guard rows.count <= limits.maxInnerRows else {
-                throw Diagnostic(
-                    .limit.innerRows,
-                    "the inner query on \(query.className) yields \(rows.count) rows, more than the "
-                        + "limit of \(limits.maxInnerRows); give it a limit or a narrower condition")
-            }
-            guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
-            run.setInner(query, .rows(rows, .rows(table, rows)))
-        } catch {
-            run.setInner(query, .failed(error))
+    /// The plan the published replica has for a query (checked out and given back), for tests
+    /// that look at plans from one thread.
+    func plan(_ query: Query, variables: Set<String> = []) throws(Diagnostic) -> Plan {
+        try replicas.read { (r) throws(Diagnostic) in
+            let checkout = try r.checkOut(query, variables: variables)
+            r.giveBack(checkout)
+            return checkout.plan
         }
     }
 }

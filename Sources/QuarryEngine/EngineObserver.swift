@@ -73,11 +73,11 @@ extension Engine {
         set { observation.observer = newValue }
     }
 
-    /// Reports a plan to the observer, telling a cache hit from a build by the plan counts.
-    func report(_ plan: Plan, countsBefore before: PlanCounts, to observer: any EngineObserver) {
-        let after = planCounts
-        let cache: PlanEvent.CacheOutcome =
-            after.reused > before.reused ? .reused : after.rebound > before.rebound ? .rebound : .built
+}
+
+extension Replica {
+    /// Reports a plan, and how the plan cache gave it, to the observer.
+    func report(_ plan: Plan, _ cache: PlanEvent.CacheOutcome, to observer: any EngineObserver) {
         let access: PlanEvent.Access
         switch plan.source {
         case is FullScan: access = .fullScan
@@ -93,8 +93,8 @@ extension Engine {
 
     /// Runs `body` and reports the query's time and matches (or its error) to the observer.
     func observing(
-        _ query: Query, _ observer: any EngineObserver, _ body: () throws(Diagnostic) -> LazyQueryResult
-    ) throws(Diagnostic) -> LazyQueryResult {
+        _ query: Query, _ observer: any EngineObserver, _ body: () throws(Diagnostic) -> RowsOrCount
+    ) throws(Diagnostic) -> RowsOrCount {
         let start = ContinuousClock.now
         let seconds = { () -> Double in
             let d = ContinuousClock.now - start
@@ -105,7 +105,7 @@ extension Engine {
             let matches: Int
             switch result {
             case .count(let n): matches = n
-            case .rows(let rows): matches = rows.count
+            case .rows(let rows, _): matches = rows.count
             }
             observer.engine(finished: QueryEvent(query: query, seconds: seconds(), matches: matches, error: nil))
             return result

@@ -4,13 +4,13 @@ extension Engine {
     /// Checks a query and plans it now, so that running it later does only the work of the
     /// run (the plan stays cached until the data or the indexes change).
     public func prepare(_ query: Query, variables: Set<String> = []) throws(Diagnostic) -> PreparedQuery {
-        _ = try plan(query, variables: variables)
+        try replicas.read { (r) throws(Diagnostic) in r.giveBack(try r.checkOut(query, variables: variables)) }
         return PreparedQuery(engine: self, query: query)
     }
 }
 
 /// A query checked and planned by `Engine.prepare`.
-public struct PreparedQuery {
+public struct PreparedQuery: Sendable {
     public let engine: Engine
     public let query: Query
 

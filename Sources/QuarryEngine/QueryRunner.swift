@@ -18,7 +18,7 @@ extension Evaluation {
         var matched: [Record] = []
         for position in 0..<source.objectCount(in: query.className) {
             try visitRow()
-            let record = source.record(at: position, in: query.className)
+            guard let record = source.record(at: position, in: query.className) else { continue }
             if try evaluate(query.predicate, Scope(record: record, className: query.className)) {
                 matched.append(record)
             }

@@ -12,15 +12,16 @@ protocol RecordSource {
     func field(_ name: String, of p: Pointer) -> Value?
     /// Whether the object a pointer leads to exists.
     func contains(_ p: Pointer) -> Bool
-    /// Objects in a class (0 when there is no such class).
+    /// Positions in a class (0 when there is no such class).
     func objectCount(in className: String) -> Int
-    /// The `position`-th object of a class, in insertion order.
-    func record(at position: Int, in className: String) -> Record
+    /// The object at a position of a class, in insertion order; nil for a position whose object
+    /// was deleted (the engine keeps deleted rows until it compacts: docs/STORAGE.md#deletes).
+    func record(at position: Int, in className: String) -> Record?
 }
 
 extension Database: RecordSource {
     func field(_ name: String, of p: Pointer) -> Value? { resolve(p)?[name] }
     func contains(_ p: Pointer) -> Bool { resolve(p) != nil }
     func objectCount(in className: String) -> Int { self[className]?.records.count ?? 0 }
-    func record(at position: Int, in className: String) -> Record { self[className]!.records[position] }
+    func record(at position: Int, in className: String) -> Record? { self[className]!.records[position] }
 }

@@ -97,6 +97,8 @@ package final class SQLiteStatement {
     }
 
     package func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
+    /// Sets every parameter to NULL.
+    package func clearBindings() { sqlite3_clear_bindings(handle) }
     package func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
     package func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
     /// Binds the string's UTF-8 bytes with their length, so an embedded NUL is kept.

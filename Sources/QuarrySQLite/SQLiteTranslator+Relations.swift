@@ -87,7 +87,7 @@ extension SQLiteTranslator {
         let ids = try innerRows(inner, innerKey: nil)
         func outcome(_ kind: SQLiteColumnKind?, _ v: String) -> SQLiteOutcome {
             guard case .pointer(let target)? = kind else { return .unknown }
-            return target == inner.className ? .sql("\(v) IN (\(ids))", fails: "\(v) NOT IN (\(ids))") : .always(false)
+            return target == inner.className ? .sql("\(v) IN (\(ids))", fails: notIn(v, ids)) : .always(false)
         }
         return try membershipLeaf(x, outcome, rule)
     }
@@ -116,9 +116,16 @@ extension SQLiteTranslator {
             let objectIdMatch =
                 document && ((kind.isPointer && innerKind.isText) || (kind.isText && innerKind.isPointer))
             guard kind.isComparable(with: innerKind) || objectIdMatch else { return .always(false) }
-            return .sql("\(v) IN (\(values))", fails: "\(v) NOT IN (\(values))")
+            return .sql("\(v) IN (\(values))", fails: notIn(v, values))
         }
         return try membershipLeaf(x, outcome, rule)
+    }
+
+    /// "Not among the inner query's rows", NULL (or FALSE) for a NULL value: SQL's `NULL NOT
+    /// IN (empty)` is TRUE, which would let a null or missing value pass a negated leaf when the
+    /// inner query yields nothing.
+    private func notIn(_ v: String, _ rows: String) -> String {
+        "(\(v) IS NOT NULL AND \(v) NOT IN (\(rows)))"
     }
 
     /// Membership in an inner query's results: existential over an array under every

@@ -29,12 +29,19 @@ struct DataService: Sendable {
         let policy = ACLPolicy(principal: principal)
         var restricted = policy.restrict(query)
         var count: Int?
+        var found: [Record]
         if query.count {
-            if case .count(let n) = try await run(restricted) { count = n }
+            // The count and the page from one version of the data (docs/SERVER.md#layers).
+            var page = restricted
+            page.count = false
+            let results = try await run(query.limit == 0 ? [restricted] : [restricted, page])
+            if case .count(let n) = results[0] { count = n }
             if query.limit == 0 { return ["results": [], "count": .int(Int64(count ?? 0))] }
-            restricted.count = false
+            found = results[1].records
+        } else {
+            found = try await run(restricted).records
         }
-        var records = try await visibleIncludes(try await run(restricted).records, policy: policy)
+        var records = try await visibleIncludes(found, policy: policy)
         if relationsDepth > 0 {
             var related = RelatedObjects(service: self, policy: policy)
             records = try await related.embed(records, depth: relationsDepth)
@@ -220,6 +227,10 @@ struct DataService: Sendable {
 
     func run(_ query: Query) async throws(APIError) -> QueryResult {
         do { return try await backend.run(query, variables: [:]) } catch { throw APIError(error) }
+    }
+
+    func run(_ queries: [Query]) async throws(APIError) -> [QueryResult] {
+        do { return try await backend.run(queries, variables: [:]) } catch { throw APIError(error) }
     }
 
     func hasClass(_ name: String) async throws(APIError) -> Bool {

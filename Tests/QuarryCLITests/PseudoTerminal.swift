@@ -123,7 +123,7 @@ enum Executables {
         process.environment = env
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let errPath = directory + "/stderr-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let errFile = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin

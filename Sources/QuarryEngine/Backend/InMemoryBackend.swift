@@ -1,8 +1,10 @@
 import QuarryCore
 
-/// The in-memory engine behind the backend interface: one `Engine`, its calls serialized by
-/// the actor (an engine is not safe to use from several threads at once).
-public actor InMemoryBackend: QueryBackend {
+/// The in-memory engine behind the backend interface. The engine is `Sendable` and reads
+/// concurrently (docs/ARCHITECTURE.md#concurrency): queries from many tasks run at once, each
+/// on the version of the data published when it starts, and a batch of writes is published
+/// whole.
+public final class InMemoryBackend: QueryBackend {
     private let engine: Engine
 
     public init(
@@ -13,20 +15,31 @@ public actor InMemoryBackend: QueryBackend {
         engine = Engine(database: database, limits: limits, now: now, random: random)
     }
 
-    public nonisolated var backendName: String { "memory" }
+    public var backendName: String { "memory" }
 
     public func catalog() async throws(Diagnostic) -> [ClassCatalog] {
-        let store = engine.store
-        return store.classNames.map { name in
-            let registry = store.indexes[name]
-            let values = registry?.values.map { IndexDeclaration(kind: $0.kind, key: $0.path) } ?? []
-            let geo = registry?.geo.map { IndexDeclaration(kind: .geo, key: $0.path) } ?? []
-            return ClassCatalog(name: name, objectCount: store.tables[name]?.rowCount ?? 0, indexes: values + geo)
+        engine.replicas.read { r in
+            let store = r.store
+            return store.classNames.map { name in
+                let registry = store.indexes[name]
+                let values = registry?.values.map { IndexDeclaration(kind: $0.kind, key: $0.path) } ?? []
+                let geo = registry?.geo.map { IndexDeclaration(kind: .geo, key: $0.path) } ?? []
+                return ClassCatalog(name: name, objectCount: store.objectCount(in: name), indexes: values + geo)
+            }
         }
     }
 
     public func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult {
         try engine.run(query, variables: variables)
+    }
+
+    /// The queries on one published version (`Engine.read`).
+    public func run(_ queries: [Query], variables: [String: Value]) async throws(Diagnostic) -> [QueryResult] {
+        try engine.read { (s) throws(Diagnostic) in
+            var results: [QueryResult] = []
+            for query in queries { results.append(try s.run(query, variables: variables)) }
+            return results
+        }
     }
 
     public func explain(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> BackendExplanation {
@@ -37,15 +50,10 @@ public actor InMemoryBackend: QueryBackend {
             plan: report.description.split(separator: "\n").map(String.init))
     }
 
-    /// Applies the changes in order. The engine's changes cannot fail, so the batch is
-    /// all-or-nothing by construction.
+    /// Applies the changes in order, published as one. The engine's changes cannot fail, so the
+    /// batch is all-or-nothing by construction.
     public func write(_ changes: [StoreChange]) async throws(Diagnostic) {
-        for change in changes {
-            switch change {
-            case .save(let record, let className): engine.insert(record, into: className)
-            case .delete(let objectId, let className): engine.delete(objectId, from: className)
-            }
-        }
+        engine.apply(changes)
     }
 
     public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) async throws(Diagnostic) {

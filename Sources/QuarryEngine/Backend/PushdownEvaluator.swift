@@ -45,28 +45,44 @@ public struct PushdownEvaluator {
     /// after it.
     ///
     /// - Parameters:
-    ///   - mayReachDate: whether a key path may reach a date in the backend's data (a string
-    ///     compared with it under `.sql` must then parse as one); answer true when unsure.
+    ///   - className: the class the predicate tests.
+    ///   - mayReachDate: whether a key path of a class may reach a date in the backend's data
+    ///     (a string compared with it under `.sql` must then parse as one); answer true when
+    ///     unsure. An inner query's predicate is judged with its own class's answers: without
+    ///     them `country = 'BR'` might meet a date and throw, and the inner query would stay
+    ///     residual (docs/STORAGE.md#inner-queries).
     ///   - objectCount: the objects of a class in the snapshot, which bounds what an inner
     ///     query can yield; nil when unknown.
     public func mayThrow(
-        _ predicate: Filter, mayReachDate: @escaping (FieldPath) -> Bool,
+        _ predicate: Filter, of className: String,
+        mayReachDate: @escaping (FieldPath, _ className: String) -> Bool,
         objectCount: @escaping (String) -> Int?
     ) -> Bool {
-        var fallibility = Fallibility(facts: BackendKeyFacts(mayReachDate: mayReachDate))
+        var fallibility = Fallibility(facts: BackendKeyFacts(mayReachDate: { mayReachDate($0, className) }))
         let limits = limits
         let evaluation = evaluation
         // An inner query cannot fail when its own predicate cannot throw, its page is valid,
         // and it cannot yield more than `maxInnerRows` rows.
         fallibility.innerSucceeds = { inner in
-            // The facts are the outer class's: the inner predicate is judged without them.
             guard (inner.skip ?? 0) >= 0, (inner.limit ?? 0) >= 0,
-                !Fallibility(facts: NoKeyFacts()).mayThrow(inner.predicate)
+                !mayThrow(inner.predicate, of: inner.className, mayReachDate: mayReachDate, objectCount: objectCount)
             else { return false }
             let bound = Swift.min(evaluation.innerLimit(inner) ?? .max, objectCount(inner.className) ?? .max)
             return bound <= limits.maxInnerRows
         }
         return fallibility.mayThrow(predicate)
+    }
+
+    /// `mayThrow(_:of:mayReachDate:objectCount:)` for a backend that knows only the outer
+    /// class's dates: an inner query's predicate is judged as if any key may reach a date.
+    public func mayThrow(
+        _ predicate: Filter, mayReachDate: @escaping (FieldPath) -> Bool,
+        objectCount: @escaping (String) -> Int?
+    ) -> Bool {
+        // No class is named "" (the query's class is "", every inner class has a name).
+        mayThrow(
+            predicate, of: "", mayReachDate: { path, className in className.isEmpty ? mayReachDate(path) : true },
+            objectCount: objectCount)
     }
 
     /// Renders a predicate as EXPLAIN shows it.

@@ -12,12 +12,23 @@ public protocol QueryBackend: Sendable {
     func catalog() async throws(Diagnostic) -> [ClassCatalog]
     /// Runs a query: filter, order, count or page, includes and projection.
     func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult
+    /// Runs queries on one version of the data where the backend keeps versions (a count and
+    /// its page agree); by default, one after another.
+    func run(_ queries: [Query], variables: [String: Value]) async throws(Diagnostic) -> [QueryResult]
     /// How the backend would run the query, without running it.
     func explain(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> BackendExplanation
     /// Applies the changes in one transaction: all of them, or none when one fails.
     func write(_ changes: [StoreChange]) async throws(Diagnostic)
     /// Declares a secondary index (declaring one that exists does nothing).
     func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) async throws(Diagnostic)
+}
+
+extension QueryBackend {
+    public func run(_ queries: [Query], variables: [String: Value]) async throws(Diagnostic) -> [QueryResult] {
+        var results: [QueryResult] = []
+        for query in queries { results.append(try await run(query, variables: variables)) }
+        return results
+    }
 }
 
 /// One write: save an object (insert, or replace the one with the same objectId in place,

@@ -35,7 +35,7 @@ final class StoredObjectsSource: RecordSource {
     func field(_ name: String, of p: Pointer) -> Value? { resolve(p)?[name] }
     func contains(_ p: Pointer) -> Bool { resolve(p) != nil }
     func objectCount(in className: String) -> Int { all(className).count }
-    func record(at position: Int, in className: String) -> Record { all(className)[position] }
+    func record(at position: Int, in className: String) -> Record? { all(className)[position] }
 
     private func all(_ className: String) -> [Record] {
         if let records = classes[className] { return records }

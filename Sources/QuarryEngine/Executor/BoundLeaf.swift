@@ -12,7 +12,7 @@ final class BoundLeaf: FilterNode {
     init(_ leaf: Leaf, names: [String], compiler: FilterCompiler, mayThrow: Bool) {
         self.leaf = leaf
         self.names = names
-        self.compiler = compiler
+        self.compiler = compiler.owned()
         super.init(describing: .leaf(leaf), cost: 10, selectivity: 0.3, mayThrow: mayThrow)
     }
 

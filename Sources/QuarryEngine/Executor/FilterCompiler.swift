@@ -14,6 +14,19 @@ struct FilterCompiler {
     /// Key resolutions and answers already worked out for this store.
     let memo: PlanningMemo
 
+    /// A compiler whose memo and folding evaluation are its own, for a node that compiles
+    /// while its plan runs: the replica's are shared by every plan and used only under the
+    /// plan cache's lock (docs/ARCHITECTURE.md#concurrency).
+    func owned() -> FilterCompiler {
+        let memo = PlanningMemo(version: store.version)
+        var fallibility = Fallibility(
+            facts: MemoizedKeyFacts(facts: StoreKeyFacts(store: store, table: table), memo: memo))
+        fallibility.innerSucceeds = self.fallibility.innerSucceeds
+        return FilterCompiler(
+            store: store, table: table, limits: limits, fallibility: fallibility, failedInner: failedInner,
+            folding: Normalizer.folding(limits), memo: memo)
+    }
+
     /// The key path resolved against the store (nil: only the reference can follow it).
     func access(_ path: FieldPath) -> KeyAccess? { memo.access(path, in: table, store: store) }
 

@@ -8,6 +8,12 @@ extension Engine {
     public func explain(_ query: Query, variables: [String: Value] = [:], analyze: Bool = false) throws(Diagnostic)
         -> ExplainReport
     {
+        try replicas.read { (r) throws(Diagnostic) in try r.explain(query, variables: variables, analyze: analyze) }
+    }
+}
+
+extension Replica {
+    func explain(_ query: Query, variables: [String: Value], analyze: Bool) throws(Diagnostic) -> ExplainReport {
         var validator = QueryValidator(source: store, limits: limits, variables: Set(variables.keys))
         try validator.check(query)
         guard analyze else { return ExplainReport(root: try node(query, run: nil), analyzed: false) }
@@ -20,7 +26,7 @@ extension Engine {
         root.time = ContinuousClock.now - start
         switch result {
         case .count(let n): root.actualRows = n
-        case .rows(let r): root.actualRows = r.count
+        case .rows(let r, _): root.actualRows = r.count
         }
         return ExplainReport(root: root, analyzed: true)
     }
@@ -29,8 +35,16 @@ extension Engine {
         var rowsQuery = query
         rowsQuery.count = false
         let execution = run?.executions[query] ?? run?.executions[rowsQuery]
+        // A plan checked out here stays in this reader's hands until the node is built.
+        var checkout: CheckedOutPlan? = nil
+        defer { checkout.map(giveBack) }
         let plan: Plan
-        if let used = execution?.plan { plan = used } else { plan = try self.plan(query) }
+        if let used = execution?.plan {
+            plan = used
+        } else {
+            checkout = try checkOut(query)
+            plan = checkout!.plan
+        }
         var children: [PlanNode] = []
         if !plan.rewrites.isEmpty {
             children.append(

@@ -63,7 +63,8 @@ final class FullScan: RowSource {
         while start < n {
             let end = Swift.min(n, start + Batch.capacity)
             batch.setRange(start..<end)
-            rowsOut += end - start
+            ctx.table.dropDeleted(&batch)
+            rowsOut += batch.count
             guard try body(&batch) else { return }
             start = end
         }

@@ -1,7 +1,8 @@
 import QuarryCore
 
 /// The columns of one class, the only copy of its objects. Rows are in insertion order; a
-/// row's record is built from the columns when it is read.
+/// row's record is built from the columns when it is read. A deleted object's row stays, with
+/// every field missing, until the store compacts the class (docs/STORAGE.md#deletes).
 final class ClassTable {
     let name: String
     /// Every row's objectId, as a string column (the `objectId` key).
@@ -13,10 +14,34 @@ final class ClassTable {
     private var fieldOrders: [Int: [String]] = [:]
     /// objectId → row, keyed by the objectIds' bytes in their arena.
     private var lookup = SpanTable()
+    /// Rows whose object was deleted.
+    private var deleted = RowBits()
+    private(set) var deletedCount = 0
 
     init(name: String) { self.name = name }
 
+    /// Rows, deleted ones included.
     var rowCount: Int { objectIds.rowCount }
+    /// Objects: rows less deleted ones.
+    var liveCount: Int { rowCount - deletedCount }
+
+    @inline(__always) func isLive(_ row: Int) -> Bool { deletedCount == 0 || !deleted[row] }
+
+    /// The rows of objects, in order.
+    var liveRows: LazyFilterSequence<Range<Int>> { (0..<rowCount).lazy.filter(isLive) }
+
+    /// Takes deleted rows out of a batch of a full scan (untouched when its range has none).
+    func dropDeleted(_ batch: inout Batch) {
+        guard deletedCount > 0, let range = batch.dense, deleted.any(in: range) else { return }
+        let deleted = self.deleted
+        batch.refine { _, r in !deleted[r] }
+    }
+
+    /// A column made for a field after rows were deleted counts those rows as missing: they
+    /// are not objects.
+    func discountDeleted(_ column: Column) {
+        column.statistics.missing -= deletedCount
+    }
 
     /// The column of a field, or the objectId column; nil for a field no object has had.
     func column(_ field: String) -> Column? {
@@ -53,17 +78,14 @@ final class ClassTable {
         objectIds.withBytes { s in lookup.reserve(rowCount + rows) { s.span(Int($0)) } }
     }
 
-    /// Removes a row; later rows move up by one.
+    /// Deletes a row's object: its objectId leaves the lookup and its fields become missing
+    /// (uncounted in the statistics); the row stays, so no other row moves.
     func removeRow(_ row: Int) {
         objectIds.withBytes { s in lookup.remove(Int32(row)) { s.span(Int($0)) } }
-        objectIds.remove(row)
-        for column in columns.values { column.remove(row) }
-        if fieldOrders.keys.contains(where: { $0 >= row }) {
-            fieldOrders = Dictionary(
-                uniqueKeysWithValues: fieldOrders.compactMap { r, order in
-                    r == row ? nil : (r > row ? r - 1 : r, order)
-                })
-        }
+        for column in columns.values { column.clear(row) }
+        fieldOrders[row] = nil
+        deleted[row] = true
+        deletedCount += 1
     }
 
     /// Notes the order a row's fields were written in (after its columns are set), so that

@@ -33,8 +33,6 @@ class Column {
     func trimTyped() {}
     /// Grows the typed arrays by one placeholder row.
     func appendPlaceholder() {}
-    /// Removes row `row` from the typed arrays.
-    func removeTyped(at row: Int) {}
     /// Called when the typed value at `row` is about to be replaced or removed.
     func forgetTyped(at row: Int) {}
     /// Called when the `other` value at `row` is about to be replaced or removed.
@@ -107,14 +105,10 @@ class Column {
         statistics.count(old, -1)
     }
 
-    /// Removes a row; later rows move up by one.
-    final func remove(_ row: Int) {
+    /// Empties a deleted object's row: missing, and no longer counted in the statistics.
+    final func clear(_ row: Int) {
         forget(row)
-        removeTyped(at: row)
-        slots.remove(at: row)
-        if others.keys.contains(where: { $0 > row }) {
-            others = Dictionary(uniqueKeysWithValues: others.map { ($0.key > row ? $0.key - 1 : $0.key, $0.value) })
-        }
+        slots[row] = Slot.missing.rawValue
     }
 
     /// Replaces the kept value of an `other` row (a pointer column's dangling pointer whose
@@ -126,10 +120,10 @@ class Column {
         others[row] = slot == .other ? value : nil
     }
 
-    /// Statistics recomputed from scratch.
-    final func refreshStatistics() {
+    /// Statistics recomputed from scratch over the rows that hold objects.
+    final func refreshStatistics(_ rows: some Sequence<Int>) {
         var fresh = ColumnStatistics()
-        for row in 0..<slots.count {
+        for row in rows {
             let slot = Slot(rawValue: slots[row]) ?? .missing
             fresh.count(slot, +1)
             if slot == .value || slot == .other, let v = value(at: row) { fresh.note(v) }

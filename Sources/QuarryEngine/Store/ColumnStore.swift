@@ -42,7 +42,7 @@ final class ColumnStore {
     func snapshot() -> Database {
         Database(
             classNames.compactMap { name in
-                tables[name].map { t in ClassData(name: name, records: (0..<t.rowCount).map(t.record)) }
+                tables[name].map { t in ClassData(name: name, records: t.liveRows.map(t.record)) }
             })
     }
 
@@ -73,8 +73,10 @@ final class ColumnStore {
         indexesAfterChange(className, before, .inserted(row: row))
     }
 
-    /// Removes an object; returns whether it existed. Rows after it move up by one, so this
-    /// costs a pass over the class's columns and over the pointer columns that target it.
+    /// Removes an object; returns whether it existed. Its row stays, empty, so no other row
+    /// moves; once deleted rows are more than half of a class, the class is compacted
+    /// (docs/STORAGE.md#deletes). Pointer columns that target the class are scanned for
+    /// pointers to the object.
     @discardableResult
     func remove(_ objectId: String, from className: String) -> Bool {
         guard let table = tables[className], let row = table.row(of: objectId) else { return false }
@@ -85,7 +87,44 @@ final class ColumnStore {
         for list in pointerLists(targeting: className) { list.targetRemoved(at: row) }
         table.removeRow(row)
         indexesAfterChange(className, before, .removed(row: row))
+        if table.deletedCount >= Self.compactionFloor, table.deletedCount * 2 > table.rowCount { compact(className) }
         return true
+    }
+
+    /// Deleted rows a class keeps at least before it is compacted (small classes never are).
+    static let compactionFloor = 1024
+
+    /// Rebuilds a class without its deleted rows: objects keep their order and get new rows;
+    /// pointers into the class are moved to them and the class's indexes rebuilt. Its cost, a
+    /// pass over the class, is paid once per as many deletes as the class has objects.
+    func compact(_ className: String) {
+        guard let old = tables[className] else { return }
+        var moved = [Int32](repeating: PointerColumn.none, count: old.rowCount)
+        var records: [Record] = []
+        records.reserveCapacity(old.liveCount)
+        for row in old.liveRows {
+            moved[row] = Int32(records.count)
+            records.append(old.record(row))
+        }
+        let fresh = ClassTable(name: className)
+        tables[className] = fresh
+        fresh.reserve(records.count)
+        fresh.objectIds.reserve(records.count)
+        for record in records { _ = fresh.appendRow(record.objectId) }
+        build(ClassData(name: className, records: records), into: fresh)
+        for table in tables.values where table !== fresh {
+            for column in table.columns.values {
+                if let pointers = column as? PointerColumn, pointers.targetClass == className {
+                    pointers.targetsMoved(moved)
+                } else if let lists = column as? PointerListColumn, lists.targetClass == className {
+                    lists.targetsMoved(moved)
+                }
+            }
+        }
+        guard let registry = indexes[className] else { return }
+        let read = rowEntries(className)
+        for index in registry.values { index.rebuild(rows: fresh.liveRows) { read(index.path, $0) } }
+        for index in registry.geo { index.rebuild(rows: fresh.liveRows) { read(index.path, $0) } }
     }
 
     /// Each registry's entries for the rows an object's change touches, read before it.
@@ -139,20 +178,21 @@ final class ColumnStore {
 
     /// Declares an index (a no-op when the same one exists) and builds it.
     func createIndex(_ kind: IndexKind, on path: FieldPath, in className: String) {
+        guard let table = tables[className] else { return }
         let registry = indexes[className] ?? IndexRegistry()
         indexes[className] = registry
-        let rowCount = tables[className]?.rowCount ?? 0, read = rowEntries(className)
+        let rows = table.liveRows, read = rowEntries(className)
         let entries = { (row: Int) in read(path, row) }
         switch kind {
         case .geo:
             guard !registry.geo.contains(where: { $0.path == path }) else { return }
             let index = GeoIndex(path: path, className: className)
-            index.rebuild(rowCount: rowCount, entries)
+            index.rebuild(rows: rows, entries)
             registry.add(index)
         case .hash, .ordered:
             guard !registry.values.contains(where: { $0.kind == kind && $0.path == path }) else { return }
             let index = ValueIndex(kind: kind, path: path, className: className)
-            index.rebuild(rowCount: rowCount, entries)
+            index.rebuild(rows: rows, entries)
             registry.add(index)
         }
         version &+= 1
@@ -179,7 +219,7 @@ final class ColumnStore {
     /// changes; this makes them exact again).
     func refreshStatistics(_ className: String) {
         guard let table = tables[className] else { return }
-        for column in table.columns.values { column.refreshStatistics() }
+        for column in table.columns.values { column.refreshStatistics(table.liveRows) }
     }
 
     // MARK: - Building
@@ -260,6 +300,7 @@ final class ColumnStore {
         guard let column = table.columns[field] else {
             let column = makeColumn(value.flatMap(ColumnKind.of) ?? .generic)
             for _ in 0..<table.rowCount { column.append(nil) }
+            table.discountDeleted(column)
             column.set(row, value)
             table.setColumn(column, for: field)
             return
@@ -279,6 +320,7 @@ final class ColumnStore {
         let column = makeColumn(ColumnKind.best(for: values.lazy.compactMap { $0 }))
         column.reserve(values.count)
         for v in values { column.append(v) }
+        table.discountDeleted(column)
         column.settle()
         table.setColumn(column, for: field)
     }
@@ -313,9 +355,11 @@ extension ColumnStore: RecordSource {
 
     func contains(_ p: Pointer) -> Bool { tables[p.className]?.row(of: p.objectId) != nil }
 
+    /// Rows, deleted ones included: a position is a row.
     func objectCount(in className: String) -> Int { tables[className]?.rowCount ?? 0 }
 
-    func record(at position: Int, in className: String) -> Record {
-        tables[className]?.record(position) ?? Record(objectId: "", fields: [])
+    func record(at position: Int, in className: String) -> Record? {
+        guard let table = tables[className], table.isLive(position) else { return nil }
+        return table.record(position)
     }
 }

@@ -33,7 +33,6 @@ struct PackedCodes {
         self[count - 1] = code
     }
 
-    mutating func remove(at i: Int) { raw.removeSubrange(i * width..<(i + 1) * width) }
     mutating func reserve(_ n: Int) { raw.reserveCapacity(raw.count + n * width) }
     mutating func trim() { raw.trimCapacity() }
     var bytes: Int { raw.capacity }

@@ -48,7 +48,6 @@ final class PointerColumn: Column {
     override func reserveTyped(_ n: Int) { rows.reserveCapacity(rows.count + n) }
     override func trimTyped() { rows.trimCapacity() }
     override func appendPlaceholder() { rows.append(Self.none) }
-    override func removeTyped(at row: Int) { rows.remove(at: row) }
     override func forgetTyped(at row: Int) { rows[row] = Self.none }
     override var typedBytes: Int { rows.capacity * 4 }
 
@@ -71,18 +70,18 @@ final class PointerColumn: Column {
     }
 
     /// The target class lost the object at `targetRow` (whose objectId was `objectId`):
-    /// pointers to it dangle, later rows move up by one.
+    /// pointers to it dangle.
     func targetRemoved(at targetRow: Int, objectId: String) {
         let removed = Int32(targetRow)
-        for row in rows.indices {
-            let r = rows[row]
-            if r == removed {
-                rows[row] = Self.dangling
-                danglingCount += 1
-                setSlot(row, .other, keeping: .pointer(Pointer(className: targetClass, objectId: objectId)))
-            } else if r > removed {
-                rows[row] = r - 1
-            }
+        for row in rows.indices where rows[row] == removed {
+            rows[row] = Self.dangling
+            danglingCount += 1
+            setSlot(row, .other, keeping: .pointer(Pointer(className: targetClass, objectId: objectId)))
         }
+    }
+
+    /// The target class was compacted: `moved[old]` is each target row's new row.
+    func targetsMoved(_ moved: [Int32]) {
+        for row in rows.indices where rows[row] >= 0 { rows[row] = moved[Int(rows[row])] }
     }
 }

@@ -64,16 +64,6 @@ final class PointerListColumn: SlicedColumn {
         super.trimTyped()
         targets.trimCapacity()
     }
-    override func removeTyped(at row: Int) {
-        super.removeTyped(at: row)
-        relations.remove(at: row)
-        if withDangling.keys.contains(where: { $0 >= row }) {
-            withDangling = Dictionary(
-                uniqueKeysWithValues: withDangling.compactMap { r, v in
-                    r == row ? nil : (r > row ? r - 1 : r, v)
-                })
-        }
-    }
     override func forgetTyped(at row: Int) {
         super.forgetTyped(at: row)
         relations[row] = false
@@ -95,19 +85,18 @@ final class PointerListColumn: SlicedColumn {
     }
 
     /// The target class is about to lose the object at `targetRow` (still readable): entries
-    /// naming it dangle, later rows move up by one.
+    /// naming it dangle.
     func targetRemoved(at targetRow: Int) {
         let removed = Int32(targetRow)
         for row in 0..<rowCount where slots[row] == Slot.value.rawValue && withDangling[row] == nil {
             let start = Int(starts[row])
             if targets[start..<start + Int(counts[row])].contains(removed) { withDangling[row] = typedValue(at: row) }
         }
-        for i in targets.indices {
-            if targets[i] == removed {
-                targets[i] = PointerColumn.dangling
-            } else if targets[i] > removed {
-                targets[i] -= 1
-            }
-        }
+        for i in targets.indices where targets[i] == removed { targets[i] = PointerColumn.dangling }
+    }
+
+    /// The target class was compacted: `moved[old]` is each target row's new row.
+    func targetsMoved(_ moved: [Int32]) {
+        for i in targets.indices where targets[i] >= 0 { targets[i] = moved[Int(targets[i])] }
     }
 }

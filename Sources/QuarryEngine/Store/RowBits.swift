@@ -19,15 +19,19 @@ struct RowBits {
         }
     }
 
-    /// Row `row` is gone: the bits of later rows move down by one.
-    mutating func remove(at row: Int) {
-        let w = row >> 6
-        guard w < words.count else { return }
-        let below: UInt64 = (1 << UInt64(row & 63)) &- 1
-        // Each word takes the lowest bit of the next one as its highest.
-        func carry(_ i: Int) -> UInt64 { i + 1 < words.count ? (words[i + 1] & 1) << 63 : 0 }
-        words[w] = (words[w] & below) | ((words[w] >> 1) & ~below) | carry(w)
-        for i in (w + 1)..<words.count { words[i] = (words[i] >> 1) | carry(i) }
+    /// Whether any row of the range has its bit set (a word at a time).
+    func any(in range: Range<Int>) -> Bool {
+        guard !range.isEmpty, range.lowerBound >> 6 < words.count else { return false }
+        let last = Swift.min(words.count - 1, (range.upperBound - 1) >> 6)
+        for w in (range.lowerBound >> 6)...last {
+            var word = words[w]
+            if w == range.lowerBound >> 6 { word &= ~((1 << UInt64(range.lowerBound & 63)) &- 1) }
+            if w == (range.upperBound - 1) >> 6, range.upperBound & 63 != 0 {
+                word &= (1 << UInt64(range.upperBound & 63)) &- 1
+            }
+            if word != 0 { return true }
+        }
+        return false
     }
 
     /// Heap bytes held.

@@ -17,7 +17,6 @@ final class Int64Column: Column {
     override func trimTyped() { values.trimCapacity() }
     override func reserveTyped(_ n: Int) { values.reserveCapacity(values.count + n) }
     override func appendPlaceholder() { values.append(0) }
-    override func removeTyped(at row: Int) { values.remove(at: row) }
     override var typedBytes: Int { values.capacity * 8 }
 }
 
@@ -52,10 +51,6 @@ final class DoubleColumn: Column {
     override func trimTyped() { values.trimCapacity() }
     override func reserveTyped(_ n: Int) { values.reserveCapacity(values.count + n) }
     override func appendPlaceholder() { values.append(0) }
-    override func removeTyped(at row: Int) {
-        values.remove(at: row)
-        storedInts.remove(at: row)
-    }
     override var typedBytes: Int { values.capacity * 8 + storedInts.bytes }
 }
 
@@ -71,7 +66,6 @@ final class BoolColumn: Column {
     override func trimTyped() { values.trimCapacity() }
     override func reserveTyped(_ n: Int) { values.reserveCapacity(values.count + n) }
     override func appendPlaceholder() { values.append(false) }
-    override func removeTyped(at row: Int) { values.remove(at: row) }
     override var typedBytes: Int { values.capacity }
 }
 
@@ -98,10 +92,6 @@ final class GeoColumn: Column {
     override func appendPlaceholder() {
         latitudes.append(0)
         longitudes.append(0)
-    }
-    override func removeTyped(at row: Int) {
-        latitudes.remove(at: row)
-        longitudes.remove(at: row)
     }
     override var typedBytes: Int { (latitudes.capacity + longitudes.capacity) * 8 }
     func point(_ row: Int) -> GeoPoint { GeoPoint(latitude: latitudes[row], longitude: longitudes[row]) }

@@ -35,11 +35,6 @@ class SlicedColumn: Column {
         starts.append(Int32(entryCount))
         counts.append(0)
     }
-    override func removeTyped(at row: Int) {
-        garbage += Int(counts[row])
-        starts.remove(at: row)
-        counts.remove(at: row)
-    }
     override func forgetTyped(at row: Int) {
         garbage += Int(counts[row])
         counts[row] = 0

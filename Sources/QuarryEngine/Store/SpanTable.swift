@@ -32,8 +32,7 @@ struct SpanTable {
         if total * 4 > slots.count * 3 { resize(total * 4 / 3 + 1, key) }
     }
 
-    /// Unfiles `n` (while its key is still readable); numbers above it move down by one, as
-    /// rows do when one is removed.
+    /// Unfiles `n` (while its key is still readable).
     mutating func remove(_ n: Int32, _ key: (Int32) -> UnsafeBufferPointer<UInt8>) {
         guard count > 0 else { return }
         var at = home(Self.hash(key(n)))
@@ -58,7 +57,6 @@ struct SpanTable {
                 hole = j
             }
         }
-        for i in slots.indices where slots[i] > n { slots[i] -= 1 }
     }
 
     /// Heap bytes held.

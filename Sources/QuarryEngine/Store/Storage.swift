@@ -57,7 +57,7 @@ public struct KeyStatistics: Hashable, Sendable {
 }
 
 extension ColumnStore: Storage {
-    func rowCount(of className: String) -> Int? { tables[className]?.rowCount }
+    func rowCount(of className: String) -> Int? { tables[className]?.liveCount }
 
     func indexKinds(on key: FieldPath, in className: String) -> [IndexKind] {
         guard let registry = indexes[className] else { return [] }
@@ -70,7 +70,7 @@ extension ColumnStore: Storage {
         else { return nil }
         let s = column.statistics
         return KeyStatistics(
-            rowCount: column.rowCount, nullCount: s.nulls, missingCount: s.missing,
+            rowCount: table.liveCount, nullCount: s.nulls, missingCount: s.missing,
             distinctEstimate: s.distinct.estimate, min: s.min, max: s.max, multiValued: s.multiValued > 0)
     }
 

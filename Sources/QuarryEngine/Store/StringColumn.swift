@@ -104,15 +104,6 @@ final class StringColumn: Column {
             lengths.append(0)
         }
     }
-    override func removeTyped(at row: Int) {
-        if coded {
-            codes.remove(at: row)
-        } else {
-            garbage += Int(lengths[row])
-            starts.remove(at: row)
-            lengths.remove(at: row)
-        }
-    }
     override func forgetTyped(at row: Int) {
         guard !coded else { return }
         garbage += Int(lengths[row])

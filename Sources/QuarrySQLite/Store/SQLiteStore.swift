@@ -70,11 +70,25 @@ public final class SQLiteStore: QueryBackend, Sendable {
     /// it saved is kept (`quarry import`).
     public func transaction(_ body: (StoreTransaction) throws -> Void) throws(Diagnostic) {
         try storeCall {
-            try pool.write { db in
-                try body(StoreTransaction(store: self, writer: StoreWriter(catalog: try StoreCatalog.load(db), db: db)))
+            try pool.writeWithoutTransaction { db in
+                // A large transaction's pages stay in memory, up to its commit, instead of
+                // spilling into the WAL and being read back (docs/STORAGE.md#writes); what is
+                // synced, and when, is unchanged.
+                try db.execute(sql: "PRAGMA cache_size = \(Self.importCacheKiB)")
+                defer { try? db.execute(sql: "PRAGMA cache_size = \(Self.defaultCacheKiB)") }
+                try db.inTransaction(.immediate) {
+                    try body(
+                        StoreTransaction(store: self, writer: StoreWriter(catalog: try StoreCatalog.load(db), db: db)))
+                    return .commit
+                }
             }
         }
     }
+
+    /// The writer's page cache during `transaction` (64 MiB, in SQLite's negative-KiB form),
+    /// and SQLite's default, restored after it.
+    static let importCacheKiB = -65_536
+    static let defaultCacheKiB = -2_000
 
     // MARK: - QueryBackend
 
@@ -161,7 +175,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
     ) throws(Diagnostic) -> StorePushdown {
         try StorePushdown(query, tables: catalog.sqliteTables, limits: limits) { part in
             evaluator.mayThrow(
-                part, mayReachDate: { catalog.mayReachDate($0, in: query.className) },
+                part, of: query.className, mayReachDate: { catalog.mayReachDate($0, in: $1) },
                 objectCount: { try? snapshot.count(of: $0) })
         }
     }

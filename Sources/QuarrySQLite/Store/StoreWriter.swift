@@ -11,6 +11,8 @@ struct StoreWriter {
     private var upserts: [String: (Int, SQLiteStatement)] = [:]
     /// The document being written, its storage reused from row to row.
     private var document: [UInt8] = []
+    /// The saved object's values beside their fields' positions, reused from row to row.
+    private var placed: [(Int, Value)] = []
 
     init(catalog: StoreCatalog, db: GRDB.Database) {
         self.catalog = catalog
@@ -21,10 +23,24 @@ struct StoreWriter {
     /// insertion order is kept).
     mutating func save(_ record: QuarryCore.Record, in className: String) throws {
         var c = try catalog.ensureClass(className, db)
+        // Each value beside its field's position in `c.fields`, so that binding reads no
+        // dictionary (the import's hot path, docs/STORAGE.md#writes).
+        placed.removeAll(keepingCapacity: true)
+        var created: Value?
+        var updated: Value?
         for name in record.fieldOrder {
             guard let value = record.fields[name] else { continue }
-            var field = try catalog.ensureField(name, in: className, db)
-            let before = field
+            if name == "createdAt" { created = value } else if name == "updatedAt" { updated = value }
+            let at: Int
+            if let known = c.fields.firstIndex(where: { $0.name == name }) {
+                at = known
+            } else {
+                _ = try catalog.ensureField(name, in: className, db)
+                c = catalog.classes[className]!
+                at = c.fields.count - 1  // ensureField appends the new field
+            }
+            let before = c.fields[at]
+            var field = before
             if let k = SQLiteColumnKind.of(value) { field.kind = field.kind.map { $0.merged(with: k) } ?? k }
             if !SQLiteColumnKind.exactInReal(value) { field.largeInts = true }
             if value.holdsNUL { field.nulStrings = true }
@@ -32,25 +48,26 @@ struct StoreWriter {
             if let t = FieldType.of(value) { field.type = field.type.map { $0 == t ? $0 : $0.merged(with: t) } ?? t }
             if field.kind != before.kind || field.flags != before.flags || field.type != before.type {
                 try catalog.update(field, in: className, db)
+                c = catalog.classes[className]!
                 // Integers in a field that now also holds doubles are stored as REAL, as the
                 // peer stores them; no other change of kind changes a stored value.
-                if before.kind == .integer, field.kind == .real { try rewrite(field, of: catalog.classes[className]!) }
+                if before.kind == .integer, field.kind == .real { try rewrite(field, of: c) }
             }
+            placed.append((at, value))
         }
-        c = catalog.classes[className]!
         let statement = try upsert(c)
+        // Fields this object lacks are NULL.
+        statement.clearBindings()
         document.removeAll(keepingCapacity: true)
         StoredRecordCodec.write(record, to: &document)
         statement.bind(1, .text(record.objectId))
-        statement.bind(2, Self.millis(record.fields["createdAt"]))
-        statement.bind(3, Self.millis(record.fields["updatedAt"]))
+        statement.bind(2, Self.millis(created))
+        statement.bind(3, Self.millis(updated))
         document.withUnsafeBufferPointer { statement.bind(4, utf8: $0) }
-        var column: Int32 = 5
-        for f in c.fields {
-            let (a, b) = Self.columns(record.fields[f.name], f.kind)
-            statement.bind(column, a)
-            statement.bind(column + 1, b)
-            column += 2
+        for (at, value) in placed {
+            let (a, b) = Self.columns(value, c.fields[at].kind)
+            statement.bind(Int32(5 + 2 * at), a)
+            statement.bind(Int32(6 + 2 * at), b)
         }
         try statement.run()
     }

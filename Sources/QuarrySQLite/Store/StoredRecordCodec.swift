@@ -55,9 +55,12 @@ enum StoredRecordCodec {
     }
 
     private static func tagged(_ tag: StaticString, to out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
-        out.append(contentsOf: [UInt8(ascii: "["), UInt8(ascii: "\"")])
+        // Byte by byte: an array literal here would be allocated for every value.
+        out.append(UInt8(ascii: "["))
+        out.append(UInt8(ascii: "\""))
         out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
-        out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ",")])
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ","))
         body(&out)
         out.append(UInt8(ascii: "]"))
     }
@@ -80,6 +83,12 @@ enum StoredRecordCodec {
     /// A JSON string: `"`, `\` and control characters escaped.
     private static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings need no escape: their bytes are copied at once.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), b])

@@ -5,7 +5,7 @@ import Testing
 @testable import QuarryEngine
 
 /// The index structures against plain models: sorted entries in chunks (splits, merges,
-/// positions, renumbering), hash and ordered value indexes after deletes, and the geo grid as
+/// positions), hash and ordered value indexes after deletes, and the geo grid as
 /// points move, come and go.
 @Suite struct IndexStructureTests {
     struct IntKey: EntryKey, Equatable {
@@ -51,14 +51,13 @@ import Testing
                 let removed = entries.remove(IntKey(v: k), r)
                 #expect(removed)
             default:
-                // A row goes away: its entries first, then later rows move up.
+                // A row's object is deleted: its entries go, no other row moves.
                 let gone = Int32(random.int(200))
                 for (k, r) in model where r == gone {
                     let removed = entries.remove(IntKey(v: k), r)
                     #expect(removed)
                 }
-                model = model.filter { $0.1 != gone }.map { ($0.0, $0.1 > gone ? $0.1 - 1 : $0.1) }
-                entries.renumber(after: gone)
+                model = model.filter { $0.1 != gone }
             }
             let absent = entries.remove(IntKey(v: 99), 0)
             #expect(!absent, "step \(step)")
@@ -79,27 +78,26 @@ import Testing
     }
 
     @Test(arguments: [IndexKind.hash, .ordered])
-    func valueIndexRenumbersAfterADelete(kind: IndexKind) {
+    func valueIndexKeepsRowsAfterADelete(kind: IndexKind) {
         let values: [Value] = [.int(1), .int(2), .int(1), .null, .string("a"), .int(2)]
         let index = ValueIndex(kind: kind, path: "x", className: "T")
-        index.rebuild(rowCount: values.count) { Self.entries(values[$0]) }
+        index.rebuild(rows: 0..<values.count) { Self.entries(values[$0]) }
         #expect(index.rows(equalTo: [.int(2)]) == [1, 5])
-        // Row 2 (a 1) goes: rows 3… become 2….
+        // Row 2's object (a 1) is deleted: its entry goes, the other rows stay where they are.
         index.remove(2, Self.entries(values[2]))
-        index.renumber(after: 2)
         #expect(index.rows(equalTo: [.int(1)]) == [0])
-        #expect(index.rows(equalTo: [.int(2)]) == [1, 4])
-        #expect(index.rows(equalTo: [.string("a")]) == [3])
-        #expect(index.nilRows == [2])
+        #expect(index.rows(equalTo: [.int(2)]) == [1, 5])
+        #expect(index.rows(equalTo: [.string("a")]) == [4])
+        #expect(index.nilRows == [3])
         // A new row and a replaced one.
-        index.add(5, Self.entries(.int(1)))
+        index.add(6, Self.entries(.int(1)))
         index.remove(1, Self.entries(.int(2)))
         index.add(1, Self.entries(.int(1)))
-        #expect(index.rows(equalTo: [.int(1)]) == [0, 1, 5])
+        #expect(index.rows(equalTo: [.int(1)]) == [0, 1, 6])
         #expect(index.count(equalTo: .int(2)) == 1)
         if kind == .ordered {
             #expect(Array(index.keys) == [.int(1), .int(1), .int(1), .int(2), .string("a")])
-            #expect(index.rows(in: index.entries(from: (.int(1), false), to: nil)) == [4])
+            #expect(index.rows(in: index.entries(from: (.int(1), false), to: nil)) == [5])
         }
     }
 
@@ -124,7 +122,7 @@ import Testing
         var points: [Value?] = (0..<50).map { _ in Self.point(Double(random.int(60)) - 30, Double(random.int(80)) - 40)
         }
         let grid = GeoIndex(path: "x", className: "T")
-        grid.rebuild(rowCount: points.count) { Self.entries(points[$0]) }
+        grid.rebuild(rows: 0..<points.count) { Self.entries(points[$0]) }
         let boxes: [(Double, Double, Double, Double)] = [
             (-10, -10, 10, 10), (0, -40, 0.5, 40), (-90, -180, 90, 180),
             (5, 5, 4, 6), (-.infinity, 0, .infinity, 1),
@@ -143,11 +141,10 @@ import Testing
                 points.append(Self.point(Double(random.int(60)) - 30, Double(random.int(80)) - 40))
                 grid.add(points.count - 1, Self.entries(points[points.count - 1]))
             default:
-                guard points.count > 1 else { continue }
+                // A deleted object: its row stays, empty.
                 let row = random.int(points.count)
                 grid.remove(row, Self.entries(points[row]))
-                grid.renumber(after: row)
-                points.remove(at: row)
+                points[row] = nil
             }
             for (s, w, n, e) in boxes {
                 #expect(
@@ -162,7 +159,7 @@ import Testing
 
     @Test func geoGridLaysItselfOutAgainAsItGrows() {
         let grid = GeoIndex(path: "x", className: "T")
-        grid.rebuild(rowCount: 0) { _ in Self.entries(nil) }
+        grid.rebuild(rows: 0..<0) { _ in Self.entries(nil) }
         let before = grid.cellDegrees
         var points: [Value?] = []
         for i in 0..<2000 {
@@ -181,12 +178,11 @@ import Testing
     @Test func irregularRowsAreCounted() {
         let grid = GeoIndex(path: "x", className: "T")
         let values: [Value?] = [Self.point(1, 1), nil, .null, .array([Self.point(1, 1)]), .int(3)]
-        grid.rebuild(rowCount: values.count) { Self.entries(values[$0]) }
+        grid.rebuild(rows: 0..<values.count) { Self.entries(values[$0]) }
         #expect(grid.irregularRows == 2)
         grid.remove(3, Self.entries(values[3]))
         grid.add(3, Self.entries(Self.point(2, 2)))
         grid.remove(4, Self.entries(values[4]))
-        grid.renumber(after: 4)
         #expect(grid.onlySinglePoints)
     }
 
@@ -216,8 +212,7 @@ import Testing
         var rows = DependentRows()
         rows.add(3, [ObjectKey(className: "B", objectId: "b1")])
         rows.add(1, [ObjectKey(className: "B", objectId: "b1"), ObjectKey(className: "C", objectId: "c1")])
-        rows.renumber(after: 2)
-        #expect(rows.rows(reaching: ObjectKey(className: "B", objectId: "b1")) == [1, 2])
+        #expect(rows.rows(reaching: ObjectKey(className: "B", objectId: "b1")) == [1, 3])
         rows.remove(1, [ObjectKey(className: "C", objectId: "c1")])
         #expect(rows.rows(reaching: ObjectKey(className: "C", objectId: "c1")) == [])
     }

@@ -44,10 +44,6 @@ struct DependentRows {
             }
         }
     }
-
-    mutating func renumber(after removed: Int32) {
-        for slot in lists.indices { lists[slot].closeGap(after: removed) }
-    }
 }
 
 extension IndexEntries {

@@ -44,12 +44,12 @@ final class GeoIndex {
         return false
     }
 
-    /// Builds from every row's entries (`entries(row)` for rows `0..<rowCount`).
-    func rebuild(rowCount: Int, _ entriesOf: (Int) -> IndexEntries) {
+    /// Builds from the entries of the rows holding objects (`entries(row)`).
+    func rebuild(rows: some Sequence<Int>, _ entriesOf: (Int) -> IndexEntries) {
         var found: [(GeoPoint, Int32)] = []
         irregularRows = 0
         dependents = DependentRows()
-        for row in 0..<rowCount {
+        for row in rows {
             let e = entriesOf(row)
             if Self.isIrregular(e) { irregularRows += 1 }
             if !e.reached.isEmpty { dependents.add(Int32(row), e.reached) }
@@ -89,7 +89,7 @@ final class GeoIndex {
         return out
     }
 
-    // MARK: - Changes (rows of its own class; the store renumbers after removals)
+    // MARK: - Changes (rows of its own class; rows never move: docs/STORAGE.md#deletes)
 
     func add(_ row: Int, _ e: IndexEntries) {
         if Self.isIrregular(e) { irregularRows += 1 }
@@ -104,12 +104,6 @@ final class GeoIndex {
         if !e.reached.isEmpty { dependents.remove(Int32(row), e.reached) }
         for p in Self.points(e) { entries.remove(GeoEntry(p), Int32(row)) }
         if pointsAtLayout > 64, entries.count * 4 < pointsAtLayout { layOut(allPoints()) }
-    }
-
-    /// Row `removed` is gone: later rows move up by one.
-    func renumber(after removed: Int) {
-        entries.renumber(after: Int32(removed))
-        dependents.renumber(after: Int32(removed))
     }
 
     // MARK: - Lookups

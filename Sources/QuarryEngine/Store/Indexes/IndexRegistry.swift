@@ -6,7 +6,6 @@ protocol RowIndex: AnyObject {
     var dependents: DependentRows { get }
     func add(_ row: Int, _ e: IndexEntries)
     func remove(_ row: Int, _ e: IndexEntries)
-    func renumber(after removed: Int)
 }
 
 extension ValueIndex: RowIndex {}
@@ -48,7 +47,7 @@ final class IndexRegistry {
     enum Change {
         case inserted(row: Int)
         case replaced(row: Int)
-        /// Later rows moved up by one.
+        /// The row's object was deleted (the row stays, empty).
         case removed(row: Int)
     }
 
@@ -83,15 +82,12 @@ final class IndexRegistry {
                 b.index.add(row, entries(b.index.path, row))
             case .removed(let row)?:
                 b.index.remove(row, b.entries)
-                b.index.renumber(after: row)
             case .inserted?, nil: break
             }
         }
         for b in before where !b.isOwn {
-            var row = b.row
-            if case .removed(let gone)? = change, row > gone { row -= 1 }
-            b.index.remove(row, b.entries)
-            b.index.add(row, entries(b.index.path, row))
+            b.index.remove(b.row, b.entries)
+            b.index.add(b.row, entries(b.index.path, b.row))
         }
     }
 }

@@ -70,7 +70,6 @@ protocol OrderedEntries: AnyObject {
     /// Adds an entry; false (and nothing added) when the key does not fit this representation.
     func insert(_ v: Value, _ row: Int32) -> Bool
     func remove(_ v: Value, _ row: Int32)
-    func renumber(after removed: Int32)
     /// The same entries keyed by `Value`, for when a key of another type arrives.
     func widened() -> TypedEntries<Value>
 }
@@ -111,8 +110,6 @@ final class TypedEntries<K: OrderedKey>: OrderedEntries {
         // A value of another type was never added.
         if let k = K(exactly: v) { entries.remove(k, row) }
     }
-
-    func renumber(after removed: Int32) { entries.renumber(after: removed) }
 
     func widened() -> TypedEntries<Value> {
         var keys: [Value] = [], rows: [Int32] = []

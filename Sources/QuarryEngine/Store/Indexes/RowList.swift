@@ -1,5 +1,4 @@
-/// Ascending lists of rows (posting lists, null rows, rows by the objects they reach), kept
-/// flat so that renumbering after a delete is a pass over `Int32`s.
+/// Ascending lists of rows (posting lists, null rows, rows by the objects they reach).
 extension Array where Element == Int32 {
     /// Adds a row once; rows mostly arrive in order (appends), so the end is checked first.
     mutating func insertRow(_ r: Int32) {
@@ -14,13 +13,6 @@ extension Array where Element == Int32 {
     mutating func removeRow(_ r: Int32) {
         let at = firstIndex(notBelow: r)
         if at < count, self[at] == r { remove(at: at) }
-    }
-
-    /// Row `removed` is gone: every later row moves up by one (branch-free, so it vectorizes).
-    mutating func closeGap(after removed: Int32) {
-        withUnsafeMutableBufferPointer { buffer in
-            for i in buffer.indices { buffer[i] &-= buffer[i] > removed ? 1 : 0 }
-        }
     }
 
     private func firstIndex(notBelow r: Int32) -> Int {

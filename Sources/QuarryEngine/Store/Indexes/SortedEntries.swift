@@ -193,11 +193,6 @@ struct SortedEntries<Key> {
         return true
     }
 
-    /// Row `removed` is gone and every later row moved up by one.
-    mutating func renumber(after removed: Int32) {
-        for c in chunks.indices { chunks[c].rows.closeGap(after: removed) }
-    }
-
     private mutating func shiftStarts(after c: Int, by delta: Int) {
         starts.withUnsafeMutableBufferPointer { buffer in
             for i in (c + 1)..<buffer.count { buffer[i] += delta }

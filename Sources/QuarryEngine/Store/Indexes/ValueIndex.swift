@@ -38,8 +38,8 @@ final class ValueIndex {
         dependsOnOtherClasses = path.components.count > 1
     }
 
-    /// Builds from every row's entries (`entries(row)` for rows `0..<rowCount`).
-    func rebuild(rowCount: Int, _ entriesOf: (Int) -> IndexEntries) {
+    /// Builds from the entries of the rows holding objects (`entries(row)`).
+    func rebuild(rows: some Sequence<Int>, _ entriesOf: (Int) -> IndexEntries) {
         postingSlots = [:]
         postingLists = []
         freeSlots = []
@@ -49,7 +49,7 @@ final class ValueIndex {
         dependsOnOtherClasses = path.components.count > 1
         dependents = DependentRows()
         var pairs: [(Value, Int32)] = []
-        for row in 0..<rowCount {
+        for row in rows {
             let e = entriesOf(row)
             note(e)
             if !e.reached.isEmpty { dependents.add(Int32(row), e.reached) }
@@ -79,7 +79,7 @@ final class ValueIndex {
         }
     }
 
-    // MARK: - Changes (rows of its own class; the store renumbers after removals)
+    // MARK: - Changes (rows of its own class; rows never move: docs/STORAGE.md#deletes)
 
     func add(_ row: Int, _ e: IndexEntries) {
         note(e)
@@ -110,18 +110,6 @@ final class ValueIndex {
             } else {
                 entries.remove(v, r)
             }
-        }
-    }
-
-    /// Row `removed` is gone: later rows move up by one (one pass over flat row arrays).
-    func renumber(after removed: Int) {
-        let r = Int32(removed)
-        nilRows.closeGap(after: r)
-        dependents.renumber(after: r)
-        if kind == .hash {
-            for slot in postingLists.indices { postingLists[slot].closeGap(after: r) }
-        } else {
-            entries.renumber(after: r)
         }
     }
 

@@ -1,0 +1,71 @@
+import QuarryCore
+
+/// A replica's cached plans by shape, behind its lock. A plan holds per-run state (counters,
+/// scratch batches, memoized answers), so each is used by one reader at a time: a reader takes
+/// one out, runs it and puts it back; readers running the same shape at once each get their
+/// own (docs/ARCHITECTURE.md#concurrency).
+struct PlanCache {
+    var planner: Planner
+    var counts = PlanCounts()
+    private var plans: [PlanShape: [CachedPlan]] = [:]
+    private var size = 0
+
+    init(planner: Planner) { self.planner = planner }
+
+    private static let capacity = 256
+    /// Plans kept per shape: as many as readers are likely to run it at once.
+    private static let perShape = 8
+
+    /// A plan for the shape made for the store's current version, preferring one made for the
+    /// same literals; it leaves the cache until it is put back.
+    mutating func take(_ shape: PlanShape, _ literals: [Value], version: UInt64) -> CachedPlan? {
+        guard var pool = plans[shape], !pool.isEmpty else { return nil }
+        let i = pool.lastIndex { PlanShape.sameLiterals($0.literals, literals) } ?? pool.count - 1
+        let cached = pool.remove(at: i)
+        plans[shape] = pool
+        size -= 1
+        return cached.plan.storeVersion == version ? cached : nil
+    }
+
+    mutating func put(_ entry: CachedPlan) {
+        guard plans[entry.shape, default: []].count < Self.perShape else { return }
+        if size >= Self.capacity { reset() }
+        plans[entry.shape, default: []].append(entry)
+        size += 1
+    }
+
+    /// Plans made for data that has changed are no use: drop them all.
+    mutating func reset() {
+        plans.removeAll(keepingCapacity: true)
+        size = 0
+    }
+
+    func build(_ query: Query) throws(Diagnostic) -> Plan {
+        guard let p = planner.plan(query, failedInner: [:]) else { throw QueryValidator.unknownClass(query.className) }
+        return p
+    }
+}
+
+/// The plan last built for a shape, with the literals and variable names it was built for.
+/// Unchecked: it is either in the cache (behind the lock) or checked out by one reader.
+final class CachedPlan: @unchecked Sendable {
+    let shape: PlanShape
+    var plan: Plan
+    var literals: [Value]
+    var variables: Set<String>
+    init(shape: PlanShape, plan: Plan, literals: [Value], variables: Set<String>) {
+        self.shape = shape
+        self.plan = plan
+        self.literals = literals
+        self.variables = variables
+    }
+}
+
+/// A plan in one reader's hands, and the cache entry to put back (nil for a plan made for
+/// one run only). Unchecked for the same reason as `CachedPlan`.
+struct CheckedOutPlan: @unchecked Sendable {
+    let plan: Plan
+    let entry: CachedPlan?
+    /// How the plan was had, for the engine's observer.
+    let outcome: PlanEvent.CacheOutcome
+}

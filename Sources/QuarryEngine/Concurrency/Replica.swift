@@ -1,0 +1,316 @@
+import QuarryCore
+import Synchronization
+
+/// One copy of the engine's data with what reads of it need: the column store, its plan cache
+/// and planner. Any number of readers use a replica at once; the engine's writer changes it
+/// only while no reader is inside (docs/ARCHITECTURE.md#concurrency). Readers only read the
+/// store; what they change (the plan cache, the planner's memo) is behind `cache`'s lock, and
+/// a plan is used by one reader at a time.
+final class Replica: @unchecked Sendable {
+    let store: ColumnStore
+    /// The classes, fields and types of the replica's objects; changed with the store.
+    private(set) var schema: InferredSchema
+    let limits: Limits
+    let nowMillis: @Sendable () -> Int64
+    let randomSource: @Sendable () -> Double
+    /// Readers inside the replica now.
+    let readers = Atomic<Int>(0)
+    /// Set while the writer changes the replica: a reader that finds it set leaves again.
+    let writing = Atomic<Bool>(false)
+    private let cache: Mutex<PlanCache>
+    /// The engine's observer, shared by both replicas.
+    let observation: ObserverSlot
+
+    init(
+        store: ColumnStore, schema: InferredSchema, limits: Limits, now: @escaping @Sendable () -> Int64,
+        random: @escaping @Sendable () -> Double, observation: ObserverSlot
+    ) {
+        self.store = store
+        self.schema = schema
+        self.observation = observation
+        self.limits = limits
+        self.nowMillis = now
+        self.randomSource = random
+        // The planner reads the store readers read; it changes only its memo, behind the lock.
+        nonisolated(unsafe) let plans = PlanCache(
+            planner: Planner(store: store, limits: limits, folding: Normalizer.folding(limits)))
+        cache = Mutex(plans)
+    }
+
+    // MARK: - Entering and leaving
+
+    /// Counts a reader in unless the writer is changing the replica (seq-cst, against the
+    /// writer's `enterWriting`: one of the two sees the other).
+    func enter() -> Bool {
+        readers.add(1, ordering: .sequentiallyConsistent)
+        if !writing.load(ordering: .sequentiallyConsistent) { return true }
+        leave()
+        return false
+    }
+
+    func leave() { readers.subtract(1, ordering: .sequentiallyConsistent) }
+
+    /// Waits until no reader is inside and marks the replica as being written.
+    func enterWriting() {
+        var spins = 0
+        while true {
+            writing.store(true, ordering: .sequentiallyConsistent)
+            if readers.load(ordering: .sequentiallyConsistent) == 0 { return }
+            writing.store(false, ordering: .sequentiallyConsistent)
+            spins += 1
+            Backoff.pause(spins)
+        }
+    }
+
+    /// The replica is consistent again; its cached plans were made for the old data.
+    func leaveWriting() {
+        cache.withLock { $0.reset() }
+        writing.store(false, ordering: .sequentiallyConsistent)
+    }
+
+    // MARK: - Changes (writer only)
+
+    /// Applies one change; returns whether it changed something the caller asked about (a
+    /// delete found its object, an index drop found its index).
+    @discardableResult
+    func apply(_ change: Change) -> Bool {
+        switch change {
+        case .save(let record, let className):
+            store.insert(record, into: className)
+            schema.note(record, in: className)
+            return true
+        case .delete(let objectId, let className):
+            return store.remove(objectId, from: className)
+        case .createIndex(let kind, let key, let className):
+            store.createIndex(kind, on: key, in: className)
+            return true
+        case .dropIndex(let kind, let key, let className):
+            return store.dropIndex(kind, on: key, in: className)
+        case .refreshStatistics(let className):
+            store.refreshStatistics(className)
+            return true
+        }
+    }
+
+    /// A second replica with the same data and indexes, built from this one's records.
+    func copy() -> Replica {
+        let fresh = ColumnStore(database: store.snapshot())
+        for (className, registry) in store.indexes {
+            for index in registry.values { fresh.createIndex(index.kind, on: index.path, in: className) }
+            for index in registry.geo { fresh.createIndex(.geo, on: index.path, in: className) }
+        }
+        return Replica(
+            store: fresh, schema: schema, limits: limits, now: nowMillis, random: randomSource,
+            observation: observation)
+    }
+
+    // MARK: - Queries
+
+    func run(_ query: Query, variables: [String: Value]) throws(Diagnostic) -> QueryResult {
+        let run = RunState(
+            store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
+            timing: false)
+        switch try observedResult(query, run) {
+        case .count(let n): return .count(n)
+        case .rows(let rows, let shaping):
+            guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
+            return .records(
+                rows.map { row in
+                    let record = table.record(row)
+                    return shaping.map { $0.evaluation.shape(record, $0.query) } ?? record
+                })
+        }
+    }
+
+    /// The objectIds a query matches, in result order, or their number for a count.
+    func objectIds(_ query: Query, variables: [String: Value]) throws(Diagnostic) -> LazyQueryResult {
+        let run = RunState(
+            store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
+            timing: false)
+        switch try observedResult(query, run) {
+        case .count(let n): return .count(n)
+        case .rows(let rows, _):
+            guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
+            return .rows(ResultSet(objectIds: table.objectIds.withBytes { s in rows.map { s.string($0) } }))
+        }
+    }
+
+    /// A query's rows (with the shaping its includes and keys ask for) or count.
+    enum RowsOrCount {
+        case rows([Int], ResultShaping?)
+        case count(Int)
+    }
+
+    /// `result`, reported to the engine's observer when one is attached.
+    private func observedResult(_ query: Query, _ run: RunState) throws(Diagnostic) -> RowsOrCount {
+        guard let observer = observation.observer else { return try result(query, run) }
+        return try observing(query, observer) { () throws(Diagnostic) in try result(query, run) }
+    }
+
+    func result(_ query: Query, _ run: RunState) throws(Diagnostic) -> RowsOrCount {
+        var limit = query.limit ?? query.profile.defaultLimit
+        if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
+        switch try execute(query, run, skip: query.skip ?? 0, limit: limit) {
+        case .count(let n):
+            return .count(n)
+        case .rows(let rows):
+            // Nothing to embed or project: the stored objects are the answer as they are.
+            let shaping =
+                query.includes.isEmpty && query.keys == nil && query.excludeKeys.isEmpty
+                ? nil : ResultShaping(query: query, evaluation: run.evaluation)
+            return .rows(rows, shaping)
+        }
+    }
+
+    // MARK: - Plans
+
+    /// A plan taken out of the cache for one reader's use, checked by `QueryValidator` with the
+    /// caller's variable names. The same query again reuses a plan; the same shape with other
+    /// literals is checked and planned again from its literals (a regex literal must compile
+    /// before any row is read; rewrites, node literals and index estimates all depend on them).
+    /// Give it back with `giveBack` when the run is over.
+    func checkOut(_ query: Query, variables: Set<String> = []) throws(Diagnostic) -> CheckedOutPlan {
+        let store = self.store, limits = self.limits
+        func validate() throws(Diagnostic) {
+            var validator = QueryValidator(source: store, limits: limits, variables: variables)
+            try validator.check(query)
+        }
+        guard let (shape, literals) = PlanShape.of(query) else {
+            return try cache.withLock { (c) throws(Diagnostic) -> CheckedOutPlan in
+                try validate()
+                return CheckedOutPlan(plan: try c.build(query), entry: nil, outcome: .built)
+            }
+        }
+        return try cache.withLock { (c) throws(Diagnostic) -> CheckedOutPlan in
+            if let cached = c.take(shape, literals, version: store.version) {
+                do throws(Diagnostic) {
+                    let sameLiterals = PlanShape.sameLiterals(cached.literals, literals)
+                    if cached.variables != variables || !sameLiterals {
+                        try validate()
+                        cached.variables = variables
+                    }
+                    if sameLiterals {
+                        c.counts.reused += 1
+                        return CheckedOutPlan(plan: cached.plan, entry: cached, outcome: .reused)
+                    }
+                    cached.plan = try c.build(query)
+                } catch {
+                    c.put(cached)
+                    throw error
+                }
+                cached.literals = literals
+                c.counts.rebound += 1
+                return CheckedOutPlan(plan: cached.plan, entry: cached, outcome: .rebound)
+            }
+            try validate()
+            let entry = CachedPlan(shape: shape, plan: try c.build(query), literals: literals, variables: variables)
+            c.counts.built += 1
+            return CheckedOutPlan(plan: entry.plan, entry: entry, outcome: .built)
+        }
+    }
+
+    /// Puts a plan back for the next reader of its shape.
+    func giveBack(_ checkout: CheckedOutPlan) {
+        guard let entry = checkout.entry, entry.plan.storeVersion == store.version else { return }
+        cache.withLock { $0.put(entry) }
+    }
+
+    /// A plan made again with the errors of the inner queries that failed (not cached).
+    func replan(_ query: Query, failedInner: [Query: Diagnostic]) -> CheckedOutPlan? {
+        cache.withLock { c in
+            c.planner.plan(query, failedInner: failedInner).map {
+                CheckedOutPlan(plan: $0, entry: nil, outcome: .built)
+            }
+        }
+    }
+
+    /// Drops every cached plan and what planning memoizes.
+    func forgetPlans() {
+        cache.withLock { c in
+            c.reset()
+            c.planner.memo.forget()
+        }
+    }
+
+    var planCounts: PlanCounts { cache.withLock { $0.counts } }
+
+    // MARK: - Running
+
+    /// Inner queries first (their errors kept for the leaves that reach them), then the plan.
+    func execute(_ query: Query, _ run: RunState, skip: Int, limit: Int?) throws(Diagnostic) -> Runner.Output {
+        let checkout = try checkOut(query, variables: Set(run.variables.keys))
+        // An analyzed run keeps its plans: EXPLAIN reads their counters afterwards.
+        defer { if !run.timing { giveBack(checkout) } }
+        var plan = checkout.plan
+        if let observer = observation.observer { report(plan, checkout.outcome, to: observer) }
+        var failed: [Query: Diagnostic] = [:]
+        for inner in plan.innerQueries {
+            materialize(inner, run)
+            if case .failed(let error)? = run.inner[inner] { failed[inner] = error }
+        }
+        if !failed.isEmpty, let replanned = replan(query, failedInner: failed) {
+            plan = replanned.plan
+        }
+        guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
+        let ctx = ExecContext(run: run, table: table)
+        guard run.timing else { return try Runner.execute(plan, ctx, skip: skip, limit: limit) }
+        plan.filter.resetCounters()
+        plan.source.rowsOut = 0
+        let stats = ExecutionStats(plan: plan)
+        run.executions[query] = stats
+        let start = ContinuousClock.now
+        let output = try Runner.execute(plan, ctx, skip: skip, limit: limit, stats: stats)
+        stats.total = ContinuousClock.now - start
+        return output
+    }
+
+    /// Runs an inner query as the reference does (its order, skip and inner limit; too many
+    /// rows is `limit.inner-rows`) and records the rows or the error.
+    private func materialize(_ query: Query, _ run: RunState) {
+        guard run.inner[query] == nil else { return }
+        var rowsQuery = query
+        rowsQuery.count = false
+        do throws(Diagnostic) {
+            guard
+                case .rows(let rows) = try execute(
+                    rowsQuery, run, skip: query.skip ?? 0, limit: InnerQueries.limit(query))
+            else { return }
+            guard rows.count <= limits.maxInnerRows else {
+                throw Diagnostic(
+                    .limit.innerRows,
+                    "the inner query on \(query.className) yields \(rows.count) rows, more than the "
+                        + "limit of \(limits.maxInnerRows); give it a limit or a narrower condition")
+            }
+            guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
+            run.setInner(query, .rows(rows, .rows(table, rows)))
+        } catch {
+            run.setInner(query, .failed(error))
+        }
+    }
+}
+
+/// One change the writer applies to each replica in turn.
+enum Change: Sendable {
+    case save(Record, in: String)
+    case delete(objectId: String, from: String)
+    case createIndex(IndexKind, FieldPath, in: String)
+    case dropIndex(IndexKind, FieldPath, in: String)
+    case refreshStatistics(String)
+}
+
+/// A query's includes and projection, applied to each record as it is built.
+struct ResultShaping {
+    let query: Query
+    let evaluation: Evaluation
+}
+
+/// Plans built for a shape not in the cache, reused as they were, and rebuilt for new literals.
+struct PlanCounts: Equatable, Sendable {
+    var built = 0
+    var reused = 0
+    var rebound = 0
+
+    static func + (a: Self, b: Self) -> Self {
+        PlanCounts(built: a.built + b.built, reused: a.reused + b.reused, rebound: a.rebound + b.rebound)
+    }
+}
