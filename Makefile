@@ -8,7 +8,7 @@ QUARRY := .build/release/quarry
 .PHONY: demo test deps build release clean bench bench-store bench-server bench-concurrency docs docs-html fuzz lint format clients examples
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
-# found through pkg-config.
+# found through pkg-config; postgresql for the PostgreSQL store's tests.
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 \
 	    || ! pkg-config --exists libpcre2-8 \
@@ -16,6 +16,12 @@ deps:
 	  echo "Installing pkg-config, libpcre2-dev and libsqlite3-dev with apt-get"; \
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pkg-config libpcre2-dev libsqlite3-dev; \
+	fi
+	@# PostgreSQL (server and contrib) for QuarryPostgresTests, which start a server of their own.
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  echo "Installing postgresql and postgresql-contrib with apt-get"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql postgresql-contrib; \
 	fi
 
 build: deps

@@ -13,6 +13,8 @@ let package = Package(
         // Quarry's IR translated into SQLite SQL with Quarry's semantics: the persistent SQLite
         // store (docs/STORAGE.md) and the benchmark peer.
         .library(name: "QuarrySQLite", targets: ["QuarrySQLite"]),
+        // Quarry's IR pushed down into PostgreSQL over jsonb documents (docs/STORAGE.md).
+        .library(name: "QuarryPostgres", targets: ["QuarryPostgres"]),
         // The synthetic data set and the helpers the tests and the Benchmarks package share.
         .library(name: "QuarryTestSupport", targets: ["QuarryTestSupport"]),
         // The engine's observer hooks adapted to swift-log and swift-metrics (off unless attached).
@@ -26,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
         .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
         // `swift package generate-documentation --target Quarry` (make docs-html).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
@@ -55,6 +58,12 @@ let package = Package(
         .target(
             name: "QuarrySQLite",
             dependencies: ["Quarry", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "QuarryPostgres",
+            dependencies: [
+                "Quarry", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),
         .target(
             name: "QuarryObservability",
@@ -77,7 +86,7 @@ let package = Package(
         .target(
             name: "QuarryCLI",
             dependencies: [
-                "Quarry", "QuarrySQLite", "QuarryServer", "CMalloc",
+                "Quarry", "QuarrySQLite", "QuarryPostgres", "QuarryServer", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "quarry", dependencies: ["QuarryCLI"]),
@@ -105,6 +114,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
+        // The PostgreSQL store against the reference evaluator on a real server the tests start
+        // themselves (initdb + pg_ctl in a temporary folder).
+        .testTarget(name: "QuarryPostgresTests", dependencies: ["QuarryPostgres", "QuarryTestSupport"]),
         .testTarget(name: "QuarryCLITests", dependencies: ["QuarryCLI", "QuarrySQLite", "QuarryTestSupport"]),
         .testTarget(
             name: "QuarryObservabilityTests",

@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(name: "Quarry", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         .executableTarget(
@@ -46,5 +48,15 @@ let package = Package(
             ],
             path: "Sources/quarry-bench-store"),
         .systemLibrary(name: "CSQLiteBench", path: "Sources/CSQLiteBench", pkgConfig: "sqlite3"),
+        // The PostgreSQL store against hand-written SQL and COPY on one database.
+        .executableTarget(
+            name: "quarry-bench-postgres",
+            dependencies: [
+                .product(name: "QuarryPostgres", package: "Quarry"),
+                .product(name: "QuarryTestSupport", package: "Quarry"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/quarry-bench-postgres"),
     ]
 )

@@ -73,7 +73,8 @@ struct DataOptions: ParsableArguments {
     @Option(
         name: .customLong("store"),
         help: ArgumentHelp(
-            "A store made by 'quarry import' instead of a data file: sqlite:PATH.", valueName: "url"))
+            "A store made by 'quarry import' instead of a data file: sqlite:PATH or postgresql://….",
+            valueName: "url"))
     var store: String?
 
     @Option(

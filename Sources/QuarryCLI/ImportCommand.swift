@@ -21,7 +21,9 @@ struct ImportCommand: ConsoleCommand {
     @Option(name: .customLong("data"), help: ArgumentHelp("The data file to import.", valueName: "file"))
     var file: String
 
-    @Option(name: .customLong("store"), help: ArgumentHelp("The store: sqlite:PATH.", valueName: "url"))
+    @Option(
+        name: .customLong("store"),
+        help: ArgumentHelp("The store: sqlite:PATH or postgresql://user@host:port/database.", valueName: "url"))
     var store: String
 
     @Option(
@@ -67,15 +69,15 @@ struct ImportCommand: ConsoleCommand {
 
 extension ImportCommand {
     func execute(_ console: Console) throws(Failure) {
-        let path = try StoreSource.path(of: store)
-        let target = try StoreSource.opening(path)
+        let target = try StoreSource.opening(store)
+        let path = target.location
         let progress = (console.error as? FileDescriptorSink).flatMap { $0.isTerminal ? $0 : nil }
         var counts: [(String, Int)] = []
         var total = 0
         var dataError: DataFileError?
         var storeError: Diagnostic?
         do throws(Diagnostic) {
-            try target.transaction { t in
+            try target.importing { t in
                 do {
                     try ReadAhead.stream(path: file, className: className) { record, name in
                         do {

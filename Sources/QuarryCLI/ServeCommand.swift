@@ -31,7 +31,8 @@ struct ServeCommand: ConsoleCommand {
     var file: String?
 
     @Option(
-        name: .customLong("store"), help: ArgumentHelp("A store: sqlite:PATH (created if needed).", valueName: "url"))
+        name: .customLong("store"),
+        help: ArgumentHelp("A store: sqlite:PATH (created if needed) or postgresql://….", valueName: "url"))
     var store: String?
 
     @Option(help: "The address to listen on.")
@@ -115,14 +116,9 @@ struct ServeCommand: ConsoleCommand {
             backend = InMemoryBackend(database: database, limits: limits)
             schema = database
         } else {
-            let path = try StoreSource.path(of: store ?? "")
-            do throws(Diagnostic) {
-                let opened = try SQLiteStore(path: path, limits: limits)
-                schema = try opened.schema()
-                backend = opened
-            } catch {
-                throw .query(error, source: "")
-            }
+            let opened = try StoreSource.opening(store ?? "", limits: limits)
+            do throws(Diagnostic) { schema = try opened.storeSchema() } catch { throw .query(error, source: "") }
+            backend = opened.backend
         }
         let declared = Self.indexes(indexes, schema: schema)
         let server = QuarryServer(

@@ -2,21 +2,25 @@ import Foundation
 import Quarry
 import QuarrySQLite
 
-/// `--store sqlite:PATH` and `--class`: the store a command reads, and the class its query is on.
+/// `--store sqlite:PATH | postgresql://…` and `--class`: the store a command reads, and the
+/// class its query is on.
 struct StoreSource {
-    var store: SQLiteStore
+    var store: any CLIStore
     var className: String
-    var schema: StoreSchema
+    var schema: any Schema
 
     /// Opens an existing store; the class settles as `DataSource` settles it.
     static func open(_ url: String, className: String?) throws(Failure) -> StoreSource {
-        let path = try path(of: url)
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw .usage("there is no store at \(path); make one with 'quarry import'")
+        if !isPostgres(url) {
+            let path = try path(of: url)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw .usage("there is no store at \(path); make one with 'quarry import'")
+            }
         }
-        let store = try opening(path)
-        let schema: StoreSchema
-        do throws(Diagnostic) { schema = try store.schema() } catch { throw .query(error, source: "") }
+        let store = try opening(url)
+        let path = store.location
+        let schema: any Schema
+        do throws(Diagnostic) { schema = try store.storeSchema() } catch { throw .query(error, source: "") }
         let names = schema.classNames
         if let className {
             guard schema.hasClass(className) else {
@@ -39,14 +43,22 @@ struct StoreSource {
     /// `sqlite:PATH` → PATH.
     static func path(of url: String) throws(Failure) -> String {
         guard url.hasPrefix("sqlite:"), url.count > 7 else {
-            throw .usage("--store \(url): expected sqlite:PATH (the only store this build knows)")
+            throw .usage("--store \(url): expected sqlite:PATH or postgresql://user@host:port/database")
         }
         return String(url.dropFirst(7))
     }
 
-    /// Opens (or creates) the store file.
-    static func opening(_ path: String) throws(Failure) -> SQLiteStore {
-        do throws(Diagnostic) { return try SQLiteStore(path: path) } catch { throw .query(error, source: "") }
+    static func isPostgres(_ url: String) -> Bool { url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") }
+
+    /// Opens (or creates) the store: a SQLite file, or a PostgreSQL database.
+    static func opening(_ url: String, limits: Limits = .default) throws(Failure) -> any CLIStore {
+        if !isPostgres(url) { _ = try path(of: url) }
+        do throws(Diagnostic) {
+            if isPostgres(url) { return try PostgresCLIStore.open(url, limits: limits) }
+            return try SQLiteStore(path: String(url.dropFirst(7)), limits: limits)
+        } catch {
+            throw .query(error, source: "")
+        }
     }
 
     /// Declares `--index` keys in the store (kept there for later queries).

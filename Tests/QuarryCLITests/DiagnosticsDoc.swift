@@ -5,7 +5,7 @@ import QuarryCLI
 /// its meaning, an example, the Parse code and the declaring module. `DiagnosticsDocTests` checks
 /// the checked-in file against it; `make docs` rewrites the file.
 enum DiagnosticsDoc {
-    static let catalogues = DiagnosticCatalogue.library + [.sqliteStore, .cli]
+    static let catalogues = DiagnosticCatalogue.library + [.sqliteStore, .postgresStore, .cli]
 
     static func markdown() -> String {
         var module: [DiagnosticCode: String] = [:]

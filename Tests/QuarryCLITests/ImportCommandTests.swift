@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["run", "--store", "postgres://x", "--class", "A", "x = 1"], "--store postgres://x: expected sqlite:PATH"),
+        (["run", "--store", "mysql://x", "--class", "A", "x = 1"], "--store mysql://x: expected sqlite:PATH"),
         (["run", "--data", "d.json", "--store", "sqlite:x", "x = 1"], "--data and --store cannot be used together"),
         (["run", "--store", "sqlite:/nonexistent/q.sqlite", "x = 1"], "there is no store at /nonexistent/q.sqlite"),
         (["import", "--data", "d.json", "--store", "sqlite:x", "--index", "age"], "--index 'age' is not Class.key"),

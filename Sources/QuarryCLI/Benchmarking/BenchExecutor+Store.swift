@@ -4,9 +4,10 @@ import QuarrySQLite
 extension BenchExecutor {
     /// The SQLite store (`--store`): each query pushed down with its residual, read in one
     /// transaction; no planning step of Quarry's own (SQLite plans).
-    static func store(_ store: SQLiteStore) -> BenchExecutor {
+    static func store(_ store: any CLIStore) -> BenchExecutor {
         BenchExecutor(
-            name: "SQLite store (pushdown, residual in Quarry)",
+            name:
+                "\(store.backend.backendName == "sqlite" ? "SQLite" : "PostgreSQL") store (pushdown, residual in Quarry)",
             execute: { query throws(Diagnostic) in
                 try store.query(query)
             },
@@ -43,7 +44,7 @@ extension BenchCommand {
             results: results, rows: rows, className: className,
             executor: BenchExecutor.store(source.store).name, indexes: indexes.specs,
             quarryBytesPerRow: nil, sqliteBytesPerRow: nil,
-            notes: ["the store: \(source.store.path)"])
+            notes: ["the store: \(source.store.location)"])
         report.failures = failures
         console.output.write(json ? report.json() : report.markdown())
         if !failures.isEmpty { throw .reported(.queryFailed) }

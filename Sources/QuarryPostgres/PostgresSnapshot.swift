@@ -1,0 +1,45 @@
+import Quarry
+
+/// The store's objects as one read transaction sees them (`StoredObjects`), for the
+/// reference machinery that finishes a pushed-down query.
+final class PostgresSnapshot: StoredObjects {
+    let session: PostgresSession
+    let catalog: PostgresCatalog
+    private var resolved: [Pointer: Record?] = [:]
+
+    init(session: PostgresSession, catalog: PostgresCatalog) {
+        self.session = session
+        self.catalog = catalog
+    }
+
+    func hasClass(_ className: String) -> Bool { catalog.classes[className] != nil }
+
+    func object(_ p: Pointer) throws(Diagnostic) -> Record? {
+        if let r = resolved[p] { return r }
+        guard let c = catalog.classes[p.className], !p.objectId.utf8.contains(0) else { return nil }
+        let record = try records("SELECT objectid, raw FROM \(c.table) WHERE objectid = $1", [p.objectId]).first
+        if resolved.count < 100_000 { resolved[p] = record }
+        return record
+    }
+
+    func objects(in className: String) throws(Diagnostic) -> [Record] {
+        guard let c = catalog.classes[className] else { return [] }
+        return try records("SELECT objectid, raw FROM \(c.table) ORDER BY seq", [])
+    }
+
+    func count(of className: String) throws(Diagnostic) -> Int {
+        guard let c = catalog.classes[className] else { return 0 }
+        return try storeCall {
+            Int(try session.rows("SELECT count(*)::text FROM \(c.table)").first?.text(0) ?? "") ?? 0
+        }
+    }
+
+    /// Rows of `objectid, raw` decoded as records.
+    func records(_ sql: String, _ binds: [String?]) throws(Diagnostic) -> [Record] {
+        try storeCall {
+            try session.rows(sql, binds).map { row in
+                try PostgresRecordCodec.decode(raw: try row.text(1) ?? "", objectId: try row.text(0) ?? "")
+            }
+        }
+    }
+}

@@ -1,0 +1,300 @@
+import Dispatch
+import Foundation
+import Logging
+import PostgresNIO
+import Quarry
+
+/// Quarry's server-backed store: one PostgreSQL database (docs/STORAGE.md#postgresql). Each
+/// class is a table keyed by objectId (`seq` keeps insertion order) holding the object as a
+/// `jsonb` document the queries read and a lossless text the answers are decoded from;
+/// queries are pushed down leaf by leaf with Quarry's semantics, and whatever PostgreSQL cannot
+/// answer exactly is evaluated by Quarry on the rows it returns. Connections come from
+/// PostgresNIO's `PostgresClient` pool; every read runs in one REPEATABLE READ transaction
+/// (one snapshot for the catalog, the rows and the pointers Quarry follows), and writers take
+/// one advisory lock, so the catalog's kinds change one writer at a time.
+public final class PostgresStore: QueryBackend, Sendable {
+    /// The URL without its password, for messages.
+    public let location: String
+    let client: PostgresClient
+    private let running: Task<Void, Never>
+    let limits: Limits
+    let now: @Sendable () -> Int64
+    let random: @Sendable () -> Double
+    let logger = Logger(label: "quarry.postgres")
+
+    /// Connects to the database at `url` (`postgresql://user[:password]@host[:port]/database`,
+    /// or `?host=/socket/folder` for a Unix socket) and creates the catalog tables when the
+    /// database has none.
+    public static func open(
+        url: String, limits: Limits = .default,
+        now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) async throws(Diagnostic) -> PostgresStore {
+        let parsed = try PostgresURL(url)
+        try await probe(parsed)
+        let store = PostgresStore(parsed, limits: limits, now: now, random: random)
+        do throws(Diagnostic) {
+            try await store.session(write: true) { s in
+                for statement in PostgresCatalog.schema { try s.run(statement) }
+            }
+        } catch {
+            store.close()
+            throw error
+        }
+        return store
+    }
+
+    /// One connection attempt, so that a wrong address or refused login is reported at once
+    /// with the server's reason, instead of after the pool's minute of retries.
+    private static func probe(_ url: PostgresURL) async throws(Diagnostic) {
+        let configuration =
+            url.socketPath.map {
+                PostgresConnection.Configuration(
+                    unixSocketPath: $0, username: url.user, password: url.password, database: url.database)
+            }
+            ?? PostgresConnection.Configuration(
+                host: url.host, port: url.port, username: url.user, password: url.password,
+                database: url.database, tls: .disable)
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: configuration, id: 0, logger: Logger(label: "quarry.postgres.probe"))
+            try await connection.close()
+        } catch {
+            let reason =
+                (error as? PSQLError).map { e in
+                    e.serverInfo?[.message] ?? e.underlying.map { "\($0)" } ?? "\(e.code)"
+                } ?? "\(error)"
+            throw Diagnostic(.store.postgres, "cannot connect to PostgreSQL at \(url.location): \(reason)")
+        }
+    }
+
+    private init(
+        _ url: PostgresURL, limits: Limits, now: @escaping @Sendable () -> Int64,
+        random: @escaping @Sendable () -> Double
+    ) {
+        location = url.location
+        var configuration: PostgresClient.Configuration
+        if let socket = url.socketPath {
+            configuration = .init(
+                unixSocketPath: socket, username: url.user, password: url.password, database: url.database)
+        } else {
+            configuration = .init(
+                host: url.host, port: url.port, username: url.user, password: url.password,
+                database: url.database, tls: .disable)
+        }
+        configuration.options.maximumConnections = 8
+        var background = Logger(label: "quarry.postgres")
+        background.logLevel = .error
+        let client = PostgresClient(configuration: configuration, backgroundLogger: background)
+        self.client = client
+        running = Task { await client.run() }
+        self.limits = limits
+        self.now = now
+        self.random = random
+    }
+
+    /// Ends the pool's connections.
+    public func close() { running.cancel() }
+
+    deinit { running.cancel() }
+
+    public var backendName: String { "postgresql" }
+
+    // MARK: - QueryBackend
+
+    public func catalog() async throws(Diagnostic) -> [ClassCatalog] {
+        try await session(write: false) { s in try self.classes(s) }
+    }
+
+    public func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult {
+        try await session(write: false) { s in try self.answer(query, variables, s) }
+    }
+
+    public func explain(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> BackendExplanation {
+        try await session(write: false) { s in try self.explain(query, variables, s) }
+    }
+
+    public func write(_ changes: [StoreChange]) async throws(Diagnostic) {
+        try await session(write: true) { s in
+            var writer = PostgresWriter(catalog: try PostgresCatalog.load(s), session: s)
+            for change in changes {
+                switch change {
+                case .save(let record, let className): try writer.save(record, in: className)
+                case .delete(let objectId, let className): try writer.delete(objectId, from: className)
+                }
+            }
+        }
+    }
+
+    public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) async throws(Diagnostic) {
+        try await session(write: true) { s in try self.declareIndex(kind, key, className, s) }
+    }
+
+    /// The classes and field types, for compiling queries against the store.
+    public func schema() async throws(Diagnostic) -> PostgresSchema {
+        try await session(write: false) { s in try PostgresCatalog.load(s).schema }
+    }
+
+    /// Runs `body` with a writer that saves objects, in one transaction: on any error nothing
+    /// it saved is kept (`quarry import`).
+    public func transaction(_ body: @escaping (PostgresTransaction) throws -> Void) async throws(Diagnostic) {
+        nonisolated(unsafe) let body = body
+        try await session(write: true) { s in
+            let t = PostgresTransaction(
+                store: self, writer: PostgresWriter(catalog: try PostgresCatalog.load(s), session: s))
+            try body(t)
+            try t.flush()
+        }
+    }
+
+    /// One leased connection and one transaction around `body`: REPEATABLE READ READ ONLY
+    /// for reads; for writes, the store's advisory lock first.
+    func session<T>(write: Bool, _ body: @escaping (PostgresSession) throws -> T) async throws(Diagnostic) -> T {
+        nonisolated(unsafe) let body = body
+        let logger = logger
+        do {
+            let result: Unchecked<T> = try await client.withConnection { connection in
+                let s = PostgresSession(connection: connection, logger: logger)
+                // The waiting happens on a Dispatch thread, never on one of the few concurrency
+                // threads, which PostgresNIO's own tasks need to make progress.
+                return try await withCheckedThrowingContinuation { continuation in
+                    DispatchQueue.global().async {
+                        continuation.resume(
+                            with: Result {
+                                Unchecked(
+                                    try s.transaction(readOnly: !write) {
+                                        if write { try s.run("SELECT pg_advisory_xact_lock(7250451139)") }
+                                        return try body(s)
+                                    })
+                            })
+                    }
+                }
+            }
+            return result.value
+        } catch {
+            throw storeDiagnostic(error)
+        }
+    }
+
+    // MARK: - Work inside a transaction
+
+    func answer(_ query: Query, _ variables: [String: Value], _ s: PostgresSession) throws -> QueryResult {
+        let catalog = try PostgresCatalog.load(s)
+        let snapshot = PostgresSnapshot(session: s, catalog: catalog)
+        let evaluator = PushdownEvaluator(
+            objects: snapshot, limits: limits, variables: variables, now: now, random: random)
+        try evaluator.validate(query)
+        let plan = try pushdown(query, catalog, snapshot, evaluator)
+        if plan.counts { return .count(Int(try s.rows(plan.sql, plan.bindings).first?.text(0) ?? "") ?? 0) }
+        let candidates = try snapshot.records(plan.sql, plan.bindings)
+        return try evaluator.finish(
+            query, candidates: candidates, residual: plan.residual, ordered: plan.ordered, paged: plan.paged)
+    }
+
+    func explain(_ query: Query, _ variables: [String: Value], _ s: PostgresSession) throws -> BackendExplanation {
+        let catalog = try PostgresCatalog.load(s)
+        let snapshot = PostgresSnapshot(session: s, catalog: catalog)
+        let evaluator = PushdownEvaluator(
+            objects: snapshot, limits: limits, variables: variables, now: now, random: random)
+        try evaluator.validate(query)
+        let plan = try pushdown(query, catalog, snapshot, evaluator)
+        let json = try s.rows("EXPLAIN (FORMAT JSON) " + plan.sql, plan.bindings).compactMap { try $0.text(0) }
+        let residual = zip(plan.residual, plan.residualReasons).map {
+            BackendExplanation.ResidualPart(predicate: PushdownEvaluator.render($0), reason: $1)
+        }
+        return BackendExplanation(
+            backend: backendName, statement: plan.sql, parameterCount: plan.bindings.count, residual: residual,
+            orderPushed: plan.ordered, pagePushed: plan.paged,
+            plan: json.joined(separator: "\n").split(separator: "\n").map(String.init))
+    }
+
+    private func pushdown(
+        _ query: Query, _ catalog: PostgresCatalog, _ snapshot: PostgresSnapshot, _ evaluator: PushdownEvaluator
+    ) throws(Diagnostic) -> PostgresPushdown {
+        try PostgresPushdown(query, catalog: catalog, limits: limits) { part in
+            evaluator.mayThrow(
+                part, mayReachDate: { catalog.mayReachDate($0, in: query.className) },
+                objectCount: { try? snapshot.count(of: $0) })
+        }
+    }
+
+    func declareIndex(_ kind: IndexKind, _ key: FieldPath, _ className: String, _ s: PostgresSession) throws {
+        var catalog = try PostgresCatalog.load(s)
+        guard catalog.classes[className] != nil else {
+            throw Diagnostic(.index.unknownClass, "there is no class named '\(className)' to index")
+        }
+        guard !key.components.isEmpty, !key.components.contains(where: \.isEmpty) else {
+            throw Diagnostic(.index.invalidKey, "'\(key)' is not a key path to index")
+        }
+        try PostgresCatalog.storable(key.components.joined(), "an index key")
+        guard try catalog.addIndex(IndexDeclaration(kind: kind, key: key), to: className, s) else { return }
+        // Expression indexes on the two forms the translator reads a field in: `jsonb` for
+        // numbers, dates, bools and geo points, text in the "C" collation for strings and
+        // pointers. Neither expression can fail on any stored value, whatever the field holds
+        // later. A path through a pointer or the objectId (the primary key) needs none.
+        guard key.count == 1, key.first != "objectId" else { return }
+        let field = try catalog.ensureField(key.first, in: className, s)
+        let c = catalog.classes[className]!
+        let f = "f\(field.number)"
+        try s.run("CREATE INDEX IF NOT EXISTS \(c.table)_\(f)_j ON \(c.table) ((doc->'\(f)'))")
+        try s.run("CREATE INDEX IF NOT EXISTS \(c.table)_\(f)_t ON \(c.table) (((doc->>'\(f)') COLLATE \"C\"))")
+        try s.run("ANALYZE \(c.table)")
+    }
+
+    func classes(_ s: PostgresSession) throws -> [ClassCatalog] {
+        let catalog = try PostgresCatalog.load(s)
+        return try catalog.classNames.map { name in
+            let c = catalog.classes[name]!
+            let n = Int(try s.rows("SELECT count(*)::text FROM \(c.table)").first?.text(0) ?? "") ?? 0
+            return ClassCatalog(name: name, objectCount: n, indexes: c.indexes)
+        }
+    }
+}
+
+/// Saves and index declarations inside `PostgresStore.transaction`. Saves are sent in
+/// multi-row upserts of up to `batch` objects of one class (`quarry import`'s hot path).
+public final class PostgresTransaction {
+    let store: PostgresStore
+    var writer: PostgresWriter
+    private var pending: [[String?]] = []
+    private var pendingTable = ""
+    private var pendingIds: Set<String> = []
+    static let batch = 500
+
+    init(store: PostgresStore, writer: PostgresWriter) {
+        self.store = store
+        self.writer = writer
+    }
+
+    public func save(_ record: Record, in className: String) throws {
+        let row = try writer.prepare(record, in: className)
+        let table = writer.catalog.classes[className]!.table
+        if table != pendingTable || pendingIds.contains(record.objectId) || pending.count >= Self.batch { try flush() }
+        pendingTable = table
+        pendingIds.insert(record.objectId)
+        pending.append(row)
+    }
+
+    /// Declares an index; without a kind, a geo index for a field of geo points and an
+    /// ordered one otherwise.
+    public func declareIndex(_ kind: IndexKind?, on key: FieldPath, in className: String) throws {
+        try flush()
+        let type = key.count == 1 ? writer.catalog.classes[className]?.field(key.first)?.type : nil
+        try store.declareIndex(kind ?? (type == .geoPoint ? .geo : .ordered), key, className, writer.session)
+        writer.catalog = try PostgresCatalog.load(writer.session)
+    }
+
+    /// Sends the saves not sent yet.
+    func flush() throws {
+        try writer.upsert(pending, into: pendingTable)
+        pending.removeAll(keepingCapacity: true)
+        pendingIds.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A value carried across the pool's `sending` boundary; the store hands each one to a single
+/// caller.
+struct Unchecked<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

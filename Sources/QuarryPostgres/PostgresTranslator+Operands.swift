@@ -1,0 +1,145 @@
+import Quarry
+
+/// What a key path reaches, as SQL over the current row.
+enum PostgresOperand {
+    /// One value, SQL NULL when missing or null (`doc` holds no nulls): `jsonb` for numbers,
+    /// dates and bools, text `COLLATE "C"` for strings and pointers; `kind` nil when the field
+    /// only ever held null or does not exist.
+    case scalar(String, PostgresKind?)
+    /// A geo point's `[lat, lon]`.
+    case geo(String)
+    /// A `jsonb` array whose non-null elements are of `element` kind.
+    case array(String, element: PostgresKind?)
+}
+
+/// A literal's text and the type it is cast to in the SQL.
+struct Literal: Equatable {
+    let text: String
+    let cast: String
+    init(_ text: String, _ cast: String) {
+        self.text = text
+        self.cast = cast
+    }
+}
+
+extension PostgresTranslator {
+    /// The operand a key path reaches from the row: a field, the objectId, a pointer's own
+    /// objectId, a geo point's latitude or longitude. Paths through pointers and arrays stay
+    /// residual.
+    func operand(_ path: FieldPath, _ row: Row) throws(PostgresNotComparable) -> PostgresOperand {
+        let components = path.components
+        guard let name = components.first else { throw PostgresNotComparable("an empty key path") }
+        let rest = components.dropFirst()
+        if name == "objectId" {
+            return rest.isEmpty ? .scalar("\(row.alias).objectid", .text) : .scalar("NULL", nil)
+        }
+        // Quarry reads a field no object has as missing.
+        guard let field = row.table.field(name) else { return .scalar("NULL", nil) }
+        let doc = "\(row.alias).doc->'f\(field.number)'"
+        switch field.kind {
+        case .unsupported(let reason)?: throw PostgresNotComparable("\(path) is not pushed down: \(reason)")
+        case .geoPoint?:
+            switch Array(rest) {
+            case []: return .geo("(\(doc))")
+            case ["latitude"]: return .scalar("(\(doc)->0)", .number)
+            case ["longitude"]: return .scalar("(\(doc)->1)", .number)
+            default: return .scalar("NULL", nil)
+            }
+        case .pointer?:
+            if rest.isEmpty { return .scalar(Self.text(row, field), field.kind) }
+            // The pointer's own id, whether or not its object is there.
+            if Array(rest) == ["objectId"] { return .scalar(Self.text(row, field), .text) }
+            throw PostgresNotComparable("the path \(path) follows a pointer, which Quarry evaluates")
+        case .array(let element)?:
+            guard rest.isEmpty else {
+                throw PostgresNotComparable("the path \(path) maps over an array, which Quarry evaluates")
+            }
+            return .array("(\(doc))", element: element)
+        case .text?:
+            // A step into a string reaches nothing.
+            return rest.isEmpty ? .scalar(Self.text(row, field), .text) : .scalar("NULL", nil)
+        case .number?, .date?, .bool?, nil:
+            return rest.isEmpty ? .scalar("(\(doc))", field.kind) : .scalar("NULL", nil)
+        }
+    }
+
+    /// The text expression of a field, the same one its expression index is built on.
+    static func text(_ row: Row, _ field: PostgresCatalog.Field) -> String {
+        "((\(row.alias).doc->>'f\(field.number)') COLLATE \"C\")"
+    }
+
+    /// An array element (`value`, from `jsonb_array_elements_text`) as its kind compares.
+    static func element(_ kind: PostgresKind?) -> String {
+        switch kind {
+        case .number?, .date?: return "value::numeric"
+        case .bool?: return "value::boolean"
+        case .text?, .pointer?: return "(value COLLATE \"C\")"
+        default: return "value"
+        }
+    }
+
+    func exists(_ array: String, _ condition: String) -> String {
+        "EXISTS (SELECT 1 FROM jsonb_array_elements_text(\(array)) AS e(value) WHERE \(condition))"
+    }
+
+    /// A literal as the parameter that compares with a value of `kind` the way Quarry compares
+    /// them; nil when Quarry never finds them equal or ordered. `sqlDates`: under `.sql`, a
+    /// date compares with a number as epoch milliseconds. `objectIdStrings`: under
+    /// `.document`, a string equals a pointer with that objectId. `element`: the value is an
+    /// array element (`numeric`/`boolean`/text) rather than a `jsonb` scalar.
+    func binding(
+        _ v: Value, for kind: PostgresKind?, sqlDates: Bool, objectIdStrings: Bool, element: Bool
+    ) throws(PostgresNotComparable) -> Literal? {
+        guard let kind else { return nil }
+        if case .double(let d) = v, !d.isFinite {
+            throw PostgresNotComparable("a NaN or infinite literal has no jsonb form; Quarry compares it")
+        }
+        if case .string(let s) = v, s.utf8.contains(0) {
+            throw PostgresNotComparable("PostgreSQL text cannot hold the NUL in a literal; Quarry compares it")
+        }
+        let number = element ? "numeric" : "jsonb"
+        switch (kind, v) {
+        case (.date, .string(let s)) where sqlDates:
+            // Quarry reads the literal as a Backendless date, and fails the query when it is not one.
+            guard let ms = BackendlessDate.parse(s) else {
+                throw PostgresNotComparable("'\(s)' is not a date, which is an error in Quarry")
+            }
+            return Literal(String(ms), number)
+        case (.text, .date) where sqlDates:
+            throw PostgresNotComparable("Quarry reads the strings of a text field as dates here")
+        case (.number, .int(let i)): return Literal(String(i), number)
+        case (.number, .double(let d)): return Literal(PostgresRecordCodec.number(d)!, number)
+        case (.number, .date(let ms)) where sqlDates, (.date, .date(let ms)): return Literal(String(ms), number)
+        case (.date, .int(let i)) where sqlDates: return Literal(String(i), number)
+        case (.date, .double(let d)) where sqlDates: return Literal(PostgresRecordCodec.number(d)!, number)
+        case (.text, .string(let s)): return Literal(s, "text")
+        case (.text, .pointer(let p)) where objectIdStrings: return Literal(p.objectId, "text")
+        case (.bool, .bool(let b)): return Literal(b ? "true" : "false", element ? "boolean" : "jsonb")
+        case (.pointer(let c), .pointer(let p)) where p.className == c: return Literal(p.objectId, "text")
+        case (.pointer, .string(let s)) where objectIdStrings: return Literal(s, "text")
+        default: return nil
+        }
+    }
+
+    mutating func parameter(_ l: Literal) -> String { parameter(l.text, l.cast) }
+
+    /// `($1::t, $2::t, …)` for the literals.
+    mutating func parameterList(_ ls: [Literal]) -> String {
+        "(" + ls.map { parameter($0) }.joined(separator: ", ") + ")"
+    }
+
+    /// The literal values of a `.list` or of an array literal; nil if any element is computed.
+    func literalList(_ e: Expr) -> [Value]? {
+        switch e {
+        case .literal(.array(let items)): return items
+        case .list(let items):
+            var out: [Value] = []
+            for item in items {
+                guard case .literal(let v) = item else { return nil }
+                out.append(v)
+            }
+            return out
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Quarry
+
+/// Why a conjunct has no PostgreSQL form with exactly Quarry's semantics: it stays residual.
+struct PostgresNotComparable: Error {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+/// Translates normalized IR into a PostgreSQL WHERE clause over the class tables of the store
+/// (docs/STORAGE.md#postgresql-pushdown), leaf by leaf with each leaf's rules for null,
+/// missing and array operands (`LeafSemantics`), as the SQLite translator does:
+/// a translated leaf is SQL that is TRUE exactly when the leaf holds (FALSE or NULL
+/// otherwise), so AND and OR carry over, and a NOT above a leaf becomes `IS NOT TRUE` for a
+/// `.sql` leaf and the leaf's own negation for the others. Every literal is a `$n` parameter
+/// bound as text and cast in the SQL; tables and fields are written by catalog number only.
+struct PostgresTranslator {
+    let catalog: PostgresCatalog
+    private(set) var bindings: [String] = []
+    private var aliases = 0
+    /// Set when a translated leaf is only a superset filter (a geo distance with its margin):
+    /// the pushdown then keeps the conjunct residual as well.
+    var narrowing = false
+
+    init(catalog: PostgresCatalog) { self.catalog = catalog }
+
+    /// One class's table under an alias of its own.
+    struct Row {
+        let table: PostgresCatalog.Class
+        let alias: String
+    }
+
+    mutating func newRow(_ className: String) -> Row? {
+        guard let table = catalog.classes[className] else { return nil }
+        defer { aliases += 1 }
+        return Row(table: table, alias: "t\(aliases)")
+    }
+
+    /// `$n` with the text bound, and a cast.
+    mutating func parameter(_ text: String, _ cast: String) -> String {
+        bindings.append(text)
+        return "$\(bindings.count)::\(cast)"
+    }
+
+    /// SQL that is TRUE exactly when the predicate holds (`positive`) or fails (not `positive`).
+    mutating func predicate(_ p: Filter, _ row: Row, positive: Bool) throws(PostgresNotComparable) -> String {
+        switch p {
+        case .constant(let b): return b == positive ? "TRUE" : "FALSE"
+        case .and(let ps), .or(let ps):
+            var isAnd = false
+            if case .and = p { isAnd = true }
+            // De Morgan: each operand is two-valued (TRUE, or not), so NOT distributes.
+            let joiner = (isAnd == positive) ? " AND " : " OR "
+            if ps.isEmpty { return (isAnd == positive) ? "TRUE" : "FALSE" }
+            var parts: [String] = []
+            for q in ps { parts.append(try predicate(q, row, positive: positive)) }
+            return "(" + parts.joined(separator: joiner) + ")"
+        case .not(let q):
+            return try predicate(q, row, positive: !positive)
+        case .leaf(var leaf):
+            if positive { return try self.leaf(leaf, row) }
+            // The negation of a superset filter is no filter of the negation.
+            let wasNarrowing = narrowing
+            defer { narrowing = wasNarrowing }
+            narrowing = false
+            let negated = try negatedLeaf(&leaf, row)
+            if narrowing { throw PostgresNotComparable("a negated distance test is evaluated by Quarry") }
+            return negated
+        }
+    }
+
+    private mutating func negatedLeaf(_ leaf: inout Leaf, _ row: Row) throws(PostgresNotComparable) -> String {
+        if leaf.semantics == .sql {
+            // A NOT above a strict leaf is logical NOT, not the leaf's own negation.
+            return "((\(try self.leaf(leaf, row))) IS NOT TRUE)"
+        }
+        leaf.negated.toggle()
+        return try self.leaf(leaf, row)
+    }
+
+    private mutating func leaf(_ leaf: Leaf, _ row: Row) throws(PostgresNotComparable) -> String {
+        let rule = Rule(semantics: leaf.semantics, negated: leaf.negated)
+        switch leaf.condition {
+        case .compare(let l, let op, let r, let options): return try compare(l, op, r, options, rule, row)
+        case .between(let e, let lower, let upper): return try between(e, lower, upper, rule, row)
+        case .inCollection(let e, let c, let options): return try inCollection(e, c, options, rule, row)
+        case .isNull(let e): return try isNull(e, rule, row)
+        case .string(let e, let op, let pattern, let options): return try string(e, op, pattern, options, rule, row)
+        case .containsAll, .containedBy, .arraySize:
+            throw PostgresNotComparable("whole-array tests ($all, $containedBy, $size) are evaluated by Quarry")
+        case .quantified: throw PostgresNotComparable("ANY/ALL/NONE quantifiers are evaluated by Quarry")
+        case .geo(let condition): return try geo(condition, rule, row)
+        case .inQuery(let key, let inner): return try inQuery(key, inner, rule, row)
+        case .select, .relatedTo:
+            throw PostgresNotComparable("inner queries and relations are evaluated by Quarry")
+        case .text:
+            throw PostgresNotComparable("text search ($text) has no PostgreSQL equivalent with the same tokenizing")
+        }
+    }
+
+    /// ORDER BY terms for the query's keys (ties in insertion order).
+    mutating func orderTerms(_ query: Query, _ row: Row) throws(PostgresNotComparable) -> [String] {
+        var terms: [String] = []
+        for key in query.order {
+            guard case .key(let path, let direction) = key else {
+                throw PostgresNotComparable("sorting by distance is done by Quarry")
+            }
+            guard case .scalar(let sql, let kind) = try operand(path, row), kind?.sortsAsQuarry ?? true else {
+                throw PostgresNotComparable("sorting by \(path) (not one comparable type) is done by Quarry")
+            }
+            // A field no object has: every row ties.
+            if sql == "NULL" { continue }
+            // Missing and null first ascending, last descending, as Quarry orders them.
+            terms.append(direction == .ascending ? "\(sql) ASC NULLS FIRST" : "\(sql) DESC NULLS LAST")
+        }
+        terms.append("\(row.alias).seq")
+        return terms
+    }
+}
+
+/// A leaf's semantics and negation.
+struct Rule {
+    let semantics: LeafSemantics
+    let negated: Bool
+
+    /// The answer when the operand reaches nothing testable (IR: `decideWithoutOperand`).
+    var withoutOperand: Bool { semantics == .sql ? false : negated }
+}
+
+extension ComparisonOperator {
+    var sql: String {
+        switch self {
+        case .eq: return "="
+        case .ne: return "<>"
+        case .lt: return "<"
+        case .le: return "<="
+        case .gt: return ">"
+        case .ge: return ">="
+        }
+    }
+
+    /// The operator that holds exactly when this one fails, for two non-null values of one
+    /// totally ordered kind (NaN is never pushed down).
+    var inverse: ComparisonOperator {
+        switch self {
+        case .eq: return .ne
+        case .ne: return .eq
+        case .lt: return .ge
+        case .le: return .gt
+        case .gt: return .le
+        case .ge: return .lt
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Quarry
+import QuarryPostgres
+import QuarryTestSupport
+import Testing
+
+/// `$inQuery`/`$notInQuery` on the PostgreSQL store (docs/STORAGE.md#postgresql-inner-queries):
+/// pushed down as an IN-subselect with the inner query's order, skip and its profile's limit,
+/// answering as the reference does, missing and null pointers included.
+@Suite struct PostgresInnerQueryTests {
+    static func database() -> Database {
+        var db = Database()
+        for i in 0..<150 {
+            db.insert(Record(objectId: "c\(i)", fields: [("pop", .int(Int64(i)))]), into: "City")
+        }
+        for i in 0..<300 {
+            var fields: [(String, Value)] = [("n", .int(Int64(i)))]
+            if i % 7 == 0 {
+                fields.append(("city", .null))
+            } else if i % 11 != 0 {
+                fields.append(("city", .pointer(Pointer(className: "City", objectId: "c\((i * 37) % 160)"))))
+            }
+            db.insert(Record(objectId: "p\(i)", fields: fields), into: "Person")
+        }
+        return db
+    }
+
+    @Test func innerQueriesArePushedAndAgreeWithTheReference() async throws {
+        let store = try await PostgresServer.store()
+        defer { store.close() }
+        let db = Self.database()
+        try await store.save(db)
+        let reference = ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
+        let popular = Filter.leaf(
+            Leaf(.compare(.key("pop"), .ge, .literal(.int(20)), []), semantics: .document))
+        for profile in [Profile.exact, .parse, .backendless] {
+            let inners = [
+                Query(className: "City", predicate: popular, profile: profile),
+                Query(
+                    className: "City", predicate: popular, order: [.key("pop", .descending)], skip: 3, limit: 5,
+                    profile: profile),
+                Query(className: "City", predicate: popular, limit: 5000, profile: profile),
+            ]
+            for inner in inners {
+                for negated in [false, true] {
+                    for semantics in [LeafSemantics.sql, .document] {
+                        let leaf = Filter.leaf(Leaf(.inQuery("city", inner), negated: negated, semantics: semantics))
+                        let q = Query(className: "Person", predicate: leaf, profile: profile)
+                        let expected = Outcome { () throws(Diagnostic) in try reference.run(q) }
+                        let actual = await Outcome { () async throws(Diagnostic) in
+                            try await store.run(q, variables: [:])
+                        }
+                        #expect(actual == expected, "\(profile) \(negated) \(semantics) \(inner)")
+                        let explanation = try await store.explain(q, variables: [:])
+                        #expect(explanation.residual.isEmpty)
+                        #expect(explanation.statement?.contains("IN (SELECT") == true)
+                    }
+                }
+            }
+        }
+    }
+}
