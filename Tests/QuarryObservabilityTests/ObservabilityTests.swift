@@ -126,11 +126,8 @@ final class LogRecorder: LogHandler, @unchecked Sendable {
         set { metadata[key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
-        let fields = (metadata ?? [:]).mapValues { "\($0)" }
-        lock.withLock { kept.append(Entry(level: level, message: "\(message)", metadata: fields)) }
+    func log(event: LogEvent) {
+        let fields = (event.metadata ?? [:]).mapValues { "\($0)" }
+        lock.withLock { kept.append(Entry(level: event.level, message: "\(event.message)", metadata: fields)) }
     }
 }
