@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean bench bench-store bench-server bench-concurrency docs docs-html fuzz lint format clients examples
+.PHONY: demo test deps build release clean bench bench-store bench-postgres bench-server bench-concurrency docs docs-html fuzz lint format clients examples
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config; postgresql for the PostgreSQL store's tests.
@@ -107,6 +107,11 @@ bench-store: deps
 # delete at BENCH_ROWS objects, alone and beside a reader.
 bench-concurrency: deps
 	$(SWIFT) run -c release --package-path Benchmarks quarry-concurrency-bench $(BENCH_ROWS)
+
+# The PostgreSQL store (docs/STORAGE.md#postgresql-benchmarks): a server of its own in a temporary
+# folder, Quarry's import against COPY, the store against the same queries hand-written in SQL.
+bench-postgres: deps
+	@bash Benchmarks/postgres/run.sh $(BENCH_ROWS) $(BENCH_REPEAT)
 
 # The server load test (docs/SERVER.md#load-test): wrk on 127.0.0.1 against `quarry serve` over
 # the same 1,000,000 Person objects, in memory and in SQLite stores (imported once into
