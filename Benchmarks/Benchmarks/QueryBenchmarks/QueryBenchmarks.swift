@@ -23,7 +23,7 @@ final class Fixture: @unchecked Sendable {
     private let lock = NSLock()
     private var database: Database?
     private var peers: [Bool: SQLitePeer] = [:]
-    private var engines: [Bool: BenchExecutor] = [:]
+    private var engines: [Bool: Engine] = [:]
 
     func data() -> Database {
         lock.lock()
@@ -34,12 +34,17 @@ final class Fixture: @unchecked Sendable {
         return made
     }
 
-    func engine(indexed: Bool) throws -> BenchExecutor {
+    /// The engine over the data, with a geo index on `location` and ordered indexes on the
+    /// other indexed keys, or none (as `quarry bench --index`).
+    func engine(indexed: Bool) throws -> Engine {
         let db = data()
         lock.lock()
         defer { lock.unlock() }
         if let e = engines[indexed] { return e }
-        let e = try BenchExecutor.engine(db, indexes: indexed ? indexedKeys : [], in: className)
+        let e = Engine(database: db)
+        for key in indexed ? indexedKeys : [] {
+            try e.createIndex(key == "location" ? .geo : .ordered, on: key, in: className)
+        }
         engines[indexed] = e
         return e
     }
@@ -93,7 +98,7 @@ let benchmarks: @Sendable () -> Void = {
         let engine = try Fixture.shared.engine(indexed: true)
         let db = Fixture.shared.data()
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { blackHole(try engine.plan?(try compile(typical, schema: db))) }
+        for _ in benchmark.scaledIterations { blackHole(try engine.prepare(try compile(typical, schema: db))) }
     } setup: {
         _ = try Fixture.shared.engine(indexed: true)
     }
@@ -114,9 +119,9 @@ let benchmarks: @Sendable () -> Void = {
             Benchmark("Quarry\(indexed ? " indexed" : ""): \(text)", configuration: scan) { benchmark in
                 let engine = try Fixture.shared.engine(indexed: indexed)
                 let query = try compile(text, json: json, schema: Fixture.shared.data())
-                try engine.plan?(query)
+                _ = try engine.prepare(query)
                 benchmark.startMeasurement()
-                for _ in benchmark.scaledIterations { blackHole(try engine.execute(query)) }
+                for _ in benchmark.scaledIterations { blackHole(try engine.run(query)) }
             } setup: {
                 _ = try Fixture.shared.engine(indexed: indexed)
             }

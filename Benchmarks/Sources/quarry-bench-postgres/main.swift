@@ -23,8 +23,12 @@ func usage(_ problem: String) -> Never {
 while let option = arguments.popFirst() {
     guard let value = arguments.popFirst() else { usage("\(option) needs a value") }
     switch option {
-    case "--rows": rows = Int(value) ?? usage("--rows takes a count")
-    case "--repeat": repeatCount = Int(value) ?? usage("--repeat takes a count")
+    case "--rows":
+        guard let n = Int(value), n > 0 else { usage("--rows takes a count") }
+        rows = n
+    case "--repeat":
+        guard let n = Int(value), n > 0 else { usage("--repeat takes a count") }
+        repeatCount = n
     case "--store": url = value
     default: usage("unknown option \(option)")
     }
@@ -68,7 +72,7 @@ do {
     let db = data.database()
     let total = db.classNames.reduce(0) { $0 + ($1 == "" ? 0 : db[$1]!.records.count) }
     let importSeconds = try await seconds {
-        try await store.transaction { t in
+        try await store.transaction { @Sendable t in
             for name in db.classNames { for r in db[name]!.records { try t.save(r, in: name) } }
         }
     }
