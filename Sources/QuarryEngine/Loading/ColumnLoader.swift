@@ -84,7 +84,7 @@ struct ColumnLoader: DataFileSink {
         for w in written {
             guard let column = columns[w.field] else { continue }
             let s = column.statistics
-            if column.kind != .generic, s.others > 64, s.others * 8 > s.typed { rebuild(w.field) }
+            if column.kind != .generic, column.misfits > 64, column.misfits * 8 > s.typed { rebuild(w.field) }
         }
         written.removeAll(keepingCapacity: true)
         // A column that started generic (a null or an empty array first) gets the kind most of
@@ -108,7 +108,7 @@ struct ColumnLoader: DataFileSink {
             for field in table.fieldNames {
                 guard let column = table.columns[field] else { continue }
                 let s = column.statistics, e = (column as? ArrayColumn)?.elements.statistics
-                let misfit = s.others * 8 > s.typed || (e.map { $0.others * 8 > $0.typed } ?? false)
+                let misfit = column.misfits * 8 > s.typed || (e.map { $0.others * 8 > $0.typed } ?? false)
                 let forward: Bool
                 switch column.kind {
                 case .pointer(let target), .pointerList(let target): forward = after.contains(target)

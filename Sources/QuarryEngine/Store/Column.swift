@@ -120,6 +120,9 @@ class Column {
         others[row] = slot == .other ? value : nil
     }
 
+    /// Values the column's kind does not hold; many of them call for a column of another kind.
+    var misfits: Int { statistics.others }
+
     /// Statistics recomputed from scratch over the rows that hold objects.
     final func refreshStatistics(_ rows: some Sequence<Int>) {
         var fresh = ColumnStatistics()

@@ -232,7 +232,7 @@ final class ColumnStore {
             for record in records { column.append(record.fields[field]) }
             table.setColumn(column, for: field)
             let s = column.statistics, e = (column as? ArrayColumn)?.elements.statistics
-            if column.kind != .generic, s.others * 8 > s.typed || (e.map { $0.others * 8 > $0.typed } ?? false) {
+            if column.kind != .generic, column.misfits * 8 > s.typed || (e.map { $0.others * 8 > $0.typed } ?? false) {
                 rebuild(field, in: table)
             } else {
                 column.settle()
@@ -307,7 +307,7 @@ final class ColumnStore {
         }
         column.set(row, value)
         let s = column.statistics
-        if column.kind != .generic, s.others > 64, s.others * 8 > s.typed {
+        if column.kind != .generic, column.misfits > 64, column.misfits * 8 > s.typed {
             rebuild(field, in: table)
         } else if let sliced = column as? SlicedColumn, sliced.wasteful {
             rebuild(field, in: table)

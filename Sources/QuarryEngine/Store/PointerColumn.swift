@@ -51,6 +51,11 @@ final class PointerColumn: Column {
     override func forgetTyped(at row: Int) { rows[row] = Self.none }
     override var typedBytes: Int { rows.capacity * 4 }
 
+    /// A dangling pointer is kept as an `other` value but is of the column's kind: only foreign
+    /// values are misfits (counting dangling ones rebuilt a column of pointers into a class not
+    /// loaded yet after every object).
+    override var misfits: Int { foreignCount }
+
     override func forgetOther(at row: Int) {
         if rows[row] == Self.dangling { danglingCount -= 1 }
         if rows[row] == Self.foreign { foreignCount -= 1 }
