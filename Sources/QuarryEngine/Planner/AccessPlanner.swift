@@ -83,7 +83,10 @@ struct AccessPlanner {
                 }
             }
         }
-        if let ordered = orderedScan(query, fallible: fallible, selectivity: filterSelectivity, perRowCost: perRowCost),
+        var ranges: [(index: ValueIndex, entries: Range<Int>)] = []
+        for p in probes { if case .range(let index, let entries, _) = p.probe { ranges.append((index, entries)) } }
+        if let ordered = orderedScan(
+            query, fallible: fallible, selectivity: filterSelectivity, perRowCost: perRowCost, ranges: ranges),
             ordered.cost < bestCost + Double(n) * 0.5
         {
             // Walking the index also saves the sort.
@@ -220,9 +223,11 @@ struct AccessPlanner {
     /// Walking an ordered index on the first sort key: when no row holds an array or a
     /// pointer, the walk is ORDER BY's order; with a LIMIT
     /// and a predicate that cannot throw, the scan stops once the page is full.
-    private func orderedScan(_ q: Query, fallible: Bool, selectivity: Double, perRowCost: Double)
-        -> (source: RowSource, cost: Double)?
-    {
+    /// - Parameter ranges: ranges of entries that conjuncts bound, by index.
+    private func orderedScan(
+        _ q: Query, fallible: Bool, selectivity: Double, perRowCost: Double,
+        ranges: [(index: ValueIndex, entries: Range<Int>)]
+    ) -> (source: RowSource, cost: Double)? {
         guard !q.count, !fallible, case .key(let path, let direction)? = q.order.first else { return nil }
         var limit = q.limit ?? q.profile.defaultLimit
         if let l = limit, let cap = q.profile.maxLimit, l > cap { limit = cap }
@@ -234,9 +239,16 @@ struct AccessPlanner {
             })
         else { return nil }
         let wanted = Double((q.skip ?? 0).addingSaturated(limit))
-        let visited = Swift.min(Double(table.rowCount), wanted / Swift.max(selectivity, 1e-6))
+        // A range on the walked index puts every match after the entries it excludes (nulls and
+        // smaller keys ascending, larger keys descending): the walk passes them all first.
+        let descending = direction == .descending
+        let lead =
+            ranges.filter { $0.index === index }.map {
+                descending ? index.keys.count - $0.entries.upperBound : index.nilRows.count + $0.entries.lowerBound
+            }.max() ?? 0
+        let visited = Swift.min(Double(table.rowCount), Double(lead) + wanted / Swift.max(selectivity, 1e-6))
         let source = IndexOrderSource(
-            index: index, descending: direction == .descending, rest: Array(q.order.dropFirst()))
+            index: index, descending: descending, rest: Array(q.order.dropFirst()))
         return (source, visited * (1 + perRowCost))
     }
 }
