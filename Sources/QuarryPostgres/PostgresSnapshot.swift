@@ -37,8 +37,10 @@ final class PostgresSnapshot: StoredObjects {
     /// Rows of `objectid, raw` decoded as records.
     func records(_ sql: String, _ binds: [String?]) throws(Diagnostic) -> [Record] {
         try storeCall {
-            try session.rows(sql, binds).map { row in
-                try PostgresRecordCodec.decode(raw: try row.text(1) ?? "", objectId: try row.text(0) ?? "")
+            try session.map(sql, binds) { row in
+                let columns = row.makeRandomAccess()
+                return try PostgresRecordCodec.decode(
+                    raw: try columns[1].decode(String?.self) ?? "", objectId: try columns[0].decode(String?.self) ?? "")
             }
         }
     }
