@@ -4,7 +4,10 @@
 //
 // 1. Read throughput: the standard scan queries (Benchmarks/queries/scan.sql, as counts and as
 //    the first 100 objects) run back to back by 1 task, then by as many tasks as there are
-//    cores; the ratio is the second's queries per second over the first's.
+//    cores; the ratio is the second's queries per second over the first's. Each reader scans on
+//    its own thread (ScanParallelism.sequential): with morsel-parallel scans one reader would
+//    already use every core, and the ratio would measure nothing. The same queries are then run
+//    by 1 task with morsel-parallel scans, for comparison.
 // 2. Writes at `rows` objects: µs per insert, replace and delete, alone and while a reader
 //    task runs scans without pause.
 import Foundation
@@ -15,7 +18,8 @@ let rows = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_
 let cores = ProcessInfo.processInfo.activeProcessorCount
 print("generating \(rows) objects…")
 let data = SyntheticData(rows: rows)
-let engine = Engine(database: data.database())
+let database = data.database()
+let engine = Engine(database: database, parallelism: .sequential)
 
 let clauses = [
     "age > 50", "age > 50 AND name LIKE 'J%'", "name IN ('Joe1', 'Bob2', 'Ann3') OR score < 1.5",
@@ -30,8 +34,8 @@ let queries: [Query] = clauses.flatMap { clause -> [Query] in
     return [count, find]
 }
 
-/// Queries per second with `tasks` tasks each running every query `rounds` times.
-func throughput(tasks: Int, rounds: Int) async -> Double {
+/// Queries per second with `tasks` tasks each running every query `rounds` times on `engine`.
+func throughput(tasks: Int, rounds: Int, on engine: Engine = engine) async -> Double {
     let start = ContinuousClock.now
     await withTaskGroup(of: Void.self) { group in
         for t in 0..<tasks {
@@ -62,6 +66,10 @@ print(
     String(
         format: "read throughput on %d cores over 1: best %.2f×, median %.2f×", cores, ratios.max()!,
         ratios.sorted()[1]))
+let parallelEngine = Engine(database: database)
+_ = await throughput(tasks: 1, rounds: 1, on: parallelEngine)
+let morsels = await throughput(tasks: 1, rounds: rounds * 2, on: parallelEngine)
+print(String(format: "1 task with scans on %d threads: %.1f queries/s", cores, morsels))
 
 /// µs per change over `n` changes made by `make`.
 func microseconds(_ n: Int, _ make: (Int) -> Void) -> Double {
