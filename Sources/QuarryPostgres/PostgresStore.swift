@@ -106,6 +106,10 @@ public final class PostgresStore: QueryBackend, Sendable {
         try await session(write: false) { s in try self.classes(s) }
     }
 
+    public func hasClass(_ className: String) async throws(Diagnostic) -> Bool {
+        try await session(write: false) { s in try PostgresCatalog.load(s).classes[className] != nil }
+    }
+
     public func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult {
         try await session(write: false) { s in try self.answer(query, variables, s) }
     }

@@ -234,7 +234,7 @@ struct DataService: Sendable {
     }
 
     func hasClass(_ name: String) async throws(APIError) -> Bool {
-        do { return try await backend.catalog().contains { $0.name == name } } catch { throw APIError(error) }
+        do { return try await backend.hasClass(name) } catch { throw APIError(error) }
     }
 
     /// Included objects the principal may not read go back to being pointers (as in

@@ -60,6 +60,8 @@ import Testing
         }
         let names = try await store.catalog().map(\.name)
         #expect(names == Self.hostile, "\(names.map { $0.prefix(20) })")
+        for h in Self.hostile { #expect(try await store.hasClass(h)) }
+        #expect(try await !store.hasClass("Missing"))
         for h in Self.hostile {
             let q = Query(className: h, predicate: .leaf(.compare(.key("v"), .eq, .literal(.string(h)), []), .document))
             #expect(try await store.query(q).objectIds == ["o"])

@@ -133,5 +133,7 @@ import Testing
         let catalog = try await store.catalog()
         #expect(catalog.map(\.name) == ["Item", "Other"])
         #expect(catalog.map(\.objectCount) == [40, 6])
+        for name in ["Item", "Other"] { #expect(try await store.hasClass(name)) }
+        for name in ["item", "Missing"] { #expect(try await !store.hasClass(name)) }
     }
 }

@@ -10,6 +10,9 @@ public protocol QueryBackend: Sendable {
     var backendName: String { get }
     /// The classes, each with its object count and declared indexes.
     func catalog() async throws(Diagnostic) -> [ClassCatalog]
+    /// Whether a class exists: what a server asks on every request, so a backend whose
+    /// `catalog` counts objects answers it without counting.
+    func hasClass(_ className: String) async throws(Diagnostic) -> Bool
     /// Runs a query: filter, order, count or page, includes and projection.
     func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult
     /// Runs queries on one version of the data where the backend keeps versions (a count and
@@ -24,6 +27,10 @@ public protocol QueryBackend: Sendable {
 }
 
 extension QueryBackend {
+    public func hasClass(_ className: String) async throws(Diagnostic) -> Bool {
+        try await catalog().contains { $0.name == className }
+    }
+
     public func run(_ queries: [Query], variables: [String: Value]) async throws(Diagnostic) -> [QueryResult] {
         var results: [QueryResult] = []
         for query in queries { results.append(try await run(query, variables: variables)) }

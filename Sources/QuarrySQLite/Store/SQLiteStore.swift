@@ -96,6 +96,10 @@ public final class SQLiteStore: QueryBackend, Sendable {
         try await asyncCall { try await self.pool.read { db in try self.classes(db) } }
     }
 
+    public func hasClass(_ className: String) async throws(Diagnostic) -> Bool {
+        try await asyncCall { try await self.pool.read { db in try StoreCatalog.load(db).classes[className] != nil } }
+    }
+
     public func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult {
         try await asyncCall { try await self.pool.read { db in try self.answer(query, variables, db) } }
     }
@@ -176,7 +180,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
         try StorePushdown(query, tables: catalog.sqliteTables, limits: limits) { part in
             evaluator.mayThrow(
                 part, of: query.className, mayReachDate: { catalog.mayReachDate($0, in: $1) },
-                objectCount: { try? snapshot.count(of: $0) })
+                objectCount: { try? snapshot.countBound(of: $0) })
         }
     }
 

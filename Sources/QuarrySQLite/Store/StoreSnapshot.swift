@@ -41,6 +41,16 @@ final class StoreSnapshot: StoredObjects {
         return n
     }
 
+    /// At least the number of objects of a class, read from the B-tree's last key instead of
+    /// counting a million rows: `seq` is the rowid, positive and distinct, so there are no more
+    /// objects than the largest. What an inner query's bound needs (docs/STORAGE.md#inner-queries).
+    func countBound(of className: String) throws(Diagnostic) -> Int {
+        guard let c = catalog.classes[className] else { return 0 }
+        var n = 0
+        try storeCall { try db.each("SELECT coalesce(max(seq), 0) FROM \(c.table)") { n = Int($0.int64(0)) } }
+        return n
+    }
+
     /// Rows of `objectId, doc` decoded as records, each with only the `fields` named when
     /// given (docs/STORAGE.md#reading-rows).
     func records(

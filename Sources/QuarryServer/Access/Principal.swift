@@ -76,9 +76,9 @@ struct PrincipalResolver: Sendable {
 
     /// The records of a system class; a class the store lacks holds nothing.
     private func lookup(_ query: Query) async throws(APIError) -> [Record] {
-        let known: [ClassCatalog]
-        do { known = try await backend.catalog() } catch { throw APIError(error) }
-        guard known.contains(where: { $0.name == query.className }) else { return [] }
+        let known: Bool
+        do { known = try await backend.hasClass(query.className) } catch { throw APIError(error) }
+        guard known else { return [] }
         do { return try await backend.run(query, variables: [:]).records } catch { throw APIError(error) }
     }
 }
