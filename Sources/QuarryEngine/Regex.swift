@@ -141,6 +141,20 @@ public final class CompiledRegex: @unchecked Sendable {
         return try run(budget) { pcre2_match_8(code, &empty, 0, 0, PCRE2_NO_UTF_CHECK, data.pointer, $0) }
     }
 
+    /// Whether the pattern matches `subject`, when the first limit of the ladder decides it;
+    /// nil when the match needs more (which a budget would be charged for) or fails. A row
+    /// this decides charges no budget and throws nothing, so a database may decide it on its
+    /// own (docs/STORAGE.md#regular-expressions).
+    public func matchesWithoutCharge(_ subject: String) -> Bool? {
+        guard let data = pcre2_match_data_create_8(1, nil) else { return nil }
+        defer { pcre2_match_data_free_8(data) }
+        let rc = Self.withBytes(of: subject) { bytes, count in
+            pcre2_match_8(code, bytes, count, 0, PCRE2_NO_UTF_CHECK, data, steps[0].context)
+        }
+        if rc >= 0 { return true }
+        return rc == PCRE2_ERROR_NOMATCH ? false : nil
+    }
+
     /// A match's return code as a result: budgets exceeded are `limit.regex`.
     private func outcome(_ rc: Int32) throws(Diagnostic) -> Bool {
         if rc >= 0 { return true }

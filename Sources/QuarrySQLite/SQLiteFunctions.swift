@@ -11,6 +11,10 @@ import Quarry
 /// - `quarry_regexp(pattern, flags, subject)`: PCRE2 through `CompiledRegex`; `flags` holds
 ///   `imxs` and `w` for a whole-string match. NULL for a NULL subject; an invalid pattern or a
 ///   spent budget fails the statement, as it fails the query in Quarry.
+/// - `quarry_regexp(pattern, flags, subject, undecided)`: the match where the first, uncharged
+///   limit of the budget decides it (`CompiledRegex.matchesWithoutCharge`), and `undecided` (0 or
+///   1) where it does not or the pattern is invalid, instead of failing: the store's superset of
+///   a regex conjunct that may throw (docs/STORAGE.md#regular-expressions).
 enum SQLiteFunctions {
     static func register(on db: OpaquePointer, limits: Limits) throws(SQLiteError) {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
@@ -18,6 +22,9 @@ enum SQLiteFunctions {
         try check(db, sqlite3_create_function_v2(db, "quarry_in_polygon", 3, flags, nil, inPolygon, nil, nil, nil))
         let box = Unmanaged.passRetained(LimitsBox(limits)).toOpaque()
         try check(db, sqlite3_create_function_v2(db, "quarry_regexp", 3, flags, box, regexp, nil, nil, releaseBox))
+        let lenientBox = Unmanaged.passRetained(LimitsBox(limits)).toOpaque()
+        try check(
+            db, sqlite3_create_function_v2(db, "quarry_regexp", 4, flags, lenientBox, regexp, nil, nil, releaseBox))
     }
 
     private static func check(_ db: OpaquePointer, _ rc: Int32) throws(SQLiteError) {
@@ -90,7 +97,7 @@ private let inPolygon: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePoint
 }
 
 private let regexp: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
-    context, _, argv in
+    context, argc, argv in
     guard let subject = text(argument(argv, 2)) else { return sqlite3_result_null(context) }
     guard let box = sqlite3_user_data(context) else {
         return sqlite3_result_error(context, "quarry_regexp: no limits", -1)
@@ -108,6 +115,10 @@ private let regexp: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<
             failure = error.description
             return nil
         }
+    }
+    if argc == 4 {
+        let undecided = sqlite3_value_int(argument(argv, 3))
+        return sqlite3_result_int(context, regex?.matchesWithoutCharge(subject).map { $0 ? 1 : 0 } ?? undecided)
     }
     guard let regex else { return sqlite3_result_error(context, failure ?? "quarry_regexp: no pattern", -1) }
     do throws(Diagnostic) {

@@ -22,15 +22,15 @@ extension SQLiteTranslator {
         switch try operand(path, row) {
         case .geo: return rule.withoutOperand ? "1" : "0"
         case .scalar(let sql, let kind):
-            return scalarLeaf(sql, try matcher(sql, kind, op, pattern, options), nullPasses: false, rule)
+            return scalarLeaf(sql, try matcher(sql, kind, op, pattern, options, rule), nullPasses: false, rule)
         case .array(let sql, let element):
-            return arrayLeaf(sql, try matcher("value", element, op, pattern, options), rule)
+            return arrayLeaf(sql, try matcher("value", element, op, pattern, options, rule), rule)
         }
     }
 
     private mutating func matcher(
         _ x: String, _ kind: SQLiteColumnKind?, _ op: StringOperator, _ pattern: String,
-        _ options: StringOptions
+        _ options: StringOptions, _ rule: Rule
     ) throws(SQLiteNotComparable) -> SQLiteOutcome {
         guard case .text? = kind else { return .unknown }
         if case .matches(var regex) = op {
@@ -39,7 +39,12 @@ extension SQLiteTranslator {
             }
             if options.contains(.caseInsensitive) { regex.flags.insert(.caseInsensitive) }
             let flags = regex.flags.letters + (regex.wholeString ? "w" : "")
-            return .sql("quarry_regexp(\(parameter(.text(pattern))), \(parameter(.text(flags))), \(x))", fails: nil)
+            let call = "quarry_regexp(\(parameter(.text(pattern))), \(parameter(.text(flags))), \(x)"
+            guard lenientRegex else { return .sql(call + ")", fails: nil) }
+            // The leaf's SQL rises with the match unless the leaf is negated or under IS NOT 1
+            // (both: it rises again).
+            let rises = rule.negated == underIsNot
+            return .sql(call + (rises ? ", 1)" : ", 0)"), fails: nil)
         }
         let tokens: [LikeToken]
         switch op {

@@ -29,6 +29,13 @@ struct SQLiteTranslator {
     let tables: [String: SQLiteTable]
     private(set) var bindings: [SQLiteBinding] = []
     private var aliases = 0
+    /// Set while translating a superset of a conjunct whose regular expressions may throw
+    /// (`lenientSuperset`): each regex test answers what lets its row through where its cheap
+    /// first try does not decide the match, instead of failing the statement.
+    private(set) var lenientRegex = false
+    /// Whether the leaf being translated sits under `IS NOT 1` (a NOT above a `.sql` leaf), which
+    /// turns its outcome around.
+    private(set) var underIsNot = false
 
     init(tables: [String: SQLiteTable]) { self.tables = tables }
 
@@ -114,11 +121,29 @@ struct SQLiteTranslator {
             if positive { return try self.leaf(leaf, row) }
             if leaf.semantics == .sql {
                 // A NOT above a strict leaf is logical NOT, not the leaf's own negation.
+                underIsNot = true
+                defer { underIsNot = false }
                 return "(\(try self.leaf(leaf, row)) IS NOT 1)"
             }
             leaf.negated.toggle()
             return try self.leaf(leaf, row)
         }
+    }
+
+    /// SQL that is TRUE on every row where the conjunct holds, may throw or charges the regex
+    /// budget, for a conjunct whose only way to throw is a regular expression (the caller
+    /// checks): the conjunct translated with each regex test answering, where the budget's
+    /// first, uncharged limit does not decide the match, the value that lets the row through —
+    /// 1 where the row's result rises with the match, 0 where it falls. The conjunct stays
+    /// residual; Quarry evaluates it, charging and throwing as the reference does, on every row
+    /// this keeps (docs/STORAGE.md#regular-expressions). Nil when it does not translate.
+    mutating func lenientSuperset(_ p: Filter, _ row: Row) -> String? {
+        var attempt = self
+        attempt.lenientRegex = true
+        guard let sql = try? attempt.predicate(p, row, positive: true) else { return nil }
+        attempt.lenientRegex = false
+        self = attempt
+        return sql
     }
 
     private mutating func leaf(_ leaf: Leaf, _ row: Row) throws(SQLiteNotComparable) -> String {

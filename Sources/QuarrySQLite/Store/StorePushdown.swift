@@ -39,6 +39,11 @@ struct StorePushdown {
                 residual.append(part)
                 reasons.append("may throw on some row (a regex, a date to parse or an inner query)")
                 blocked = true
+                // When only its regular expressions may throw, SQLite still drops the rows where
+                // it can neither hold nor throw (docs/STORAGE.md#regular-expressions).
+                if !mayThrow(part.withoutRegularExpressions), let superset = translator.lenientSuperset(part, row) {
+                    pushed.append(superset)
+                }
                 continue
             }
             var attempt = translator
@@ -81,5 +86,21 @@ struct StorePushdown {
         sql = "SELECT \(row.alias).objectId, \(row.alias).doc \(from) ORDER BY \(row.alias).rowid"
         (ordered, paged) = (false, false)
         bindings = translator.bindings
+    }
+}
+
+extension Filter {
+    /// The filter with each regular-expression test read as TRUE: what may still throw in it
+    /// once its regexes are set aside.
+    fileprivate var withoutRegularExpressions: Filter {
+        switch self {
+        case .constant: return self
+        case .and(let ps): return .and(ps.map(\.withoutRegularExpressions))
+        case .or(let ps): return .or(ps.map(\.withoutRegularExpressions))
+        case .not(let p): return .not(p.withoutRegularExpressions)
+        case .leaf(let leaf):
+            if case .string(_, .matches, _, _) = leaf.condition { return .constant(true) }
+            return self
+        }
     }
 }

@@ -1,0 +1,73 @@
+import Quarry
+import QuarrySQLite
+import Testing
+
+/// A regex conjunct stays residual but is also sent as a superset filter whose regex tests
+/// decide only what the budget's first, uncharged limit decides (docs/STORAGE.md#regular-expressions):
+/// the answers, the first error and the total-budget failures must stay the reference's.
+@Suite struct RegexSupersetTests {
+    /// Names that match, miss, or make `(a+)+$` backtrack catastrophically (the `a…ab` ones),
+    /// and a missing and a null name, with tags for the array form.
+    static func database() -> Database {
+        let names: [Value?] = [
+            .string("Jan"), .string("joe"), nil, .string("aaaaaaaaaaaaaaaab"), .string("Ann"), .null,
+            .string("aaaaaaaaaaaaaaaaaab"), .string("Jon"), .string("Bea"),
+        ]
+        var db = Database()
+        for (i, name) in names.enumerated() {
+            var fields: [(String, Value)] = [
+                ("n", .int(Int64(i))), ("tags", .array([.string("t\(i)"), .string("x")])),
+            ]
+            if let name { fields.append(("name", name)) }
+            db.insert(Record(objectId: "o\(i)", fields: fields), into: "P")
+        }
+        return db
+    }
+
+    /// Braces make it a Parse REST `where` (document semantics), otherwise an NSPredicate.
+    static func outcomes(_ text: String, limits: Limits) throws -> (store: Outcome, reference: Outcome, sql: String) {
+        let db = database()
+        let file = StoreFile()
+        let store = try SQLiteStore(path: file.path, limits: limits, now: { 1_700_000_000_000 }, random: { 0.5 })
+        try store.save(db)
+        let query = try (text.hasPrefix("{") ? Dialect.json : Dialect.predicate).compile(text, className: "P")
+        let reference = ReferenceEvaluator(database: db, limits: limits, now: { 1_700_000_000_000 }, random: { 0.5 })
+        return (
+            Outcome { () throws(Diagnostic) in try store.query(query) },
+            Outcome { () throws(Diagnostic) in try reference.run(query) },
+            try store.explanation(query).statement ?? ""
+        )
+    }
+
+    @Test(arguments: [
+        "name MATCHES 'J.n'", "NOT (name MATCHES 'J.n')", "name MATCHES 'J.n' OR n = 4",
+        "n < 8 AND NOT (name MATCHES '[A-Z].*')", #"{"name": {"$regex": "^j", "$options": "i"}}"#,
+        #"{"tags": {"$regex": "t[13]"}}"#,
+        #"{"$or": [{"name": {"$regex": "o"}}, {"n": {"$gt": 6}}]}"#,
+    ])
+    func answersAreTheReferenceAndSQLiteFilters(_ text: String) throws {
+        let (store, reference, sql) = try Self.outcomes(text, limits: .default)
+        #expect(store == reference, "\(text): \(store) against \(reference)")
+        #expect(sql.contains("quarry_regexp("), "\(text) sent no superset: \(sql)")
+    }
+
+    /// A backtracking row makes the match need more than the first limit: SQLite keeps it, and
+    /// Quarry fails on it as the reference does — whichever way the test is turned.
+    @Test(arguments: ["name MATCHES '(a+)+$'", "NOT (name MATCHES '(a+)+$')", "n > 2 AND name MATCHES '(a+)+$'"])
+    func theFirstErrorIsTheReferences(_ text: String) throws {
+        let limits = Limits(regexMatchLimit: 200_000, regexJIT: false)
+        let (store, reference, _) = try Self.outcomes(text, limits: limits)
+        #expect(reference == .failure("limit.regex"))
+        #expect(store == reference, "\(text): \(store) against \(reference)")
+    }
+
+    /// Each backtracking row charges the total budget without failing on its own: a budget
+    /// smaller than one row's charge fails, a large one passes — in the store as in the reference.
+    @Test(arguments: [UInt64(1), 10_000_000_000])
+    func theTotalBudgetIsChargedForTheSameRows(_ total: UInt64) throws {
+        let limits = Limits(regexMatchLimit: 100_000_000, regexTotalLimit: total)
+        let (store, reference, _) = try Self.outcomes("name MATCHES '(a+)+$'", limits: limits)
+        #expect(reference == (total == 1 ? .failure("limit.regex") : .result(.records([]))))
+        #expect(store == reference, "total \(total): \(store) against \(reference)")
+    }
+}
