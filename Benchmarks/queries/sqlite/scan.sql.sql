@@ -3,7 +3,7 @@
 -- arrays as JSON text, dates as epoch milliseconds); seq is insertion order. Quarry's LIKE
 -- folds case, as SQLite's LIKE does over ASCII.
 SELECT * FROM Person WHERE age > 50 ORDER BY seq
-SELECT * FROM Person WHERE age > 50 AND name GLOB 'J*' ORDER BY seq
+SELECT * FROM Person WHERE age > 50 AND name LIKE 'J%' ORDER BY seq
 SELECT * FROM Person WHERE name IN ('Joe1', 'Bob2', 'Ann3') OR score < 1.5 ORDER BY seq
 SELECT * FROM Person WHERE age BETWEEN 10 AND 20 AND NOT (score > 50) AND created > 1672531200000 ORDER BY seq
 SELECT * FROM Person WHERE name LIKE '%an%' ORDER BY seq
