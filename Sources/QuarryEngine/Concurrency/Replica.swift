@@ -95,9 +95,10 @@ final class Replica: @unchecked Sendable {
         }
     }
 
-    /// A second replica with the same data and indexes, built from this one's records.
+    /// A second replica with the same data and indexes: the columns shared until written
+    /// (`ColumnStore.copy`), the indexes built again from them.
     func copy() -> Replica {
-        let fresh = ColumnStore(database: store.snapshot())
+        let fresh = store.copy()
         for (className, registry) in store.indexes {
             for index in registry.values { fresh.createIndex(index.kind, on: index.path, in: className) }
             for index in registry.geo { fresh.createIndex(.geo, on: index.path, in: className) }

@@ -11,6 +11,12 @@ final class ArrayColumn: SlicedColumn {
         super.init(kind: .array(of: elements.kind))
     }
 
+    override func copy(targets: (String) -> PointerTargets) -> Column {
+        let c = ArrayColumn(elements: elements.copy(targets: targets))
+        copySlices(to: c)
+        return c
+    }
+
     override func storeTyped(_ v: Value, at row: Int) -> Bool {
         guard case .array(let items) = v else { return false }
         startSlice(at: row, count: items.count)

@@ -6,7 +6,7 @@ import QuarryCore
 final class ClassTable {
     let name: String
     /// Every row's objectId, as a string column (the `objectId` key).
-    let objectIds = StringColumn(kind: .string)
+    let objectIds: StringColumn
     private(set) var columns: [String: Column] = [:]
     /// Field names in first-seen order: the order records are built in.
     private(set) var fieldNames: [String] = []
@@ -18,7 +18,23 @@ final class ClassTable {
     private var deleted = RowBits()
     private(set) var deletedCount = 0
 
-    init(name: String) { self.name = name }
+    init(name: String, objectIds: StringColumn = StringColumn(kind: .string)) {
+        self.name = name
+        self.objectIds = objectIds
+    }
+
+    /// A copy sharing every column's arrays until one side changes them
+    /// (`Column.copy(targets:)`).
+    func copy(targets: (String) -> PointerTargets) -> ClassTable {
+        let c = ClassTable(name: name, objectIds: objectIds.copy())
+        c.columns = columns.mapValues { $0.copy(targets: targets) }
+        c.fieldNames = fieldNames
+        c.fieldOrders = fieldOrders
+        c.lookup = lookup
+        c.deleted = deleted
+        c.deletedCount = deletedCount
+        return c
+    }
 
     /// Rows, deleted ones included.
     var rowCount: Int { objectIds.rowCount }

@@ -19,6 +19,22 @@ class Column {
 
     init(kind: ColumnKind) { self.kind = kind }
 
+    /// A copy that shares every array with this column until one of them changes it (Swift's
+    /// copy on write): how a second replica starts (docs/ARCHITECTURE.md#concurrency). `targets`
+    /// gives a pointer column the copy's own objectId lookup into `className`.
+    func copy(targets: (_ className: String) -> PointerTargets) -> Column {
+        let c = Column(kind: kind)
+        copyBase(to: c)
+        return c
+    }
+
+    /// The base's state into a copy.
+    final func copyBase(to c: Column) {
+        c.slots = slots
+        c.statistics = statistics
+        c.others = others
+    }
+
     final var rowCount: Int { slots.count }
 
     // MARK: - What subclasses provide

@@ -28,6 +28,18 @@ final class ColumnStore {
         }
     }
 
+    /// A copy of the data sharing every column's arrays with this store until one of the two
+    /// changes them, so that a second replica costs next to nothing until it is written
+    /// (docs/ARCHITECTURE.md#concurrency). Declared indexes are not copied: the caller builds
+    /// them again on the copy.
+    private init(copying other: ColumnStore) {
+        classNames = other.classNames
+        version = other.version
+        tables = other.tables.mapValues { $0.copy(targets: targets(in:)) }
+    }
+
+    func copy() -> ColumnStore { ColumnStore(copying: self) }
+
     func table(_ className: String) -> ClassTable? { tables[className] }
 
     func table(creating className: String) -> ClassTable {

@@ -26,6 +26,15 @@ final class PointerColumn: Column {
         super.init(kind: .pointer(to: targetClass))
     }
 
+    override func copy(targets: (String) -> PointerTargets) -> Column {
+        let c = PointerColumn(targetClass: targetClass, targets: targets(targetClass))
+        c.rows = rows
+        c.danglingCount = danglingCount
+        c.foreignCount = foreignCount
+        copyBase(to: c)
+        return c
+    }
+
     override func storeTyped(_ v: Value, at row: Int) -> Bool {
         guard case .pointer(let p) = v, p.className == targetClass else {
             rows[row] = Self.foreign

@@ -21,6 +21,15 @@ final class PointerListColumn: SlicedColumn {
         super.init(kind: .pointerList(to: targetClass))
     }
 
+    override func copy(targets: (String) -> PointerTargets) -> Column {
+        let c = PointerListColumn(targetClass: targetClass, targets: targets(targetClass))
+        c.targets = self.targets
+        c.relations = relations
+        c.withDangling = withDangling
+        copySlices(to: c)
+        return c
+    }
+
     /// The objectIds of a list value, or nil when it is not a list of pointers into the class.
     private func ids(_ v: Value) -> [String]? {
         switch v {

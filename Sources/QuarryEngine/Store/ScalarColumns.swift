@@ -4,6 +4,13 @@ import QuarryCore
 final class Int64Column: Column {
     @exclusivity(unchecked) var values: [Int64] = []
 
+    override func copy(targets: (String) -> PointerTargets) -> Column {
+        let c = Int64Column(kind: kind)
+        c.values = values
+        copyBase(to: c)
+        return c
+    }
+
     override func storeTyped(_ v: Value, at row: Int) -> Bool {
         switch (kind, v) {
         case (.int, .int(let i)), (.date, .date(let i)):
@@ -25,6 +32,14 @@ final class Int64Column: Column {
 final class DoubleColumn: Column {
     @exclusivity(unchecked) var values: [Double] = []
     private var storedInts = RowBits()
+
+    override func copy(targets: (String) -> PointerTargets) -> Column {
+        let c = DoubleColumn(kind: kind)
+        c.values = values
+        c.storedInts = storedInts
+        copyBase(to: c)
+        return c
+    }
 
     /// Whether `Double(i)` is exactly `i` (so comparisons stay exact).
     static func holdsExactly(_ i: Int64) -> Bool {
@@ -57,6 +72,13 @@ final class DoubleColumn: Column {
 final class BoolColumn: Column {
     @exclusivity(unchecked) var values: [Bool] = []
 
+    override func copy(targets: (String) -> PointerTargets) -> Column {
+        let c = BoolColumn(kind: kind)
+        c.values = values
+        copyBase(to: c)
+        return c
+    }
+
     override func storeTyped(_ v: Value, at row: Int) -> Bool {
         guard case .bool(let b) = v else { return false }
         values[row] = b
@@ -73,6 +95,14 @@ final class BoolColumn: Column {
 final class GeoColumn: Column {
     @exclusivity(unchecked) var latitudes: [Double] = []
     @exclusivity(unchecked) var longitudes: [Double] = []
+
+    override func copy(targets: (String) -> PointerTargets) -> Column {
+        let c = GeoColumn(kind: kind)
+        c.latitudes = latitudes
+        c.longitudes = longitudes
+        copyBase(to: c)
+        return c
+    }
 
     override func storeTyped(_ v: Value, at row: Int) -> Bool {
         guard case .geoPoint(let p) = v else { return false }

@@ -12,6 +12,14 @@ class SlicedColumn: Column {
     /// Entries in the flat list, live and dead.
     var entryCount: Int { 0 }
 
+    /// The slices' and the base's state into a copy.
+    final func copySlices(to c: SlicedColumn) {
+        c.starts = starts
+        c.counts = counts
+        c.garbage = garbage
+        copyBase(to: c)
+    }
+
     /// Worth rebuilding: more dead entries than live ones.
     final var wasteful: Bool { garbage > 4096 && garbage > entryCount / 2 }
 

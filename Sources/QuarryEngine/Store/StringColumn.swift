@@ -19,6 +19,22 @@ final class StringColumn: Column {
     /// Bytes of replaced strings still in the arena (plain only: a dictionary keeps its entries).
     private var garbage = 0
 
+    override func copy(targets: (String) -> PointerTargets) -> Column { copy() }
+
+    /// A copy sharing the arrays until either side changes them.
+    func copy() -> StringColumn {
+        let c = StringColumn(kind: kind)
+        c.arena = arena
+        c.starts = starts
+        c.lengths = lengths
+        c.codes = codes
+        c.coded = coded
+        c.dictionary = dictionary
+        c.garbage = garbage
+        copyBase(to: c)
+        return c
+    }
+
     override func storeTyped(_ v: Value, at row: Int) -> Bool {
         guard case .string(let s) = v else { return false }
         return put(s, at: row)
