@@ -84,7 +84,6 @@ do {
             for name in db.classNames { for r in db[name]!.records { try t.save(r, in: name) } }
         }
     }
-    for key in ["age", "name", "score"] { try await store.createIndex(.ordered, on: FieldPath(key), in: "Person") }
 
     // The field keys (f<n>) of Person, for the hand-written SQL.
     var keys: [String: String] = [:]
@@ -106,6 +105,9 @@ do {
     }
     _ = try await sql("DROP TABLE bench_copy")
     try? FileManager.default.removeItem(atPath: file)
+    // The declared indexes come after COPY's twin is loaded: the import did not maintain them
+    // either, so both loads keep the same two (seq and objectid).
+    for key in ["age", "name", "score"] { try await store.createIndex(.ordered, on: FieldPath(key), in: "Person") }
     print("## PostgreSQL store, \(rows) Person rows\n")
     print("| import | rows/s |\n|---|---|")
     print(
