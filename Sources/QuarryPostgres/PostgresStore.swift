@@ -217,7 +217,7 @@ public final class PostgresStore: QueryBackend, Sendable {
     ) throws(Diagnostic) -> PostgresPushdown {
         try PostgresPushdown(query, catalog: catalog, limits: limits) { part in
             evaluator.mayThrow(
-                part, mayReachDate: { catalog.mayReachDate($0, in: query.className) },
+                part, of: query.className, mayReachDate: { catalog.mayReachDate($0, in: $1) },
                 objectCount: { try? snapshot.count(of: $0) })
         }
     }

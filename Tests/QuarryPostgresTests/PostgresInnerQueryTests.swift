@@ -58,4 +58,37 @@ import Testing
             }
         }
     }
+
+    /// An inner query is judged fallible against its own class's fields: `country = 'BR'` under
+    /// SQL semantics compares a string that could be read as a date only if `country` might hold
+    /// dates, and City's never does, so the inner query is pushed rather than left residual.
+    @Test func anSQLInnerQueryOnStringsIsPushed() async throws {
+        let store = try await PostgresServer.store()
+        defer { store.close() }
+        var db = Database()
+        for i in 0..<20 {
+            db.insert(Record(objectId: "c\(i)", fields: [("country", .string(i % 3 == 0 ? "BR" : "US"))]), into: "City")
+        }
+        for i in 0..<60 {
+            let city: Value = i % 9 == 0 ? .null : .pointer(Pointer(className: "City", objectId: "c\(i % 25)"))
+            db.insert(
+                Record(objectId: "p\(i)", fields: [("born", .date(1_600_000_000_000 + Int64(i))), ("city", city)]),
+                into: "Person")
+        }
+        try await store.save(db)
+        let reference = ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
+        let brazil = Query(
+            className: "City",
+            predicate: .leaf(Leaf(.compare(.key("country"), .eq, .literal(.string("BR")), []), semantics: .sql)))
+        for negated in [false, true] {
+            let q = Query(
+                className: "Person",
+                predicate: .leaf(Leaf(.inQuery("city", brazil), negated: negated, semantics: .sql)))
+            let explanation = try await store.explain(q, variables: [:])
+            #expect(explanation.residual.isEmpty, "\(negated): \(explanation.residual.map(\.reason))")
+            let expected = try reference.run(q)
+            #expect(try await store.run(q, variables: [:]) == expected, "\(negated)")
+            #expect(!expected.objectIds.isEmpty)
+        }
+    }
 }

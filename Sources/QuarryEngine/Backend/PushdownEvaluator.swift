@@ -73,18 +73,6 @@ public struct PushdownEvaluator {
         return fallibility.mayThrow(predicate)
     }
 
-    /// `mayThrow(_:of:mayReachDate:objectCount:)` for a backend that knows only the outer
-    /// class's dates: an inner query's predicate is judged as if any key may reach a date.
-    public func mayThrow(
-        _ predicate: Filter, mayReachDate: @escaping (FieldPath) -> Bool,
-        objectCount: @escaping (String) -> Int?
-    ) -> Bool {
-        // No class is named "" (the query's class is "", every inner class has a name).
-        mayThrow(
-            predicate, of: "", mayReachDate: { path, className in className.isEmpty ? mayReachDate(path) : true },
-            objectCount: objectCount)
-    }
-
     /// Renders a predicate as EXPLAIN shows it.
     public static func render(_ predicate: Filter) -> String { PredicateText.render(predicate) }
 
