@@ -109,12 +109,13 @@ struct ServeCommand: ConsoleCommand {
         let backend: any QueryBackend
         let schema: any Schema
         if let file {
-            let database: Database
-            do throws(DataFileError) { database = try Database(contentsOfFile: file, className: nil) } catch {
+            // Straight into columns, as `run` loads (docs/STORAGE.md#direct-loading).
+            let loaded: Engine.Loaded
+            do throws(DataFileError) { loaded = try Engine.load(contentsOfFile: file, limits: limits) } catch {
                 throw .data(error)
             }
-            backend = InMemoryBackend(database: database, limits: limits)
-            schema = database
+            backend = InMemoryBackend(engine: loaded.engine)
+            schema = loaded.schema
         } else {
             let opened = try StoreSource.opening(store ?? "", limits: limits)
             do throws(Diagnostic) { schema = try opened.storeSchema() } catch { throw .query(error, source: "") }

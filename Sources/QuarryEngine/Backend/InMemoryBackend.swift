@@ -15,6 +15,10 @@ public final class InMemoryBackend: QueryBackend {
         engine = Engine(database: database, limits: limits, now: now, random: random)
     }
 
+    /// Serves an engine already built, such as one loaded straight from a data file
+    /// (`Engine.load`).
+    public init(engine: Engine) { self.engine = engine }
+
     public var backendName: String { "memory" }
 
     public func catalog() async throws(Diagnostic) -> [ClassCatalog] {
