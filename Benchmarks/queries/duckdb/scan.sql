@@ -1,11 +1,12 @@
 # DuckDB's where-clauses for ../scan.sql, line by line (quarry bench --duckdb-queries). Tables
 # are flattened by Benchmarks/duckdb/peer.py: a GeoPoint is <field>_latitude and
-# <field>_longitude, a Date a TIMESTAMP, a Pointer its objectId.
+# <field>_longitude, a Date a TIMESTAMP, a Pointer its objectId. Quarry's LIKE folds ASCII case:
+# ILIKE here.
 age > 50
-age > 50 AND name LIKE 'J%'
+age > 50 AND name ILIKE 'J%'
 name IN ('Joe1', 'Bob2', 'Ann3') OR score < 1.5
 age BETWEEN 10 AND 20 AND NOT (score > 50) AND created > TIMESTAMP '2023-01-01 00:00:00'
-name LIKE '%an%'
+name ILIKE '%an%'
 list_contains(tags, 'a1')
 city IN (SELECT objectId FROM City WHERE population > 5000000)
 city IN (SELECT objectId FROM City WHERE country = 'BR')

@@ -1,8 +1,12 @@
 import Foundation
 
 /// A command run to its end for `bench`'s peers: its standard output, exit status, wall time
-/// from spawn to exit, and peak resident memory (the kernel's `ru_maxrss` for that child alone,
-/// read with `wait4`).
+/// from spawn to exit, and peak resident memory.
+///
+/// The peak is the child's `VmHWM` (the high-water mark of its own address space), sampled from
+/// `/proc/PID/status` while it runs. `ru_maxrss` from `wait4` cannot be used: posix_spawn
+/// starts the child in the parent's address space, and Linux keeps that space's high-water mark
+/// across `exec`, so every child reported at least the bench's own resident size.
 struct Subprocess {
     var output: String
     var status: Int32
@@ -39,19 +43,39 @@ struct Subprocess {
         close(inPipe[1])
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var peakKB = 0
+        var reading = true
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(outPipe[0], $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
+            // Output when there is some, else every 10 ms a sample of the child's peak.
+            if reading {
+                var ready = pollfd(fd: outPipe[0], events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, 10) > 0 {
+                    let n = chunk.withUnsafeMutableBytes { read(outPipe[0], $0.baseAddress, $0.count) }
+                    if n > 0 { bytes += chunk[0..<n] } else { reading = false }
+                }
+            } else {
+                usleep(10_000)
+            }
+            peakKB = max(peakKB, Self.highWaterKB(pid) ?? 0)
+            var status: Int32 = 0
+            if !reading, waitpid(pid, &status, WNOHANG) == pid {
+                close(outPipe[0])
+                let seconds = Measurement.seconds(ContinuousClock.now - start)
+                let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+                return Subprocess(
+                    output: String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
+                    status: exit, seconds: seconds, peakMB: peakKB / 1024)
+            }
         }
-        close(outPipe[0])
-        var status: Int32 = 0
-        var usage = rusage()
-        _ = wait4(pid, &status, 0, &usage)
-        let seconds = Measurement.seconds(ContinuousClock.now - start)
-        let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Subprocess(
-            output: String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
-            status: exit, seconds: seconds, peakMB: Int(usage.ru_maxrss) / 1024)
+    }
+
+    /// `VmHWM` of a live process in kB; nil once it has exited (a zombie has no address space).
+    private static func highWaterKB(_ pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            // "VmHWM:\t  291700 kB"
+            return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+        }
+        return nil
     }
 }

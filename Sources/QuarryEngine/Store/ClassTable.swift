@@ -123,8 +123,10 @@ final class ClassTable {
 
     /// The object at a row, as a record.
     func record(_ row: Int) -> Record {
+        let names = fieldOrders[row] ?? fieldNames
         var fields: [(String, Value)] = []
-        for name in fieldOrders[row] ?? fieldNames {
+        fields.reserveCapacity(names.count)
+        for name in names {
             if let v = columns[name]?.value(at: row) { fields.append((name, v)) }
         }
         return Record(objectId: objectIds.string(at: row), fields: fields)
