@@ -10,6 +10,9 @@ final class ClassTable {
     private(set) var columns: [String: Column] = [:]
     /// Field names in first-seen order: the order records are built in.
     private(set) var fieldNames: [String] = []
+    /// `columns` in the order of `fieldNames`: building a record walks them without hashing a
+    /// name per field.
+    private var orderedColumns: [Column] = []
     /// Rows whose fields were written in another order than `fieldNames`, with their own.
     private var fieldOrders: [Int: [String]] = [:]
     /// objectId → row, keyed by the objectIds' bytes in their arena.
@@ -29,6 +32,7 @@ final class ClassTable {
         let c = ClassTable(name: name, objectIds: objectIds.copy())
         c.columns = columns.mapValues { $0.copy(targets: targets) }
         c.fieldNames = fieldNames
+        c.orderedColumns = fieldNames.map { c.columns[$0]! }
         c.fieldOrders = fieldOrders
         c.lookup = lookup
         c.deleted = deleted
@@ -66,7 +70,12 @@ final class ClassTable {
 
     /// Adds a field's column (after the others) or replaces it.
     func setColumn(_ column: Column, for field: String) {
-        if columns.updateValue(column, forKey: field) == nil { fieldNames.append(field) }
+        if columns.updateValue(column, forKey: field) == nil {
+            fieldNames.append(field)
+            orderedColumns.append(column)
+        } else if let i = fieldNames.firstIndex(of: field) {
+            orderedColumns[i] = column
+        }
     }
 
     /// The row of the object with this objectId.
@@ -123,11 +132,17 @@ final class ClassTable {
 
     /// The object at a row, as a record.
     func record(_ row: Int) -> Record {
-        let names = fieldOrders[row] ?? fieldNames
         var fields: [(String, Value)] = []
-        fields.reserveCapacity(names.count)
-        for name in names {
-            if let v = columns[name]?.value(at: row) { fields.append((name, v)) }
+        if !fieldOrders.isEmpty, let names = fieldOrders[row] {
+            fields.reserveCapacity(names.count)
+            for name in names {
+                if let v = columns[name]?.value(at: row) { fields.append((name, v)) }
+            }
+        } else {
+            fields.reserveCapacity(fieldNames.count)
+            for (name, column) in zip(fieldNames, orderedColumns) {
+                if let v = column.value(at: row) { fields.append((name, v)) }
+            }
         }
         return Record(objectId: objectIds.string(at: row), fields: fields)
     }
