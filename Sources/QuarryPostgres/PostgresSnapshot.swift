@@ -39,8 +39,11 @@ final class PostgresSnapshot: StoredObjects {
         try storeCall {
             try session.map(sql, binds) { row in
                 let columns = row.makeRandomAccess()
-                return try PostgresRecordCodec.decode(
-                    raw: try columns[1].decode(String?.self) ?? "", objectId: try columns[0].decode(String?.self) ?? "")
+                var raw = try columns[1].decode(String?.self) ?? ""
+                let objectId = try columns[0].decode(String?.self) ?? ""
+                return try raw.withUTF8 { (bytes) throws(Diagnostic) in
+                    try StoredRecordReader.record(bytes, objectId: objectId, corruption: .store.postgresCorrupt)
+                }
             }
         }
     }

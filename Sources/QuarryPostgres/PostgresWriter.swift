@@ -31,7 +31,7 @@ struct PostgresWriter {
         let c = catalog.classes[className]!
         return [
             record.objectId, Self.millis(record.fields["createdAt"]), Self.millis(record.fields["updatedAt"]),
-            PostgresRecordCodec.doc(record) { c.field($0)!.number }, PostgresRecordCodec.raw(record),
+            PostgresRecordCodec.doc(record) { c.field($0)!.number }, StoredRecordCodec.encode(record),
         ]
     }
 

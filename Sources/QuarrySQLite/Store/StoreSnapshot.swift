@@ -22,7 +22,9 @@ final class StoreSnapshot: StoredObjects {
         var record: QuarryCore.Record?
         try storeCall {
             try db.each("SELECT doc FROM \(c.table) WHERE objectId = ?1", [.text(p.objectId)]) { row in
-                record = try row.withUTF8(0) { try StoredRecordReader.record($0, objectId: p.objectId) }
+                record = try row.withUTF8(0) {
+                    try StoredRecordReader.record($0, objectId: p.objectId, corruption: .store.corrupt)
+                }
             }
         }
         if resolved.count < 100_000 { resolved[p] = record }
@@ -61,7 +63,9 @@ final class StoreSnapshot: StoredObjects {
             try db.each(sql, bindings) { row in
                 let objectId = row.string(0)
                 out.append(
-                    try row.withUTF8(1) { doc in try StoredRecordReader.record(doc, objectId: objectId, fields: fields)
+                    try row.withUTF8(1) { doc in
+                        try StoredRecordReader.record(
+                            doc, objectId: objectId, fields: fields, corruption: .store.corrupt)
                     })
             }
         }

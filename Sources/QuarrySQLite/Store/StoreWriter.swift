@@ -105,7 +105,7 @@ struct StoreWriter {
             rows.append(($0.int64(0), $0.string(1), $0.string(2)))
         }
         for (seq, objectId, doc) in rows {
-            let record = try StoredRecordCodec.decode(doc, objectId: objectId)
+            let record = try StoredRecordCodec.decode(doc, objectId: objectId, corruption: .store.corrupt)
             let (a, b) = Self.columns(record.fields[field.name], field.kind)
             try db.run(
                 "UPDATE \(c.table) SET f\(field.number) = ?1, g\(field.number) = ?2 WHERE seq = ?3", [a, b, .int(seq)])

@@ -1,22 +1,26 @@
-import Quarry
+import QuarryCore
 
-/// Reads a `doc` column's bytes straight into a record, without a `JSON` tree or a `String`
-/// of the whole document (docs/STORAGE.md#reading-rows). It reads what `StoredRecordCodec`
+/// Reads a stored document's bytes (the SQLite store's `doc`, the PostgreSQL store's `raw`)
+/// straight into a record, without a `JSON` tree or a `String` of the whole document
+/// (docs/STORAGE.md#reading-rows). It reads what `StoredRecordCodec`
 /// writes; anything else (a Parse Bytes value, a document that is not the writer's) makes it
 /// give up, and `StoredRecordCodec.decode` reads the document instead, with its diagnostics.
 /// `fields`, when given, names the fields to keep; the others are skipped unread.
-struct StoredRecordReader {
+public struct StoredRecordReader {
     struct Unreadable: Error {}
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var at = 0
 
-    static func record(
-        _ bytes: UnsafeBufferPointer<UInt8>, objectId: String, fields wanted: Set<String>? = nil
+    /// The record; a document that is not one is `corruption` (`StoredRecordCodec.decode`).
+    public static func record(
+        _ bytes: UnsafeBufferPointer<UInt8>, objectId: String, fields wanted: Set<String>? = nil,
+        corruption: DiagnosticCode
     ) throws(Diagnostic) -> Record {
         var reader = StoredRecordReader(bytes: bytes)
         if let fields = try? reader.fields(wanted) { return Record(objectId: objectId, fields: fields) }
-        let record = try StoredRecordCodec.decode(String(decoding: bytes, as: UTF8.self), objectId: objectId)
+        let record = try StoredRecordCodec.decode(
+            String(decoding: bytes, as: UTF8.self), objectId: objectId, corruption: corruption)
         guard let wanted else { return record }
         return Record(
             objectId: objectId,

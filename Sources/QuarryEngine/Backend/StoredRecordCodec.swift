@@ -1,4 +1,5 @@
-import Quarry
+import QuarryCore
+import QuarryData
 
 /// The text of the `doc` column: a record written so that it reads back exactly — every
 /// `Value` (NaN, infinities and -0.0 too, which JSON numbers cannot hold), field order kept.
@@ -7,8 +8,12 @@ import Quarry
 /// `["d", "1.5"]` double (Swift's round-trip text), `["t", ms]` date, `["g", lat, lon]`,
 /// `["p", class, id]`, `["r", class, [ids]]`, `["b", Parse Bytes wrapper]`, `["y", [[lat, lon]…]]`,
 /// `["f", name, url|null]`, `["a", [values]]`, `["o", [[key, value]…]]`.
-enum StoredRecordCodec {
-    static func encode(_ record: Record) -> String {
+///
+/// Both stores keep objects in this form: the SQLite store's `doc` column and the PostgreSQL
+/// store's `raw` column (docs/STORAGE.md). A control character in a string, NUL included, is
+/// written `\u00XX`, so the text never holds one (PostgreSQL text cannot hold a NUL).
+public enum StoredRecordCodec {
+    public static func encode(_ record: Record) -> String {
         var out: [UInt8] = []
         write(record, to: &out)
         return String(decoding: out, as: UTF8.self)
@@ -17,7 +22,7 @@ enum StoredRecordCodec {
     /// The document's text appended to `out`, written directly rather than through a `JSON`
     /// tree (the import's hot path, docs/STORAGE.md#writes): the same document, every control
     /// character escaped as `\u00XX`.
-    static func write(_ record: Record, to out: inout [UInt8]) {
+    public static func write(_ record: Record, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))
         var first = true
         for name in record.fieldOrder {
@@ -103,31 +108,34 @@ enum StoredRecordCodec {
         out.append(UInt8(ascii: "\""))
     }
 
-    static func decode(_ text: String, objectId: String) throws(Diagnostic) -> Record {
+    /// The record a document holds; a document that is not one is `corruption`, located at the
+    /// object (each store has its own code, naming its own column).
+    public static func decode(_ text: String, objectId: String, corruption: DiagnosticCode) throws(Diagnostic)
+        -> Record
+    {
+        func corrupt(_ why: String) -> Diagnostic {
+            Diagnostic(corruption, "the stored object \(objectId) cannot be read: \(why)")
+        }
         let json: JSON
         do throws(Diagnostic) {
             json = try JSONParser().parse(text)
         } catch {
-            throw corrupt(objectId, error.message)
+            throw corrupt(error.message)
         }
-        guard case .array(let pairs) = json else { throw corrupt(objectId, "not an array of fields") }
+        guard case .array(let pairs) = json else { throw corrupt("not an array of fields") }
         var fields: [(String, Value)] = []
         fields.reserveCapacity(pairs.count)
         for pair in pairs {
             guard case .array(let p) = pair, p.count == 2, case .string(let name) = p[0] else {
-                throw corrupt(objectId, "a field is not a [name, value] pair")
+                throw corrupt("a field is not a [name, value] pair")
             }
-            guard let v = value(p[1]) else { throw corrupt(objectId, "the field \(name) holds an unreadable value") }
+            guard let v = value(p[1]) else { throw corrupt("the field \(name) holds an unreadable value") }
             fields.append((name, v))
         }
         return Record(objectId: objectId, fields: fields)
     }
 
-    private static func corrupt(_ objectId: String, _ why: String) -> Diagnostic {
-        Diagnostic(.store.corrupt, "the stored object \(objectId) cannot be read: \(why)")
-    }
-
-    static func encode(_ v: Value) -> JSON {
+    public static func encode(_ v: Value) -> JSON {
         switch v {
         case .null: return .null
         case .bool(let b): return .bool(b)
