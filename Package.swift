@@ -3,7 +3,8 @@ import PackageDescription
 
 // Dependency direction (docs/ARCHITECTURE.md): front-ends depend only on QuarryCore (and the
 // Parse REST one on QuarryData for its JSON); the engine never sees source text; only the CLI
-// and the benchmarks take package dependencies.
+// and the benchmarks take package dependencies. The two stores (QuarrySQLite, QuarryPostgres)
+// share QuarryStoreSupport, which depends on the engine and on no package.
 let package = Package(
     name: "Quarry",
     platforms: [.macOS(.v15)],
@@ -55,13 +56,18 @@ let package = Package(
                 "QuarryCore", "QuarryData", "QuarryTranslation", "QuarrySQL", "QuarryPredicate",
                 "QuarryParseREST", "QuarryEngine",
             ]),
+        // What the SQLite and PostgreSQL stores share (field kinds, schema, the split of a query
+        // into pushed-down and residual conjuncts); no package dependency (docs/STORAGE.md).
+        .target(name: "QuarryStoreSupport", dependencies: ["QuarryCore", "QuarryEngine"]),
         .target(
             name: "QuarrySQLite",
-            dependencies: ["Quarry", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "Quarry", "QuarryStoreSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .target(
             name: "QuarryPostgres",
             dependencies: [
-                "Quarry", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "Quarry", "QuarryStoreSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),

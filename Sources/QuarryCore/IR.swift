@@ -128,6 +128,19 @@ public enum ComparisonOperator: String, Hashable, Codable, Sendable, CaseIterabl
         }
     }
 
+    /// The operator that holds exactly when this one fails, on two values it orders (no NaN):
+    /// a NOT above a comparison, for the normalizer, the translations and both stores' SQL.
+    package var complement: ComparisonOperator {
+        switch self {
+        case .eq: return .ne
+        case .ne: return .eq
+        case .lt: return .ge
+        case .le: return .gt
+        case .gt: return .le
+        case .ge: return .lt
+        }
+    }
+
     /// Whether an ordering result (-1, 0, 1) passes this operator.
     @inlinable public func accepts(_ order: Int) -> Bool {
         switch self {

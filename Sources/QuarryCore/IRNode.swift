@@ -140,6 +140,24 @@ extension Condition {
 }
 
 extension Expr {
+    /// The values of a `.list` of literals or of an array literal; nil if any element is
+    /// computed (what the engine's and the stores' IN tests take as a constant list).
+    package var literalValues: [Value]? {
+        switch self {
+        case .literal(.array(let items)): return items
+        case .list(let items):
+            var out: [Value] = []
+            for item in items {
+                guard case .literal(let v) = item else { return nil }
+                out.append(v)
+            }
+            return out
+        default: return nil
+        }
+    }
+}
+
+extension Expr {
     @inlinable package func mapChildren<T: IRChildTransform>(_ t: inout T) throws(T.Failure) -> Expr {
         switch self {
         case .literal, .key, .variable, .evaluatedObject: return self

@@ -1,5 +1,6 @@
 import Foundation
 import Quarry
+import QuarryStoreSupport
 
 /// What the PostgreSQL store knows about its classes, kept in the database beside the data
 /// (docs/STORAGE.md#postgresql-schema): each class's table (`c<id>`), each field's number (its
@@ -125,10 +126,10 @@ struct PostgresCatalog {
     }
 
     /// What the front-ends ask while they compile a query against the store.
-    var schema: PostgresSchema {
+    var schema: StoreSchema {
         var out: [String: [(String, FieldType?)]] = [:]
         for c in classes.values { out[c.name] = c.fields.map { ($0.name, $0.type) } }
-        return PostgresSchema(classNames: classNames, fields: out)
+        return StoreSchema(classNames: classNames, fields: out)
     }
 
     /// Whether a key path of a class may reach a date (a path through a pointer: assume so).
@@ -147,40 +148,5 @@ struct PostgresCatalog {
         if text.utf8.contains(0) {
             throw Diagnostic(.store.unstorable, "\(what) holding a NUL character cannot be stored in PostgreSQL")
         }
-    }
-}
-
-/// The store's classes and field types as the front-ends see them (`Schema`), answering as a
-/// `Database` holding the same objects answers.
-public struct PostgresSchema: Schema, Sendable {
-    public let classNames: [String]
-    let fields: [String: [(String, FieldType?)]]
-
-    public func hasClass(_ className: String) -> Bool { fields[className] != nil }
-
-    public func resolveField(_ name: String, in className: String) -> String? {
-        if Database.systemFields.contains(name) { return name }
-        let names = fields[className]?.map(\.0) ?? []
-        if names.contains(name) { return name }
-        let lowered = name.lowercased()
-        let matches = names.filter { $0.lowercased() == lowered }
-        return matches.count == 1 ? matches[0] : nil
-    }
-
-    public func fieldType(_ field: String, in className: String) -> FieldType? {
-        switch field {
-        case "objectId": return .string
-        case "createdAt", "updatedAt": return type(field, className) ?? .date
-        default: return type(field, className)
-        }
-    }
-
-    public func fieldNames(in className: String) -> [String] {
-        guard let names = fields[className]?.map(\.0) else { return [] }
-        return ["objectId"] + names
-    }
-
-    private func type(_ field: String, _ className: String) -> FieldType? {
-        fields[className]?.first { $0.0 == field }?.1
     }
 }

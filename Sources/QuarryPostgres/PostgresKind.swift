@@ -1,11 +1,13 @@
 import Quarry
+import QuarryStoreSupport
 
 /// What one field of a class holds, merged over every value ever saved there (nulls and
-/// missing values say nothing), as the PostgreSQL catalog records it (docs/STORAGE.md#postgresql).
+/// missing values say nothing; `StoreFieldKind` merges them), as the PostgreSQL catalog records
+/// it (docs/STORAGE.md#postgresql-schema).
 /// The translator reads the field from the `jsonb` document with the kind's cast; a field whose
 /// values PostgreSQL cannot compare as Quarry does is `unsupported`, and every conjunct that
 /// tests it stays residual.
-indirect enum PostgresKind: Equatable {
+indirect enum PostgresKind: StoreFieldKind {
     /// Int64 and finite doubles, read as `numeric` (exact for both).
     case number
     case text
@@ -35,49 +37,16 @@ indirect enum PostgresKind: Equatable {
         }
     }
 
-    /// The kind of one stored value; nil for null.
-    static func of(_ v: Value) -> PostgresKind? {
-        switch v {
-        case .null: return nil
-        case .geoPoint(let g):
-            return g.latitude.isFinite && g.longitude.isFinite
-                ? .geoPoint : .unsupported(reason: "it holds a geo point that jsonb cannot hold")
-        case .relation(let className, _): return .array(of: .pointer(to: className))
-        case .array(let items):
-            var element: PostgresKind? = nil
-            for item in items where !item.isNull {
-                guard let k = of(scalar: item) else {
-                    return .unsupported(reason: "its arrays hold \(item.typeName) values")
-                }
-                element = element.map { $0.merged(with: k) } ?? k
-            }
-            if case .unsupported(let reason)? = element { return .unsupported(reason: reason) }
-            return .array(of: element)
-        case .int, .double, .string, .date, .bool, .pointer: return of(scalar: v)
-        case .bytes, .polygon, .file, .object: return .unsupported(reason: "it holds \(v.typeName) values")
-        }
+    static func of(geoPoint g: GeoPoint) -> PostgresKind {
+        g.latitude.isFinite && g.longitude.isFinite
+            ? .geoPoint : .unsupported(reason: "it holds a geo point that jsonb cannot hold")
     }
 
-    func merged(with other: PostgresKind) -> PostgresKind {
-        switch (self, other) {
-        case (.unsupported, _): return self
-        case (_, .unsupported): return other
-        case (.array(let a), .array(let b)):
-            switch (a, b) {
-            case (nil, _): return other
-            case (_, nil): return self
-            case (let x?, let y?):
-                let element = x.merged(with: y)
-                if case .unsupported(let reason) = element {
-                    return .unsupported(reason: "its arrays mix element types (\(reason))")
-                }
-                return .array(of: element)
-            }
-        default:
-            if self == other { return self }
-            return .unsupported(reason: "it holds values of several types (\(name) and \(other.name))")
-        }
-    }
+    /// Numbers are one kind already: two different kinds are never held together.
+    func widened(with other: PostgresKind) -> PostgresKind? { nil }
+
+    var unsupportedReason: String? { if case .unsupported(let reason) = self { reason } else { nil } }
+    var arrayElement: PostgresKind?? { if case .array(let element) = self { .some(element) } else { nil } }
 
     var name: String {
         switch self {

@@ -1,10 +1,9 @@
 import Quarry
+import QuarryStoreSupport
 
 /// How one query runs on the PostgreSQL store (docs/STORAGE.md#postgresql-pushdown): the
-/// normalized predicate's conjuncts, in order, are translated one by one; a conjunct the
-/// translator refuses stays residual (Quarry evaluates it on the returned rows), and so does a
-/// conjunct that may throw and everything after it, so errors surface on the rows and in the
-/// order the reference evaluator meets them. Order, skip and limit go into the SQL only when
+/// conjuncts `PostgresTranslator` decides go into the SQL, the rest stay residual
+/// (`ConjunctSplit`; a geo distance is both). Order, skip and limit go into the SQL only when
 /// nothing is residual.
 struct PostgresPushdown {
     /// `SELECT objectid, raw …`, or `SELECT count(*) …` when `counts`.
@@ -21,41 +20,25 @@ struct PostgresPushdown {
         guard let row = translator.newRow(query.className) else {
             throw Diagnostic(.query.unknownClass, "there is no class named '\(query.className)'")
         }
-        var pushed: [String] = []
-        var residual: [Filter] = []
-        var reasons: [String] = []
-        var blocked = false
-        for part in PushdownEvaluator.conjuncts(of: query.predicate, limits: limits) {
-            if blocked {
-                residual.append(part)
-                reasons.append("follows a conjunct that may throw; evaluated in the reference's order")
-                continue
-            }
-            if mayThrow(part) {
-                residual.append(part)
-                reasons.append("may throw on some row (a regex, a date to parse or an inner query)")
-                blocked = true
-                continue
-            }
+        let split = ConjunctSplit(query, limits: limits, mayThrow: mayThrow) { part in
             var attempt = translator
             attempt.narrowing = false
             do throws(PostgresNotComparable) {
-                pushed.append(try attempt.predicate(part, row, positive: true))
+                let sql = try attempt.predicate(part, row, positive: true)
                 translator = attempt
-                if attempt.narrowing {
-                    residual.append(part)
-                    reasons.append("a geo distance is narrowed by PostgreSQL with a 1 m margin and decided by Quarry")
-                }
+                guard attempt.narrowing else { return .decided(sql) }
+                return .narrowed(
+                    sql, reason: "a geo distance is narrowed by PostgreSQL with a 1 m margin and decided by Quarry")
             } catch {
-                residual.append(part)
-                reasons.append(error.reason)
+                return .refused(reason: error.reason, superset: nil)
             }
         }
+        let (pushed, residual) = (split.pushed, split.residual)
         let from =
             "FROM \(row.table.table) AS \(row.alias) WHERE "
             + (pushed.isEmpty ? "TRUE" : pushed.joined(separator: " AND "))
         self.residual = residual
-        residualReasons = reasons
+        residualReasons = split.residualReasons
         if residual.isEmpty, query.count {
             sql = "SELECT count(*)::text \(from)"
             (counts, ordered, paged) = (true, true, true)

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Quarry
+import QuarryStoreSupport
 
 /// Quarry's server-backed store: one PostgreSQL database (docs/STORAGE.md#postgresql). Each
 /// class is a table keyed by objectId (`seq` keeps insertion order) holding the object as a
@@ -135,7 +136,7 @@ public final class PostgresStore: QueryBackend, Sendable {
     }
 
     /// The classes and field types, for compiling queries against the store.
-    public func schema() async throws(Diagnostic) -> PostgresSchema {
+    public func schema() async throws(Diagnostic) -> StoreSchema {
         try await session(write: false) { s in try PostgresCatalog.load(s).schema }
     }
 

@@ -1,4 +1,5 @@
 import Quarry
+import QuarryStoreSupport
 
 extension PostgresTranslator {
     /// Metres the pushed distance filter adds to its bound: more than the haversine's rounding
@@ -10,7 +11,7 @@ extension PostgresTranslator {
     /// operation order, widened by `distanceMargin`, and marks the translation `narrowing` so the
     /// pushdown keeps the conjunct residual and Quarry decides the boundary exactly. A narrowed
     /// filter is sound only where the leaf counts positively, so a negated one is refused.
-    mutating func geo(_ condition: GeoCondition, _ rule: Rule, _ row: Row) throws(PostgresNotComparable) -> String {
+    mutating func geo(_ condition: GeoCondition, _ rule: LeafRule, _ row: Row) throws(PostgresNotComparable) -> String {
         guard case .geo(let point) = try operand(condition.key, row) else {
             throw PostgresNotComparable("a geo test on a field that is not only geo points is evaluated by Quarry")
         }

@@ -1,4 +1,5 @@
 import Quarry
+import QuarryStoreSupport
 
 extension PostgresTranslator {
     /// `$inQuery`/`$notInQuery` on a pointer to the inner query's class, as an IN-subselect
@@ -7,7 +8,7 @@ extension PostgresTranslator {
     /// gets here when the conjunct cannot throw, so the inner query cannot fail; anything the
     /// subselect could not say exactly (an untranslatable inner predicate, a geo distance that
     /// is only a superset filter, an order PostgreSQL cannot follow) leaves it residual.
-    mutating func inQuery(_ key: FieldPath, _ inner: Query, _ rule: Rule, _ row: Row) throws(PostgresNotComparable)
+    mutating func inQuery(_ key: FieldPath, _ inner: Query, _ rule: LeafRule, _ row: Row) throws(PostgresNotComparable)
         -> String
     {
         guard case .scalar(let x, let kind) = try operand(key, row) else {

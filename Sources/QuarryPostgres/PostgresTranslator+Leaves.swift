@@ -1,4 +1,5 @@
 import Quarry
+import QuarryStoreSupport
 
 /// What a test does for one non-null value.
 enum PostgresOutcome {
@@ -15,7 +16,7 @@ enum PostgresOutcome {
 extension PostgresTranslator {
     /// A leaf over one scalar operand `x`: `outcome` for a non-null x, and `nullPasses` for a
     /// null or missing x (before negation; `.sql` leaves are false on null either way).
-    func scalarLeaf(_ x: String, _ outcome: PostgresOutcome, nullPasses: Bool, _ rule: Rule) -> String {
+    func scalarLeaf(_ x: String, _ outcome: PostgresOutcome, nullPasses: Bool, _ rule: LeafRule) -> String {
         if rule.semantics == .sql {
             switch outcome {
             case .sql(let passes, let fails): return rule.negated ? (fails ?? "NOT (\(passes))") : passes
@@ -42,7 +43,7 @@ extension PostgresTranslator {
     /// existential over the non-null elements under `.sql`; under `.document` the array
     /// matches when an element passes (the array itself never passes a scalar test); under
     /// `.predicate` the array is one value, which scalar tests do not apply to.
-    func arrayLeaf(_ x: String, _ outcome: PostgresOutcome, _ rule: Rule) -> String {
+    func arrayLeaf(_ x: String, _ outcome: PostgresOutcome, _ rule: LeafRule) -> String {
         switch rule.semantics {
         case .sql:
             switch outcome {
@@ -74,7 +75,7 @@ extension PostgresTranslator {
     // MARK: - Comparisons
 
     mutating func compare(
-        _ l: Expr, _ op: ComparisonOperator, _ r: Expr, _ options: StringOptions, _ rule: Rule, _ row: Row
+        _ l: Expr, _ op: ComparisonOperator, _ r: Expr, _ options: StringOptions, _ rule: LeafRule, _ row: Row
     ) throws(PostgresNotComparable) -> String {
         switch (l, r) {
         case (.key(let path), .literal(let v)): return try compare(try operand(path, row), op, v, options, rule)
@@ -88,7 +89,7 @@ extension PostgresTranslator {
     }
 
     private mutating func compare(
-        _ x: PostgresOperand, _ op: ComparisonOperator, _ v: Value, _ options: StringOptions, _ rule: Rule
+        _ x: PostgresOperand, _ op: ComparisonOperator, _ v: Value, _ options: StringOptions, _ rule: LeafRule
     ) throws(PostgresNotComparable) -> String {
         let equality = op == .eq || op == .ne
         switch x {
@@ -143,7 +144,7 @@ extension PostgresTranslator {
     /// The outcome of `x op v` for a non-null x of `kind` and a non-null literal.
     private mutating func comparison(
         _ x: String, _ kind: PostgresKind?, _ op: ComparisonOperator, _ v: Value, _ options: StringOptions,
-        _ rule: Rule, element: Bool
+        _ rule: LeafRule, element: Bool
     ) throws(PostgresNotComparable) -> PostgresOutcome {
         let equality = op == .eq || op == .ne
         let b = try binding(
@@ -155,11 +156,11 @@ extension PostgresTranslator {
         }
         if kind == .text || kind?.isPointer == true { try refuseOptions(options) }
         let p = parameter(b)
-        return .sql("\(x) \(op.sql) \(p)", fails: "\(x) \(op.inverse.sql) \(p)")
+        return .sql("\(x) \(op.sql) \(p)", fails: "\(x) \(op.complement.sql) \(p)")
     }
 
     private func compareKeys(
-        _ a: PostgresOperand, _ op: ComparisonOperator, _ b: PostgresOperand, _ options: StringOptions, _ rule: Rule
+        _ a: PostgresOperand, _ op: ComparisonOperator, _ b: PostgresOperand, _ options: StringOptions, _ rule: LeafRule
     ) throws(PostgresNotComparable) -> String {
         guard rule.semantics == .sql, options.isEmpty, case .scalar(let x, let kx?) = a,
             case .scalar(let y, let ky?) = b,
@@ -169,12 +170,12 @@ extension PostgresTranslator {
                 "comparing two fields is pushed down only for SQL leaves over fields of one type")
         }
         // NULL on either side is NULL, negated or not: the strict SQL leaf.
-        return rule.negated ? "\(x) \(op.inverse.sql) \(y)" : "\(x) \(op.sql) \(y)"
+        return rule.negated ? "\(x) \(op.complement.sql) \(y)" : "\(x) \(op.sql) \(y)"
     }
 
     // MARK: - BETWEEN
 
-    mutating func between(_ e: Expr, _ lower: Expr, _ upper: Expr, _ rule: Rule, _ row: Row)
+    mutating func between(_ e: Expr, _ lower: Expr, _ upper: Expr, _ rule: LeafRule, _ row: Row)
         throws(PostgresNotComparable)
         -> String
     {
@@ -193,7 +194,7 @@ extension PostgresTranslator {
     }
 
     private mutating func betweenOutcome(
-        _ x: String, _ kind: PostgresKind?, _ lo: Value, _ hi: Value, _ rule: Rule, element: Bool
+        _ x: String, _ kind: PostgresKind?, _ lo: Value, _ hi: Value, _ rule: LeafRule, element: Bool
     ) throws(PostgresNotComparable) -> PostgresOutcome {
         let sqlDates = rule.semantics == .sql
         guard !(kind?.isPointer ?? false),
@@ -206,13 +207,13 @@ extension PostgresTranslator {
 
     // MARK: - IN
 
-    mutating func inCollection(_ e: Expr, _ collection: Expr, _ options: StringOptions, _ rule: Rule, _ row: Row)
+    mutating func inCollection(_ e: Expr, _ collection: Expr, _ options: StringOptions, _ rule: LeafRule, _ row: Row)
         throws(PostgresNotComparable) -> String
     {
         try refuseOptions(options)
         switch (e, collection) {
         case (.key(let path), _):
-            guard let members = literalList(collection) else {
+            guard let members = collection.literalValues else {
                 throw PostgresNotComparable("IN is pushed down for a literal list, or a literal in an array field")
             }
             return try keyInList(try operand(path, row), members, rule)
@@ -223,7 +224,7 @@ extension PostgresTranslator {
         }
     }
 
-    private mutating func keyInList(_ x: PostgresOperand, _ members: [Value], _ rule: Rule)
+    private mutating func keyInList(_ x: PostgresOperand, _ members: [Value], _ rule: LeafRule)
         throws(PostgresNotComparable)
         -> String
     {
@@ -257,7 +258,7 @@ extension PostgresTranslator {
 
     /// The outcome of "x equals one of the members" for a non-null x.
     private mutating func membership(
-        _ x: String, _ kind: PostgresKind?, _ members: [Value], _ rule: Rule, element: Bool
+        _ x: String, _ kind: PostgresKind?, _ members: [Value], _ rule: LeafRule, element: Bool
     )
         throws(PostgresNotComparable) -> PostgresOutcome
     {
@@ -277,7 +278,8 @@ extension PostgresTranslator {
     }
 
     /// `'a' IN tags`: the literal equals an element of the array field.
-    private mutating func literalInArray(_ v: Value, _ x: PostgresOperand, _ rule: Rule) throws(PostgresNotComparable)
+    private mutating func literalInArray(_ v: Value, _ x: PostgresOperand, _ rule: LeafRule)
+        throws(PostgresNotComparable)
         -> String
     {
         guard case .array(let sql, let element) = x else {
@@ -303,7 +305,7 @@ extension PostgresTranslator {
 
     // MARK: - IS NULL
 
-    func isNull(_ e: Expr, _ rule: Rule, _ row: Row) throws(PostgresNotComparable) -> String {
+    func isNull(_ e: Expr, _ rule: LeafRule, _ row: Row) throws(PostgresNotComparable) -> String {
         guard case .key(let path) = e else {
             throw PostgresNotComparable("IS NULL of a computed value is evaluated by Quarry")
         }
@@ -325,7 +327,7 @@ extension PostgresTranslator {
     /// escape: in a UTF-8 database `_` is one Unicode scalar and `%` any run, as in Quarry.
     /// Options and regular expressions stay residual (PostgreSQL's regex engine is not PCRE2).
     mutating func string(
-        _ e: Expr, _ op: StringOperator, _ patternExpr: Expr, _ options: StringOptions, _ rule: Rule, _ row: Row
+        _ e: Expr, _ op: StringOperator, _ patternExpr: Expr, _ options: StringOptions, _ rule: LeafRule, _ row: Row
     ) throws(PostgresNotComparable) -> String {
         guard case .key(let path) = e, case .literal(let patternValue) = patternExpr else {
             throw PostgresNotComparable("string tests are pushed down for a field and a literal pattern only")

@@ -127,19 +127,4 @@ extension PostgresTranslator {
     mutating func parameterList(_ ls: [Literal]) -> String {
         "(" + ls.map { parameter($0) }.joined(separator: ", ") + ")"
     }
-
-    /// The literal values of a `.list` or of an array literal; nil if any element is computed.
-    func literalList(_ e: Expr) -> [Value]? {
-        switch e {
-        case .literal(.array(let items)): return items
-        case .list(let items):
-            var out: [Value] = []
-            for item in items {
-                guard case .literal(let v) = item else { return nil }
-                out.append(v)
-            }
-            return out
-        default: return nil
-        }
-    }
 }

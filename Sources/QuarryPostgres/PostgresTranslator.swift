@@ -1,4 +1,5 @@
 import Quarry
+import QuarryStoreSupport
 
 /// Why a conjunct has no PostgreSQL form with exactly Quarry's semantics: it stays residual.
 struct PostgresNotComparable: Error {
@@ -78,7 +79,7 @@ struct PostgresTranslator {
     }
 
     private mutating func leaf(_ leaf: Leaf, _ row: Row) throws(PostgresNotComparable) -> String {
-        let rule = Rule(semantics: leaf.semantics, negated: leaf.negated)
+        let rule = LeafRule(semantics: leaf.semantics, negated: leaf.negated)
         switch leaf.condition {
         case .compare(let l, let op, let r, let options): return try compare(l, op, r, options, rule, row)
         case .between(let e, let lower, let upper): return try between(e, lower, upper, rule, row)
@@ -114,40 +115,5 @@ struct PostgresTranslator {
         }
         terms.append("\(row.alias).seq")
         return terms
-    }
-}
-
-/// A leaf's semantics and negation.
-struct Rule {
-    let semantics: LeafSemantics
-    let negated: Bool
-
-    /// The answer when the operand reaches nothing testable (IR: `decideWithoutOperand`).
-    var withoutOperand: Bool { semantics == .sql ? false : negated }
-}
-
-extension ComparisonOperator {
-    var sql: String {
-        switch self {
-        case .eq: return "="
-        case .ne: return "<>"
-        case .lt: return "<"
-        case .le: return "<="
-        case .gt: return ">"
-        case .ge: return ">="
-        }
-    }
-
-    /// The operator that holds exactly when this one fails, for two non-null values of one
-    /// totally ordered kind (NaN is never pushed down).
-    var inverse: ComparisonOperator {
-        switch self {
-        case .eq: return .ne
-        case .ne: return .eq
-        case .lt: return .ge
-        case .le: return .gt
-        case .gt: return .le
-        case .ge: return .lt
-        }
     }
 }

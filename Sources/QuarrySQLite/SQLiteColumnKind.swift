@@ -1,9 +1,10 @@
 import Quarry
+import QuarryStoreSupport
 
 /// How one field of a class is stored in SQLite, decided from every value the class holds
-/// there (nulls and missing values say nothing). A field whose values SQLite cannot hold with
+/// there (nulls and missing values say nothing; `StoreFieldKind` merges them). A field whose values SQLite cannot hold with
 /// the same comparisons is `unsupported`, and every query that tests it is not comparable.
-indirect enum SQLiteColumnKind: Equatable {
+indirect enum SQLiteColumnKind: StoreFieldKind {
     /// Int64 values only: INTEGER.
     case integer
     /// Doubles, possibly with integers that a double holds exactly: REAL.
@@ -61,29 +62,20 @@ indirect enum SQLiteColumnKind: Equatable {
         }
     }
 
-    /// The kind that holds values of both kinds, or `unsupported`.
-    func merged(with other: SQLiteColumnKind) -> SQLiteColumnKind {
+    /// A geo point is stored as two REAL columns (`geoPoint`), whatever its coordinates.
+    static func of(geoPoint g: GeoPoint) -> SQLiteColumnKind { .geoPoint }
+
+    /// Strings together are ASCII only if both are; integers with doubles are doubles.
+    func widened(with other: SQLiteColumnKind) -> SQLiteColumnKind? {
         switch (self, other) {
-        case (.unsupported, _): return self
-        case (_, .unsupported): return other
         case (.text(let a), .text(let b)): return .text(ascii: a && b)
         case (.integer, .real), (.real, .integer): return .real
-        case (.array(let a), .array(let b)):
-            switch (a, b) {
-            case (nil, _): return other
-            case (_, nil): return self
-            case (let x?, let y?):
-                let element = x.merged(with: y)
-                if case .unsupported(let reason) = element {
-                    return .unsupported(reason: "its arrays mix element types (\(reason))")
-                }
-                return .array(of: element)
-            }
-        default:
-            if self == other { return self }
-            return .unsupported(reason: "it holds values of several types (\(self.name) and \(other.name))")
+        default: return nil
         }
     }
+
+    var unsupportedReason: String? { if case .unsupported(let reason) = self { reason } else { nil } }
+    var arrayElement: SQLiteColumnKind?? { if case .array(let element) = self { .some(element) } else { nil } }
 
     var name: String {
         switch self {
@@ -101,29 +93,6 @@ indirect enum SQLiteColumnKind: Equatable {
 }
 
 extension SQLiteColumnKind {
-    /// The kind of one stored value; nil for null.
-    static func of(_ v: Value) -> SQLiteColumnKind? {
-        switch v {
-        case .null: return nil
-        case .geoPoint: return .geoPoint
-        case .relation(let className, _): return .array(of: .pointer(to: className))
-        case .array(let items):
-            var element: SQLiteColumnKind? = nil
-            for item in items where !item.isNull {
-                guard let k = of(scalar: item) else {
-                    return .unsupported(reason: "its arrays hold \(item.typeName) values")
-                }
-                element = element.map { $0.merged(with: k) } ?? k
-            }
-            if case .unsupported(let reason)? = element { return .unsupported(reason: reason) }
-            return .array(of: element)
-        case .int, .double, .string, .date, .bool, .pointer:
-            return of(scalar: v)
-        case .bytes, .polygon, .file, .object:
-            return .unsupported(reason: "it holds \(v.typeName) values")
-        }
-    }
-
     /// Doubles hold integers exactly only up to 2^53 in magnitude.
     static func exactInReal(_ v: Value) -> Bool {
         guard case .int(let i) = v else { return true }

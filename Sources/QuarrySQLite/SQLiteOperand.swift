@@ -116,19 +116,4 @@ extension SQLiteTranslator {
         default: return nil
         }
     }
-
-    /// The literal values of a `.list` or of an array literal; nil if any element is computed.
-    func literalList(_ e: Expr) -> [Value]? {
-        switch e {
-        case .literal(.array(let items)): return items
-        case .list(let items):
-            var out: [Value] = []
-            for item in items {
-                guard case .literal(let v) = item else { return nil }
-                out.append(v)
-            }
-            return out
-        default: return nil
-        }
-    }
 }

@@ -1,9 +1,10 @@
 import Quarry
+import QuarryStoreSupport
 
 extension SQLiteTranslator {
     /// Geo tests over the two coordinate columns, with distances from `quarry_distance` (the
     /// same haversine, R = 6371 km) and polygons from `quarry_in_polygon`.
-    mutating func geo(_ condition: GeoCondition, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable) -> String {
+    mutating func geo(_ condition: GeoCondition, _ rule: LeafRule, _ row: Row) throws(SQLiteNotComparable) -> String {
         guard case .geo(let lat, let lon) = try operand(condition.key, row) else {
             // No geo point here: the test does not apply.
             return rule.withoutOperand ? "1" : "0"
@@ -38,6 +39,6 @@ extension SQLiteTranslator {
         let d =
             "quarry_distance(\(parameter(.double(from.latitude))), \(parameter(.double(from.longitude))), \(lat), \(lon))"
         let m = parameter(.double(meters))
-        return .sql("\(d) \(op.sql) \(m)", fails: "\(d) \(op.inverse.sql) \(m)")
+        return .sql("\(d) \(op.sql) \(m)", fails: "\(d) \(op.complement.sql) \(m)")
     }
 }

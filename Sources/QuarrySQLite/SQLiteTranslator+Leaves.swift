@@ -1,4 +1,5 @@
 import Quarry
+import QuarryStoreSupport
 
 /// What a test does for one non-null value.
 enum SQLiteOutcome {
@@ -15,7 +16,7 @@ enum SQLiteOutcome {
 extension SQLiteTranslator {
     /// A leaf over one scalar operand `x`: `outcome` for a non-null x, and `nullPasses` for a
     /// null or missing x (before negation; `.sql` leaves are false on null either way).
-    func scalarLeaf(_ x: String, _ outcome: SQLiteOutcome, nullPasses: Bool, _ rule: Rule) -> String {
+    func scalarLeaf(_ x: String, _ outcome: SQLiteOutcome, nullPasses: Bool, _ rule: LeafRule) -> String {
         if rule.semantics == .sql {
             switch outcome {
             case .sql(let passes, let fails): return rule.negated ? (fails ?? "NOT (\(passes))") : passes
@@ -44,7 +45,7 @@ extension SQLiteTranslator {
     /// existential over the non-null elements under `.sql`; under `.document` the array matches
     /// when an element passes (the array itself never passes a scalar test); under
     /// `.predicate` the array is one value, which scalar tests do not apply to.
-    func arrayLeaf(_ x: String, _ outcome: SQLiteOutcome, _ rule: Rule) -> String {
+    func arrayLeaf(_ x: String, _ outcome: SQLiteOutcome, _ rule: LeafRule) -> String {
         switch rule.semantics {
         case .sql:
             switch outcome {
@@ -91,7 +92,7 @@ extension SQLiteTranslator {
     // MARK: - Comparisons
 
     mutating func compare(
-        _ l: Expr, _ op: ComparisonOperator, _ r: Expr, _ options: StringOptions, _ rule: Rule,
+        _ l: Expr, _ op: ComparisonOperator, _ r: Expr, _ options: StringOptions, _ rule: LeafRule,
         _ row: Row
     ) throws(SQLiteNotComparable) -> String {
         switch (l, r) {
@@ -109,7 +110,7 @@ extension SQLiteTranslator {
 
     private mutating func compare(
         _ x: SQLiteOperand, _ op: ComparisonOperator, _ v: Value, _ options: StringOptions,
-        _ rule: Rule
+        _ rule: LeafRule
     ) throws(SQLiteNotComparable) -> String {
         let equality = op == .eq || op == .ne
         switch x {
@@ -163,7 +164,7 @@ extension SQLiteTranslator {
     /// The outcome of `x op v` for a non-null x of `kind` and a non-null literal.
     private mutating func comparison(
         _ x: String, _ kind: SQLiteColumnKind?, _ op: ComparisonOperator, _ v: Value,
-        _ options: StringOptions, _ rule: Rule
+        _ options: StringOptions, _ rule: LeafRule
     ) throws(SQLiteNotComparable) -> SQLiteOutcome {
         let equality = op == .eq || op == .ne
         let b = try binding(
@@ -175,12 +176,12 @@ extension SQLiteTranslator {
         }
         let collate = try collation(options, kind, [v])
         let p = parameter(b)
-        return .sql("\(x)\(collate) \(op.sql) \(p)", fails: "\(x)\(collate) \(op.inverse.sql) \(p)")
+        return .sql("\(x)\(collate) \(op.sql) \(p)", fails: "\(x)\(collate) \(op.complement.sql) \(p)")
     }
 
     private func compareKeys(
         _ a: SQLiteOperand, _ op: ComparisonOperator, _ b: SQLiteOperand, _ options: StringOptions,
-        _ rule: Rule
+        _ rule: LeafRule
     ) throws(SQLiteNotComparable) -> String {
         guard rule.semantics == .sql, case .scalar(let x, let kx?) = a, case .scalar(let y, let ky?) = b,
             kx.isComparable(with: ky), op == .eq || op == .ne || !kx.isPointer
@@ -191,12 +192,13 @@ extension SQLiteTranslator {
         let collate = try collation(options, kx, [])
         _ = try collation(options, ky, [])
         // NULL on either side is NULL, negated or not: the strict SQL leaf.
-        return rule.negated ? "\(x)\(collate) \(op.inverse.sql) \(y)" : "\(x)\(collate) \(op.sql) \(y)"
+        return rule.negated ? "\(x)\(collate) \(op.complement.sql) \(y)" : "\(x)\(collate) \(op.sql) \(y)"
     }
 
     // MARK: - BETWEEN
 
-    mutating func between(_ e: Expr, _ lower: Expr, _ upper: Expr, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable)
+    mutating func between(_ e: Expr, _ lower: Expr, _ upper: Expr, _ rule: LeafRule, _ row: Row)
+        throws(SQLiteNotComparable)
         -> String
     {
         guard case .key(let path) = e, case .literal(let lo) = lower, case .literal(let hi) = upper else {
@@ -215,7 +217,7 @@ extension SQLiteTranslator {
 
     private mutating func betweenOutcome(
         _ x: String, _ kind: SQLiteColumnKind?, _ lo: Value, _ hi: Value,
-        _ rule: Rule
+        _ rule: LeafRule
     ) throws(SQLiteNotComparable) -> SQLiteOutcome {
         let sqlDates = rule.semantics == .sql
         guard !(kind?.isPointer ?? false),
@@ -229,12 +231,12 @@ extension SQLiteTranslator {
     // MARK: - IN
 
     mutating func inCollection(
-        _ e: Expr, _ collection: Expr, _ options: StringOptions, _ rule: Rule,
+        _ e: Expr, _ collection: Expr, _ options: StringOptions, _ rule: LeafRule,
         _ row: Row
     ) throws(SQLiteNotComparable) -> String {
         switch (e, collection) {
         case (.key(let path), _):
-            guard let members = literalList(collection) else {
+            guard let members = collection.literalValues else {
                 throw SQLiteNotComparable("IN is translated for a literal list, or a literal in an array field")
             }
             return try keyInList(try operand(path, row), members, options, rule)
@@ -247,7 +249,7 @@ extension SQLiteTranslator {
 
     private mutating func keyInList(
         _ x: SQLiteOperand, _ members: [Value], _ options: StringOptions,
-        _ rule: Rule
+        _ rule: LeafRule
     ) throws(SQLiteNotComparable) -> String {
         let hasNull = rule.semantics != .sql && members.contains(where: \.isNull)
         switch x {
@@ -278,7 +280,7 @@ extension SQLiteTranslator {
     /// The outcome of "x equals one of the members" for a non-null x.
     private mutating func membership(
         _ x: String, _ kind: SQLiteColumnKind?, _ members: [Value], _ options: StringOptions,
-        _ rule: Rule
+        _ rule: LeafRule
     ) throws(SQLiteNotComparable) -> SQLiteOutcome {
         var bound: [SQLiteBinding] = []
         for m in members where !m.isNull {
@@ -299,7 +301,7 @@ extension SQLiteTranslator {
     /// `'a' IN tags`: the literal equals an element of the array field.
     private mutating func literalInArray(
         _ v: Value, _ x: SQLiteOperand, _ options: StringOptions,
-        _ rule: Rule
+        _ rule: LeafRule
     ) throws(SQLiteNotComparable) -> String {
         guard case .array(let sql, let element) = x else {
             throw SQLiteNotComparable(
@@ -324,7 +326,7 @@ extension SQLiteTranslator {
 
     // MARK: - IS NULL
 
-    mutating func isNull(_ e: Expr, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable) -> String {
+    mutating func isNull(_ e: Expr, _ rule: LeafRule, _ row: Row) throws(SQLiteNotComparable) -> String {
         guard case .key(let path) = e else {
             throw SQLiteNotComparable("IS NULL of a computed value is not translated")
         }
@@ -340,32 +342,6 @@ extension SQLiteTranslator {
                 : "\(sql) IS NULL"
         }
         return rule.negated ? "(NOT (\(test)))" : "(\(test))"
-    }
-}
-
-extension ComparisonOperator {
-    var sql: String {
-        switch self {
-        case .eq: return "="
-        case .ne: return "<>"
-        case .lt: return "<"
-        case .le: return "<="
-        case .gt: return ">"
-        case .ge: return ">="
-        }
-    }
-
-    /// The operator that holds exactly when this one fails, for two non-null values of one
-    /// totally ordered kind (NaN is never stored).
-    var inverse: ComparisonOperator {
-        switch self {
-        case .eq: return .ne
-        case .ne: return .eq
-        case .lt: return .ge
-        case .le: return .gt
-        case .gt: return .le
-        case .ge: return .lt
-        }
     }
 }
 

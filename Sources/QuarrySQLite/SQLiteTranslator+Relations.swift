@@ -1,8 +1,9 @@
 import Quarry
+import QuarryStoreSupport
 
 extension SQLiteTranslator {
     /// Array tests on the whole array: `$all`, `$containedBy`, `$size`.
-    mutating func containsAll(_ e: Expr, _ listExpr: Expr, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable)
+    mutating func containsAll(_ e: Expr, _ listExpr: Expr, _ rule: LeafRule, _ row: Row) throws(SQLiteNotComparable)
         -> String
     {
         guard case .array(let x, let element) = try arrayOperand(e, row) else { return rule.withoutOperand ? "1" : "0" }
@@ -23,7 +24,7 @@ extension SQLiteTranslator {
         return wholeArray(x, all, strict: false, rule)
     }
 
-    mutating func containedBy(_ e: Expr, _ listExpr: Expr, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable)
+    mutating func containedBy(_ e: Expr, _ listExpr: Expr, _ rule: LeafRule, _ row: Row) throws(SQLiteNotComparable)
         -> String
     {
         guard case .array(let x, let element) = try arrayOperand(e, row) else { return rule.withoutOperand ? "1" : "0" }
@@ -47,14 +48,15 @@ extension SQLiteTranslator {
         return wholeArray(x, "NOT \(exists(x, violation))", strict: false, rule)
     }
 
-    mutating func arraySize(_ e: Expr, _ size: Int, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable) -> String {
+    mutating func arraySize(_ e: Expr, _ size: Int, _ rule: LeafRule, _ row: Row) throws(SQLiteNotComparable) -> String
+    {
         guard case .array(let x, _) = try arrayOperand(e, row) else { return rule.withoutOperand ? "1" : "0" }
         return wholeArray(x, "json_array_length(\(x)) = \(size)", strict: true, rule)
     }
 
     /// A test on a non-null array value; a null or missing array decides as `withoutOperand`.
     /// `strict`: the test is NULL for a NULL array.
-    private func wholeArray(_ x: String, _ test: String, strict: Bool, _ rule: Rule) -> String {
+    private func wholeArray(_ x: String, _ test: String, strict: Bool, _ rule: LeafRule) -> String {
         let passes = strict ? test : "(\(x) IS NOT NULL AND \(test))"
         guard rule.negated else { return passes }
         return rule.withoutOperand ? "(\(x) IS NULL OR NOT \(test))" : "(\(x) IS NOT NULL AND NOT \(test))"
@@ -72,7 +74,7 @@ extension SQLiteTranslator {
 
     /// The members of a literal list (a single literal is a list of one; null is empty).
     private func list(_ e: Expr) throws(SQLiteNotComparable) -> [Value] {
-        if let items = literalList(e) { return items }
+        if let items = e.literalValues { return items }
         if case .literal(let v) = e { return v.isNull ? [] : [v] }
         throw SQLiteNotComparable("array tests against computed lists are not translated")
     }
@@ -80,7 +82,7 @@ extension SQLiteTranslator {
     // MARK: - Inner queries and relations
 
     /// `$inQuery`: the pointer (or one pointer of the array) is among the inner query's objects.
-    mutating func inQuery(_ key: FieldPath, _ inner: Query, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable)
+    mutating func inQuery(_ key: FieldPath, _ inner: Query, _ rule: LeafRule, _ row: Row) throws(SQLiteNotComparable)
         -> String
     {
         let x = try operand(key, row)
@@ -94,7 +96,7 @@ extension SQLiteTranslator {
 
     /// `$select` and `IN (Table[where].column)`: the value is among the inner query's values.
     mutating func select(
-        _ key: FieldPath, _ inner: Query, _ innerKey: FieldPath, _ rule: Rule,
+        _ key: FieldPath, _ inner: Query, _ innerKey: FieldPath, _ rule: LeafRule,
         _ row: Row
     ) throws(SQLiteNotComparable) -> String {
         let x = try operand(key, row)
@@ -132,13 +134,13 @@ extension SQLiteTranslator {
     /// semantics (IR: "the pointer, or any pointer of the array").
     private func membershipLeaf(
         _ x: SQLiteOperand, _ outcome: (SQLiteColumnKind?, String) -> SQLiteOutcome,
-        _ rule: Rule
+        _ rule: LeafRule
     ) throws(SQLiteNotComparable) -> String {
         switch x {
         case .geo: throw SQLiteNotComparable("a geo point in an inner-query test is not translated")
         case .scalar(let sql, let kind): return scalarLeaf(sql, outcome(kind, sql), nullPasses: false, rule)
         case .array(let sql, let element):
-            let existential = rule.semantics == .sql ? rule : Rule(semantics: .document, negated: rule.negated)
+            let existential = rule.semantics == .sql ? rule : LeafRule(semantics: .document, negated: rule.negated)
             return arrayLeaf(sql, outcome(element, "value"), existential)
         }
     }
@@ -159,7 +161,7 @@ extension SQLiteTranslator {
     }
 
     /// `$relatedTo`: the object is listed in the relation `key` of the parent object.
-    mutating func relatedTo(_ parent: Pointer, _ key: String, _ rule: Rule, _ row: Row) throws(SQLiteNotComparable)
+    mutating func relatedTo(_ parent: Pointer, _ key: String, _ rule: LeafRule, _ row: Row) throws(SQLiteNotComparable)
         -> String
     {
         guard let parentTable = tables[parent.className], parentTable.fields.contains(key) else {

@@ -1,4 +1,5 @@
 import Quarry
+import QuarryStoreSupport
 
 extension SQLiteTranslator {
     /// BEGINSWITH, ENDSWITH, CONTAINS and LIKE become GLOB (case-sensitive, like Quarry's
@@ -6,7 +7,7 @@ extension SQLiteTranslator {
     /// MATCHES and `$regex` call `quarry_regexp`, which is PCRE2 as in Quarry.
     mutating func string(
         _ e: Expr, _ op: StringOperator, _ patternExpr: Expr, _ options: StringOptions,
-        _ rule: Rule, _ row: Row
+        _ rule: LeafRule, _ row: Row
     ) throws(SQLiteNotComparable) -> String {
         guard case .key(let path) = e, case .literal(let patternValue) = patternExpr else {
             throw SQLiteNotComparable("string tests are translated for a field and a literal pattern only")
@@ -30,7 +31,7 @@ extension SQLiteTranslator {
 
     private mutating func matcher(
         _ x: String, _ kind: SQLiteColumnKind?, _ op: StringOperator, _ pattern: String,
-        _ options: StringOptions, _ rule: Rule
+        _ options: StringOptions, _ rule: LeafRule
     ) throws(SQLiteNotComparable) -> SQLiteOutcome {
         guard case .text? = kind else { return .unknown }
         if case .matches(var regex) = op {

@@ -1,4 +1,5 @@
 import Quarry
+import QuarryStoreSupport
 
 /// Why a query has no SQLite equivalent with exactly Quarry's semantics.
 public struct SQLiteNotComparable: Error, Hashable, Sendable, CustomStringConvertible {
@@ -147,7 +148,7 @@ struct SQLiteTranslator {
     }
 
     private mutating func leaf(_ leaf: Leaf, _ row: Row) throws(SQLiteNotComparable) -> String {
-        let rule = Rule(semantics: leaf.semantics, negated: leaf.negated)
+        let rule = LeafRule(semantics: leaf.semantics, negated: leaf.negated)
         switch leaf.condition {
         case .compare(let l, let op, let r, let options): return try compare(l, op, r, options, rule, row)
         case .between(let e, let lower, let upper): return try between(e, lower, upper, rule, row)
@@ -193,15 +194,6 @@ struct SQLiteTranslator {
                 : ["(\(lat) IS NULL) DESC", d + " DESC"]
         }
     }
-}
-
-/// A leaf's semantics and negation.
-struct Rule {
-    let semantics: LeafSemantics
-    let negated: Bool
-
-    /// The answer when the operand reaches nothing testable (IR: `decideWithoutOperand`).
-    var withoutOperand: Bool { semantics == .sql ? false : negated }
 }
 
 extension SQLiteColumnKind {

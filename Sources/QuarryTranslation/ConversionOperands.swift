@@ -122,17 +122,3 @@ extension Value {
         }
     }
 }
-
-extension ComparisonOperator {
-    /// The operator that holds exactly when this one fails on comparable values.
-    var complement: ComparisonOperator {
-        switch self {
-        case .eq: return .ne
-        case .ne: return .eq
-        case .lt: return .ge
-        case .le: return .gt
-        case .gt: return .le
-        case .ge: return .lt
-        }
-    }
-}

@@ -12,7 +12,7 @@ extension FilterCompiler {
             if l.semantics == .sql { return ArrayEmptyLeaf(l, access: access, arrays: arrays, answers: answers) }
             return SlotLeaf(l, access: access, whenValue: neg, answers: answers, selectivity: neg ? 0.9 : 0.1)
         case .containsAll(_, let list), .containedBy(_, let list):
-            guard arrays.elements.statistics.others == 0, let members = Self.literalList(list) else { return nil }
+            guard arrays.elements.statistics.others == 0, let members = list.literalValues else { return nil }
             var mode = ArrayListLeaf.Mode.containsAll
             if case .containedBy = l.condition { mode = .containedBy }
             return ArrayListLeaf(
@@ -209,20 +209,6 @@ extension FilterCompiler {
 }
 
 extension FilterCompiler {
-    /// The members of a list operand written as literals (an IN-style list or an array literal).
-    static func literalList(_ e: Expr) -> [Value]? {
-        switch e {
-        case .list(let items):
-            var out: [Value] = []
-            for case .literal(let v) in items { out.append(v) }
-            return out.count == items.count ? out : nil
-        case .literal(.array(let items)):
-            return items
-        default:
-            return nil
-        }
-    }
-
     /// A quantifier whose predicate is one simple test of the element (the variable against
     /// literals): typed over `elements`, each row's slice of it (`arrays`), or the row's own
     /// value as a collection of one (no `arrays`).

@@ -246,10 +246,10 @@ extension FilterCompiler {
         _ l: Leaf, _ list: Expr, _ access: KeyAccess, _ column: Column,
         _ answers: SlotAnswers
     ) -> FilterNode? {
-        guard let members = Self.literalList(list), let first = members.first, !first.isNull,
+        guard let members = list.literalValues, let first = members.first, !first.isNull,
             members.allSatisfy({ $0 == first })
         else {
-            return Self.literalList(list).map { _ in
+            return list.literalValues.map { _ in
                 SlotLeaf(l, access: access, whenValue: l.negated, answers: answers, selectivity: 0.01)
             }
         }

@@ -16,7 +16,7 @@ extension Normalizer {
             // and the values are comparable: exactly the opposite operator.
             let before = l
             l.negated = false
-            l.condition = .compare(a, op.opposite, b, options)
+            l.condition = .compare(a, op.complement, b, options)
             log("negation-to-operator", .leaf(before), .leaf(l))
         }
         if case .string(let e, .like(let syntax), .literal(.string(let pattern)), let options) = l.condition,
@@ -57,20 +57,6 @@ extension Normalizer {
         case (true, false): return (.endsWith, String(literal), "like-to-suffix")
         case (true, true): return (.contains, String(literal), "like-to-contains")
         case (false, false): return nil
-        }
-    }
-}
-
-extension ComparisonOperator {
-    /// The operator that holds exactly when this one fails (on comparable values).
-    var opposite: ComparisonOperator {
-        switch self {
-        case .eq: return .ne
-        case .ne: return .eq
-        case .lt: return .ge
-        case .ge: return .lt
-        case .le: return .gt
-        case .gt: return .le
         }
     }
 }

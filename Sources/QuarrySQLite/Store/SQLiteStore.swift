@@ -1,6 +1,7 @@
 import GRDB
 import Quarry
 import QuarryCore
+import QuarryStoreSupport
 
 /// Quarry's persistent embedded store: one SQLite file in WAL mode (docs/STORAGE.md). Each
 /// class is a table keyed by objectId (`seq`, its rowid, keeps insertion order) holding the

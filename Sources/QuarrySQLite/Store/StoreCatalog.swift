@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Quarry
+import QuarryStoreSupport
 
 /// What the SQLite store knows about its classes, kept in the file beside the data
 /// (docs/STORAGE.md): each class's table (`c<id>`), each field's column number and kind (the

@@ -1,12 +1,10 @@
 import Quarry
+import QuarryStoreSupport
 
-/// How one query runs on the SQLite store (docs/STORAGE.md): the normalized predicate's
-/// conjuncts, in order, are compiled into SQL one by one; a conjunct the translator refuses
-/// stays residual (Quarry evaluates it on the returned rows, after SQLite has filtered them
-/// by whatever the conjunct implies that translates), and so does a conjunct that
-/// may throw and everything after it, so that errors surface on the rows and in the order
-/// the reference evaluator meets them. Order, skip and limit go into the SQL only when
-/// nothing is residual.
+/// How one query runs on the SQLite store (docs/STORAGE.md#queries-pushdown-and-residual): the
+/// conjuncts `SQLiteTranslator` decides go into the SQL, the rest stay residual
+/// (`ConjunctSplit`), after SQLite has filtered the rows by whatever a residual conjunct implies
+/// that translates. Order, skip and limit go into the SQL only when nothing is residual.
 struct StorePushdown {
     /// `SELECT objectId, doc …`, or `SELECT count(*) …` when `counts`.
     let sql: String
@@ -25,43 +23,30 @@ struct StorePushdown {
         } catch {
             throw Diagnostic(.query.unknownClass, "there is no class named '\(query.className)'")
         }
-        var pushed: [String] = []
-        var residual: [Filter] = []
-        var reasons: [String] = []
-        var blocked = false
-        for part in PushdownEvaluator.conjuncts(of: query.predicate, limits: limits) {
-            if blocked {
-                residual.append(part)
-                reasons.append("follows a conjunct that may throw; evaluated in the reference's order")
-                continue
-            }
-            if mayThrow(part) {
-                residual.append(part)
-                reasons.append("may throw on some row (a regex, a date to parse or an inner query)")
-                blocked = true
-                // When only its regular expressions may throw, SQLite still drops the rows where
-                // it can neither hold nor throw (docs/STORAGE.md#regular-expressions).
-                if !mayThrow(part.withoutRegularExpressions), let superset = translator.lenientSuperset(part, row) {
-                    pushed.append(superset)
+        let split = ConjunctSplit(
+            query, limits: limits, mayThrow: mayThrow,
+            // When only its regular expressions may throw, SQLite still drops the rows where it
+            // can neither hold nor throw (docs/STORAGE.md#regular-expressions).
+            supersetOfThrowing: { part in
+                mayThrow(part.withoutRegularExpressions) ? nil : translator.lenientSuperset(part, row)
+            },
+            translate: { part in
+                var attempt = translator
+                do throws(SQLiteNotComparable) {
+                    let sql = try attempt.predicate(part, row, positive: true)
+                    translator = attempt
+                    return .decided(sql)
+                } catch {
+                    // Its translatable parts still let SQLite drop rows that cannot match; Quarry
+                    // checks the whole conjunct on the rest.
+                    return .refused(reason: error.reason, superset: translator.relaxed(part, row, positive: true))
                 }
-                continue
-            }
-            var attempt = translator
-            do throws(SQLiteNotComparable) {
-                pushed.append(try attempt.predicate(part, row, positive: true))
-                translator = attempt
-            } catch {
-                residual.append(part)
-                reasons.append(error.reason)
-                // Its translatable parts still let SQLite drop rows that cannot match; Quarry
-                // checks the whole conjunct on the rest.
-                if let superset = translator.relaxed(part, row, positive: true) { pushed.append(superset) }
-            }
-        }
+            })
+        let (pushed, residual) = (split.pushed, split.residual)
         let filter = pushed.isEmpty ? "1" : pushed.joined(separator: " AND ")
         let from = "FROM \(row.table.name) AS \(row.alias) WHERE \(filter)"
         self.residual = residual
-        residualReasons = reasons
+        residualReasons = split.residualReasons
         if residual.isEmpty, query.count {
             sql = "SELECT count(*) \(from)"
             (counts, ordered, paged) = (true, true, true)

@@ -1,11 +1,18 @@
-import Quarry
+import QuarryCore
 
-/// The store's classes and field types as the front-ends see them (`Schema`), answering as a
+/// A store's classes and field types as the front-ends see them (`Schema`), answering as a
 /// `Database` holding the same objects answers (types widen as objects are saved and are not
-/// narrowed by deletes, as `ClassData`'s are not).
-public struct StoreSchema: Schema {
+/// narrowed by deletes, as `ClassData`'s are not). Both stores build it from their catalog
+/// (docs/STORAGE.md).
+public struct StoreSchema: Schema, Sendable {
     public let classNames: [String]
+    /// Each class's fields in catalog order, with the type their values share (nil: mixed).
     let fields: [String: [(String, FieldType?)]]
+
+    package init(classNames: [String], fields: [String: [(String, FieldType?)]]) {
+        self.classNames = classNames
+        self.fields = fields
+    }
 
     public func hasClass(_ className: String) -> Bool { fields[className] != nil }
 

@@ -1,0 +1,64 @@
+import QuarryCore
+import QuarryEngine
+
+/// Which of a query's conjuncts a store's SQL decides and which stay residual for Quarry to
+/// evaluate on the returned rows, the same way for both stores
+/// (docs/STORAGE.md#queries-pushdown-and-residual): the normalized predicate's conjuncts, in
+/// order, go to the store's translator one by one; a conjunct it refuses stays residual, and so
+/// does a conjunct that may throw and everything after it, so errors surface on the rows and in
+/// the order the reference evaluator meets them.
+package struct ConjunctSplit {
+    /// What the store's translator made of one conjunct that cannot throw.
+    package enum Translation {
+        /// SQL that is TRUE exactly when the conjunct holds.
+        case decided(String)
+        /// SQL that is TRUE wherever the conjunct holds, and more: the conjunct stays residual.
+        case narrowed(String, reason: String)
+        /// No SQL with Quarry's semantics; `superset`, when there is one, still narrows the rows.
+        case refused(reason: String, superset: String?)
+    }
+
+    /// The SQL of each conjunct (or of a superset of it) that the store runs, in order.
+    package private(set) var pushed: [String] = []
+    /// What Quarry evaluates on the returned rows, in the reference's order.
+    package private(set) var residual: [Filter] = []
+    /// Why each residual conjunct stayed (EXPLAIN shows them).
+    package private(set) var residualReasons: [String] = []
+
+    /// - Parameters:
+    ///   - supersetOfThrowing: SQL that narrows the rows for a conjunct that may throw without
+    ///     losing a row where it holds or throws (nil: none).
+    ///   - translate: the store's translation of a conjunct that cannot throw.
+    package init(
+        _ query: Query, limits: Limits, mayThrow: (Filter) -> Bool,
+        supersetOfThrowing: (Filter) -> String? = { _ in nil }, translate: (Filter) -> Translation
+    ) {
+        var blocked = false
+        for part in PushdownEvaluator.conjuncts(of: query.predicate, limits: limits) {
+            if blocked {
+                keep(part, "follows a conjunct that may throw; evaluated in the reference's order")
+                continue
+            }
+            if mayThrow(part) {
+                keep(part, "may throw on some row (a regex, a date to parse or an inner query)")
+                blocked = true
+                if let superset = supersetOfThrowing(part) { pushed.append(superset) }
+                continue
+            }
+            switch translate(part) {
+            case .decided(let sql): pushed.append(sql)
+            case .narrowed(let sql, let reason):
+                pushed.append(sql)
+                keep(part, reason)
+            case .refused(let reason, let superset):
+                keep(part, reason)
+                if let superset { pushed.append(superset) }
+            }
+        }
+    }
+
+    private mutating func keep(_ part: Filter, _ reason: String) {
+        residual.append(part)
+        residualReasons.append(reason)
+    }
+}
