@@ -9,20 +9,16 @@ import Testing
 /// seeds use data whose fields mix types (mostly residual), even seeds typed data (mostly
 /// pushed down).
 @Suite struct PostgresAgreementTests {
+    /// Random queries on the store agree with the reference over `db`; records the first that
+    /// does not (false then).
     static func check(_ store: PostgresStore, _ db: Database, _ random: inout RandomData, queries: Int, depth: Int)
         async -> Bool
     {
-        let reference = ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
-        for _ in 0..<queries {
-            let q = random.query(depth: depth)
-            let expected = Outcome { () throws(Diagnostic) in try reference.run(q) }
-            let actual = await Outcome { () async throws(Diagnostic) in try await store.run(q, variables: [:]) }
-            if actual != expected {
-                Issue.record("\(actual) vs \(expected) for \(q)")
-                return false
-            }
+        let disagreement = await StoreAgreement.firstDisagreement(db, &random, queries: queries, depth: depth) {
+            q throws(Diagnostic) in try await store.run(q, variables: [:])
         }
-        return true
+        if let disagreement { Issue.record("\(disagreement)") }
+        return disagreement == nil
     }
 
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
@@ -65,36 +61,7 @@ import Testing
         try await store.createIndex(.hash, on: "s", in: "Item")
         var next = 1000
         for _ in 0..<25 {
-            var changes: [StoreChange] = []
-            for _ in 0..<(1 + random.int(3)) {
-                switch random.int(4) {
-                case 0, 1:
-                    let id = random.chance(50) ? "i\(random.int(30))" : "i\(next)"
-                    next += 1
-                    let fresh = random.database(items: 1, others: 0)["Item"]!.records[0]
-                    let record = Record(objectId: id, fields: fresh.fieldOrder.map { ($0, fresh.fields[$0]!) })
-                    db.insert(record, into: "Item")
-                    changes.append(.save(record, in: "Item"))
-                case 2:
-                    let id = "i\(random.int(30))"
-                    db.remove(id, from: "Item")
-                    changes.append(.delete(objectId: id, from: "Item"))
-                default:
-                    let id = "o\(random.int(8))"
-                    if random.chance(50) {
-                        let record = Record(
-                            objectId: id,
-                            fields: [
-                                ("name", .string(random.pick(RandomData.strings))), ("n", .int(Int64(random.int(5)))),
-                            ])
-                        db.insert(record, into: "Other")
-                        changes.append(.save(record, in: "Other"))
-                    } else {
-                        db.remove(id, from: "Other")
-                        changes.append(.delete(objectId: id, from: "Other"))
-                    }
-                }
-            }
+            let changes = StoreAgreement.randomChanges(&random, to: &db, next: &next)
             try await store.write(changes)
             if !(await Self.check(store, db, &random, queries: 10, depth: 2)) { return }
         }
@@ -113,23 +80,8 @@ import Testing
         let memory = InMemoryBackend(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
         let queries = (0..<40).map { _ in random.query(depth: 2) }
         let backends: [any QueryBackend] = [store, memory]
-        let answers = try await withThrowingTaskGroup(of: (Int, Int, Outcome).self) { group in
-            for (i, q) in queries.enumerated() {
-                for (b, backend) in backends.enumerated() {
-                    group.addTask {
-                        do throws(Diagnostic) {
-                            return (i, b, .result(try await backend.run(q, variables: [:])))
-                        } catch {
-                            return (i, b, .failure(error.code, message: error.message))
-                        }
-                    }
-                }
-            }
-            var out: [Int: [Int: Outcome]] = [:]
-            for try await (i, b, o) in group { out[i, default: [:]][b] = o }
-            return out
-        }
-        for i in queries.indices { #expect(answers[i]?[0] == answers[i]?[1], "\(queries[i])") }
+        let answers = await StoreAgreement.outcomesFromManyTasks(queries, on: backends)
+        for i in queries.indices { #expect(answers[i][0] == answers[i][1], "\(queries[i])") }
         let catalog = try await store.catalog()
         #expect(catalog.map(\.name) == ["Item", "Other"])
         #expect(catalog.map(\.objectCount) == [40, 6])

@@ -61,8 +61,8 @@ import Testing
                         leaf, .not(leaf), .and([leaf, .leaf(Leaf(.isNull(.key("other")), semantics: .sql))]),
                     ] {
                         let q = Query(className: "Place", predicate: predicate)
-                        let expected = Outcome { () throws(Diagnostic) in try reference.run(q) }
-                        let actual = await Outcome { () async throws(Diagnostic) in
+                        let expected = QueryOutcome { () throws(Diagnostic) in try reference.run(q) }
+                        let actual = await QueryOutcome { () async throws(Diagnostic) in
                             try await store.run(q, variables: [:])
                         }
                         #expect(actual == expected, "\(q.predicate)")

@@ -45,8 +45,8 @@ import Testing
                     for semantics in [LeafSemantics.sql, .document] {
                         let leaf = Filter.leaf(Leaf(.inQuery("city", inner), negated: negated, semantics: semantics))
                         let q = Query(className: "Person", predicate: leaf, profile: profile)
-                        let expected = Outcome { () throws(Diagnostic) in try reference.run(q) }
-                        let actual = await Outcome { () async throws(Diagnostic) in
+                        let expected = QueryOutcome { () throws(Diagnostic) in try reference.run(q) }
+                        let actual = await QueryOutcome { () async throws(Diagnostic) in
                             try await store.run(q, variables: [:])
                         }
                         #expect(actual == expected, "\(profile) \(negated) \(semantics) \(inner)")

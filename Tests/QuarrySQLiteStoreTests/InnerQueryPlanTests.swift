@@ -1,5 +1,6 @@
 import Quarry
 import QuarrySQLite
+import QuarryTestSupport
 import Testing
 
 /// Inner queries reach SQLite as one uncorrelated IN-subquery that SQLite runs once (a LIST
@@ -113,7 +114,7 @@ import Testing
         #expect(e.residual.first?.reason.contains("may throw") == true)
         let reference = ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
         #expect(
-            Outcome { () throws(Diagnostic) in try store.query(q) }
-                == Outcome { () throws(Diagnostic) in try reference.run(q) })
+            QueryOutcome { () throws(Diagnostic) in try store.query(q) }
+                == QueryOutcome { () throws(Diagnostic) in try reference.run(q) })
     }
 }

@@ -1,5 +1,6 @@
 import Quarry
 import QuarrySQLite
+import QuarryTestSupport
 import Testing
 
 /// A regex conjunct stays residual but is also sent as a superset filter whose regex tests
@@ -25,7 +26,9 @@ import Testing
     }
 
     /// Braces make it a Parse REST `where` (document semantics), otherwise an NSPredicate.
-    static func outcomes(_ text: String, limits: Limits) throws -> (store: Outcome, reference: Outcome, sql: String) {
+    static func outcomes(_ text: String, limits: Limits) throws -> (
+        store: QueryOutcome, reference: QueryOutcome, sql: String
+    ) {
         let db = database()
         let file = StoreFile()
         let store = try SQLiteStore(path: file.path, limits: limits, now: { 1_700_000_000_000 }, random: { 0.5 })
@@ -33,8 +36,8 @@ import Testing
         let query = try (text.hasPrefix("{") ? Dialect.json : Dialect.predicate).compile(text, className: "P")
         let reference = ReferenceEvaluator(database: db, limits: limits, now: { 1_700_000_000_000 }, random: { 0.5 })
         return (
-            Outcome { () throws(Diagnostic) in try store.query(query) },
-            Outcome { () throws(Diagnostic) in try reference.run(query) },
+            QueryOutcome { () throws(Diagnostic) in try store.query(query) },
+            QueryOutcome { () throws(Diagnostic) in try reference.run(query) },
             try store.explanation(query).statement ?? ""
         )
     }

@@ -28,25 +28,3 @@ extension SQLiteStore {
             })
     }
 }
-
-/// A query's answer or its error code, for comparing backends.
-enum Outcome: Equatable, CustomStringConvertible {
-    case result(QueryResult)
-    case failure(String)
-
-    init(_ body: () throws(Diagnostic) -> QueryResult) {
-        do {
-            self = .result(try body())
-        } catch {
-            self = .failure(error.code)
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .result(.count(let n)): return "count \(n)"
-        case .result(let r): return "ids \(r.objectIds)"
-        case .failure(let code): return "error \(code)"
-        }
-    }
-}
