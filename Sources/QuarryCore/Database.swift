@@ -19,6 +19,14 @@ public struct Record: Hashable, Sendable {
         self.fieldOrder = order
     }
 
+    /// A record from a dictionary and its keys in order, each once and none `objectId` (what a
+    /// reader that builds both as it goes has already made sure of).
+    public init(objectId: String, fields: [String: Value], fieldOrder: [String]) {
+        self.objectId = objectId
+        self.fields = fields
+        self.fieldOrder = fieldOrder
+    }
+
     /// The field's value; `objectId` is a field too. Nil when the object has no such field.
     @inlinable public subscript(field: String) -> Value? {
         field == "objectId" ? .string(objectId) : fields[field]

@@ -18,7 +18,7 @@ public struct StoredRecordReader {
         corruption: DiagnosticCode
     ) throws(Diagnostic) -> Record {
         var reader = StoredRecordReader(bytes: bytes)
-        if let fields = try? reader.fields(wanted) { return Record(objectId: objectId, fields: fields) }
+        if let record = try? reader.record(objectId, wanted) { return record }
         let record = try StoredRecordCodec.decode(
             String(decoding: bytes, as: UTF8.self), objectId: objectId, corruption: corruption)
         guard let wanted else { return record }
@@ -31,30 +31,30 @@ public struct StoredRecordReader {
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    private mutating func fields(_ wanted: Set<String>?) throws(Unreadable) -> [(String, Value)] {
-        var out: [(String, Value)] = []
+    /// Reads straight into the record's dictionary and field order, each allocated once at a
+    /// size that fits most objects (the per-row cost of a query that returns many rows).
+    private mutating func record(_ objectId: String, _ wanted: Set<String>?) throws(Unreadable) -> Record {
+        var fields: [String: Value] = Dictionary(minimumCapacity: 12)
+        var order: [String] = []
+        order.reserveCapacity(12)
         try expect(UInt8(ascii: "["))
         if try peek() == UInt8(ascii: "]") {
             at += 1
-            return try finished(out)
+        } else {
+            repeat {
+                try expect(UInt8(ascii: "["))
+                let name = try string()
+                try expect(UInt8(ascii: ","))
+                if name == "objectId" || wanted.map({ !$0.contains(name) }) == true {
+                    try skipValue()
+                } else if fields.updateValue(try value(), forKey: name) == nil {
+                    order.append(name)
+                }
+                try expect(UInt8(ascii: "]"))
+            } while try separator(UInt8(ascii: "]"))
         }
-        repeat {
-            try expect(UInt8(ascii: "["))
-            let name = try string()
-            try expect(UInt8(ascii: ","))
-            if let wanted, !wanted.contains(name) {
-                try skipValue()
-            } else {
-                out.append((name, try value()))
-            }
-            try expect(UInt8(ascii: "]"))
-        } while try separator(UInt8(ascii: "]"))
-        return try finished(out)
-    }
-
-    private func finished(_ out: [(String, Value)]) throws(Unreadable) -> [(String, Value)] {
         guard at == bytes.count else { throw Unreadable() }
-        return out
+        return Record(objectId: objectId, fields: fields, fieldOrder: order)
     }
 
     // MARK: - Values
@@ -79,24 +79,24 @@ public struct StoredRecordReader {
     /// `[tag, …]`, as `StoredRecordCodec.encode` writes each value JSON cannot hold exactly.
     private mutating func tagged() throws(Unreadable) -> Value {
         try expect(UInt8(ascii: "["))
-        let tag = try string()
+        let tag = try tagLetter()
         try expect(UInt8(ascii: ","))
         let v: Value
         switch tag {
-        case "d": v = .double(try double())
-        case "t": v = .date(try int())
-        case "g": v = .geoPoint(try point())
-        case "p":
+        case UInt8(ascii: "d"): v = .double(try double())
+        case UInt8(ascii: "t"): v = .date(try int())
+        case UInt8(ascii: "g"): v = .geoPoint(try point())
+        case UInt8(ascii: "p"):
             let c = try string()
             try expect(UInt8(ascii: ","))
             v = .pointer(Pointer(className: c, objectId: try string()))
-        case "r":
+        case UInt8(ascii: "r"):
             let c = try string()
             try expect(UInt8(ascii: ","))
             var ids: [String] = []
             try list { (r: inout StoredRecordReader) throws(Unreadable) in ids.append(try r.string()) }
             v = .relation(className: c, objectIds: ids)
-        case "y":
+        case UInt8(ascii: "y"):
             var ps: [GeoPoint] = []
             try list { (r: inout StoredRecordReader) throws(Unreadable) in
                 try r.expect(UInt8(ascii: "["))
@@ -104,7 +104,7 @@ public struct StoredRecordReader {
                 try r.expect(UInt8(ascii: "]"))
             }
             v = .polygon(ps)
-        case "f":
+        case UInt8(ascii: "f"):
             let name = try string()
             try expect(UInt8(ascii: ","))
             if try peek() == UInt8(ascii: "n") {
@@ -113,11 +113,11 @@ public struct StoredRecordReader {
             } else {
                 v = .file(FileRef(name: name, url: try string()))
             }
-        case "a":
+        case UInt8(ascii: "a"):
             var items: [Value] = []
             try list { (r: inout StoredRecordReader) throws(Unreadable) in items.append(try r.value()) }
             v = .array(items)
-        case "o":
+        case UInt8(ascii: "o"):
             var o: [String: Value] = [:]
             try list { (r: inout StoredRecordReader) throws(Unreadable) in
                 try r.expect(UInt8(ascii: "["))
@@ -131,6 +131,15 @@ public struct StoredRecordReader {
         }
         try expect(UInt8(ascii: "]"))
         return v
+    }
+
+    /// A tag: one letter in a JSON string.
+    private mutating func tagLetter() throws(Unreadable) -> UInt8 {
+        guard at + 3 <= bytes.count, bytes[at] == UInt8(ascii: "\""), bytes[at + 2] == UInt8(ascii: "\"") else {
+            throw Unreadable()
+        }
+        defer { at += 3 }
+        return bytes[at + 1]
     }
 
     /// `[item, …]`, each item read by `body`.
@@ -162,11 +171,41 @@ public struct StoredRecordReader {
     /// A double written as Swift's round-trip text, in a JSON string.
     private mutating func double() throws(Unreadable) -> Double {
         let (start, end, escaped) = try skipString()
+        if !escaped, let d = Self.shortDecimal(UnsafeBufferPointer(rebasing: bytes[start..<end])) { return d }
         guard !escaped,
             let d = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
         else { throw Unreadable() }
         return d
     }
+
+    /// `-?digits(.digits)?` with at most 15 digits, without parsing text: its digits are an
+    /// integer below 2^53 and its scale a power of ten up to 10^22, both exact doubles, so one
+    /// division rounds correctly (Clinger's fast path). Nil for anything else.
+    private static func shortDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        let negative = i < text.count && text[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var digits: Int64 = 0
+        var count = 0
+        var scale = -1
+        while i < text.count {
+            let b = text[i]
+            i += 1
+            if b == UInt8(ascii: "."), scale < 0 {
+                scale = 0
+                continue
+            }
+            guard b >= 48, b <= 57, count < 15 else { return nil }
+            digits = digits * 10 + Int64(b - 48)
+            count += 1
+            if scale >= 0 { scale += 1 }
+        }
+        guard count > 0 else { return nil }
+        let magnitude = Double(digits) / powersOfTen[max(scale, 0)]
+        return negative ? -magnitude : magnitude
+    }
+
+    private static let powersOfTen: [Double] = (0...15).map { (0..<$0).reduce(1.0) { r, _ in r * 10 } }
 
     private mutating func int() throws(Unreadable) -> Int64 {
         var negative = false

@@ -16,6 +16,8 @@ public final class SQLiteStore: QueryBackend, Sendable {
     let limits: Limits
     let now: @Sendable () -> Int64
     let random: @Sendable () -> Double
+    let statements = StatementCache()
+    let catalogs = CatalogCache()
 
     /// Opens the store at `path`, creating the file when it does not exist.
     public init(
@@ -36,6 +38,9 @@ public final class SQLiteStore: QueryBackend, Sendable {
         pool = try storeCall { try DatabasePool(path: path, configuration: configuration) }
         try storeCall { try pool.write { db in for s in StoreCatalog.schema { try db.execute(sql: s) } } }
     }
+
+    // Cached statements belong to the pool's connections: finalized before it closes them.
+    deinit { statements.removeAll() }
 
     public var backendName: String { "sqlite" }
 
@@ -60,7 +65,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
 
     /// The classes and field types, for compiling queries against the store.
     public func schema() throws(Diagnostic) -> StoreSchema {
-        try storeCall { try pool.read { db in try StoreCatalog.load(db).schema } }
+        try storeCall { try pool.read { db in try catalogs.catalog(db, statements).catalog.schema } }
     }
 
     public func classes() throws(Diagnostic) -> [ClassCatalog] {
@@ -98,7 +103,11 @@ public final class SQLiteStore: QueryBackend, Sendable {
     }
 
     public func hasClass(_ className: String) async throws(Diagnostic) -> Bool {
-        try await asyncCall { try await self.pool.read { db in try StoreCatalog.load(db).classes[className] != nil } }
+        try await asyncCall {
+            try await self.pool.read { db in
+                try self.catalogs.catalog(db, self.statements).catalog.classes[className] != nil
+            }
+        }
     }
 
     public func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult {
@@ -128,15 +137,15 @@ public final class SQLiteStore: QueryBackend, Sendable {
     // MARK: - Work inside a transaction
 
     func answer(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> QueryResult {
-        let catalog = try StoreCatalog.load(db)
-        let snapshot = StoreSnapshot(db: db, catalog: catalog)
+        let catalog = try catalogs.catalog(db, statements)
+        let snapshot = StoreSnapshot(db: db, catalog: catalog.catalog, statements: statements)
         let evaluator = PushdownEvaluator(
             objects: snapshot, limits: limits, variables: variables, now: now, random: random)
         try evaluator.validate(query)
         let plan = try pushdown(query, catalog, snapshot, evaluator)
         if plan.counts {
             var n = 0
-            try db.each(plan.sql, plan.bindings) { n = Int($0.int64(0)) }
+            try statements.each(db, plan.sql, plan.bindings) { n = Int($0.int64(0)) }
             return .count(n)
         }
         // With nothing left to Quarry but the projection, only the fields it keeps are read.
@@ -156,8 +165,8 @@ public final class SQLiteStore: QueryBackend, Sendable {
     }
 
     func explain(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> BackendExplanation {
-        let catalog = try StoreCatalog.load(db)
-        let snapshot = StoreSnapshot(db: db, catalog: catalog)
+        let catalog = try catalogs.catalog(db, statements)
+        let snapshot = StoreSnapshot(db: db, catalog: catalog.catalog, statements: statements)
         let evaluator = PushdownEvaluator(
             objects: snapshot, limits: limits, variables: variables, now: now, random: random)
         try evaluator.validate(query)
@@ -175,12 +184,12 @@ public final class SQLiteStore: QueryBackend, Sendable {
     }
 
     private func pushdown(
-        _ query: Query, _ catalog: StoreCatalog, _ snapshot: StoreSnapshot,
+        _ query: Query, _ catalog: CatalogCache.Entry, _ snapshot: StoreSnapshot,
         _ evaluator: PushdownEvaluator
     ) throws(Diagnostic) -> StorePushdown {
-        try StorePushdown(query, tables: catalog.sqliteTables, limits: limits) { part in
+        try StorePushdown(query, tables: catalog.tables, limits: limits) { part in
             evaluator.mayThrow(
-                part, of: query.className, mayReachDate: { catalog.mayReachDate($0, in: $1) },
+                part, of: query.className, mayReachDate: { catalog.catalog.mayReachDate($0, in: $1) },
                 objectCount: { try? snapshot.countBound(of: $0) })
         }
     }
@@ -216,11 +225,11 @@ public final class SQLiteStore: QueryBackend, Sendable {
     }
 
     func classes(_ db: GRDB.Database) throws -> [ClassCatalog] {
-        let catalog = try StoreCatalog.load(db)
+        let catalog = try catalogs.catalog(db, statements).catalog
         return try catalog.classNames.map { name in
             let c = catalog.classes[name]!
             var n = 0
-            try db.each("SELECT count(*) FROM \(c.table)") { n = Int($0.int64(0)) }
+            try statements.each(db, "SELECT count(*) FROM \(c.table)") { n = Int($0.int64(0)) }
             return ClassCatalog(name: name, objectCount: n, indexes: c.indexes)
         }
     }

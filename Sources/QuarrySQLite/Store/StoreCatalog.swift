@@ -6,8 +6,9 @@ import QuarryStoreSupport
 /// What the SQLite store knows about its classes, kept in the file beside the data
 /// (docs/STORAGE.md): each class's table (`c<id>`), each field's column number and kind (the
 /// merge of every value ever written there, as the peer decides kinds, so every stored value
-/// fits the kind; deletes do not narrow it), and the declared indexes. Read afresh inside
-/// each transaction, so a reader sees the catalog of its own snapshot.
+/// fits the kind; deletes do not narrow it), and the declared indexes. Every change to it
+/// counts up `quarry_catalog_version`, which a reader checks in its own snapshot to reuse the
+/// catalog it read before (`CatalogCache`).
 struct StoreCatalog {
     struct Field {
         let name: String
@@ -48,7 +49,16 @@ struct StoreCatalog {
         CREATE TABLE IF NOT EXISTS quarry_indexes (class INTEGER NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL,
             PRIMARY KEY (class, key, kind))
         """,
+        "CREATE TABLE IF NOT EXISTS quarry_catalog_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)",
+        "INSERT INTO quarry_catalog_version (id, version) VALUES (1, 0) ON CONFLICT DO NOTHING",
     ]
+
+    static let versionQuery = "SELECT version FROM quarry_catalog_version"
+
+    /// Counts the catalog's version up, inside the transaction that changes it.
+    private static func changed(_ db: GRDB.Database) throws {
+        try db.run("UPDATE quarry_catalog_version SET version = version + 1")
+    }
 
     static func load(_ db: GRDB.Database) throws -> StoreCatalog {
         var catalog = StoreCatalog()
@@ -84,6 +94,7 @@ struct StoreCatalog {
         if let c = classes[name] { return c }
         try db.run("INSERT INTO quarry_classes (name) VALUES (?1)", [.text(name)])
         let c = Class(id: db.lastInsertedRowID, name: name, fields: [], indexes: [])
+        try Self.changed(db)
         // seq is the rowid: insertion order, kept by VACUUM and by replacement in place.
         try db.run(
             """
@@ -106,6 +117,7 @@ struct StoreCatalog {
         try db.run(
             "INSERT INTO quarry_fields (class, name, number) VALUES (?1, ?2, ?3)",
             [.int(c.id), .text(name), .int(Int64(number))])
+        try Self.changed(db)
         let f = Field(name: name, number: number, kind: nil, largeInts: false, nulStrings: false, type: nil)
         c.fields.append(f)
         classes[className] = c
@@ -123,6 +135,7 @@ struct StoreCatalog {
                 field.kind.map { .text($0.storedText) }, .int(field.flags), type.map { .text($0) }, .int(c.id),
                 .text(field.name),
             ])
+        try Self.changed(db)
     }
 
     mutating func addIndex(_ index: IndexDeclaration, to className: String, _ db: GRDB.Database) throws {
@@ -133,6 +146,7 @@ struct StoreCatalog {
                 .int(c.id), .text(JSONWriter.string(.array(index.key.components.map { .string($0) }))),
                 .text(index.kind.rawValue),
             ])
+        try Self.changed(db)
         c.indexes.append(index)
         classes[className] = c
     }

@@ -7,11 +7,13 @@ import QuarryCore
 final class StoreSnapshot: StoredObjects {
     let db: GRDB.Database
     let catalog: StoreCatalog
+    let statements: StatementCache
     private var resolved: [Pointer: QuarryCore.Record?] = [:]
 
-    init(db: GRDB.Database, catalog: StoreCatalog) {
+    init(db: GRDB.Database, catalog: StoreCatalog, statements: StatementCache) {
         self.db = db
         self.catalog = catalog
+        self.statements = statements
     }
 
     func hasClass(_ className: String) -> Bool { catalog.classes[className] != nil }
@@ -21,7 +23,7 @@ final class StoreSnapshot: StoredObjects {
         guard let c = catalog.classes[p.className] else { return nil }
         var record: QuarryCore.Record?
         try storeCall {
-            try db.each("SELECT doc FROM \(c.table) WHERE objectId = ?1", [.text(p.objectId)]) { row in
+            try statements.each(db, "SELECT doc FROM \(c.table) WHERE objectId = ?1", [.text(p.objectId)]) { row in
                 record = try row.withUTF8(0) {
                     try StoredRecordReader.record($0, objectId: p.objectId, corruption: .store.corrupt)
                 }
@@ -39,7 +41,7 @@ final class StoreSnapshot: StoredObjects {
     func count(of className: String) throws(Diagnostic) -> Int {
         guard let c = catalog.classes[className] else { return 0 }
         var n = 0
-        try storeCall { try db.each("SELECT count(*) FROM \(c.table)") { n = Int($0.int64(0)) } }
+        try storeCall { try statements.each(db, "SELECT count(*) FROM \(c.table)") { n = Int($0.int64(0)) } }
         return n
     }
 
@@ -49,7 +51,9 @@ final class StoreSnapshot: StoredObjects {
     func countBound(of className: String) throws(Diagnostic) -> Int {
         guard let c = catalog.classes[className] else { return 0 }
         var n = 0
-        try storeCall { try db.each("SELECT coalesce(max(seq), 0) FROM \(c.table)") { n = Int($0.int64(0)) } }
+        try storeCall {
+            try statements.each(db, "SELECT coalesce(max(seq), 0) FROM \(c.table)") { n = Int($0.int64(0)) }
+        }
         return n
     }
 
@@ -60,7 +64,7 @@ final class StoreSnapshot: StoredObjects {
     ) throws(Diagnostic) -> [QuarryCore.Record] {
         var out: [QuarryCore.Record] = []
         try storeCall {
-            try db.each(sql, bindings) { row in
+            try statements.each(db, sql, bindings) { row in
                 let objectId = row.string(0)
                 out.append(
                     try row.withUTF8(1) { doc in

@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+
+/// The store's prepared statements, kept for each of the pool's connections so that a query's
+/// statements are compiled once per connection instead of on every run
+/// (docs/STORAGE.md#fixed-cost-per-query). Compiling is what a short query pays for: GRDB's
+/// authorizer runs Swift code for every column a statement reads. A statement is taken out
+/// while it runs, so a nested use of the same text prepares a second one instead of
+/// resetting the first; each connection keeps at most `perConnection`, the least recently
+/// used dropped first (a dropped statement is finalized once nothing holds it).
+final class StatementCache: @unchecked Sendable {
+    static let perConnection = 64
+
+    private struct Entry {
+        let statement: SQLiteStatement
+        var used: UInt64
+    }
+
+    private let lock = NSLock()
+    /// By the connection's `sqlite3*` address: GRDB closes a connection only when the pool is
+    /// released, after `removeAll`, so no address is reused while it is a key here.
+    private var connections: [UInt: [String: Entry]] = [:]
+    private var clock: UInt64 = 0
+
+    /// Runs `body` with the statement for `sql` on `db`, its parameters bound; the statement
+    /// is reset and its bindings cleared after.
+    func with<T>(
+        _ db: GRDB.Database, _ sql: String, _ bindings: [SQLiteBinding?], _ body: (SQLiteStatement) throws -> T
+    ) throws -> T {
+        guard let handle = db.sqliteConnection else { throw SQLiteError(code: 21, message: "the connection is closed") }
+        let key = UInt(bitPattern: handle)
+        let statement = try take(sql, key) ?? SQLiteStatement(sql, on: handle)
+        defer {
+            statement.reset()
+            statement.clearBindings()
+            put(statement, sql, key)
+        }
+        for (i, b) in bindings.enumerated() { statement.bind(Int32(i + 1), b) }
+        return try body(statement)
+    }
+
+    /// Runs a query and hands each row to `body`.
+    func each(
+        _ db: GRDB.Database, _ sql: String, _ bindings: [SQLiteBinding?] = [], _ body: (SQLiteStatement) throws -> Void
+    ) throws {
+        try with(db, sql, bindings) { statement in
+            while try statement.step() { try body(statement) }
+        }
+    }
+
+    /// Finalizes every statement (before the pool closes its connections).
+    func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        connections = [:]
+    }
+
+    /// How many statements are kept for all connections together (tests).
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return connections.values.reduce(0) { $0 + $1.count }
+    }
+
+    private func take(_ sql: String, _ key: UInt) -> SQLiteStatement? {
+        lock.lock()
+        defer { lock.unlock() }
+        return connections[key]?.removeValue(forKey: sql)?.statement
+    }
+
+    private func put(_ statement: SQLiteStatement, _ sql: String, _ key: UInt) {
+        lock.lock()
+        defer { lock.unlock() }
+        clock += 1
+        var kept = connections[key, default: [:]]
+        connections[key] = nil  // keeps `kept` uniquely referenced while it changes
+        if kept[sql] == nil, kept.count >= Self.perConnection,
+            let oldest = kept.min(by: { $0.value.used < $1.value.used })?.key
+        {
+            kept[oldest] = nil
+        }
+        // A statement of the same text prepared meanwhile (a nested use) is replaced.
+        kept[sql] = Entry(statement: statement, used: clock)
+        connections[key] = kept
+    }
+}
+
+/// The catalog a reader last read, with the tables the translator compiles against, reused
+/// while `quarry_catalog_version` is unchanged: a short query otherwise spends more on reading
+/// the catalog than on its own rows (docs/STORAGE.md#fixed-cost-per-query). Only read
+/// transactions use it: what a write transaction reads may still be rolled back.
+final class CatalogCache: @unchecked Sendable {
+    struct Entry {
+        let version: Int64
+        let catalog: StoreCatalog
+        let tables: [String: SQLiteTable]
+    }
+
+    private let lock = NSLock()
+    private var latest: Entry?
+
+    /// The catalog as `db`'s read transaction sees it.
+    func catalog(_ db: GRDB.Database, _ statements: StatementCache) throws -> Entry {
+        var version: Int64 = -1
+        try statements.each(db, StoreCatalog.versionQuery) { version = $0.int64(0) }
+        if let hit = cached(version) { return hit }
+        let catalog = try StoreCatalog.load(db)
+        let entry = Entry(version: version, catalog: catalog, tables: catalog.sqliteTables)
+        lock.lock()
+        defer { lock.unlock() }
+        // An older snapshot's catalog does not replace a newer one.
+        if (latest?.version ?? -1) < version { latest = entry }
+        return entry
+    }
+
+    private func cached(_ version: Int64) -> Entry? {
+        lock.lock()
+        defer { lock.unlock() }
+        return latest?.version == version ? latest : nil
+    }
+}

@@ -1,0 +1,105 @@
+import GRDB
+import Quarry
+import Testing
+
+@testable import QuarrySQLite
+
+/// What a store keeps between queries (docs/STORAGE.md#fixed-cost-per-query): the catalog,
+/// reused only while no transaction has changed it, and prepared statements, a bounded number
+/// per connection. And a row that cannot be read is the store's corruption error.
+@Suite struct StoreCacheTests {
+    static func person(_ id: String, _ fields: [(String, Value)]) -> StoreChange {
+        .save(Record(objectId: id, fields: fields), in: "Person")
+    }
+
+    static func compare(_ key: String, _ op: ComparisonOperator, _ v: Value) -> Query {
+        Query(className: "Person", predicate: .leaf(.compare(.key(FieldPath(key)), op, .literal(v), []), .document))
+    }
+
+    /// Another connection adds a field, widens a field's kind, declares an index and adds a
+    /// class; the first store's next queries answer with all of it (an index serves a query
+    /// only when the catalog read holds it).
+    @Test func catalogChangesByAnotherConnectionAreSeen() throws {
+        let file = StoreFile()
+        let a = try file.open()
+        try a.apply([Self.person("p0", [("age", .int(1))])])
+        #expect(try a.query(Self.compare("age", .eq, .int(1))).objectIds == ["p0"])
+
+        let b = try file.open()
+        try b.apply(
+            [
+                Self.person("p1", [("age", .int(2)), ("name", .string("x"))]),
+                Self.person("p2", [("age", .double(2.5))]),
+            ] + (3..<200).map { Self.person("p\($0)", [("name", .string("n\($0)"))]) })
+        try b.declareIndex(.ordered, on: "name", in: "Person")
+        try b.apply([.save(Record(objectId: "c0", fields: [("n", .int(1))]), in: "City")])
+
+        #expect(try a.query(Self.compare("name", .eq, .string("x"))).objectIds == ["p1"])
+        #expect(try a.query(Self.compare("age", .gt, .int(2))).objectIds == ["p2"])
+        #expect(try a.query(Self.compare("age", .lt, .double(2.25))).objectIds == ["p0", "p1"])
+        let plan = try a.explanation(Self.compare("name", .eq, .string("x"))).plan
+        #expect(plan.contains { $0.contains("USING") }, "\(plan)")
+        #expect(try a.schema().classNames == ["Person", "City"])
+        #expect(try a.classes().map(\.objectCount) == [200, 1])
+    }
+
+    /// A transaction that rolls back leaves no trace in what readers see afterwards.
+    @Test func aRolledBackCatalogChangeIsNotSeen() throws {
+        let file = StoreFile()
+        let store = try file.open()
+        try store.apply([Self.person("p0", [("age", .int(1))])])
+        _ = try store.query(Self.compare("age", .eq, .int(1)))
+        #expect(throws: (any Error).self) {
+            try store.transaction { t in
+                try t.save(Record(objectId: "p1", fields: [("name", .string("x"))]), in: "Person")
+                struct Abort: Error {}
+                throw Abort()
+            }
+        }
+        #expect(try store.query(Self.compare("name", .eq, .string("x"))).objectIds.isEmpty)
+        #expect(try store.schema().fieldNames(in: "Person") == ["objectId", "age"])
+    }
+
+    /// Two hundred statements of different texts: each answers, and no connection keeps more
+    /// than its bound.
+    @Test func statementsAreKeptUpToTheirBound() throws {
+        let file = StoreFile()
+        let store = try file.open()
+        try store.apply((0..<300).map { Self.person("p\($0)", [("age", .int(Int64($0)))]) })
+        for n in 1...200 {
+            let q = Query(
+                className: "Person",
+                predicate: .leaf(
+                    .inCollection(.key("age"), .literal(.array((0..<n).map { .int(Int64($0)) })), []), .document))
+            #expect(try store.query(q).objectIds.count == n)
+        }
+        #expect(store.statements.count > 0)
+        // The writer and at most five readers (GRDB's default).
+        #expect(store.statements.count <= StatementCache.perConnection * 6)
+    }
+
+    /// A document that is not one is `store.corrupt` naming the object, whether the row is
+    /// a query's answer or a pointer's target.
+    @Test func aCorruptRowIsAnErrorNamingTheObject() throws {
+        let file = StoreFile()
+        let store = try file.open()
+        try store.apply([
+            Self.person("p0", [("age", .int(1))]),
+            Self.person("p1", [("age", .int(2)), ("friend", .pointer(Pointer(className: "Person", objectId: "p0")))]),
+        ])
+        try store.pool.write { db in try db.execute(sql: "UPDATE c1 SET doc = '[[\"age\",' WHERE objectId = 'p0'") }
+        #expect {
+            try store.query(Self.compare("age", .le, .int(1)))
+        } throws: { error in
+            (error as? Diagnostic)?.code == "store.corrupt" && (error as? Diagnostic)?.message.contains("p0") == true
+        }
+        var through = Self.compare("age", .eq, .int(2))
+        through.includes = ["friend"]
+        #expect {
+            try store.query(through)
+        } throws: { error in
+            (error as? Diagnostic)?.code == "store.corrupt" && (error as? Diagnostic)?.message.contains("p0") == true
+        }
+        #expect(try store.query(Self.compare("age", .eq, .int(2))).objectIds == ["p1"])
+    }
+}
