@@ -5,8 +5,9 @@ import QuarryStoreSupport
 /// What the PostgreSQL store knows about its classes, kept in the database beside the data
 /// (docs/STORAGE.md#postgresql-schema): each class's table (`c<id>`), each field's number (its
 /// key `f<n>` in `doc`) and kind (the merge of every value ever saved there; deletes do not
-/// narrow it), and the declared indexes. Read afresh in each transaction, so a reader sees
-/// the catalog of its own snapshot.
+/// narrow it), and the declared indexes. Every change to it counts up
+/// `quarry_catalog_version`, which a reader checks in its own snapshot to reuse the catalog
+/// read before (`CatalogCache`).
 struct PostgresCatalog {
     struct Field {
         let name: String
@@ -40,7 +41,21 @@ struct PostgresCatalog {
         CREATE TABLE IF NOT EXISTS quarry_indexes (class int NOT NULL, key text NOT NULL, kind text NOT NULL,
             position serial, PRIMARY KEY (class, key, kind))
         """,
+        "CREATE TABLE IF NOT EXISTS quarry_catalog_version (id int PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)",
+        "INSERT INTO quarry_catalog_version (id, version) VALUES (1, 0) ON CONFLICT DO NOTHING",
     ]
+
+    /// The catalog as `s`'s read transaction sees it, from `cache` when its version is the one
+    /// kept there.
+    static func read(_ s: PostgresSession, _ cache: CatalogCache<PostgresCatalog>) throws -> PostgresCatalog {
+        let version = Int64(try s.rows("SELECT version::text FROM quarry_catalog_version").first?.text(0) ?? "") ?? -1
+        return try cache.catalog(version: version) { try load(s) }
+    }
+
+    /// Counts the catalog's version up, inside the transaction that changes it.
+    private static func changed(_ s: PostgresSession) throws {
+        try s.run("UPDATE quarry_catalog_version SET version = version + 1")
+    }
 
     static func load(_ s: PostgresSession) throws -> PostgresCatalog {
         var catalog = PostgresCatalog()
@@ -79,6 +94,7 @@ struct PostgresCatalog {
         try Self.storable(name, "a class name")
         let rows = try s.rows("INSERT INTO quarry_classes (name) VALUES ($1) RETURNING id::text", [name])
         let c = Class(id: Int(try rows.first?.text(0) ?? "") ?? 0, name: name, fields: [], indexes: [])
+        try Self.changed(s)
         // seq keeps insertion order; a replacement updates the row in place and keeps it.
         try s.run(
             """
@@ -99,6 +115,7 @@ struct PostgresCatalog {
         try s.run(
             "INSERT INTO quarry_fields (class, name, number) VALUES ($1::int, $2, $3::int)",
             [String(c.id), name, String(number)])
+        try Self.changed(s)
         let f = Field(name: name, number: number, kind: nil, type: nil)
         c.fields.append(f)
         classes[className] = c
@@ -113,6 +130,7 @@ struct PostgresCatalog {
         try s.run(
             "UPDATE quarry_fields SET kind = $1, type = $2 WHERE class = $3::int AND name = $4",
             [field.kind?.storedText, type, String(c.id), field.name])
+        try Self.changed(s)
     }
 
     mutating func addIndex(_ index: IndexDeclaration, to className: String, _ s: PostgresSession) throws -> Bool {
@@ -120,6 +138,7 @@ struct PostgresCatalog {
         try s.run(
             "INSERT INTO quarry_indexes (class, key, kind) VALUES ($1::int, $2, $3)",
             [String(c.id), JSONWriter.string(.array(index.key.components.map { .string($0) })), index.kind.rawValue])
+        try Self.changed(s)
         c.indexes.append(index)
         classes[className] = c
         return true

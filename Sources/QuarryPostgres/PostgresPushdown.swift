@@ -22,13 +22,12 @@ struct PostgresPushdown {
         }
         let split = ConjunctSplit(query, limits: limits, mayThrow: mayThrow) { part in
             var attempt = translator
-            attempt.narrowing = false
+            attempt.narrowing = nil
             do throws(PostgresNotComparable) {
                 let sql = try attempt.predicate(part, row, positive: true)
                 translator = attempt
-                guard attempt.narrowing else { return .decided(sql) }
-                return .narrowed(
-                    sql, reason: "a geo distance is narrowed by PostgreSQL with a 1 m margin and decided by Quarry")
+                guard let narrowing = attempt.narrowing else { return .decided(sql) }
+                return .narrowed(sql, reason: narrowing.rawValue)
             } catch {
                 return .refused(reason: error.reason, superset: nil)
             }

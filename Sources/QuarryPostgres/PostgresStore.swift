@@ -22,6 +22,7 @@ public final class PostgresStore: QueryBackend, Sendable {
     let now: @Sendable () -> Int64
     let random: @Sendable () -> Double
     let logger = Logger(label: "quarry.postgres")
+    let catalogs = CatalogCache<PostgresCatalog>()
 
     /// Connects to the database at `url` (`postgresql://user[:password]@host[:port]/database`,
     /// or `?host=/socket/folder` for a Unix socket) and creates the catalog tables when the
@@ -108,7 +109,7 @@ public final class PostgresStore: QueryBackend, Sendable {
     }
 
     public func hasClass(_ className: String) async throws(Diagnostic) -> Bool {
-        try await session(write: false) { s in try PostgresCatalog.load(s).classes[className] != nil }
+        try await session(write: false) { s in try PostgresCatalog.read(s, self.catalogs).classes[className] != nil }
     }
 
     public func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult {
@@ -137,7 +138,7 @@ public final class PostgresStore: QueryBackend, Sendable {
 
     /// The classes and field types, for compiling queries against the store.
     public func schema() async throws(Diagnostic) -> StoreSchema {
-        try await session(write: false) { s in try PostgresCatalog.load(s).schema }
+        try await session(write: false) { s in try PostgresCatalog.read(s, self.catalogs).schema }
     }
 
     /// Runs `body` with a writer that saves objects, in one transaction: on any error nothing
@@ -184,7 +185,7 @@ public final class PostgresStore: QueryBackend, Sendable {
     // MARK: - Work inside a transaction
 
     func answer(_ query: Query, _ variables: [String: Value], _ s: PostgresSession) throws -> QueryResult {
-        let catalog = try PostgresCatalog.load(s)
+        let catalog = try PostgresCatalog.read(s, catalogs)
         let snapshot = PostgresSnapshot(session: s, catalog: catalog)
         let evaluator = PushdownEvaluator(
             objects: snapshot, limits: limits, variables: variables, now: now, random: random)
@@ -197,7 +198,7 @@ public final class PostgresStore: QueryBackend, Sendable {
     }
 
     func explain(_ query: Query, _ variables: [String: Value], _ s: PostgresSession) throws -> BackendExplanation {
-        let catalog = try PostgresCatalog.load(s)
+        let catalog = try PostgresCatalog.read(s, catalogs)
         let snapshot = PostgresSnapshot(session: s, catalog: catalog)
         let evaluator = PushdownEvaluator(
             objects: snapshot, limits: limits, variables: variables, now: now, random: random)
@@ -247,7 +248,7 @@ public final class PostgresStore: QueryBackend, Sendable {
     }
 
     func classes(_ s: PostgresSession) throws -> [ClassCatalog] {
-        let catalog = try PostgresCatalog.load(s)
+        let catalog = try PostgresCatalog.read(s, catalogs)
         return try catalog.classNames.map { name in
             let c = catalog.classes[name]!
             let n = Int(try s.rows("SELECT count(*)::text FROM \(c.table)").first?.text(0) ?? "") ?? 0

@@ -51,7 +51,7 @@ extension PostgresTranslator {
         guard from.latitude.isFinite, from.longitude.isFinite, meters.isFinite else {
             throw PostgresNotComparable("a NaN or infinite literal has no jsonb form; Quarry compares it")
         }
-        narrowing = true
+        narrowing = .distance
         let a = parameter(String(from.latitude), "float8"), b = parameter(String(from.longitude), "float8")
         // Geo.radians(from, point), step for step.
         let lat1 = "(\(a) * (pi() / 180))", lat2 = "(\(lat) * (pi() / 180))"

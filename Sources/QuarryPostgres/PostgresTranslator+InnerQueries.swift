@@ -33,10 +33,13 @@ extension PostgresTranslator {
             throw PostgresNotComparable("an inner query with a negative skip or limit is evaluated by Quarry")
         }
         let outerNarrowing = narrowing
-        narrowing = false
+        narrowing = nil
         let filter = try predicate(inner.predicate, innerRow, positive: true)
         // A superset of the inner rows would change which rows its limit keeps.
-        if narrowing { throw PostgresNotComparable("a geo distance in an inner query is evaluated by Quarry") }
+        if narrowing != nil {
+            throw PostgresNotComparable(
+                "a superset filter (a geo distance, a folded string test) in an inner query is evaluated by Quarry")
+        }
         narrowing = outerNarrowing
         let terms: [String]
         do throws(PostgresNotComparable) { terms = try orderTerms(inner, innerRow) } catch {

@@ -325,7 +325,8 @@ extension PostgresTranslator {
 
     /// BEGINSWITH, ENDSWITH, CONTAINS and LIKE become a case-sensitive LIKE with `\` as the
     /// escape: in a UTF-8 database `_` is one Unicode scalar and `%` any run, as in Quarry.
-    /// Options and regular expressions stay residual (PostgreSQL's regex engine is not PCRE2).
+    /// With options, an ASCII pattern narrows the rows (`like`) and the test stays residual;
+    /// regular expressions stay residual (PostgreSQL's regex engine is not PCRE2).
     mutating func string(
         _ e: Expr, _ op: StringOperator, _ patternExpr: Expr, _ options: StringOptions, _ rule: LeafRule, _ row: Row
     ) throws(PostgresNotComparable) -> String {
@@ -341,7 +342,12 @@ extension PostgresTranslator {
             throw PostgresNotComparable(
                 "regular expressions are evaluated by Quarry (PCRE2, which PostgreSQL's engine is not)")
         }
-        try refuseOptions(options)
+        if !options.isEmpty {
+            // Folded only as a superset filter, where the leaf counts positively (see below).
+            guard !rule.negated, pattern.unicodeScalars.allSatisfy(\.isASCII) else {
+                throw PostgresNotComparable(Self.unfoldable)
+            }
+        }
         if pattern.utf8.contains(0) {
             throw PostgresNotComparable("PostgreSQL text cannot hold the NUL in a pattern; Quarry matches it")
         }
@@ -355,15 +361,25 @@ extension PostgresTranslator {
         case .geo: return rule.withoutOperand ? "TRUE" : "FALSE"
         case .scalar(let sql, let kind):
             guard kind == .text else { return scalarLeaf(sql, .unknown, nullPasses: false, rule) }
-            return scalarLeaf(
-                sql, .sql("\(sql) LIKE \(parameter(Self.like(tokens), "text")) ESCAPE '\\'", fails: nil),
-                nullPasses: false, rule)
+            return scalarLeaf(sql, .sql(like(sql, tokens, options), fails: nil), nullPasses: false, rule)
         case .array(let sql, let element):
             guard element == .text else { return arrayLeaf(sql, .unknown, rule) }
-            let value = Self.element(element)
-            return arrayLeaf(
-                sql, .sql("\(value) LIKE \(parameter(Self.like(tokens), "text")) ESCAPE '\\'", fails: nil), rule)
+            return arrayLeaf(sql, .sql(like(Self.element(element), tokens, options), fails: nil), rule)
         }
+    }
+
+    /// `x LIKE pattern`, case-sensitive: Quarry's own matching. With case- or diacritic-
+    /// insensitive options (an ASCII pattern, checked by the caller), a superset that marks the
+    /// translation `narrowing`, so the conjunct stays residual and Quarry decides each returned
+    /// row: for ASCII text Quarry's folding is ASCII's (diacritic folding changes nothing, case
+    /// folding maps A-Z alone), which `ILIKE` in the "C" collation matches exactly; text with
+    /// any other character (U+212A KELVIN SIGN folds to `k`) always passes.
+    private mutating func like(_ x: String, _ tokens: [LikeText.Token], _ options: StringOptions) -> String {
+        let pattern = parameter(Self.like(tokens), "text")
+        guard !options.isEmpty else { return "\(x) LIKE \(pattern) ESCAPE '\\'" }
+        narrowing = .folding
+        let operator_ = options.contains(.caseInsensitive) ? "ILIKE" : "LIKE"
+        return "((\(x) COLLATE \"C\") \(operator_) \(pattern) ESCAPE '\\' OR octet_length(\(x)) <> char_length(\(x)))"
     }
 
     /// A LIKE pattern with `\` escaping `%`, `_` and itself.

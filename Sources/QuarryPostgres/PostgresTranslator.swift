@@ -18,9 +18,26 @@ struct PostgresTranslator {
     let catalog: PostgresCatalog
     private(set) var bindings: [String] = []
     private var aliases = 0
-    /// Set when a translated leaf is only a superset filter (a geo distance with its margin):
-    /// the pushdown then keeps the conjunct residual as well.
-    var narrowing = false
+    /// Why a translated leaf is only a superset filter (a geo distance with its margin, a folded
+    /// string test), when one is: the pushdown then keeps the conjunct residual as well.
+    var narrowing: Narrowing?
+
+    enum Narrowing: String {
+        case distance = "a geo distance is narrowed by PostgreSQL with a 1 m margin and decided by Quarry"
+        case folding =
+            "a case- or diacritic-insensitive test is narrowed by PostgreSQL over ASCII and decided by Quarry"
+
+        /// Why the negation of such a leaf is not translated.
+        var negated: String {
+            switch self {
+            case .distance: return "a negated distance test is evaluated by Quarry"
+            case .folding: return PostgresTranslator.unfoldable
+            }
+        }
+    }
+
+    static let unfoldable =
+        "a case- or diacritic-insensitive test that is negated or has a non-ASCII pattern is evaluated by Quarry"
 
     init(catalog: PostgresCatalog) { self.catalog = catalog }
 
@@ -62,9 +79,9 @@ struct PostgresTranslator {
             // The negation of a superset filter is no filter of the negation.
             let wasNarrowing = narrowing
             defer { narrowing = wasNarrowing }
-            narrowing = false
+            narrowing = nil
             let negated = try negatedLeaf(&leaf, row)
-            if narrowing { throw PostgresNotComparable("a negated distance test is evaluated by Quarry") }
+            if let narrowing { throw PostgresNotComparable(narrowing.negated) }
             return negated
         }
     }

@@ -17,7 +17,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
     let now: @Sendable () -> Int64
     let random: @Sendable () -> Double
     let statements = StatementCache()
-    let catalogs = CatalogCache()
+    let catalogs = CatalogCache<StoreCatalog.Read>()
 
     /// Opens the store at `path`, creating the file when it does not exist.
     public init(
@@ -65,7 +65,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
 
     /// The classes and field types, for compiling queries against the store.
     public func schema() throws(Diagnostic) -> StoreSchema {
-        try storeCall { try pool.read { db in try catalogs.catalog(db, statements).catalog.schema } }
+        try storeCall { try pool.read { db in try StoreCatalog.read(db, statements, catalogs).catalog.schema } }
     }
 
     public func classes() throws(Diagnostic) -> [ClassCatalog] {
@@ -105,7 +105,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
     public func hasClass(_ className: String) async throws(Diagnostic) -> Bool {
         try await asyncCall {
             try await self.pool.read { db in
-                try self.catalogs.catalog(db, self.statements).catalog.classes[className] != nil
+                try StoreCatalog.read(db, self.statements, self.catalogs).catalog.classes[className] != nil
             }
         }
     }
@@ -137,7 +137,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
     // MARK: - Work inside a transaction
 
     func answer(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> QueryResult {
-        let catalog = try catalogs.catalog(db, statements)
+        let catalog = try StoreCatalog.read(db, statements, catalogs)
         let snapshot = StoreSnapshot(db: db, catalog: catalog.catalog, statements: statements)
         let evaluator = PushdownEvaluator(
             objects: snapshot, limits: limits, variables: variables, now: now, random: random)
@@ -165,7 +165,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
     }
 
     func explain(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> BackendExplanation {
-        let catalog = try catalogs.catalog(db, statements)
+        let catalog = try StoreCatalog.read(db, statements, catalogs)
         let snapshot = StoreSnapshot(db: db, catalog: catalog.catalog, statements: statements)
         let evaluator = PushdownEvaluator(
             objects: snapshot, limits: limits, variables: variables, now: now, random: random)
@@ -184,7 +184,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
     }
 
     private func pushdown(
-        _ query: Query, _ catalog: CatalogCache.Entry, _ snapshot: StoreSnapshot,
+        _ query: Query, _ catalog: StoreCatalog.Read, _ snapshot: StoreSnapshot,
         _ evaluator: PushdownEvaluator
     ) throws(Diagnostic) -> StorePushdown {
         try StorePushdown(query, tables: catalog.tables, limits: limits) { part in
@@ -225,7 +225,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
     }
 
     func classes(_ db: GRDB.Database) throws -> [ClassCatalog] {
-        let catalog = try catalogs.catalog(db, statements).catalog
+        let catalog = try StoreCatalog.read(db, statements, catalogs).catalog
         return try catalog.classNames.map { name in
             let c = catalog.classes[name]!
             var n = 0

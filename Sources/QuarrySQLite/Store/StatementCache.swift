@@ -84,38 +84,3 @@ final class StatementCache: @unchecked Sendable {
         connections[key] = kept
     }
 }
-
-/// The catalog a reader last read, with the tables the translator compiles against, reused
-/// while `quarry_catalog_version` is unchanged: a short query otherwise spends more on reading
-/// the catalog than on its own rows (docs/STORAGE.md#fixed-cost-per-query). Only read
-/// transactions use it: what a write transaction reads may still be rolled back.
-final class CatalogCache: @unchecked Sendable {
-    struct Entry {
-        let version: Int64
-        let catalog: StoreCatalog
-        let tables: [String: SQLiteTable]
-    }
-
-    private let lock = NSLock()
-    private var latest: Entry?
-
-    /// The catalog as `db`'s read transaction sees it.
-    func catalog(_ db: GRDB.Database, _ statements: StatementCache) throws -> Entry {
-        var version: Int64 = -1
-        try statements.each(db, StoreCatalog.versionQuery) { version = $0.int64(0) }
-        if let hit = cached(version) { return hit }
-        let catalog = try StoreCatalog.load(db)
-        let entry = Entry(version: version, catalog: catalog, tables: catalog.sqliteTables)
-        lock.lock()
-        defer { lock.unlock() }
-        // An older snapshot's catalog does not replace a newer one.
-        if (latest?.version ?? -1) < version { latest = entry }
-        return entry
-    }
-
-    private func cached(_ version: Int64) -> Entry? {
-        lock.lock()
-        defer { lock.unlock() }
-        return latest?.version == version ? latest : nil
-    }
-}

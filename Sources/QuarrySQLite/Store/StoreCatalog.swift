@@ -8,7 +8,7 @@ import QuarryStoreSupport
 /// merge of every value ever written there, as the peer decides kinds, so every stored value
 /// fits the kind; deletes do not narrow it), and the declared indexes. Every change to it
 /// counts up `quarry_catalog_version`, which a reader checks in its own snapshot to reuse the
-/// catalog it read before (`CatalogCache`).
+/// catalog read before (`CatalogCache`).
 struct StoreCatalog {
     struct Field {
         let name: String
@@ -53,7 +53,22 @@ struct StoreCatalog {
         "INSERT INTO quarry_catalog_version (id, version) VALUES (1, 0) ON CONFLICT DO NOTHING",
     ]
 
-    static let versionQuery = "SELECT version FROM quarry_catalog_version"
+    /// What a read transaction compiles its query against, kept between transactions.
+    struct Read {
+        let catalog: StoreCatalog
+        let tables: [String: SQLiteTable]
+    }
+
+    /// The catalog as `db`'s read transaction sees it, from `cache` when its version is the
+    /// one kept there.
+    static func read(_ db: GRDB.Database, _ statements: StatementCache, _ cache: CatalogCache<Read>) throws -> Read {
+        var version: Int64 = -1
+        try statements.each(db, "SELECT version FROM quarry_catalog_version") { version = $0.int64(0) }
+        return try cache.catalog(version: version) {
+            let catalog = try load(db)
+            return Read(catalog: catalog, tables: catalog.sqliteTables)
+        }
+    }
 
     /// Counts the catalog's version up, inside the transaction that changes it.
     private static func changed(_ db: GRDB.Database) throws {

@@ -1,0 +1,68 @@
+import Quarry
+import QuarryPostgres
+import QuarryTestSupport
+import Testing
+
+/// Case- and diacritic-insensitive string tests on PostgreSQL (docs/STORAGE.md#postgresql-residuals):
+/// an ASCII pattern narrows the rows with `ILIKE` in the "C" collation, every non-ASCII string
+/// passes the filter, and Quarry decides; the answers are the reference's.
+@Suite struct PostgresFoldingTests {
+    static let names = [
+        "Joe", "joe", "JOE", "Jo_e", "Jo%e", "Jo\\e", "\u{212A}elvin", "kelvin", "Kelvin", "\u{17F}am", "Sam",
+        "ÉLAN", "élan", "elan", "Straße", "STRASSE", "jOÉ", "", "J", "ß",
+    ]
+
+    @Test func foldedTestsAgreeWithTheReference() async throws {
+        let store = try await PostgresServer.store()
+        defer { store.close() }
+        var db = Database()
+        for (i, name) in Self.names.enumerated() {
+            db.insert(
+                Record(objectId: "p\(i)", fields: [("name", .string(name)), ("tags", .array([.string(name)]))]),
+                into: "Person")
+        }
+        try await store.save(db)
+        let reference = ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
+        let patterns = [
+            "jo%", "J_E", "%e%", "kelvin", "sam", "elan", "%a%", "jo\\_e", "jo\\%e", "%", "_", "K%", "STRA%",
+        ]
+        let operators: [StringOperator] = [
+            .like(.sql(escape: "\\")), .like(.sql(escape: nil)), .beginsWith, .endsWith, .contains,
+        ]
+        var narrowed = 0
+        for pattern in patterns {
+            for op in operators {
+                for options in [
+                    StringOptions.caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive],
+                ] {
+                    for key in ["name", "tags"] {
+                        for negated in [false, true] {
+                            let leaf = Leaf(
+                                .string(.key(FieldPath(key)), op, .literal(.string(pattern)), options),
+                                negated: negated,
+                                semantics: .sql)
+                            let q = Query(className: "Person", predicate: .leaf(leaf))
+                            let expected = QueryOutcome { () throws(Diagnostic) in try reference.run(q) }
+                            let actual = await QueryOutcome { () async throws(Diagnostic) in try await store.query(q) }
+                            #expect(actual == expected, "\(key) \(op) \(pattern) \(options) negated \(negated)")
+                            let e = try await store.explain(q, variables: [:])
+                            if !negated {
+                                #expect(e.statement?.contains("LIKE") == true)
+                                narrowed += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(narrowed > 0)
+        // A non-ASCII pattern stays residual whole.
+        let q = Query(
+            className: "Person",
+            predicate: .leaf(
+                Leaf(.string(.key("name"), .beginsWith, .literal(.string("é")), .caseInsensitive), semantics: .sql)))
+        let e = try await store.explain(q, variables: [:])
+        #expect(e.statement?.contains("LIKE") == false)
+        #expect(try await store.query(q).objectIds == ["p11", "p12"])
+    }
+}
