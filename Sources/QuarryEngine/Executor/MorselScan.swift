@@ -80,6 +80,8 @@ final class MorselScan: @unchecked Sendable {
                 while start < end {
                     let batchEnd = Swift.min(end, start + Batch.capacity)
                     batch.setRange(start..<batchEnd)
+                    // Deleted rows stay in the columns until compaction, as for FullScan.
+                    step.ctx.table.dropDeleted(&batch)
                     try step.apply(&batch)
                     count += batch.count
                     if !counting { batch.append(to: &matched) }

@@ -39,6 +39,36 @@ import Testing
         }
     }
 
+    /// After deletes (fewer than compaction waits for), a parallel scan skips the deleted rows
+    /// as the sequential one does, for rows and counts, under random queries.
+    @Test(arguments: [(21, 2, 3), (22, 3, 5)] as [(UInt64, Int, Int)])
+    func deletedRowsAreNotScanned(seed: UInt64, threads: Int, morselRows: Int) {
+        var random = RandomData(seed: seed)
+        var db = random.database(items: 120, others: 6)
+        let sequential = Self.engine(db, .sequential)
+        let parallel = Self.engine(db, ScanParallelism(threads: threads, morselRows: morselRows))
+        for i in stride(from: 0, to: 120, by: 7) {
+            _ = sequential.delete("i\(i)", from: "Item")
+            _ = parallel.delete("i\(i)", from: "Item")
+            _ = db.remove("i\(i)", from: "Item")
+        }
+        let reference = ReferenceEvaluator(database: db, now: Self.clock, random: { 0.5 })
+        var queries = [Query(className: "Item", predicate: .constant(true))]
+        queries += (0..<150).map { _ in random.query(depth: 2) }
+        for var q in queries {
+            for counting in [false, true] {
+                q.count = counting
+                let many = Self.outcome { () throws(Diagnostic) in try parallel.run(q) }
+                let one = Self.outcome { () throws(Diagnostic) in try sequential.run(q) }
+                let expected = Self.outcome { () throws(Diagnostic) in try reference.run(q) }
+                #expect(many == one, "\(PredicateText.render(q.predicate)) count \(counting)")
+                if case .success(let e) = expected, case .success(let a) = many {
+                    #expect(a == e, "\(PredicateText.render(q.predicate)) count \(counting)")
+                }
+            }
+        }
+    }
+
     /// Rows 0…n-1 with `phrase` "now", except those in `bad`, whose phrase is no relative time:
     /// `$relativeTime` of the key fails on exactly those rows, each with its own message.
     static func phrases(_ n: Int, bad: Set<Int>) -> Database {
