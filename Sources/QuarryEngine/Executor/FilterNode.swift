@@ -67,6 +67,11 @@ class FilterNode {
     /// Narrows the batch. Subclasses override.
     func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {}
 
+    /// How many rows of `range` (all live) the node keeps, counted without listing them; nil
+    /// when the node cannot count so (the batch is then filtered). What a plain count of one
+    /// range test over its own column reads (docs/ARCHITECTURE.md#counting).
+    func count(_ range: Range<Int>, _ ctx: ExecContext) -> Int? { nil }
+
     final func resetCounters() {
         rowsIn = 0
         rowsOut = 0

@@ -178,6 +178,24 @@ class KeyLeaf: FilterNode {
         }
     }
 
+    /// `drive` as a count over a range of rows of the leaf's own class, when every row's slot
+    /// is decided without the reference (no pointer steps, no `other` values); nil otherwise.
+    @inline(__always)
+    final func countDriven(_ range: Range<Int>, _ test: (Int) -> Bool) -> Int? {
+        guard access.hops.isEmpty else { return nil }
+        let m = whenMissing, n = whenNull
+        guard let column = access.rowColumn else { return m ? range.count : 0 }
+        guard column.statistics.others == 0 else { return nil }
+        return column.slots.withUnsafeBufferPointer { slots in
+            var kept = 0
+            for r in range {
+                let s = slots[r]
+                if s == 2 ? test(r) : (s == 0 ? m : n) { kept &+= 1 }
+            }
+            return kept
+        }
+    }
+
     /// `drive` for tests that cannot decide every typed value alone (a list holding a dangling
     /// pointer, whose identity only the stored value has): `decide(t)` answers 0 (reject),
     /// 1 (keep) or 2 (ask the reference).

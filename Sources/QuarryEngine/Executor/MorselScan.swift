@@ -14,6 +14,9 @@ final class MorselScan: @unchecked Sendable {
     private let morselRows: Int
     private let morselCount: Int
     private let counting: Bool
+    /// Counting over a class with no deleted rows: the filter may count a batch without
+    /// listing its rows (`FilterNode.count`).
+    private let countsDense: Bool
     /// Rows wanted in order before the scan may stop (a LIMIT with nothing that can throw).
     private let stop: Int?
     private let workers: [(filter: FilterNode, ctx: ExecContext)]
@@ -48,6 +51,7 @@ final class MorselScan: @unchecked Sendable {
         }
         rowCount = n
         self.counting = counting
+        countsDense = counting && ctx.table.deletedCount == 0
         self.stop = stop
         rows = counting ? [] : [[Int]?](repeating: nil, count: morselCount)
         counts = [Int](repeating: 0, count: morselCount)
@@ -79,6 +83,14 @@ final class MorselScan: @unchecked Sendable {
                 let end = Swift.min(rowCount, start + morselRows)
                 while start < end {
                     let batchEnd = Swift.min(end, start + Batch.capacity)
+                    if countsDense {
+                        try step.ctx.run.checkpoint()
+                        if let kept = step.filter.count(start..<batchEnd, step.ctx) {
+                            count += kept
+                            start = batchEnd
+                            continue
+                        }
+                    }
                     batch.setRange(start..<batchEnd)
                     // Deleted rows stay in the columns until compaction, as for FullScan.
                     step.ctx.table.dropDeleted(&batch)

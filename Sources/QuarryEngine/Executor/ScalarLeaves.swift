@@ -40,6 +40,21 @@ final class Int64RangeLeaf: KeyLeaf {
             }
         }
     }
+
+    override func count(_ rows: Range<Int>, _ ctx: ExecContext) -> Int? {
+        let range = rangeOf?.value(ctx) ?? self.range
+        let lo = range.lo, hi = range.hi
+        guard lo <= hi else {
+            let all = range.invert
+            return countDriven(rows) { _ in all }
+        }
+        let width = UInt64(bitPattern: hi &- lo)
+        return values.values.withUnsafeBufferPointer { v in
+            range.invert
+                ? countDriven(rows) { t in UInt64(bitPattern: v[t] &- lo) > width }
+                : countDriven(rows) { t in UInt64(bitPattern: v[t] &- lo) <= width }
+        }
+    }
 }
 
 /// `double` column against a range in the reference's total order.
