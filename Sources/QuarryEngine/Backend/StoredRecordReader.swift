@@ -179,7 +179,7 @@ public struct StoredRecordReader {
     }
 
     /// `-?digits(.digits)?` with at most 15 digits, without parsing text: its digits are an
-    /// integer below 2^53 and its scale a power of ten up to 10^22, both exact doubles, so one
+    /// integer below 2^53 and its scale a power of ten up to 10^15, both exact doubles, so one
     /// division rounds correctly (Clinger's fast path). Nil for anything else.
     private static func shortDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
