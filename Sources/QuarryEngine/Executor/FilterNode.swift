@@ -96,6 +96,8 @@ final class ConstantNode: FilterNode {
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         if !value { b.removeAll() }
     }
+
+    override func count(_ range: Range<Int>, _ ctx: ExecContext) -> Int? { value ? range.count : 0 }
 }
 
 /// A part the fast path does not compile, evaluated row by row by the reference evaluator on

@@ -28,7 +28,8 @@ import Testing
     }
 
     static func queries() -> [Query] {
-        var out: [Query] = []
+        // A count of the whole class (Parse's `count` with an empty `where`) and of nothing.
+        var out = [true, false].map { Query(className: "T", predicate: .constant($0), count: true) }
         let literals: [Int64] = [.min, -41, -40, 0, 17, 56, .max]
         for semantics in [LeafSemantics.sql, .predicate, .document] {
             for negated in [false, true] {
