@@ -97,8 +97,10 @@ extension SQLiteTranslator {
     ) throws(SQLiteNotComparable) -> String {
         switch (l, r) {
         case (.key(let path), .literal(let v)):
+            if let sql = try targetMembership(path, op, v, options, rule, row) { return sql }
             return try compare(try operand(path, row), op, v, options, rule)
         case (.literal(let v), .key(let path)):
+            if let sql = try targetMembership(path, op.swapped, v, options, rule, row) { return sql }
             return try compare(try operand(path, row), op.swapped, v, options, rule)
         case (.key(let a), .key(let b)):
             return try compareKeys(try operand(a, row), op, try operand(b, row), options, rule)
@@ -106,6 +108,31 @@ extension SQLiteTranslator {
             throw SQLiteNotComparable(
                 "comparisons of computed values (arithmetic, functions, aggregates) are not translated")
         }
+    }
+
+    /// `pointer.field op literal` as membership of the pointer in the set of targets that pass:
+    /// `p IN (SELECT objectId FROM target WHERE field op literal)`, which SQLite answers from one
+    /// pass over the target class instead of a lookup per row. Only where the leaf holds exactly
+    /// when its pointer's target exists and passes: not negated, not `!=` (a missing target
+    /// passes it under the document semantics) and not a null literal (which a missing value
+    /// equals there); the leaf's SQL is then TRUE on the same rows as the lookup's, which is all
+    /// a NOT or IS NOT above it reads. Nil when the form does not apply.
+    private mutating func targetMembership(
+        _ path: FieldPath, _ op: ComparisonOperator, _ v: Value, _ options: StringOptions, _ rule: LeafRule,
+        _ row: Row
+    ) throws(SQLiteNotComparable) -> String? {
+        guard !rule.negated, op != .ne, v != .null, path.count == 2, path.components[1] != "objectId",
+            case .pointer(let targetClass)? = row.table.kind(path.components[0]),
+            let target = tables[targetClass]
+        else { return nil }
+        switch target.kind(path.components[1]) {
+        case .integer?, .real?, .text?, .date?, .bool?: break
+        default: return nil
+        }
+        let inner = try newRow(targetClass)
+        let test = try compare(.key(FieldPath([path.components[1]])), op, .literal(v), options, rule, inner)
+        let pointer = "\(row.alias).\(row.table.column(path.components[0]))"
+        return "\(pointer) IN (SELECT \(inner.alias).objectId FROM \(target.name) AS \(inner.alias) WHERE \(test))"
     }
 
     private mutating func compare(
