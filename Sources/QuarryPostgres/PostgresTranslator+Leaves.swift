@@ -78,14 +78,42 @@ extension PostgresTranslator {
         _ l: Expr, _ op: ComparisonOperator, _ r: Expr, _ options: StringOptions, _ rule: LeafRule, _ row: Row
     ) throws(PostgresNotComparable) -> String {
         switch (l, r) {
-        case (.key(let path), .literal(let v)): return try compare(try operand(path, row), op, v, options, rule)
-        case (.literal(let v), .key(let path)): return try compare(try operand(path, row), op.swapped, v, options, rule)
+        case (.key(let path), .literal(let v)):
+            if let sql = try targetMembership(path, op, v, options, rule, row) { return sql }
+            return try compare(try operand(path, row), op, v, options, rule)
+        case (.literal(let v), .key(let path)):
+            if let sql = try targetMembership(path, op.swapped, v, options, rule, row) { return sql }
+            return try compare(try operand(path, row), op.swapped, v, options, rule)
         case (.key(let a), .key(let b)):
             return try compareKeys(try operand(a, row), op, try operand(b, row), options, rule)
         default:
             throw PostgresNotComparable(
                 "comparisons of computed values (arithmetic, functions, aggregates) are evaluated by Quarry")
         }
+    }
+
+    /// `pointer.field op literal` as membership of the pointer in the set of targets that pass:
+    /// `p IN (SELECT objectid FROM target WHERE field op literal)`. Only where the leaf holds
+    /// exactly when its pointer's target exists and passes: not negated, not `!=` (a missing
+    /// target passes it under the document semantics) and not a null literal (which a missing
+    /// value equals there); the leaf's SQL is then TRUE on exactly the rows where it holds, which
+    /// is all a NOT above it reads. Nil when the form does not apply (the path stays residual).
+    private mutating func targetMembership(
+        _ path: FieldPath, _ op: ComparisonOperator, _ v: Value, _ options: StringOptions, _ rule: LeafRule,
+        _ row: Row
+    ) throws(PostgresNotComparable) -> String? {
+        guard !rule.negated, op != .ne, !v.isNull, path.count == 2, path.components[1] != "objectId",
+            let pointer = row.table.field(path.components[0]), case .pointer(let targetClass)? = pointer.kind,
+            let target = catalog.classes[targetClass], let field = target.field(path.components[1])
+        else { return nil }
+        switch field.kind {
+        case .number?, .text?, .date?, .bool?: break
+        default: return nil
+        }
+        guard let inner = newRow(targetClass) else { return nil }
+        let test = try compare(.key(FieldPath([field.name])), op, .literal(v), options, rule, inner)
+        return
+            "(\(Self.text(row, pointer)) IN (SELECT \(inner.alias).objectid FROM \(target.table) AS \(inner.alias) WHERE \(test)))"
     }
 
     private mutating func compare(

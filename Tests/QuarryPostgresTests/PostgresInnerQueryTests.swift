@@ -91,4 +91,38 @@ import Testing
             #expect(!expected.objectIds.isEmpty)
         }
     }
+    /// `city.pop op literal`: pushed as membership in the passing cities where the leaf holds
+    /// exactly when the target exists and passes, residual otherwise; the answers are the
+    /// reference's, dangling, missing and null pointers included.
+    @Test func pathsThroughAPointerAgreeWithTheReference() async throws {
+        let store = try await PostgresServer.store()
+        defer { store.close() }
+        let db = Self.database()
+        try await store.save(db)
+        let reference = ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
+        var pushed = 0
+        for op in ComparisonOperator.allCases {
+            for literal in [Value.int(20), .int(149), .null, .string("x")] {
+                for semantics in [LeafSemantics.sql, .predicate, .document] {
+                    for negated in [false, true] {
+                        let leaf = Leaf(
+                            .compare(.key("city.pop"), op, .literal(literal), []), negated: negated,
+                            semantics: semantics)
+                        for predicate in [Filter.leaf(leaf), .not(.leaf(leaf))] {
+                            let q = Query(className: "Person", predicate: predicate)
+                            let expected = QueryOutcome { () throws(Diagnostic) in try reference.run(q) }
+                            let actual = await QueryOutcome { () async throws(Diagnostic) in try await store.query(q) }
+                            #expect(actual == expected, "\(predicate)")
+                            let e = try await store.explain(q, variables: [:])
+                            if e.statement?.contains("IN (SELECT") == true {
+                                #expect(e.residual.isEmpty)
+                                pushed += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(pushed > 20)
+    }
 }
