@@ -297,13 +297,9 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         }
 
         let e = scale + exponent
-        var value: Double
-        if exact && mantissa <= (1 << 53) && e >= -22 && e <= 22 {
-            // Clinger's fast path: both operands are exact, so one rounding gives the
-            // correctly rounded result.
-            value = Double(mantissa)
-            value = e < 0 ? value / exactPowersOf10[-e] : value * exactPowersOf10[e]
-            if negative { value = -value }
+        let value: Double
+        if exact, let fast = ExactDecimal.value(mantissa: mantissa, exponent: e, negative: negative) {
+            value = fast
         } else {
             let text = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<pos]), as: UTF8.self)
             guard let parsed = Double(text) else {
@@ -576,12 +572,6 @@ struct JSONReader<Builder: JSONTreeBuilder> {
         return e
     }
 }
-
-/// 10^0 ... 10^22: every one is exactly representable as a double.
-private let exactPowersOf10: [Double] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-]
 
 func hexByte(_ b: UInt8) -> String {
     let digits = Array("0123456789ABCDEF")

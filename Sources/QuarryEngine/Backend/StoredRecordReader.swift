@@ -1,4 +1,5 @@
 import QuarryCore
+import QuarryData
 
 /// Reads a stored document's bytes (the SQLite store's `doc`, the PostgreSQL store's `raw`)
 /// straight into a record, without a `JSON` tree or a `String` of the whole document
@@ -45,7 +46,7 @@ public struct StoredRecordReader {
                 try expect(UInt8(ascii: "["))
                 let name = try string()
                 try expect(UInt8(ascii: ","))
-                if name == "objectId" || wanted.map({ !$0.contains(name) }) == true {
+                if name == "objectId" || !(wanted?.contains(name) ?? true) {
                     try skipValue()
                 } else if fields.updateValue(try value(), forKey: name) == nil {
                     order.append(name)
@@ -178,14 +179,13 @@ public struct StoredRecordReader {
         return d
     }
 
-    /// `-?digits(.digits)?` with at most 15 digits, without parsing text: its digits are an
-    /// integer below 2^53 and its scale a power of ten up to 10^15, both exact doubles, so one
-    /// division rounds correctly (Clinger's fast path). Nil for anything else.
+    /// `-?digits(.digits)?` by `ExactDecimal`, without parsing text; nil for anything else
+    /// (exponents, infinities, NaN, more digits than the fast path is exact for).
     private static func shortDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         let negative = i < text.count && text[i] == UInt8(ascii: "-")
         if negative { i += 1 }
-        var digits: Int64 = 0
+        var digits: UInt64 = 0
         var count = 0
         var scale = -1
         while i < text.count {
@@ -195,17 +195,15 @@ public struct StoredRecordReader {
                 scale = 0
                 continue
             }
-            guard b >= 48, b <= 57, count < 15 else { return nil }
-            digits = digits * 10 + Int64(b - 48)
+            // 19 digits cannot overflow; ExactDecimal refuses what is beyond 2^53.
+            guard b >= 48, b <= 57, count < 19 else { return nil }
+            digits = digits * 10 + UInt64(b - 48)
             count += 1
             if scale >= 0 { scale += 1 }
         }
         guard count > 0 else { return nil }
-        let magnitude = Double(digits) / powersOfTen[max(scale, 0)]
-        return negative ? -magnitude : magnitude
+        return ExactDecimal.value(mantissa: digits, exponent: -max(scale, 0), negative: negative)
     }
-
-    private static let powersOfTen: [Double] = (0...15).map { (0..<$0).reduce(1.0) { r, _ in r * 10 } }
 
     private mutating func int() throws(Unreadable) -> Int64 {
         var negative = false
