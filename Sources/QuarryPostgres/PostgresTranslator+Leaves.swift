@@ -92,19 +92,15 @@ extension PostgresTranslator {
         }
     }
 
-    /// `pointer.field op literal` as membership of the pointer in the set of targets that pass:
-    /// `p IN (SELECT objectid FROM target WHERE field op literal)`. Only where the leaf holds
-    /// exactly when its pointer's target exists and passes: not negated, not `!=` (a missing
-    /// target passes it under the document semantics) and not a null literal (which a missing
-    /// value equals there); the leaf's SQL is then TRUE on exactly the rows where it holds, which
-    /// is all a NOT above it reads. Nil when the form does not apply (the path stays residual).
+    /// `pointer.field op literal` as `p IN (SELECT objectid FROM target WHERE field op $n)`
+    /// where `LeafRule.targetComparison` allows it; nil otherwise (the path stays residual).
     private mutating func targetMembership(
         _ path: FieldPath, _ op: ComparisonOperator, _ v: Value, _ options: StringOptions, _ rule: LeafRule,
         _ row: Row
     ) throws(PostgresNotComparable) -> String? {
-        guard !rule.negated, op != .ne, !v.isNull, path.count == 2, path.components[1] != "objectId",
-            let pointer = row.table.field(path.components[0]), case .pointer(let targetClass)? = pointer.kind,
-            let target = catalog.classes[targetClass], let field = target.field(path.components[1])
+        guard let (pointerName, fieldName) = rule.targetComparison(path, op, v),
+            let pointer = row.table.field(pointerName), case .pointer(let targetClass)? = pointer.kind,
+            let target = catalog.classes[targetClass], let field = target.field(fieldName)
         else { return nil }
         switch field.kind {
         case .number?, .text?, .date?, .bool?: break

@@ -110,29 +110,24 @@ extension SQLiteTranslator {
         }
     }
 
-    /// `pointer.field op literal` as membership of the pointer in the set of targets that pass:
-    /// `p IN (SELECT objectId FROM target WHERE field op literal)`, which SQLite answers from one
-    /// pass over the target class instead of a lookup per row. Only where the leaf holds exactly
-    /// when its pointer's target exists and passes: not negated, not `!=` (a missing target
-    /// passes it under the document semantics) and not a null literal (which a missing value
-    /// equals there); the leaf's SQL is then TRUE on the same rows as the lookup's, which is all
-    /// a NOT or IS NOT above it reads. Nil when the form does not apply.
+    /// `pointer.field op literal` as `p IN (SELECT objectId FROM target WHERE field op ?)`, one
+    /// pass over the target class instead of a lookup per row, where `LeafRule.targetComparison`
+    /// allows it; nil otherwise.
     private mutating func targetMembership(
         _ path: FieldPath, _ op: ComparisonOperator, _ v: Value, _ options: StringOptions, _ rule: LeafRule,
         _ row: Row
     ) throws(SQLiteNotComparable) -> String? {
-        guard !rule.negated, op != .ne, v != .null, path.count == 2, path.components[1] != "objectId",
-            case .pointer(let targetClass)? = row.table.kind(path.components[0]),
-            let target = tables[targetClass]
+        guard let (pointer, field) = rule.targetComparison(path, op, v),
+            case .pointer(let targetClass)? = row.table.kind(pointer), let target = tables[targetClass]
         else { return nil }
-        switch target.kind(path.components[1]) {
+        switch target.kind(field) {
         case .integer?, .real?, .text?, .date?, .bool?: break
         default: return nil
         }
         let inner = try newRow(targetClass)
-        let test = try compare(.key(FieldPath([path.components[1]])), op, .literal(v), options, rule, inner)
-        let pointer = "\(row.alias).\(row.table.column(path.components[0]))"
-        return "\(pointer) IN (SELECT \(inner.alias).objectId FROM \(target.name) AS \(inner.alias) WHERE \(test))"
+        let test = try compare(.key(FieldPath([field])), op, .literal(v), options, rule, inner)
+        return
+            "\(row.alias).\(row.table.column(pointer)) IN (SELECT \(inner.alias).objectId FROM \(target.name) AS \(inner.alias) WHERE \(test))"
     }
 
     private mutating func compare(

@@ -24,12 +24,22 @@ import Testing
         return db
     }
 
-    @Test func innerQueriesArePushedAndAgreeWithTheReference() async throws {
+    /// A new store holding `database()`, and the reference over the same objects.
+    static func loaded() async throws -> (PostgresStore, ReferenceEvaluator) {
         let store = try await PostgresServer.store()
+        let db = database()
+        do {
+            try await store.save(db)
+        } catch {
+            store.close()
+            throw error
+        }
+        return (store, ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 }))
+    }
+
+    @Test func innerQueriesArePushedAndAgreeWithTheReference() async throws {
+        let (store, reference) = try await Self.loaded()
         defer { store.close() }
-        let db = Self.database()
-        try await store.save(db)
-        let reference = ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
         let popular = Filter.leaf(
             Leaf(.compare(.key("pop"), .ge, .literal(.int(20)), []), semantics: .document))
         for profile in [Profile.exact, .parse, .backendless] {
@@ -95,11 +105,8 @@ import Testing
     /// exactly when the target exists and passes, residual otherwise; the answers are the
     /// reference's, dangling, missing and null pointers included.
     @Test func pathsThroughAPointerAgreeWithTheReference() async throws {
-        let store = try await PostgresServer.store()
+        let (store, reference) = try await Self.loaded()
         defer { store.close() }
-        let db = Self.database()
-        try await store.save(db)
-        let reference = ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
         var pushed = 0
         for op in ComparisonOperator.allCases {
             for literal in [Value.int(20), .int(149), .null, .string("x")] {
