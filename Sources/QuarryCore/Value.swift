@@ -196,6 +196,14 @@ extension Value {
 
     /// Strings order by Unicode scalar values; UTF-8 byte order is the same order.
     @inlinable public static func compareStrings(_ a: String, _ b: String) -> Int {
+        // Native strings hold their UTF-8 contiguously: compare the bytes in place.
+        let contiguous = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                for i in 0..<Swift.min(x.count, y.count) where x[i] != y[i] { return x[i] < y[i] ? -1 : 1 }
+                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+            }
+        }
+        if let order = contiguous ?? nil { return order }
         var ia = a.utf8.makeIterator(), ib = b.utf8.makeIterator()
         while true {
             switch (ia.next(), ib.next()) {

@@ -4,7 +4,8 @@ import QuarryCore
 /// that a store builds its columns straight from the bytes, with no `Record` in between
 /// (docs/STORAGE.md#direct-loading). Calls come in this order: `beginClass`, then per object
 /// `field` and `value` for each member (a repeated key comes again: its last value wins, its
-/// first position stays) and `endObject`.
+/// first position stays) and `endObject`; when reading is over, whether or not it finished,
+/// `drain`.
 public protocol DataFileSink {
     /// A class starts; each class comes once.
     mutating func beginClass(_ name: String)
@@ -16,4 +17,11 @@ public protocol DataFileSink {
     mutating func value(_ value: Value, field: Int)
     /// The object is complete; false when the class already has an object with this objectId.
     mutating func endObject(objectId: String) -> Bool
+    /// Reading is over: a sink that works behind the reader finishes its work. False when it
+    /// refused an object that `endObject` could not report yet.
+    mutating func drain() -> Bool
+}
+
+extension DataFileSink {
+    public mutating func drain() -> Bool { true }
 }

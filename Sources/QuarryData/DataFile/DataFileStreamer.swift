@@ -21,6 +21,22 @@ extension DataFile {
         path: String, className: String? = nil, format: Format = .auto, parser: JSONParser = JSONParser(),
         into sink: inout some DataFileSink, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(DataFileError) -> ReadOutcome {
+        try readDirect(path, className, format, parser, &sink, progress)
+    }
+
+    /// `read(path:into:)` into a pipelined sink, with the reader specialized for it (a generic
+    /// reader called from another module looks up its type's layout at every step).
+    public static func read(
+        path: String, className: String? = nil, format: Format = .auto, parser: JSONParser = JSONParser(),
+        into sink: inout PipelinedSink, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws(DataFileError) -> ReadOutcome {
+        try readDirect(path, className, format, parser, &sink, progress)
+    }
+
+    private static func readDirect(
+        _ path: String, _ className: String?, _ format: Format, _ parser: JSONParser,
+        _ sink: inout some DataFileSink, _ progress: ((Int, Int) -> Void)?
+    ) throws(DataFileError) -> ReadOutcome {
         let file = try MappedFile(path: path)
         let lowered = path.lowercased()
         let byName: Format = lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") ? .ndjson : .auto
@@ -29,8 +45,9 @@ extension DataFile {
         var streamer = DataFileStreamer(
             buf: file.bytes, file: file, defaultClass: defaultClass, parser: parser, sink: sink, progress: progress)
         let finished = streamer.read(chosen)
+        let built = streamer.sink.drain()
         sink = streamer.sink
-        if finished { return .streamed }
+        if finished && built { return .streamed }
         var loader = DataFileLoader(buf: file.bytes, fileName: path, defaultClass: defaultClass, parser: parser)
         return .records(try loader.load(chosen))
     }

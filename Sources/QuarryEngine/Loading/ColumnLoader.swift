@@ -120,7 +120,7 @@ struct ColumnLoader: DataFileSink {
                     column.settle()
                 }
             }
-            table.objectIds.settle()
+            table.objectIds.settleDistinct()
         }
         return schema.inferred
     }

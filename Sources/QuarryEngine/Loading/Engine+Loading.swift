@@ -20,16 +20,27 @@ extension Engine {
     /// Loads a data file straight into columns (docs/STORAGE.md#direct-loading): the file is
     /// read once, front to back, each value going into its column as it is read, with no
     /// `Record` per object. Accepts what `DataFile.load` accepts, and rejects what it rejects with
-    /// the same located `DataFileError`. `progress` is called now and then with the bytes read
-    /// and the file's size.
+    /// the same located `DataFileError`. With more than one thread in `parallelism`, the columns
+    /// are built on a second thread behind the reader. `progress` is called now and then with
+    /// the bytes read and the file's size.
     public static func load(
         contentsOfFile path: String, className: String? = nil, format: DataFile.Format = .auto,
         limits: Limits = .default, parallelism: ScanParallelism = .automatic,
         progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(DataFileError) -> Loaded {
-        var loader = ColumnLoader()
-        let outcome = try DataFile.read(
-            path: path, className: className, format: format, into: &loader, progress: progress)
+        let outcome: DataFile.ReadOutcome
+        var loader: ColumnLoader
+        if parallelism.threads > 1 {
+            // The columns are built on a second thread while this one reads.
+            var pipelined = PipelinedSink(ColumnLoader())
+            outcome = try DataFile.read(
+                path: path, className: className, format: format, into: &pipelined, progress: progress)
+            loader = pipelined.target(as: ColumnLoader.self)
+        } else {
+            loader = ColumnLoader()
+            outcome = try DataFile.read(
+                path: path, className: className, format: format, into: &loader, progress: progress)
+        }
         switch outcome {
         case .streamed:
             let schema = loader.finish()

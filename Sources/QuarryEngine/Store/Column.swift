@@ -53,6 +53,11 @@ class Column {
     func forgetTyped(at row: Int) {}
     /// Called when the `other` value at `row` is about to be replaced or removed.
     func forgetOther(at row: Int) {}
+    /// Whether the column keeps this `other` value itself (else `others` does); `otherValue`
+    /// then gives it back.
+    func keepsOther(_ v: Value, at row: Int) -> Bool { false }
+    /// The value of an `other` row.
+    func otherValue(at row: Int) -> Value? { others[row] }
     /// Heap bytes of the typed storage (capacity, not count).
     var typedBytes: Int { 0 }
 
@@ -71,7 +76,7 @@ class Column {
         case Slot.missing.rawValue: return nil
         case Slot.null.rawValue: return .null
         case Slot.value.rawValue: return typedValue(at: row)
-        default: return others[row]
+        default: return otherValue(at: row)
         }
     }
 
@@ -104,7 +109,7 @@ class Column {
         case .null?: slot = .null
         case let v?: slot = storeTyped(v, at: row) ? .value : .other
         }
-        if slot == .other, let v { others[row] = v }
+        if slot == .other, let v, !keepsOther(v, at: row) { others[row] = v }
         slots[row] = slot.rawValue
         statistics.count(slot, +1)
         if let v, !v.isNull { statistics.note(v) }

@@ -250,7 +250,7 @@ final class ColumnStore {
                 column.settle()
             }
         }
-        table.objectIds.settle()
+        table.objectIds.settleDistinct()
         for (row, record) in records.enumerated() { table.noteFieldOrder(record.fieldOrder, row: row) }
     }
 

@@ -15,6 +15,12 @@ final class PointerColumn: Column {
     /// Rows holding something other than a pointer into the target class.
     private(set) var foreignCount = 0
     private let targets: PointerTargets
+    /// The objectIds of dangling pointers written in row order (a load), by ascending row:
+    /// kept here rather than in `others`, a hash table entry and a `Value` each, because a
+    /// class loaded without its pointers' target class dangles on every row. Nil: forgotten
+    /// (the row's value went elsewhere). Dangling pointers written out of order go to `others`.
+    private var keptRows: [Int32] = []
+    private var keptIds: [String?] = []
 
     static let none: Int32 = -1
     static let dangling: Int32 = -2
@@ -31,6 +37,8 @@ final class PointerColumn: Column {
         c.rows = rows
         c.danglingCount = danglingCount
         c.foreignCount = foreignCount
+        c.keptRows = keptRows
+        c.keptIds = keptIds
         copyBase(to: c)
         return c
     }
@@ -55,18 +63,55 @@ final class PointerColumn: Column {
         .pointer(Pointer(className: targetClass, objectId: targets.objectId(Int(rows[row]))))
     }
     override func reserveTyped(_ n: Int) { rows.reserveCapacity(rows.count + n) }
-    override func trimTyped() { rows.trimCapacity() }
+    override func trimTyped() {
+        rows.trimCapacity()
+        keptRows.trimCapacity()
+        keptIds.trimCapacity()
+    }
     override func appendPlaceholder() { rows.append(Self.none) }
     override func forgetTyped(at row: Int) { rows[row] = Self.none }
-    override var typedBytes: Int { rows.capacity * 4 }
+    override var typedBytes: Int { rows.capacity * 4 + keptRows.capacity * 4 + keptIds.capacity * 16 }
 
     /// A dangling pointer is kept as an `other` value but is of the column's kind: only foreign
     /// values are misfits (counting dangling ones rebuilt a column of pointers into a class not
     /// loaded yet after every object).
     override var misfits: Int { foreignCount }
 
+    override func keepsOther(_ v: Value, at row: Int) -> Bool {
+        guard rows[row] == Self.dangling, case .pointer(let p) = v, keptRows.last.map({ Int($0) < row }) ?? true
+        else { return false }
+        keptRows.append(Int32(row))
+        keptIds.append(p.objectId)
+        return true
+    }
+
+    override func otherValue(at row: Int) -> Value? {
+        if rows[row] == Self.dangling, let i = kept(row), let id = keptIds[i] {
+            return .pointer(Pointer(className: targetClass, objectId: id))
+        }
+        return super.otherValue(at: row)
+    }
+
+    /// The position of `row` in `keptRows`.
+    private func kept(_ row: Int) -> Int? {
+        guard let last = keptRows.last, row <= Int(last) else { return nil }
+        var low = 0, high = keptRows.count
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(keptRows[mid]) < row { low = mid + 1 } else { high = mid }
+        }
+        return Int(keptRows[low]) == row ? low : nil
+    }
+
+    private func forgetKept(_ row: Int) {
+        if let i = kept(row) { keptIds[i] = nil }
+    }
+
     override func forgetOther(at row: Int) {
-        if rows[row] == Self.dangling { danglingCount -= 1 }
+        if rows[row] == Self.dangling {
+            danglingCount -= 1
+            forgetKept(row)
+        }
         if rows[row] == Self.foreign { foreignCount -= 1 }
         rows[row] = Self.none
     }
@@ -79,6 +124,7 @@ final class PointerColumn: Column {
             guard case .pointer(let p)? = value(at: row), p.objectId == objectId else { continue }
             rows[row] = Int32(targetRow)
             danglingCount -= 1
+            forgetKept(row)
             setSlot(row, .value, keeping: nil)
         }
     }

@@ -2,19 +2,23 @@
 /// (linear probing) of Int32s whose keys are spans of an arena the caller owns and hands in
 /// as `key(n)`. It maps objectIds to rows (the objectId arena) and strings to their dictionary
 /// codes, at a few bytes per entry rather than a `String` key and a hash-table entry each.
+/// Each slot has a byte of its key's hash beside it, so that a probe reads the caller's arena
+/// (a cache miss in a large table) only when that byte matches.
 struct SpanTable {
     private var slots: [Int32] = []
+    private var tags: [UInt8] = []
     private(set) var count = 0
     private static let empty: Int32 = -1
 
     /// The number whose key is `bytes`.
     func find(_ bytes: UnsafeBufferPointer<UInt8>, _ key: (Int32) -> UnsafeBufferPointer<UInt8>) -> Int32? {
         guard count > 0 else { return nil }
-        var i = home(Self.hash(bytes))
+        let h = Self.hash(bytes), tag = Self.tag(h)
+        var i = home(h)
         while true {
             let n = slots[i]
             if n == Self.empty { return nil }
-            if Bytes.equal(key(n), bytes) { return n }
+            if tags[i] == tag, Bytes.equal(key(n), bytes) { return n }
             i = i + 1 == slots.count ? 0 : i + 1
         }
     }
@@ -53,6 +57,7 @@ struct SpanTable {
             let stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j)
             if !stays {
                 slots[hole] = m
+                tags[hole] = tags[j]
                 slots[j] = Self.empty
                 hole = j
             }
@@ -60,17 +65,20 @@ struct SpanTable {
     }
 
     /// Heap bytes held.
-    var bytes: Int { slots.capacity * 4 }
+    var bytes: Int { slots.capacity * 5 }
 
     private mutating func place(_ n: Int32, _ key: (Int32) -> UnsafeBufferPointer<UInt8>) {
-        var i = home(Self.hash(key(n)))
+        let h = Self.hash(key(n))
+        var i = home(h)
         while slots[i] != Self.empty { i = i + 1 == slots.count ? 0 : i + 1 }
         slots[i] = n
+        tags[i] = Self.tag(h)
     }
 
     private mutating func resize(_ capacity: Int, _ key: (Int32) -> UnsafeBufferPointer<UInt8>) {
         let old = slots
         slots = [Int32](repeating: Self.empty, count: capacity)
+        tags = [UInt8](repeating: 0, count: capacity)
         for n in old where n != Self.empty { place(n, key) }
     }
 
@@ -79,6 +87,9 @@ struct SpanTable {
     @inline(__always) private func home(_ hash: UInt64) -> Int {
         Int(hash.multipliedFullWidth(by: UInt64(slots.count)).high)
     }
+
+    /// The low byte of a hash (`home` uses the high bits).
+    @inline(__always) private static func tag(_ hash: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: hash) }
 
     /// FNV-1a, then SplitMix64's finalizer so that the high bits are uniform.
     @inline(__always) static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {

@@ -129,6 +129,12 @@ final class StringColumn: Column {
         encodeIfSmaller()
         super.settle()
     }
+
+    /// Settles a column of distinct strings (the objectIds): only spare capacity goes, as a
+    /// dictionary of unique strings is never the smaller form and trying it hashes every row.
+    func settleDistinct() {
+        super.settle()
+    }
     override func trimTyped() {
         arena.trimCapacity()
         starts.trimCapacity()

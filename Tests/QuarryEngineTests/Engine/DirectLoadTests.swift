@@ -21,17 +21,23 @@ import Testing
             Issue.record("\(context): the record loader rejected the file: \(error)\n\(text)")
             return
         }
-        let loaded = try Engine.load(contentsOfFile: path)
-        #expect(loaded.direct, "\(context): the direct reader left the file to the record loader\n\(text)")
-        ColumnRecordTests.expectSame(loaded.engine, reference, "\(context)\n\(text)\n")
-        #expect(loaded.schema.classNames == reference.classNames, context)
-        for c in reference.classNames {
-            #expect(loaded.schema.fieldNames(in: c) == reference.fieldNames(in: c), context)
-            for f in reference.fieldNames(in: c) {
-                #expect(loaded.schema.fieldType(f, in: c) == reference.fieldType(f, in: c), "\(context) \(c).\(f)")
+        // On this thread, and pipelined (the columns built on a second thread).
+        for parallelism in Self.loadModes {
+            let loaded = try Engine.load(contentsOfFile: path, parallelism: parallelism)
+            let context: Comment = "\(context), \(parallelism.threads) thread(s)"
+            #expect(loaded.direct, "\(context): the direct reader left the file to the record loader\n\(text)")
+            ColumnRecordTests.expectSame(loaded.engine, reference, "\(context)\n\(text)\n")
+            #expect(loaded.schema.classNames == reference.classNames, context)
+            for c in reference.classNames {
+                #expect(loaded.schema.fieldNames(in: c) == reference.fieldNames(in: c), context)
+                for f in reference.fieldNames(in: c) {
+                    #expect(loaded.schema.fieldType(f, in: c) == reference.fieldType(f, in: c), "\(context) \(c).\(f)")
+                }
             }
         }
     }
+
+    static let loadModes: [ScanParallelism] = [.sequential, ScanParallelism(threads: 2)]
 
     static func temporaryFile(_ name: String, _ text: String) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("direct-load-\(UUID().uuidString)")
@@ -248,11 +254,29 @@ import Testing
         var expected: DataFileError?
         do { _ = try DataFile.load(path: path) } catch { expected = error }
         #expect(expected != nil, "\(name) should be rejected")
-        do {
-            _ = try Engine.load(contentsOfFile: path)
-            Issue.record("\(name): the direct loader accepted a bad file")
-        } catch {
-            #expect(error == expected, "\(name)")
+        for parallelism in Self.loadModes {
+            do {
+                _ = try Engine.load(contentsOfFile: path, parallelism: parallelism)
+                Issue.record("\(name): the direct loader accepted a bad file")
+            } catch {
+                #expect(error == expected, "\(name), \(parallelism.threads) thread(s)")
+            }
+        }
+    }
+
+    /// A duplicate objectId far into a file: the pipelined builder refuses it batches after the
+    /// reader went past, and the load still fails with the record loader's located error.
+    @Test func aDuplicateFarIntoTheFileFailsAsTheRecordLoaderSays() throws {
+        let lines = (0..<12_000).map { i in #"{"objectId": "p\#(i == 11_000 ? 7 : i)", "n": \#(i), "s": "x\#(i % 9)"}"#
+        }
+        let path = try Self.temporaryFile("P.ndjson", lines.joined(separator: "\n"))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var rejected: DataFileError?
+        do { _ = try DataFile.load(path: path) } catch { rejected = error }
+        let expected = try #require(rejected)
+        #expect(expected.code == "data.duplicate-id" && expected.line == 11_001, "\(expected)")
+        for parallelism in Self.loadModes {
+            #expect(throws: expected) { try Engine.load(contentsOfFile: path, parallelism: parallelism) }
         }
     }
 }
