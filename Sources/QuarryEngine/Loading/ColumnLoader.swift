@@ -50,7 +50,8 @@ struct ColumnLoader: DataFileSink {
     mutating func value(_ value: Value, field: Int) {
         guard let table else { return }
         let row = table.rowCount
-        let type = FieldType.of(value)
+        // nil when the field's type stays as it is (noting nil changes nothing).
+        let type = schema.keeps(value, field: field) ? nil : FieldType.of(value)
         guard let column = columns[field] else {
             let column = store.makeColumn(ColumnKind.of(value) ?? .generic)
             column.reserve(max(expected, row + 1))

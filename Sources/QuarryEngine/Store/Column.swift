@@ -184,6 +184,7 @@ struct ColumnStatistics {
         switch (a, b) {
         case (.int(let x), .int(let y)), (.date(let x), .date(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         case (.double(let x), .double(let y)) where !x.isNaN && !y.isNaN: return x < y ? -1 : (x == y ? 0 : 1)
+        case (.string(let x), .string(let y)): return Value.compareStrings(x, y)
         default: return Value.sortOrder(a, b)
         }
     }

@@ -188,6 +188,26 @@ import Testing
         #expect(table?.column("name")?.kind == .string)
     }
 
+    /// Field types that stay and field types that turn mixed, value after value, for each kind
+    /// `LoadedSchema.keeps` answers without building the type: the schema is the record loader's.
+    @Test func fieldTypesMergeAsTheRecordLoaderMergesThem() throws {
+        func ptr(_ c: String, _ id: String) -> String {
+            #"{"__type": "Pointer", "className": "\#(c)", "objectId": "\#(id)"}"#
+        }
+        let rows = [
+            #"{"objectId": "a", "r": [\#(ptr("A", "a"))], "q": [\#(ptr("A", "a"))], "s": [1, 2], "p": \#(ptr("A", "a")), "e": [], "n": 1}"#,
+            #"{"objectId": "b", "r": [\#(ptr("A", "a")), "x"], "q": [], "s": [1, "y"], "p": \#(ptr("B", "b")), "e": [null], "n": "z"}"#,
+            #"{"objectId": "c", "r": [\#(ptr("A", "a"))], "q": [\#(ptr("A", "b")), null], "s": [3], "p": null, "e": [1.5], "n": 2}"#,
+            #"{"objectId": "d", "q": [\#(ptr("A", "c"))], "e": [2, [3]], "t": [[1]], "u": [1]}"#,
+            #"{"objectId": "e", "t": [[1]], "u": [[1]], "v": [\#(ptr("A", "a"))]}"#,
+            #"{"objectId": "f", "t": [[2]], "u": [1], "v": [\#(ptr("B", "a"))]}"#,
+            // An element type of its own kind: arrays of arrays, and of mixed elements.
+            #"{"objectId": "g", "w": [[1]], "m": [1, "x"]}"#,
+            #"{"objectId": "h", "w": [[]], "m": [1]}"#,
+        ]
+        try Self.expectSameLoad(rows.joined(separator: "\n"), name: "T.ndjson")
+    }
+
     /// Pointers into a class the file does not hold all dangle: the column stays one of pointers
     /// and does not count them as misfits (which rebuilt it after every object, quadratic in the
     /// file's length: `quarry run --data people.ndjson` on the benchmark's 1M rows never ended).
