@@ -10,12 +10,24 @@ import Foundation
 
 /// Wall-clock measurements for `quarry bench`.
 enum Measurement {
-    /// Seconds one call of `body` takes, on average over enough calls to fill `budget`
-    /// seconds (at least `minimumCalls`): for operations of a few microseconds, which one
-    /// clock reading cannot resolve.
+    /// Seconds one call of `body` takes: the median of five rounds, each the average over
+    /// enough calls to fill a fifth of `budget` seconds (at least a fifth of `minimumCalls`).
+    /// For operations of a few microseconds, which one clock reading cannot resolve; the
+    /// median keeps a one-off stall of the machine (tens of milliseconds, seen now and then
+    /// after SQLite's load) out of the figure.
     static func averageSeconds(
         budget: Double = 0.02, minimumCalls: Int = 20,
         _ body: () throws -> Void
+    ) rethrows -> Double {
+        var rounds: [Double] = []
+        for _ in 0..<5 {
+            rounds.append(try roundAverage(budget: budget / 5, minimumCalls: max(1, minimumCalls / 5), body))
+        }
+        return rounds.sorted()[2]
+    }
+
+    private static func roundAverage(
+        budget: Double, minimumCalls: Int, _ body: () throws -> Void
     ) rethrows -> Double {
         var calls = 0
         let start = ContinuousClock.now
