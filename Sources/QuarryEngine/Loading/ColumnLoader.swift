@@ -73,8 +73,7 @@ struct ColumnLoader: DataFileSink {
     }
 
     mutating func endObject(objectId: String) -> Bool {
-        guard let table, table.row(of: objectId) == nil else { return false }
-        let row = table.appendRow(objectId)
+        guard let table, let row = table.appendRowIfNew(objectId) else { return false }
         var previous = -1, inOrder = true
         for w in written {
             inOrder = inOrder && w.field > previous

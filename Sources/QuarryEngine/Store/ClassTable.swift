@@ -98,6 +98,19 @@ final class ClassTable {
         return row
     }
 
+    /// `appendRow` for an objectId the class does not hold yet; nil (and no row) when it does.
+    func appendRowIfNew(_ objectId: String) -> Int? {
+        let row = rowCount
+        var id = objectId
+        let held = id.withUTF8 { key in
+            objectIds.withBytes { s in lookup.insertIfAbsent(Int32(row), key) { s.span(Int($0)) } }
+        }
+        guard held == nil else { return nil }
+        objectIds.append(.string(objectId))
+        for column in columns.values where column.rowCount == row { column.append(nil) }
+        return row
+    }
+
     /// Room for `rows` more rows in the objectId lookup.
     func reserve(_ rows: Int) {
         objectIds.withBytes { s in lookup.reserve(rowCount + rows) { s.span(Int($0)) } }

@@ -30,6 +30,27 @@ struct SpanTable {
         count += 1
     }
 
+    /// Files `n`, whose key `bytes` is not in the arena yet, unless an entry has that key: then
+    /// that entry, and nothing filed. One probe where `find` then `insert` take two.
+    mutating func insertIfAbsent(
+        _ n: Int32, _ bytes: UnsafeBufferPointer<UInt8>, _ key: (Int32) -> UnsafeBufferPointer<UInt8>
+    ) -> Int32? {
+        if (count + 1) * 4 > slots.count * 3 { resize(Swift.max(16, (count + 1) * 2), key) }
+        let h = Self.hash(bytes), tag = Self.tag(h)
+        var i = home(h)
+        while true {
+            let m = slots[i]
+            if m == Self.empty {
+                slots[i] = n
+                tags[i] = tag
+                count += 1
+                return nil
+            }
+            if tags[i] == tag, Bytes.equal(key(m), bytes) { return m }
+            i = i + 1 == slots.count ? 0 : i + 1
+        }
+    }
+
     /// Room for `total` entries at about three quarters full, so that a bulk load grows the
     /// table once.
     mutating func reserve(_ total: Int, _ key: (Int32) -> UnsafeBufferPointer<UInt8>) {
