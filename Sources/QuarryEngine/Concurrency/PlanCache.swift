@@ -19,16 +19,24 @@ struct PlanCache {
     /// A plan for the shape made for the store's current version, preferring one made for the
     /// same literals; it leaves the cache until it is put back.
     mutating func take(_ shape: PlanShape, _ literals: [Value], version: UInt64) -> CachedPlan? {
-        guard var pool = plans[shape], !pool.isEmpty else { return nil }
+        // One lookup (a shape compares its whole skeleton), then changes in place.
+        guard let at = plans.index(forKey: shape), !plans.values[at].isEmpty else { return nil }
+        let pool = plans.values[at]
         let i = pool.lastIndex { PlanShape.sameLiterals($0.literals, literals) } ?? pool.count - 1
-        let cached = pool.remove(at: i)
-        plans[shape] = pool
+        let cached = plans.values[at].remove(at: i)
         size -= 1
         return cached.plan.storeVersion == version ? cached : nil
     }
 
     mutating func put(_ entry: CachedPlan) {
-        guard plans[entry.shape, default: []].count < Self.perShape else { return }
+        if let at = plans.index(forKey: entry.shape) {
+            guard plans.values[at].count < Self.perShape else { return }
+            if size < Self.capacity {
+                plans.values[at].append(entry)
+                size += 1
+                return
+            }
+        }
         if size >= Self.capacity { reset() }
         plans[entry.shape, default: []].append(entry)
         size += 1

@@ -14,9 +14,20 @@ import QuarryCore
 /// different fields, and U+037E equals `;`. So a shape is made only when every string it keeps
 /// is ASCII, and literal strings are compared byte by byte.
 struct PlanShape: Hashable {
+    /// The skeleton behind one reference: a shape is copied into and out of the cache on every
+    /// lookup, and a `Query` copies field by field.
+    private final class Box: Sendable {
+        let skeleton: Query
+        let hash: Int
+        init(_ skeleton: Query) {
+            self.skeleton = skeleton
+            hash = skeleton.hashValue
+        }
+    }
+    private let box: Box
+
     /// The query with each parameter replaced by a placeholder of its type.
-    let skeleton: Query
-    private let hash: Int
+    var skeleton: Query { box.skeleton }
 
     /// The shape and the literals of a query; nil when the query may not share plans.
     static func of(_ query: Query) -> (PlanShape, [Value])? {
@@ -45,13 +56,13 @@ struct PlanShape: Hashable {
         return builder.literals
     }
 
-    private init(skeleton: Query) {
-        self.skeleton = skeleton
-        hash = skeleton.hashValue
-    }
+    private init(skeleton: Query) { box = Box(skeleton) }
 
-    func hash(into h: inout Hasher) { h.combine(hash) }
-    static func == (a: PlanShape, b: PlanShape) -> Bool { a.hash == b.hash && a.skeleton == b.skeleton }
+    func hash(into h: inout Hasher) { h.combine(box.hash) }
+    /// The same shape: the same box (a cached entry's own key), or equal skeletons.
+    static func == (a: PlanShape, b: PlanShape) -> Bool {
+        a.box === b.box || (a.box.hash == b.box.hash && a.box.skeleton == b.box.skeleton)
+    }
 
     /// The same literals, bit for bit (strings by their bytes, doubles by their bits).
     static func sameLiterals(_ a: [Value], _ b: [Value]) -> Bool {

@@ -167,6 +167,22 @@ import Testing
         #expect(engine.planCounts == Engine.PlanCounts(built: 5, reused: 0, rebound: 0))
     }
 
+    /// The cache holds 256 plans; the plan that would be one more empties it first.
+    @Test func aFullCacheStartsAgain() throws {
+        let engine = Engine(database: Self.people)
+        func run(limit: Int) throws {
+            _ = try engine.run(Query(className: "Person", predicate: compare("age", .gt, 5, .sql), limit: limit))
+        }
+        for limit in 1...256 { try run(limit: limit) }
+        try run(limit: 1)
+        try run(limit: 256)
+        #expect(engine.planCounts == Engine.PlanCounts(built: 256, reused: 2, rebound: 0))
+        try run(limit: 257)
+        try run(limit: 257)
+        try run(limit: 1)
+        #expect(engine.planCounts == Engine.PlanCounts(built: 258, reused: 3, rebound: 0))
+    }
+
     @Test func changesDropThePlans() throws {
         let engine = Engine(database: Self.people)
         let q = Query(className: "Person", predicate: compare("age", .gt, 10, .sql))
