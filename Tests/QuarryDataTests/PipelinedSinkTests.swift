@@ -76,6 +76,15 @@ import Testing
         #expect(target.calls.count > 3 * 16_384)
     }
 
+    /// A file that cannot be opened ends the builder too: its target is back, untouched.
+    @Test func aMissingFileEndsTheBuilder() throws {
+        var pipelined = PipelinedSink(Recorder())
+        #expect(throws: DataFileError.self) {
+            try DataFile.read(path: "/nonexistent/quarry-\(UUID().uuidString).ndjson", into: &pipelined)
+        }
+        #expect(pipelined.target(as: Recorder.self).calls.isEmpty)
+    }
+
     /// A refusal deep in the file reaches the reader late; the read then falls back to the
     /// record loader, which reports the duplicate where it is.
     @Test func aRefusedObjectFallsBackToTheRecordLoader() throws {

@@ -17,8 +17,9 @@ public protocol DataFileSink {
     mutating func value(_ value: Value, field: Int)
     /// The object is complete; false when the class already has an object with this objectId.
     mutating func endObject(objectId: String) -> Bool
-    /// Reading is over: a sink that works behind the reader finishes its work. False when it
-    /// refused an object that `endObject` could not report yet.
+    /// Reading is over (also when the file could not be opened): a sink that works behind the
+    /// reader finishes its work. False when it refused an object that `endObject` could not
+    /// report yet.
     mutating func drain() -> Bool
 }
 

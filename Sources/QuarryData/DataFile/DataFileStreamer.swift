@@ -37,7 +37,14 @@ extension DataFile {
         _ path: String, _ className: String?, _ format: Format, _ parser: JSONParser,
         _ sink: inout some DataFileSink, _ progress: ((Int, Int) -> Void)?
     ) throws(DataFileError) -> ReadOutcome {
-        let file = try MappedFile(path: path)
+        let file: MappedFile
+        do {
+            file = try MappedFile(path: path)
+        } catch {
+            // A sink working behind the reader is told that reading is over even so.
+            _ = sink.drain()
+            throw error
+        }
         let lowered = path.lowercased()
         let byName: Format = lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") ? .ndjson : .auto
         let chosen = format == .auto ? byName : format
