@@ -82,9 +82,10 @@ struct ColumnLoader: DataFileSink {
         }
         if !inOrder { table.noteFieldOrder(written.map { names[$0.field] }, row: row) }
         for w in written {
-            guard let column = columns[w.field] else { continue }
-            let s = column.statistics
-            if column.kind != .generic, column.misfits > 64, column.misfits * 8 > s.typed { rebuild(w.field) }
+            guard let column = columns[w.field], column.misfits > 64, column.kind != .generic,
+                column.misfits * 8 > column.statistics.typed
+            else { continue }
+            rebuild(w.field)
         }
         written.removeAll(keepingCapacity: true)
         // A column that started generic (a null or an empty array first) gets the kind most of

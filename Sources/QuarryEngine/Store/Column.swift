@@ -96,13 +96,17 @@ class Column {
     final func append(_ v: Value?) {
         appendPlaceholder()
         slots.append(Slot.missing.rawValue)
-        statistics.count(.missing, +1)
-        if let v { set(slots.count - 1, v) }
+        place(v, at: slots.count - 1)
     }
 
     /// Replaces the value at `row`; nil means the field is now missing.
     final func set(_ row: Int, _ v: Value?) {
         forget(row)
+        place(v, at: row)
+    }
+
+    /// Stores a value at a row that holds none (new, or forgotten) and counts it.
+    private func place(_ v: Value?, at row: Int) {
         let slot: Slot
         switch v {
         case nil: slot = .missing
