@@ -19,6 +19,13 @@ public enum ISODate {
         }
     }
 
+    /// `parse` over a string's UTF-8 bytes.
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var s = DateScanner(bytes: bytes)
+        guard let ms = parse(&s), s.atEnd else { return nil }
+        return ms
+    }
+
     /// Reads an ISO-8601 date or date-time at the scanner's position (no check for the end).
     static func parse(_ s: inout DateScanner) -> Int64? {
         guard let year = s.digits(exactly: 4), s.take(UInt8(ascii: "-")),

@@ -303,7 +303,7 @@ struct DataFileStreamer<Sink: DataFileSink> {
         switch buf[r.pos] {
         case UInt8(ascii: "\""): return .string(try r.parseString())
         case UInt8(ascii: "["): if let v = try scalars(&r) { return v }
-        case UInt8(ascii: "{"): if let v = try wrapper(&r) { return v }
+        case UInt8(ascii: "{"): if let v = try plainWrapper(&r) ?? wrapper(&r) { return v }
         default: break
         }
         let v = try ParseJSON.decode(try r.parseValue())
@@ -333,6 +333,114 @@ struct DataFileStreamer<Sink: DataFileSink> {
             guard take(&r, ",") else { throw Stop() }
             r.skipWhitespace()
         }
+    }
+
+    /// A Date, GeoPoint or Pointer wrapper as Parse writes them, read in place: keys written
+    /// without escapes and compared by their bytes, the type name likewise, a Date's `iso`
+    /// parsed from its bytes; no `String` per key and no `JSON` per member. Anything else
+    /// (another key, a repeated one, an escape, a value of another kind, a date that does not
+    /// parse) gives nil with the reader back at the object, and `wrapper` decides it.
+    private func plainWrapper(_ r: inout JSONReader<TreeBuilder>) throws -> Value? {
+        let start = r.pos
+        guard r.outerDepth < r.maxDepth else { throw Stop() }
+        r.pos += 1
+        r.skipWhitespace()
+        func back() -> Value? {
+            r.pos = start
+            return nil
+        }
+        var type: UnsafeBufferPointer<UInt8>? = nil, iso: UnsafeBufferPointer<UInt8>? = nil
+        var latitude: Double? = nil, longitude: Double? = nil
+        var className: String? = nil, objectId: String? = nil
+        var members = 0
+        while true {
+            guard let key = plainString(&r) else { return back() }
+            r.skipWhitespace()
+            guard take(&r, ":") else { return back() }
+            r.skipWhitespace()
+            guard r.pos < r.end else { return back() }
+            members += 1
+            switch WrapperKey(key) {
+            case .type?:
+                guard type == nil, let t = plainString(&r) else { return back() }
+                type = t
+            case .iso?:
+                guard iso == nil, let t = plainString(&r) else { return back() }
+                iso = t
+            case .latitude?:
+                guard latitude == nil, let d = try number(&r) else { return back() }
+                latitude = d
+            case .longitude?:
+                guard longitude == nil, let d = try number(&r) else { return back() }
+                longitude = d
+            case .className?:
+                guard className == nil, buf[r.pos] == UInt8(ascii: "\"") else { return back() }
+                className = try r.parseString()
+            case .objectId?:
+                guard objectId == nil, buf[r.pos] == UInt8(ascii: "\"") else { return back() }
+                objectId = try r.parseString()
+            case nil:
+                return back()
+            }
+            r.skipWhitespace()
+            if take(&r, "}") { break }
+            guard take(&r, ",") else { return back() }
+            r.skipWhitespace()
+        }
+        guard let type else { return back() }
+        if plainEqual(type, "Date"), members == 2, let iso, let ms = ISODate.parse(utf8: iso) {
+            return .date(ms)
+        }
+        if plainEqual(type, "GeoPoint"), members == 3, let lat = latitude, let lon = longitude,
+            lat.isFinite, abs(lat) <= 90, lon.isFinite, abs(lon) <= 180
+        {
+            return .geoPoint(GeoPoint(latitude: lat, longitude: lon))
+        }
+        if plainEqual(type, "Pointer"), members == 3, let c = className, let id = objectId, !c.isEmpty, !id.isEmpty {
+            return .pointer(Pointer(className: c, objectId: id))
+        }
+        return back()
+    }
+
+    /// The members `plainWrapper` reads.
+    private enum WrapperKey {
+        case type, iso, latitude, longitude, className, objectId
+
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            switch bytes.count {
+            case 3 where plainEqual(bytes, "iso"): self = .iso
+            case 6 where plainEqual(bytes, "__type"): self = .type
+            case 8 where plainEqual(bytes, "latitude"): self = .latitude
+            case 8 where plainEqual(bytes, "objectId"): self = .objectId
+            case 9 where plainEqual(bytes, "longitude"): self = .longitude
+            case 9 where plainEqual(bytes, "className"): self = .className
+            default: return nil
+            }
+        }
+    }
+
+    /// The bytes of a string at the reader written without escapes or control characters (the
+    /// string is those bytes), the reader past it; nil otherwise, the reader where it was.
+    private func plainString(_ r: inout JSONReader<TreeBuilder>) -> UnsafeBufferPointer<UInt8>? {
+        guard r.pos < r.end, buf[r.pos] == UInt8(ascii: "\"") else { return nil }
+        var i = r.pos + 1
+        while i < r.end {
+            let b = buf[i]
+            if b == UInt8(ascii: "\"") {
+                defer { r.pos = i + 1 }
+                return UnsafeBufferPointer(rebasing: buf[(r.pos + 1)..<i])
+            }
+            if b == UInt8(ascii: "\\") || b < 0x20 { return nil }
+            i += 1
+        }
+        return nil
+    }
+
+    /// A number member's value as a double, as `JSON.doubleValue` gives it; nil for another kind.
+    private func number(_ r: inout JSONReader<TreeBuilder>) throws -> Double? {
+        let b = buf[r.pos]
+        guard b == UInt8(ascii: "-") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) else { return nil }
+        return try r.parseValue().doubleValue
     }
 
     /// A Date, GeoPoint or Pointer wrapper with exactly its members, all scalars; nil (the
@@ -408,4 +516,10 @@ struct DataFileStreamer<Sink: DataFileSink> {
         r.pos += 1
         return true
     }
+}
+
+/// Whether the bytes are those of an ASCII literal.
+private func plainEqual(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+    guard bytes.count == literal.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+    return memcmp(base, literal.utf8Start, bytes.count) == 0
 }

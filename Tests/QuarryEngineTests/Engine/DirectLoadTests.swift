@@ -208,6 +208,64 @@ import Testing
         try Self.expectSameLoad(rows.joined(separator: "\n"), name: "T.ndjson")
     }
 
+    /// Date, GeoPoint and Pointer wrappers in the forms the in-place reader takes and in those
+    /// it leaves to the tree path (escapes, other orders, extra or repeated members, values of
+    /// other kinds, bad dates and coordinates): each file loads, or fails, as the record loader
+    /// says.
+    @Test(arguments: wrapperTexts.indices)
+    func wrappersReadAsTheRecordLoaderReadsThem(index: Int) throws {
+        let text = #"{"objectId": "a", "w": \#(Self.wrapperTexts[index])}"# + "\n" + #"{"objectId": "b", "n": 1}"#
+        let path = try Self.temporaryFile("W.ndjson", text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var rejected: DataFileError?
+        do { _ = try DataFile.load(path: path) } catch { rejected = error }
+        guard let rejected else {
+            try Self.expectSameLoad(text, name: "W.ndjson", "\(Self.wrapperTexts[index])")
+            return
+        }
+        for parallelism in Self.loadModes {
+            #expect(throws: rejected, "\(Self.wrapperTexts[index])") {
+                try Engine.load(contentsOfFile: path, parallelism: parallelism)
+            }
+        }
+    }
+
+    static let wrapperTexts = [
+        #"{"__type":"Date","iso":"2020-12-03T08:36:15.908Z"}"#,
+        #"{ "iso" : "2020-12-03T08:36:15.908Z" , "__type" : "Date" }"#,
+        #"{"__type":"Date","iso":"2020-12-03"}"#,
+        #"{"__type":"Date","iso":"2020-12-03T08:36:15.908+02:00"}"#,
+        #"{"__type":"D\u0061te","iso":"2020-12-03T08:36:15Z"}"#,
+        #"{"__t\u0079pe":"Date","iso":"2020-12-03T08:36:15Z"}"#,
+        #"{"__type":"Date","iso":"2020-12-03T08:36:15.908Z","extra":1}"#,
+        #"{"__type":"Date","iso":"2020-12-03T08:36:15Z","iso":"2021-01-01"}"#,
+        #"{"__type":"Date","iso":"2020-13-03"}"#,
+        #"{"__type":"Date","iso":"2020-12-03\u0000"}"#,
+        #"{"__type":"Date","iso":20201203}"#,
+        #"{"__type":"Date"}"#,
+        #"{"__type":"Date","iso":"2020-12-03","latitude":1}"#,
+        #"{"__type":"Pointer","className":"City","objectId":"c1","iso":"2020-12-03"}"#,
+        #"{"__type":"GeoPoint","latitude":1e1,"longitude":-2}"#,
+        #"{"longitude":180,"latitude":-90,"__type":"GeoPoint"}"#,
+        #"{"__type":"GeoPoint","latitude":0.5,"longitude":-0.0}"#,
+        #"{"__type":"GeoPoint","latitude":91,"longitude":0}"#,
+        #"{"__type":"GeoPoint","latitude":"1","longitude":0}"#,
+        #"{"__type":"GeoPoint","latitude":1,"longitude":2,"latitude":3}"#,
+        #"{"__type":"GeoPoint","latitude":1}"#,
+        #"{"__type":"Pointer","className":"City","objectId":"c1"}"#,
+        #"{"objectId":"x","__type":"Pointer","className":"City"}"#,
+        #"{"__type":"Pointer","className":"City","objectId":"c\u0031"}"#,
+        #"{"__type":"Pointer","className":"","objectId":"x"}"#,
+        #"{"__type":"Pointer","className":"City","objectId":7}"#,
+        #"{"__type":"Pointer","className":"City","objectId":"p","objectId":"q"}"#,
+        #"{"__type":"Widget","iso":"2020-12-03"}"#,
+        #"{"__typo":"Date","iso":"2020-12-03"}"#,
+        #"{"__type":"Pointer","className":"City","objectid":"c1"}"#,
+        #"{"__type":null,"iso":"2020-12-03"}"#,
+        #"{"__type":"Date","iso":"2020-12-03","other":{"a":[1]}}"#,
+        #"{}"#,
+    ]
+
     /// Pointers into a class the file does not hold all dangle: the column stays one of pointers
     /// and does not count them as misfits (which rebuilt it after every object, quadratic in the
     /// file's length: `quarry run --data people.ndjson` on the benchmark's 1M rows never ended).
