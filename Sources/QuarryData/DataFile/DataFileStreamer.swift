@@ -303,7 +303,7 @@ struct DataFileStreamer<Sink: DataFileSink> {
         switch buf[r.pos] {
         case UInt8(ascii: "\""): return .string(try r.parseString())
         case UInt8(ascii: "["): if let v = try scalars(&r) { return v }
-        case UInt8(ascii: "{"): if let v = try plainWrapper(&r) ?? wrapper(&r) { return v }
+        case UInt8(ascii: "{"): if let v = try wrapper(&r) { return v }
         default: break
         }
         let v = try ParseJSON.decode(try r.parseValue())
@@ -335,12 +335,13 @@ struct DataFileStreamer<Sink: DataFileSink> {
         }
     }
 
-    /// A Date, GeoPoint or Pointer wrapper as Parse writes them, read in place: keys written
-    /// without escapes and compared by their bytes, the type name likewise, a Date's `iso`
-    /// parsed from its bytes; no `String` per key and no `JSON` per member. Anything else
-    /// (another key, a repeated one, an escape, a value of another kind, a date that does not
-    /// parse) gives nil with the reader back at the object, and `wrapper` decides it.
-    private func plainWrapper(_ r: inout JSONReader<TreeBuilder>) throws -> Value? {
+    /// A Date, GeoPoint or Pointer wrapper with exactly its members, all scalars, read in
+    /// place: keys and the type name compared by their bytes (decoded first only when written
+    /// with escapes), a Date's `iso` parsed from its bytes; no `String` per key and no `JSON`
+    /// per member. Anything else (another key, a repeated one, a value of another kind, a date
+    /// or coordinate out of range) gives nil with the reader back at the object, for the tree
+    /// path to decode.
+    private func wrapper(_ r: inout JSONReader<TreeBuilder>) throws -> Value? {
         let start = r.pos
         guard r.outerDepth < r.maxDepth else { throw Stop() }
         r.pos += 1
@@ -349,60 +350,78 @@ struct DataFileStreamer<Sink: DataFileSink> {
             r.pos = start
             return nil
         }
-        var type: UnsafeBufferPointer<UInt8>? = nil, iso: UnsafeBufferPointer<UInt8>? = nil
+        var type: WrapperType? = nil, iso: Int64? = nil
         var latitude: Double? = nil, longitude: Double? = nil
         var className: String? = nil, objectId: String? = nil
         var members = 0
         while true {
-            guard let key = plainString(&r) else { return back() }
+            guard let found = try string(&r, WrapperKey.init), let key = found else { return back() }
             r.skipWhitespace()
             guard take(&r, ":") else { return back() }
             r.skipWhitespace()
             guard r.pos < r.end else { return back() }
             members += 1
-            switch WrapperKey(key) {
-            case .type?:
-                guard type == nil, let t = plainString(&r) else { return back() }
+            switch key {
+            case .type:
+                guard type == nil, let found = try string(&r, WrapperType.init), let t = found else { return back() }
                 type = t
-            case .iso?:
-                guard iso == nil, let t = plainString(&r) else { return back() }
-                iso = t
-            case .latitude?:
+            case .iso:
+                guard iso == nil, let found = try string(&r, ISODate.parse(utf8:)), let ms = found else {
+                    return back()
+                }
+                iso = ms
+            case .latitude:
                 guard latitude == nil, let d = try number(&r) else { return back() }
                 latitude = d
-            case .longitude?:
+            case .longitude:
                 guard longitude == nil, let d = try number(&r) else { return back() }
                 longitude = d
-            case .className?:
+            case .className:
                 guard className == nil, buf[r.pos] == UInt8(ascii: "\"") else { return back() }
                 className = try r.parseString()
-            case .objectId?:
+            case .objectId:
                 guard objectId == nil, buf[r.pos] == UInt8(ascii: "\"") else { return back() }
                 objectId = try r.parseString()
-            case nil:
-                return back()
             }
             r.skipWhitespace()
             if take(&r, "}") { break }
             guard take(&r, ",") else { return back() }
             r.skipWhitespace()
         }
-        guard let type else { return back() }
-        if plainEqual(type, "Date"), members == 2, let iso, let ms = ISODate.parse(utf8: iso) {
-            return .date(ms)
-        }
-        if plainEqual(type, "GeoPoint"), members == 3, let lat = latitude, let lon = longitude,
-            lat.isFinite, abs(lat) <= 90, lon.isFinite, abs(lon) <= 180
-        {
-            return .geoPoint(GeoPoint(latitude: lat, longitude: lon))
-        }
-        if plainEqual(type, "Pointer"), members == 3, let c = className, let id = objectId, !c.isEmpty, !id.isEmpty {
-            return .pointer(Pointer(className: c, objectId: id))
+        switch type {
+        case .date? where members == 2:
+            if let iso { return .date(iso) }
+        case .geoPoint? where members == 3:
+            if let lat = latitude, let lon = longitude, lat.isFinite, abs(lat) <= 90, lon.isFinite, abs(lon) <= 180 {
+                return .geoPoint(GeoPoint(latitude: lat, longitude: lon))
+            }
+        case .pointer? where members == 3:
+            if let c = className, let id = objectId, !c.isEmpty, !id.isEmpty {
+                return .pointer(Pointer(className: c, objectId: id))
+            }
+        default: break
         }
         return back()
     }
 
-    /// The members `plainWrapper` reads.
+    /// The wrapper types `wrapper` reads.
+    private enum WrapperType {
+        case date, geoPoint, pointer
+
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if plainEqual(bytes, "Date") {
+                self = .date
+            } else if plainEqual(bytes, "GeoPoint") {
+                self = .geoPoint
+            } else if plainEqual(bytes, "Pointer") {
+                self = .pointer
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// The members `wrapper` reads.
     private enum WrapperKey {
         case type, iso, latitude, longitude, className, objectId
 
@@ -417,6 +436,17 @@ struct DataFileStreamer<Sink: DataFileSink> {
             default: return nil
             }
         }
+    }
+
+    /// `body` of the UTF-8 bytes of the string at the reader, the reader past it: the bytes in
+    /// place when written without escapes, else decoded first. Nil when no string is next.
+    private func string<T>(
+        _ r: inout JSONReader<TreeBuilder>, _ body: (UnsafeBufferPointer<UInt8>) -> T
+    ) throws -> T? {
+        if let bytes = plainString(&r) { return body(bytes) }
+        guard r.pos < r.end, buf[r.pos] == UInt8(ascii: "\"") else { return nil }
+        var decoded = try r.parseString()
+        return decoded.withUTF8(body)
     }
 
     /// The bytes of a string at the reader written without escapes or control characters (the
@@ -441,66 +471,6 @@ struct DataFileStreamer<Sink: DataFileSink> {
         let b = buf[r.pos]
         guard b == UInt8(ascii: "-") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) else { return nil }
         return try r.parseValue().doubleValue
-    }
-
-    /// A Date, GeoPoint or Pointer wrapper with exactly its members, all scalars; nil (the
-    /// reader back at the object) for anything else, which the tree path decodes.
-    private func wrapper(_ r: inout JSONReader<TreeBuilder>) throws -> Value? {
-        let start = r.pos
-        guard r.outerDepth < r.maxDepth else { throw Stop() }
-        r.pos += 1
-        r.skipWhitespace()
-        var type: String? = nil
-        var first: (String, JSON)? = nil, second: (String, JSON)? = nil
-        func back() -> Value? {
-            r.pos = start
-            return nil
-        }
-        if take(&r, "}") { return back() }
-        while true {
-            guard r.pos < r.end, buf[r.pos] == UInt8(ascii: "\"") else { throw Stop() }
-            let key = try r.parseString()
-            r.skipWhitespace()
-            guard take(&r, ":") else { throw Stop() }
-            r.skipWhitespace()
-            guard r.pos < r.end else { throw Stop() }
-            if buf[r.pos] == UInt8(ascii: "{") || buf[r.pos] == UInt8(ascii: "[") { return back() }
-            let v = try r.parseValue()
-            if key == "__type" {
-                guard type == nil, case .string(let s) = v else { return back() }
-                type = s
-            } else if first == nil {
-                first = (key, v)
-            } else if second == nil, key != first?.0 {
-                second = (key, v)
-            } else {
-                return back()
-            }
-            r.skipWhitespace()
-            if take(&r, "}") { break }
-            guard take(&r, ",") else { throw Stop() }
-            r.skipWhitespace()
-        }
-        func member(_ name: String) -> JSON? { first?.0 == name ? first?.1 : second?.0 == name ? second?.1 : nil }
-        switch type {
-        case "Date"?:
-            guard second == nil, case .string(let iso)? = member("iso"), let ms = ISODate.parse(iso) else {
-                return back()
-            }
-            return .date(ms)
-        case "GeoPoint"?:
-            guard let lat = member("latitude")?.doubleValue, let lon = member("longitude")?.doubleValue,
-                lat.isFinite, abs(lat) <= 90, lon.isFinite, abs(lon) <= 180
-            else { return back() }
-            return .geoPoint(GeoPoint(latitude: lat, longitude: lon))
-        case "Pointer"?:
-            guard case .string(let c)? = member("className"), case .string(let id)? = member("objectId"),
-                !c.isEmpty, !id.isEmpty
-            else { return back() }
-            return .pointer(Pointer(className: c, objectId: id))
-        default:
-            return back()
-        }
     }
 
     // MARK: Bytes
