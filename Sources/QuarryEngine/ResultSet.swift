@@ -1,3 +1,4 @@
+import Foundation
 import QuarryCore
 
 /// What `Engine.runLazily` returns: the matched objects' ids, or their number for a count query.
@@ -6,21 +7,147 @@ public enum LazyQueryResult: Sendable {
     case count(Int)
 }
 
-/// The objectIds of the objects a query matched, in result order, read from the store while
-/// the query ran (no record is built). A built value: later changes to the engine do not
-/// touch it (docs/ARCHITECTURE.md#concurrency).
+/// The objectIds of the objects a query matched, in result order, copied from the store while
+/// the query ran (no record is built): their UTF-8 bytes one after another, a `String` made
+/// only when one is asked for (docs/ARCHITECTURE.md#result-sets). A built value: later changes
+/// to the engine do not touch it (docs/ARCHITECTURE.md#concurrency).
 public struct ResultSet: RandomAccessCollection, Sendable {
-    /// Every objectId, in result order.
-    public let objectIds: [String]
+    /// Every objectId's bytes, in result order.
+    @usableFromInline let bytes: [UInt8]
+    /// Where each objectId ends in `bytes`; each starts where the one before it ends.
+    @usableFromInline let ends: [Int]
 
-    init(objectIds: [String]) { self.objectIds = objectIds }
+    /// The objectIds of `rows` of a class, copied on several threads when there are many.
+    init(rows: [Int], of objectIds: StringColumn, parallelism: ScanParallelism) {
+        (bytes, ends) = objectIds.withBytes { s in
+            rows.withUnsafeBufferPointer { rows in ObjectIdCopy(source: s, rows: rows).run(parallelism) }
+        }
+    }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { objectIds.count }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { ends.count }
 
     /// The `i`-th object's objectId.
-    public subscript(i: Int) -> String { objectIds[i] }
+    public subscript(i: Int) -> String { objectId(at: i) }
 
     /// The `i`-th object's objectId.
-    public func objectId(at i: Int) -> String { objectIds[i] }
+    public func objectId(at i: Int) -> String { withUTF8(at: i) { String(decoding: $0, as: UTF8.self) } }
+
+    /// Calls `body` with the `i`-th objectId's UTF-8 bytes, valid only inside it (no `String`
+    /// is made: for writing ids out or comparing them by their bytes).
+    @inlinable
+    public func withUTF8<R>(at i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let start = i == 0 ? 0 : ends[i - 1], end = ends[i]
+        return try bytes.withUnsafeBufferPointer { b in try body(UnsafeBufferPointer(rebasing: b[start..<end])) }
+    }
+
+    /// Every objectId, in result order, as strings (one `String` each, made now).
+    public var objectIds: [String] { Array(self) }
+}
+
+/// Copies the objectIds of a result's rows into one byte buffer (docs/ARCHITECTURE.md#result-sets),
+/// in chunks of a morsel's size shared out over the scan threads: first each chunk's ends
+/// counted from the chunk's start, then, once every chunk's size is known, the chunks moved
+/// to their offsets and their bytes copied. The pointers are valid while `run` runs, and each
+/// phase returns only when every thread is done with it.
+private final class ObjectIdCopy: @unchecked Sendable {
+    private let source: StringSpans
+    private let rows: UnsafeBufferPointer<Int>
+    private var ends: UnsafeMutableBufferPointer<Int> = UnsafeMutableBufferPointer(start: nil, count: 0)
+    private var target: UnsafeMutableRawPointer? = nil
+    private var chunkSize = 1
+    /// Each chunk's byte count, then (before the second phase) its offset in the buffer.
+    private var chunkBytes: [Int] = []
+    private let lock = NSLock()
+    private var nextChunk = 0
+
+    init(source: StringSpans, rows: UnsafeBufferPointer<Int>) {
+        self.source = source
+        self.rows = rows
+    }
+
+    func run(_ parallelism: ScanParallelism) -> (bytes: [UInt8], ends: [Int]) {
+        chunkSize = parallelism.morselRows
+        let chunks = (rows.count + chunkSize - 1) / chunkSize
+        chunkBytes = [Int](repeating: 0, count: chunks)
+        let helpers = parallelism.threads > 1 && chunks >= 2 ? Swift.min(parallelism.threads, chunks) - 1 : 0
+        let ends = [Int](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
+            self.ends = buffer
+            everyChunk(helpers, .measure)
+            initialized = rows.count
+        }
+        var total = 0
+        for c in chunkBytes.indices {
+            let size = chunkBytes[c]
+            chunkBytes[c] = total
+            total += size
+        }
+        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            target = UnsafeMutableRawPointer(buffer.baseAddress)
+            ends.withUnsafeBufferPointer { self.ends = UnsafeMutableBufferPointer(mutating: $0) }
+            everyChunk(helpers, .place)
+            initialized = total
+        }
+        return (bytes, ends)
+    }
+
+    private enum Phase { case measure, place }
+
+    /// A phase on every chunk, on the calling thread and `helpers` scan threads.
+    private func everyChunk(_ helpers: Int, _ phase: Phase) {
+        nextChunk = 0
+        ScanThreads.shared.run(helpers: helpers) {
+            while let c = self.takeChunk() {
+                switch phase {
+                case .measure: self.measure(c)
+                case .place: self.place(c)
+                }
+            }
+        }
+    }
+
+    private func takeChunk() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard nextChunk < chunkBytes.count else { return nil }
+        defer { nextChunk += 1 }
+        return nextChunk
+    }
+
+    private func indices(_ chunk: Int) -> Range<Int> {
+        chunk * chunkSize..<Swift.min(rows.count, (chunk + 1) * chunkSize)
+    }
+
+    /// First phase: the chunk's ends from its start, and its size.
+    private func measure(_ chunk: Int) {
+        var total = 0
+        for i in indices(chunk) {
+            total += source.count(rows[i])
+            ends.initializeElement(at: i, to: total)
+        }
+        chunkBytes[chunk] = total
+    }
+
+    /// Second phase: the chunk's ends moved by its offset, and its bytes copied there.
+    private func place(_ chunk: Int) {
+        guard let out = target else { return }
+        let offset = chunkBytes[chunk]
+        var start = offset
+        for i in indices(chunk) {
+            let end = ends[i] + offset
+            ends[i] = end
+            let count = end - start
+            defer { start = end }
+            guard count > 0, let from = source.base(rows[i]).map(UnsafeRawPointer.init) else { continue }
+            if count >= 8, count <= 16 {
+                // Most objectIds: two words that may overlap, instead of a call to memmove.
+                let head = from.loadUnaligned(as: UInt64.self)
+                let tail = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                (out + start).storeBytes(of: head, as: UInt64.self)
+                (out + end - 8).storeBytes(of: tail, as: UInt64.self)
+            } else {
+                (out + start).copyMemory(from: from, byteCount: count)
+            }
+        }
+    }
 }

@@ -18,7 +18,7 @@ public struct ParallelRun {
         let (seconds, matches) = try Measurement.median(runs: repeatCount) { () throws(Diagnostic) -> Int in
             switch try engine.runLazily(query, parallelism: parallelism) {
             case .count(let n): return n
-            case .rows(let rows): return BenchExecutor.readIds(rows.count, rows.objectId(at:))
+            case .rows(let rows): return BenchExecutor.readIds(rows)
             }
         }
         result.parallelExecMillis = seconds * 1e3

@@ -138,7 +138,7 @@ final class Replica: @unchecked Sendable {
         case .count(let n): return .count(n)
         case .rows(let rows, _):
             guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
-            return .rows(ResultSet(objectIds: table.objectIds.withBytes { s in rows.map { s.string($0) } }))
+            return .rows(ResultSet(rows: rows, of: table.objectIds, parallelism: run.parallelism))
         }
     }
 

@@ -43,6 +43,32 @@ import Testing
         #expect(try engine.run(query) == expected)
     }
 
+    /// ObjectIds of every length (the copy takes two words from 8 to 16 bytes, a byte copy
+    /// otherwise) and any script, in scan order and sorted, copied on one thread and in chunks
+    /// on several (docs/ARCHITECTURE.md#result-sets).
+    @Test(arguments: [(1, 4), (2, 1), (2, 3), (3, 7)] as [(Int, Int)])
+    func objectIdsOfAnyLengthAreCopiedWhole(threads: Int, morselRows: Int) throws {
+        let ids =
+            (1...40).map { n in
+                String((0..<n).map { i in Character(Unicode.Scalar(UInt8(97 + (n + i) % 26))) })
+            } + ["ø", "日本語のID", "😀x", String(repeating: "é", count: 9)]
+        let db = database(("T", ids.enumerated().map { i, id in record(id, ["n": .int(Int64(i % 5))]) }))
+        let engine = Engine(database: db, parallelism: ScanParallelism(threads: threads, morselRows: morselRows))
+        let reference = ReferenceEvaluator(database: db)
+        for query in [
+            Query(className: "T"),
+            Query(className: "T", predicate: compare("n", .ne, 2, .sql)),
+            Query(className: "T", order: [.key("n", .descending)]),
+            Query(className: "T", predicate: compare("n", .gt, 9, .sql)),
+        ] {
+            let lazy = try #require(Self.rows(try engine.runLazily(query)))
+            let expected = try reference.run(query).objectIds
+            #expect(lazy.objectIds == expected)
+            #expect(
+                lazy.indices.map { i in lazy.withUTF8(at: i) { Array($0) } } == expected.map { Array($0.utf8) })
+        }
+    }
+
     @Test func countsAreCounts() throws {
         let engine = Engine(database: Self.db)
         var query = Query(className: "Person", predicate: compare("age", .gt, 30, .sql))
