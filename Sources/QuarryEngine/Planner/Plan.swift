@@ -3,7 +3,8 @@ import QuarryCore
 /// A query compiled for the store as it is: the normalized predicate and the rewrites that
 /// produced it, the inner queries to run first, where rows come from, the filter tree, and
 /// how the result is ordered. Valid until the store changes. Nothing in it changes after
-/// planning: other literals of its shape are read from the execution
+/// planning but its filters' scratch space and memos (and the copies of its filter parallel
+/// scans make): other literals of its shape are read from the execution
 /// (docs/ARCHITECTURE.md#plan-parameters).
 final class Plan {
     let query: Query
@@ -46,9 +47,15 @@ final class Plan {
         self.copyFilter = copyFilter
     }
 
-    /// `count` filters that run independently: `filter` and new copies.
+    /// The copies made so far, kept for the plan's later runs so that each thread's memos of
+    /// string tests (`EntryMemo`) stay filled, as `filter`'s do: a plan is lent to one reader
+    /// at a time (docs/ARCHITECTURE.md#concurrency), so they are never in use twice at once.
+    private var copies: [FilterNode] = []
+
+    /// `count` filters that run independently: `filter` and copies of it.
     func filters(_ count: Int) -> [FilterNode] {
-        [filter] + (1..<Swift.max(1, count)).map { _ in copyFilter() }
+        while copies.count < count - 1 { copies.append(copyFilter()) }
+        return [filter] + copies.prefix(Swift.max(0, count - 1))
     }
 }
 

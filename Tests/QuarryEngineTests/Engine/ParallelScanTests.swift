@@ -30,6 +30,9 @@ import Testing
             let one = Self.outcome { () throws(Diagnostic) in try sequential.run(q) }
             let many = Self.outcome { () throws(Diagnostic) in try parallel.run(q) }
             #expect(many == one, "\(PredicateText.render(q.predicate)) in \(q)")
+            // Again, on the cached plan's filter copies with their memos filled by the first run.
+            let again = Self.outcome { () throws(Diagnostic) in try parallel.run(q) }
+            #expect(again == one, "again: \(PredicateText.render(q.predicate)) in \(q)")
             let expected = Self.outcome { () throws(Diagnostic) in try reference.run(q) }
             switch (many, expected) {
             case (.success(let a), .success(let e)): #expect(a == e, "\(PredicateText.render(q.predicate))")
