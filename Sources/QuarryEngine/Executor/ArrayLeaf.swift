@@ -140,6 +140,13 @@ final class ArrayElementsLeaf: KeyLeaf {
                             }
                         case .stringEqual(let literal, let invert):
                             guard let c = elements as? StringColumn else { return }
+                            if let entry = c.entry(of: literal) {
+                                // Tags and the like are dictionary-encoded: one code compared per element.
+                                try c.withBytes { (s) throws(Diagnostic) in
+                                    try any(&b) { e in (s.entry(e) == entry) != invert }
+                                }
+                                return
+                            }
                             try literal.withUnsafeBufferPointer { (l) throws(Diagnostic) in
                                 try c.withBytes { (s) throws(Diagnostic) in
                                     if l.count <= 8 {

@@ -78,6 +78,21 @@ final class StringColumn: Column {
         return UInt32(code)
     }
 
+    /// For a dictionary-encoded column, the entry holding exactly these bytes, or -1 when none
+    /// does (no row holds them); nil for a plain column. Entries are distinct, so a row holds
+    /// the bytes exactly when its entry is this one: an equality test compares codes.
+    func entry(of bytes: [UInt8]) -> Int? {
+        guard coded else { return nil }
+        let found = bytes.withUnsafeBufferPointer { b in
+            arena.withUnsafeBufferPointer { a in
+                starts.withUnsafeBufferPointer { s in
+                    lengths.withUnsafeBufferPointer { l in dictionary.find(b) { Self.span(a, s, l, Int($0)) } }
+                }
+            }
+        }
+        return found.map(Int.init) ?? -1
+    }
+
     private func insertEntry(_ code: Int) {
         arena.withUnsafeBufferPointer { a in
             starts.withUnsafeBufferPointer { s in

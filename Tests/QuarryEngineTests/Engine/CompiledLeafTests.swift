@@ -205,6 +205,30 @@ import Testing
         }
     }
 
+    /// Equality with an element of a dictionary-encoded array column compares codes; a string
+    /// no row holds has no code, and no element equals it (nor, negated, does any element).
+    @Test(arguments: [LeafSemantics.sql, .document, .predicate])
+    func codedElementsAreComparedByCode(semantics: LeafSemantics) throws {
+        let tags: [[Value]] = [["a", "b"], ["b"], [], ["c", "a", "c"], [.null, "b"]]
+        let records = (0..<400).map { Record(objectId: "r\($0)", fields: [("tags", .array(tags[$0 % tags.count]))]) }
+        let db = Database([ClassData(name: "Item", records: records)])
+        let engine = Engine(database: db)
+        let elements = (engine.store.table("Item")?.column("tags") as? ArrayColumn)?.elements as? StringColumn
+        #expect(elements?.coded == true)
+        let reference = ReferenceEvaluator(database: db)
+        for literal in ["a", "b", "c", "", "zz", "aa"] {
+            for op in [ComparisonOperator.eq, .ne] {
+                for negated in [false, true] {
+                    let leaf = Leaf(
+                        .compare(.key("tags"), op, .literal(.string(literal)), []), negated: negated,
+                        semantics: semantics)
+                    let q = Query(className: "Item", predicate: .leaf(leaf))
+                    #expect(try engine.run(q) == reference.run(q), "\(op) \(literal) negated \(negated)")
+                }
+            }
+        }
+    }
+
     /// A dictionary-encoded column answers each distinct string once; a regex over its budget
     /// still fails (never remembered as "no match"), on the reference's first failing row, and
     /// rows before it still pass or fail as the reference says.
