@@ -10,7 +10,7 @@ final class SelectLeaf: KeyLeaf {
     let innerKey: FieldPath
     let semantics: LeafSemantics
     let invert: Bool
-    private var prepared: (run: ObjectIdentifier, values: PreparedValues)?
+    private var prepared: (run: UInt64, values: PreparedValues)?
 
     init(_ leaf: Leaf, access: KeyAccess, column: Column, inner: Query, innerKey: FieldPath, answers: SlotAnswers) {
         self.column = column
@@ -28,7 +28,7 @@ final class SelectLeaf: KeyLeaf {
     }
 
     private func values(_ ctx: ExecContext) -> PreparedValues {
-        let id = ObjectIdentifier(ctx.run)
+        let id = ctx.run.serial
         if let prepared, prepared.run == id { return prepared.values }
         var p = PreparedValues()
         var strings: [[UInt8]] = []

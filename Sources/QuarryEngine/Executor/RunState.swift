@@ -1,4 +1,5 @@
 import QuarryCore
+import Synchronization
 
 /// What one `Engine.run` shares between the outer query and its inner queries: the clock
 /// reading, the variables, the deadline, the reference evaluation that fallbacks and result
@@ -19,6 +20,11 @@ final class RunState {
     var inner: [Query: InnerOutcome] = [:]
     /// What each query of an analyzed run did.
     var executions: [Query: ExecutionStats] = [:]
+    /// This run among all runs of the process: what a node that prepares something per run
+    /// keys it by. Not `ObjectIdentifier(self)`: a run state often takes the address of the one
+    /// freed just before, and a cached plan then took the last run's inner values for its own.
+    let serial = RunState.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<UInt64>(0)
 
     init(
         store: ColumnStore, limits: Limits, variables: [String: Value], nowMillis: Int64,

@@ -205,6 +205,25 @@ import Testing
         }
     }
 
+    /// An inner query's values are the run's: the same cached plan run again with other
+    /// variables (each run a new run state, possibly where the last one was) reads the new ones.
+    @Test func innerValuesAreEachRunsOwn() throws {
+        let people = (0..<50).map { record("p\($0)", ["name": .string("n\($0 % 5)")]) }
+        let others = (0..<5).map { record("o\($0)", ["tag": .string($0 < 2 ? "a" : "b"), "name": .string("n\($0)")]) }
+        let db = Database([ClassData(name: "Person", records: people), ClassData(name: "Other", records: others)])
+        let engine = Engine(database: db, now: { 0 }, random: { 0.5 })
+        let inner = Query(
+            className: "Other", predicate: .leaf(.compare(.key("tag"), .eq, .variable("v"), []), negated: false, .sql))
+        let q = Query(
+            className: "Person", predicate: .leaf(.select("name", inner, innerKey: "name"), negated: false, .sql))
+        for v in ["a", "b", "a", "c", "b", "a"] {
+            let variables: [String: Value] = ["v": .string(v)]
+            let expected = try ReferenceEvaluator(database: db, variables: variables, now: { 0 }, random: { 0.5 }).run(
+                q)
+            #expect(try engine.run(q, variables: variables) == expected, "v = \(v)")
+        }
+    }
+
     /// Equality with an element of a dictionary-encoded array column compares codes; a string
     /// no row holds has no code, and no element equals it (nor, negated, does any element).
     @Test(arguments: [LeafSemantics.sql, .document, .predicate])
