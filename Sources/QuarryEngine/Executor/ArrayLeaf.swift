@@ -45,21 +45,27 @@ final class ArrayElementsLeaf: KeyLeaf {
     let perElementNegation: Bool
     /// `.document`: the answer is `(some element passes) != resultNegation`.
     let resultNegation: Bool
+    /// The test for the execution's literal, when the leaf reads it (docs/ARCHITECTURE.md#plan-parameters).
+    let testOf: Parameter<Test>?
 
     /// - Parameter invertResult: `.document` tests `!=` as "no element equals", that is the
     ///   equality test with the result inverted.
     init(
         _ leaf: Leaf, access: KeyAccess, source: ElementSource, test: Test, invertResult: Bool = false,
-        answers: SlotAnswers, selectivity: Double
+        answers: SlotAnswers, selectivity: Double, parameter: Parameter<Test>? = nil
     ) {
         self.source = source
         self.test = test
         perElementNegation = leaf.semantics == .sql && leaf.negated
         resultNegation = leaf.semantics == .document && (leaf.negated != invertResult)
-        super.init(leaf, access: access, answers: answers, cost: 15, selectivity: selectivity)
+        testOf = parameter
+        super.init(
+            leaf, access: access, answers: answers, cost: 15, selectivity: selectivity, parameterSlots: parameter?.slots
+        )
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        let test = testOf?.madeValue(ctx, for: self) ?? self.test
         let en = perElementNegation, rn = resultNegation
         let elements = source.elements
         let mapped = source.targets != nil, asks = source.danglingAsks

@@ -104,7 +104,25 @@ extension FilterCompiler {
                 stripsDiacritics: options.contains(.diacriticInsensitive), answers: answers)
         }
         guard let test = elementTest(l, source.elements) else { return nil }
-        return ArrayElementsLeaf(l, access: access, source: source, test: test, answers: answers, selectivity: 0.2)
+        return ArrayElementsLeaf(
+            l, access: access, source: source, test: test, answers: answers, selectivity: 0.2,
+            parameter: elementParameter(l, access, source.elements))
+    }
+
+    /// A comparison's element test made from the execution's literal (`tags = 'a1'` for other
+    /// tags): the test `elementTest` makes of the leaf with that literal in its place.
+    private func elementParameter(_ l: Leaf, _ access: KeyAccess, _ elements: Column)
+        -> Parameter<ArrayElementsLeaf.Test>?
+    {
+        guard case .compare(_, _, .literal, _) = l.condition else { return nil }
+        let test = { [self] (literal: Value) -> ArrayElementsLeaf.Test? in
+            guard case .leaf(let bound) = PlanRebinding.substituted(.leaf(l), literals: [literal]) else { return nil }
+            return elementTest(bound, elements)
+        }
+        guard let slots = parameterSlots(l, key: access.path, count: 1, check: { test($0) != nil }) else {
+            return nil
+        }
+        return Parameter(slots: slots) { test($0[$0.startIndex]) }
     }
 
     /// The per-element test of a leaf, typed by the element column.

@@ -432,41 +432,32 @@ extension FilterCompiler {
         _ l: Leaf, _ literals: [Value], _ options: StringOptions, _ access: KeyAccess,
         _ column: Column, _ answers: SlotAnswers
     ) -> FilterNode? {
-        var typed: [TypedLiteral] = []
-        for v in literals where !v.isNull {
-            switch (column, v) {
-            case (is DoubleColumn, .int(let i)) where Double(exactly: i) == nil:
-                // No double equals it.
-                continue
-            case (is StringColumn, .pointer(let p)) where l.semantics == .document:
-                // Parse: a stored objectId equals the pointer, exactly (options do not apply).
-                guard options.isEmpty else { return nil }
-                typed.append(.string(Array(p.objectId.utf8)))
-                continue
-            default:
-                guard
-                    let t = TypedLiteral.classify(
-                        v, column: column, semantics: l.semantics, options: options, store: store)
-                else { return nil }
-                typed.append(t)
-            }
-        }
+        guard let typed = typedMembers(literals, l, options, column) else { return nil }
         let neg = l.negated
         let sel = Swift.min(1, Double(literals.count) * Estimate.equality(column))
+        // Every member is a parameter (no null, geo point or other value kept in the shape): the
+        // set is made from the execution's literals, each of which must make a typed member.
+        let count = literals.filter { !$0.isNull }.count
+        func parameter<T>(_ make: @escaping ([TypedLiteral]) -> T) -> Parameter<T>? {
+            let check = { [self] (v: Value) in typedMembers([v], l, options, column) != nil }
+            guard let slots = parameterSlots(l, key: access.path, count: count, check: check) else { return nil }
+            return Parameter(slots: slots) { [self] in typedMembers(Array($0), l, options, column).map(make) }
+        }
         switch column {
         case let v as Int64Column:
-            let members = typed.compactMap { if case .int(let i) = $0 { return i } else { return nil } }
             return Int64SetLeaf(
-                l, access: access, values: v, members: members, invert: neg, answers: answers, selectivity: sel)
+                l, access: access, values: v, members: Self.ints(typed), invert: neg, answers: answers,
+                selectivity: sel,
+                parameter: parameter { Int64SetLeaf.Members(Self.ints($0)) })
         case let v as DoubleColumn:
-            let members = typed.compactMap { if case .double(let d) = $0 { return d } else { return nil } }
             return DoubleSetLeaf(
-                l, access: access, values: v, members: members, invert: neg, answers: answers, selectivity: sel)
+                l, access: access, values: v, members: Self.doubles(typed), invert: neg, answers: answers,
+                selectivity: sel, parameter: parameter { DoubleSetLeaf.Members(Self.doubles($0)) })
         case let v as StringColumn:
-            let members = typed.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
             return StringSetLeaf(
-                l, access: access, strings: v, members: members, invert: neg, options: options,
-                answers: answers, selectivity: sel)
+                l, access: access, strings: v, members: Self.strings(typed), invert: neg, options: options,
+                answers: answers, selectivity: sel,
+                parameter: parameter { StringSetLeaf.Members(Self.strings($0), options: options) })
         case let v as BoolColumn:
             let bools = Set(typed.compactMap { if case .bool(let b) = $0 { return b } else { return nil } })
             var range: IntRange
@@ -490,6 +481,45 @@ extension FilterCompiler {
         default:
             return nil
         }
+    }
+
+    /// An IN list's members as the column compares them (nulls left out: they equal nothing
+    /// typed); nil when one makes no typed test here.
+    private func typedMembers(
+        _ literals: [Value], _ l: Leaf, _ options: StringOptions, _ column: Column
+    ) -> [TypedLiteral]? {
+        var typed: [TypedLiteral] = []
+        for v in literals where !v.isNull {
+            switch (column, v) {
+            case (is DoubleColumn, .int(let i)) where Double(exactly: i) == nil:
+                // No double equals it.
+                continue
+            case (is StringColumn, .pointer(let p)) where l.semantics == .document:
+                // Parse: a stored objectId equals the pointer, exactly (options do not apply).
+                guard options.isEmpty else { return nil }
+                typed.append(.string(Array(p.objectId.utf8)))
+                continue
+            default:
+                guard
+                    let t = TypedLiteral.classify(
+                        v, column: column, semantics: l.semantics, options: options, store: store)
+                else { return nil }
+                typed.append(t)
+            }
+        }
+        return typed
+    }
+
+    private static func ints(_ typed: [TypedLiteral]) -> [Int64] {
+        typed.compactMap { if case .int(let i) = $0 { return i } else { return nil } }
+    }
+
+    private static func doubles(_ typed: [TypedLiteral]) -> [Double] {
+        typed.compactMap { if case .double(let d) = $0 { return d } else { return nil } }
+    }
+
+    private static func strings(_ typed: [TypedLiteral]) -> [[UInt8]] {
+        typed.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
     }
 
     // MARK: - String tests

@@ -126,6 +126,19 @@ final class ExecContext {
     let literals: [Value]?
     /// Fallback predicates of parametric leaves with `literals` put in, by leaf.
     var boundFallbacks: [ObjectIdentifier: Filter] = [:]
+    /// What parametric leaves made of `literals` (an IN list's set, an element test), by leaf:
+    /// made once per execution, not once per batch.
+    private var madeOfLiterals: [ObjectIdentifier: Any] = [:]
+
+    /// `make()`, made the first time `leaf` asks in this execution.
+    func made<T>(by leaf: AnyObject, _ make: () -> T) -> T {
+        let id = ObjectIdentifier(leaf)
+        // Unwrapped before the cast: a missing entry cast to an optional `T` would be a nil `T`.
+        if let entry = madeOfLiterals[id], let known = entry as? T { return known }
+        let value = make()
+        madeOfLiterals[id] = value
+        return value
+    }
 
     init(run: RunState, table: ClassTable, literals: [Value]? = nil) {
         self.run = run

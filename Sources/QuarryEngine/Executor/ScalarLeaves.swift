@@ -144,30 +144,43 @@ final class SlotLeaf: KeyLeaf {
 
 /// An int or date column against a set of integers (IN lists).
 final class Int64SetLeaf: KeyLeaf {
+    /// An IN list's numbers: searched in order when few, hashed otherwise.
+    struct Members {
+        let list: [Int64]
+        let set: Set<Int64>
+        init(_ list: [Int64]) {
+            self.list = list
+            set = Set(list)
+        }
+    }
+
     let values: Int64Column
-    let members: [Int64]
-    let set: Set<Int64>
+    let members: Members
     let invert: Bool
+    /// The members for the execution's literals, when the leaf reads them (docs/ARCHITECTURE.md#plan-parameters).
+    let membersOf: Parameter<Members>?
 
     init(
         _ leaf: Leaf, access: KeyAccess, values: Int64Column, members: [Int64], invert: Bool, answers: SlotAnswers,
-        selectivity: Double
+        selectivity: Double, parameter: Parameter<Members>? = nil
     ) {
         self.values = values
-        self.members = members
-        self.set = Set(members)
+        self.members = Members(members)
         self.invert = invert
-        super.init(leaf, access: access, answers: answers, cost: members.count <= 8 ? 1 : 5, selectivity: selectivity)
+        membersOf = parameter
+        super.init(
+            leaf, access: access, answers: answers, cost: members.count <= 8 ? 1 : 5, selectivity: selectivity,
+            parameterSlots: parameter?.slots)
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
-        let invert = self.invert
+        let invert = self.invert, members = membersOf?.madeValue(ctx, for: self) ?? self.members
         try values.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
-            if members.count <= 8 {
-                let m = members
+            if members.list.count <= 8 {
+                let m = members.list
                 try drive(&b, ctx) { t in m.contains(v[t]) != invert }
             } else {
-                let s = set
+                let s = members.set
                 try drive(&b, ctx) { t in s.contains(v[t]) != invert }
             }
         }
@@ -176,24 +189,37 @@ final class Int64SetLeaf: KeyLeaf {
 
 /// A double column against a set of numbers (IN lists); -0.0 equals 0.0 and NaN equals NaN.
 final class DoubleSetLeaf: KeyLeaf {
+    /// An IN list's numbers by their bits (-0.0 as 0.0), and whether NaN is among them.
+    struct Members {
+        let set: Set<UInt64>
+        let nan: Bool
+        init(_ list: [Double]) {
+            set = Set(list.filter { !$0.isNaN }.map { ($0 == 0 ? 0.0 : $0).bitPattern })
+            nan = list.contains { $0.isNaN }
+        }
+    }
+
     let values: DoubleColumn
-    let set: Set<UInt64>
-    let nan: Bool
+    let members: Members
     let invert: Bool
+    /// The members for the execution's literals, when the leaf reads them (docs/ARCHITECTURE.md#plan-parameters).
+    let membersOf: Parameter<Members>?
 
     init(
         _ leaf: Leaf, access: KeyAccess, values: DoubleColumn, members: [Double], invert: Bool, answers: SlotAnswers,
-        selectivity: Double
+        selectivity: Double, parameter: Parameter<Members>? = nil
     ) {
         self.values = values
-        self.set = Set(members.filter { !$0.isNaN }.map { ($0 == 0 ? 0.0 : $0).bitPattern })
-        self.nan = members.contains { $0.isNaN }
+        self.members = Members(members)
         self.invert = invert
-        super.init(leaf, access: access, answers: answers, cost: 5, selectivity: selectivity)
+        membersOf = parameter
+        super.init(
+            leaf, access: access, answers: answers, cost: 5, selectivity: selectivity, parameterSlots: parameter?.slots)
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
-        let s = set, nan = self.nan, invert = self.invert
+        let members = membersOf?.madeValue(ctx, for: self) ?? self.members
+        let s = members.set, nan = members.nan, invert = self.invert
         try values.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
             try drive(&b, ctx) { t in
                 let x = v[t]

@@ -66,32 +66,44 @@ final class StringRangeLeaf: KeyLeaf {
 
 /// A string column against a set of strings (IN lists, inner values), after folding.
 final class StringSetLeaf: KeyLeaf {
+    /// An IN list's strings, hashed, and as words when there are few and all are short (no options).
+    struct Members {
+        let set: ByteStringSet
+        let short: (lengths: [Int], words: [UInt64])?
+        init(_ members: [[UInt8]], options: StringOptions) {
+            set = ByteStringSet(members)
+            short =
+                options.isEmpty && members.count <= 16 && members.allSatisfy({ $0.count <= 8 })
+                ? (members.map(\.count), members.map(Bytes.word)) : nil
+        }
+    }
+
     let strings: StringColumn
-    let set: ByteStringSet
+    let members: Members
     let invert: Bool
     let folder: ByteFolder
-
-    /// Members as words when there are few and all are short (no options).
-    let short: (lengths: [Int], words: [UInt64])?
+    /// The members for the execution's literals, when the leaf reads them (docs/ARCHITECTURE.md#plan-parameters).
+    let membersOf: Parameter<Members>?
 
     init(
         _ leaf: Leaf, access: KeyAccess, strings: StringColumn, members: [[UInt8]], invert: Bool,
-        options: StringOptions, answers: SlotAnswers, selectivity: Double
+        options: StringOptions, answers: SlotAnswers, selectivity: Double, parameter: Parameter<Members>? = nil
     ) {
         self.strings = strings
-        self.set = ByteStringSet(members)
-        short =
-            options.isEmpty && members.count <= 16 && members.allSatisfy({ $0.count <= 8 })
-            ? (members.map(\.count), members.map(Bytes.word)) : nil
+        self.members = Members(members, options: options)
         self.invert = invert
         self.folder = ByteFolder(options)
-        super.init(leaf, access: access, answers: answers, cost: 10, selectivity: selectivity)
+        membersOf = parameter
+        super.init(
+            leaf, access: access, answers: answers, cost: 10, selectivity: selectivity,
+            parameterSlots: parameter?.slots)
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
-        let set = self.set, invert = self.invert, folder = self.folder
+        let members = membersOf?.madeValue(ctx, for: self) ?? self.members
+        let set = members.set, invert = self.invert, folder = self.folder
         try strings.withBytes { (s) throws(Diagnostic) in
-            if let short {
+            if let short = members.short {
                 let test = ShortWords(s: s, lengths: short.lengths, words: short.words, invert: invert)
                 try drive(&b, ctx) { t in test.passes(t) }
             } else {

@@ -104,6 +104,12 @@ struct Parameter<T> {
     let make: (ArraySlice<Value>) -> T?
 
     func value(_ ctx: ExecContext) -> T? { ctx.literals.flatMap { make($0[slots]) } }
+
+    /// `value`, made once per execution for `leaf` (for what costs more than a range to make).
+    func madeValue(_ ctx: ExecContext, for leaf: AnyObject) -> T? {
+        guard ctx.literals != nil else { return nil }
+        return ctx.made(by: leaf) { value(ctx) }
+    }
 }
 
 extension FilterCompiler {

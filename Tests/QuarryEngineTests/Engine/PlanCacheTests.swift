@@ -41,6 +41,52 @@ import Testing
         return engine.planCounts
     }
 
+    /// IN lists over typed columns (strings dictionary-encoded and plain, short and long,
+    /// case-insensitive, ints, doubles with -0.0 and NaN) and element equality on an array of
+    /// strings read their literals from the execution: each set of literals binds the cached
+    /// plan without planning again, and answers as the reference does for its own literals.
+    @Test func membersAndElementsAreParameters() throws {
+        let names = ["Ann", "Bob", "Zoe", "Ann", "straße", "a-much-longer-name-than-eight"]
+        let records = (0..<120).map { i in
+            record(
+                "r\(i)",
+                [
+                    "s": .string(names[i % names.count]),
+                    "t": .string("t\(i)-\(String(repeating: "x", count: i % 12))"),
+                    "n": .int(Int64(i % 9)), "d": .double([0.5, -0.0, .nan, 2, 7.25][i % 5]),
+                    "tags": .array([.string(names[i % 4]), .string("k\(i % 3)")]),
+                ])
+        }
+        let db = database(("T", records))
+        let engine = Engine(database: db)
+        let reference = ReferenceEvaluator(database: db)
+        func inList(_ key: FieldPath, _ values: [Value], _ options: StringOptions = []) -> Filter {
+            .leaf(.inCollection(.key(key), .list(values.map { .literal($0) }), options), negated: false, .sql)
+        }
+        let shapes: [[Filter]] = [
+            [
+                inList("s", ["Ann", "Bob"]), inList("s", ["Zoe", "nobody"]),
+                inList("s", ["a-much-longer-name-than-eight", "Bob"]),
+            ],
+            [inList("s", ["ANN", "STRASSE"], [.caseInsensitive]), inList("s", ["zoe", "bob"], [.caseInsensitive])],
+            [inList("t", ["t1-x", "t30-xxxxxx"]), inList("t", ["t2-xx", "t119-xxxxxxxxxxx"])],
+            [inList("n", [1, 2, 3]), inList("n", [8, 0, 4]), inList("n", [7, 100, -1])],
+            [inList("d", [0.5, 2.0]), inList("d", [0.0, .double(.nan)]), inList("d", [7.25, 3.5])],
+            [compare("tags", .eq, "Ann", .sql), compare("tags", .eq, "k2", .sql), compare("tags", .eq, "none", .sql)],
+        ]
+        for shape in shapes {
+            let before = engine.planCounts
+            for predicate in shape + shape {
+                let q = Query(className: "T", predicate: predicate)
+                #expect(try engine.run(q) == reference.run(q), "\(PredicateText.render(predicate))")
+            }
+            let counts = engine.planCounts
+            #expect(counts.built == before.built + 1, "\(PredicateText.render(shape[0]))")
+            #expect(counts.bound > before.bound, "\(PredicateText.render(shape[0]))")
+            #expect(counts.rebound == before.rebound, "\(PredicateText.render(shape[0]))")
+        }
+    }
+
     @Test(arguments: [11, 12, 13] as [UInt64])
     func rebindingWithoutIndexes(seed: UInt64) {
         let counts = Self.checkRebinding(seed: seed, indexes: [])
