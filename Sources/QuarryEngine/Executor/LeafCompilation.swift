@@ -339,7 +339,8 @@ extension FilterCompiler {
             let (lower, upper, invert) = Self.stringBounds(op, bytes)
             return StringRangeLeaf(
                 l, access: access, strings: v, lower: lower, upper: upper, invert: invert != neg,
-                options: options, answers: answers, selectivity: sel)
+                options: options, answers: answers, selectivity: sel,
+                parameter: stringParameter(l, access, v, count: 1, options) { Self.stringBounds(op, $0[0]) })
         case (let v as PointerColumn, .pointerRow(let row)) where op == .eq || op == .ne:
             return PointerEqualsLeaf(
                 l, access: access, pointers: v, target: row, invert: (op == .ne) != neg, answers: answers)
@@ -355,6 +356,32 @@ extension FilterCompiler {
                 l, access: access, whenValue: whenValue, answers: answers, selectivity: whenValue ? 0.9 : 0.01)
         default:
             return nil
+        }
+    }
+
+    /// A string comparison's bounds made from the execution's `count` literals: each must be a
+    /// string the column compares with (not a SQL date, not a pointer), which `bounds` turns into
+    /// the bounds as it did the first literals.
+    private func stringParameter(
+        _ l: Leaf, _ access: KeyAccess, _ column: StringColumn, count: Int, _ options: StringOptions,
+        _ bounds: @escaping ([[UInt8]]) -> (([UInt8], Bool)?, ([UInt8], Bool)?, Bool)
+    ) -> Parameter<StringRangeLeaf.Bounds>? {
+        let bytes = { [self] (c: Value) -> [UInt8]? in
+            guard case .string = c,
+                case .string(let b)? = TypedLiteral.classify(
+                    c, column: column, semantics: l.semantics, options: options, store: store)
+            else { return nil }
+            return b
+        }
+        guard let slots = parameterSlots(l, key: access.path, count: count, check: { bytes($0) != nil }) else {
+            return nil
+        }
+        return Parameter(slots: slots) { literals in
+            let all = literals.compactMap(bytes)
+            guard all.count == count else { return nil }
+            // Whether the test is inverted (`!=`) depends on the operator alone, which the shape keeps.
+            let (lower, upper, _) = bounds(all)
+            return StringRangeLeaf.Bounds(lower, upper)
         }
     }
 
@@ -412,7 +439,8 @@ extension FilterCompiler {
         case (let v as StringColumn, .string(let x), .string(let y)):
             return StringRangeLeaf(
                 l, access: access, strings: v, lower: (x, true), upper: (y, true), invert: neg,
-                options: [], answers: answers, selectivity: sel)
+                options: [], answers: answers, selectivity: sel,
+                parameter: stringParameter(l, access, v, count: 2, []) { (($0[0], true), ($0[1], true), false) })
         default:
             return nil
         }

@@ -2,26 +2,41 @@ import QuarryCore
 
 /// A string column against a range of strings (comparisons, BETWEEN), after folding.
 final class StringRangeLeaf: KeyLeaf {
+    /// A range's bounds: each its (folded) bytes and whether it is included; nil for none.
+    struct Bounds {
+        let lower: (bytes: [UInt8], inclusive: Bool)?
+        let upper: (bytes: [UInt8], inclusive: Bool)?
+        init(_ lower: ([UInt8], Bool)?, _ upper: ([UInt8], Bool)?) {
+            self.lower = lower.map { (bytes: $0.0, inclusive: $0.1) }
+            self.upper = upper.map { (bytes: $0.0, inclusive: $0.1) }
+        }
+    }
+
     let strings: StringColumn
-    let lower: (bytes: [UInt8], inclusive: Bool)?
-    let upper: (bytes: [UInt8], inclusive: Bool)?
+    let bounds: Bounds
     let invert: Bool
     let folder: ByteFolder
+    /// The bounds for the execution's literals, when the leaf reads them (docs/ARCHITECTURE.md#plan-parameters).
+    let boundsOf: Parameter<Bounds>?
 
     init(
         _ leaf: Leaf, access: KeyAccess, strings: StringColumn, lower: ([UInt8], Bool)?, upper: ([UInt8], Bool)?,
-        invert: Bool, options: StringOptions, answers: SlotAnswers, selectivity: Double
+        invert: Bool, options: StringOptions, answers: SlotAnswers, selectivity: Double,
+        parameter: Parameter<Bounds>? = nil
     ) {
         self.strings = strings
-        self.lower = lower.map { (bytes: $0.0, inclusive: $0.1) }
-        self.upper = upper.map { (bytes: $0.0, inclusive: $0.1) }
+        bounds = Bounds(lower, upper)
         self.invert = invert
         self.folder = ByteFolder(options)
-        super.init(leaf, access: access, answers: answers, cost: options.isEmpty ? 10 : 75, selectivity: selectivity)
+        boundsOf = parameter
+        super.init(
+            leaf, access: access, answers: answers, cost: options.isEmpty ? 10 : 75, selectivity: selectivity,
+            parameterSlots: parameter?.slots)
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         let invert = self.invert, folder = self.folder
+        let bounds = boundsOf?.madeValue(ctx, for: self) ?? self.bounds, lower = bounds.lower, upper = bounds.upper
         let lo = lower?.bytes ?? [], loIncl = lower?.inclusive ?? true, hasLo = lower != nil
         let hi = upper?.bytes ?? [], hiIncl = upper?.inclusive ?? true, hasHi = upper != nil
         let point = hasLo && hasHi && loIncl && hiIncl && lo == hi
