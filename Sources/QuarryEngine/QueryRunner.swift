@@ -55,7 +55,8 @@ extension Evaluation {
         }
         let from = Swift.min(skip, records.count)
         let to = limit.map { Swift.min(records.count - from, $0) + from } ?? records.count
-        return Array(records[from..<to])
+        // The whole array passed on, not copied record by record.
+        return from == 0 && to == records.count ? records : Array(records[from..<to])
     }
 
     private func sortValue(_ key: SortKey, _ record: Record) -> SortValue {

@@ -36,13 +36,15 @@ final class PostgresSnapshot: StoredObjects {
 
     /// Rows of `objectid, raw` decoded as records.
     func records(_ sql: String, _ binds: [String?]) throws(Diagnostic) -> [Record] {
-        try storeCall {
+        let names = StoredRecordReader.FieldNames()
+        return try storeCall {
             try session.map(sql, binds) { row in
                 let columns = row.makeRandomAccess()
                 var raw = try columns[1].decode(String?.self) ?? ""
                 let objectId = try columns[0].decode(String?.self) ?? ""
                 return try raw.withUTF8 { (bytes) throws(Diagnostic) in
-                    try StoredRecordReader.record(bytes, objectId: objectId, corruption: .store.postgresCorrupt)
+                    try StoredRecordReader.record(
+                        bytes, objectId: objectId, names: names, corruption: .store.postgresCorrupt)
                 }
             }
         }

@@ -86,29 +86,39 @@ public struct PushdownEvaluator {
         _ query: Query, candidates: [Record], residual: [Filter], ordered: Bool,
         paged: Bool
     ) throws(Diagnostic) -> QueryResult {
-        var matched: [Record] = []
-        matched.reserveCapacity(candidates.count)
-        let scope = query.className
-        candidateLoop: for record in candidates {
-            try evaluation.visitRow()
-            for part in residual {
-                guard try evaluation.evaluate(part, Scope(record: record, className: scope)) else {
-                    continue candidateLoop
+        var rows: [Record]
+        if residual.isEmpty {
+            // Every candidate matches: the array is passed on, not copied record by record
+            // (each copy retains a record's dictionary, field order and objectId).
+            for _ in candidates { try evaluation.visitRow() }
+            rows = candidates
+        } else {
+            rows = []
+            rows.reserveCapacity(candidates.count)
+            let scope = query.className
+            candidateLoop: for record in candidates {
+                try evaluation.visitRow()
+                for part in residual {
+                    guard try evaluation.evaluate(part, Scope(record: record, className: scope)) else {
+                        continue candidateLoop
+                    }
                 }
+                rows.append(record)
             }
-            matched.append(record)
         }
         try surfaceFailure()
-        if query.count { return .count(matched.count) }
-        var rows = ordered ? matched : try evaluation.sorted(matched, query)
+        if query.count { return .count(rows.count) }
+        if !ordered { rows = try evaluation.sorted(rows, query) }
         if !paged {
             var limit = query.limit ?? query.profile.defaultLimit
             if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
             rows = try evaluation.page(rows, skip: query.skip, limit: limit)
         }
-        let shaped = rows.map { evaluation.shape($0, query) }
+        if !query.includes.isEmpty || query.keys != nil || !query.excludeKeys.isEmpty {
+            rows = rows.map { evaluation.shape($0, query) }
+        }
         try surfaceFailure()
-        return .records(shaped)
+        return .records(rows)
     }
 
     /// Key facts that know only which paths may reach a date.

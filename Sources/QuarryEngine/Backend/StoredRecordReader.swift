@@ -13,13 +13,24 @@ public struct StoredRecordReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var at = 0
 
+    /// The field names of the rows read before, kept between the rows of one answer: rows of a
+    /// class mostly repeat the last row's names in the same order, so a name whose bytes are the
+    /// last row's is that row's `String` (not made and validated again), and a row whose names
+    /// are all the last row's shares its field order (no array of its own).
+    public final class FieldNames {
+        var order: [String] = []
+        var bytes: [[UInt8]] = []
+        public init() {}
+    }
+
     /// The record; a document that is not one is `corruption` (`StoredRecordCodec.decode`).
+    /// - Parameter names: the names of the answer's rows read before, to share.
     public static func record(
         _ bytes: UnsafeBufferPointer<UInt8>, objectId: String, fields wanted: Set<String>? = nil,
-        corruption: DiagnosticCode
+        names: FieldNames? = nil, corruption: DiagnosticCode
     ) throws(Diagnostic) -> Record {
         var reader = StoredRecordReader(bytes: bytes)
-        if let record = try? reader.record(objectId, wanted) { return record }
+        if let record = try? reader.record(objectId, wanted, names ?? FieldNames()) { return record }
         let record = try StoredRecordCodec.decode(
             String(decoding: bytes, as: UTF8.self), objectId: objectId, corruption: corruption)
         guard let wanted else { return record }
@@ -34,28 +45,59 @@ public struct StoredRecordReader {
 
     /// Reads straight into the record's dictionary and field order, each allocated once at a
     /// size that fits most objects (the per-row cost of a query that returns many rows).
-    private mutating func record(_ objectId: String, _ wanted: Set<String>?) throws(Unreadable) -> Record {
-        var fields: [String: Value] = Dictionary(minimumCapacity: 12)
+    private mutating func record(_ objectId: String, _ wanted: Set<String>?, _ names: FieldNames) throws(Unreadable)
+        -> Record
+    {
+        var fields: [String: Value] = Dictionary(minimumCapacity: Swift.max(12, names.order.count))
         var order: [String] = []
-        order.reserveCapacity(12)
+        // The row's names match the last row's so far (then `order` is not yet made).
+        var same = true
         try expect(UInt8(ascii: "["))
         if try peek() == UInt8(ascii: "]") {
             at += 1
         } else {
             repeat {
                 try expect(UInt8(ascii: "["))
-                let name = try string()
+                let index = same ? fields.count : order.count
+                let name = try fieldName(reusing: names, at: same ? index : -1)
                 try expect(UInt8(ascii: ","))
                 if name == "objectId" || !(wanted?.contains(name) ?? true) {
                     try skipValue()
                 } else if fields.updateValue(try value(), forKey: name) == nil {
-                    order.append(name)
+                    if !same || index >= names.order.count || names.order[index] != name {
+                        if same {
+                            // The first name that is not the last row's: the order so far is its.
+                            order = Array(names.order.prefix(index))
+                            order.reserveCapacity(12)
+                            same = false
+                        }
+                        order.append(name)
+                    }
                 }
                 try expect(UInt8(ascii: "]"))
             } while try separator(UInt8(ascii: "]"))
         }
         guard at == bytes.count else { throw Unreadable() }
+        if same {
+            if fields.count == names.order.count {
+                return Record(objectId: objectId, fields: fields, fieldOrder: names.order)
+            }
+            order = Array(names.order.prefix(fields.count))
+        }
+        names.order = order
+        names.bytes = order.map { Array($0.utf8) }
         return Record(objectId: objectId, fields: fields, fieldOrder: order)
+    }
+
+    /// A field's name: the last row's `String` at `index` when the bytes are the same.
+    private mutating func fieldName(reusing names: FieldNames, at index: Int) throws(Unreadable) -> String {
+        let (start, end, escaped) = try skipString()
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if escaped { return try Self.unescaped(raw) }
+        if index >= 0, index < names.bytes.count, names.bytes[index].elementsEqual(raw) {
+            return names.order[index]
+        }
+        return String(decoding: raw, as: UTF8.self)
     }
 
     // MARK: - Values

@@ -63,13 +63,14 @@ final class StoreSnapshot: StoredObjects {
         _ sql: String, _ bindings: [SQLiteBinding?], fields: Set<String>? = nil
     ) throws(Diagnostic) -> [QuarryCore.Record] {
         var out: [QuarryCore.Record] = []
+        let names = StoredRecordReader.FieldNames()
         try storeCall {
             try statements.each(db, sql, bindings) { row in
                 let objectId = row.string(0)
                 out.append(
                     try row.withUTF8(1) { doc in
                         try StoredRecordReader.record(
-                            doc, objectId: objectId, fields: fields, corruption: .store.corrupt)
+                            doc, objectId: objectId, fields: fields, names: names, corruption: .store.corrupt)
                     })
             }
         }

@@ -24,6 +24,29 @@ import Testing
         }
     }
 
+    /// Rows read one after another with the names of the rows before (FieldNames) come back
+    /// as they do alone, whatever changes from row to row: names added, dropped, reordered or
+    /// repeated, escaped, `objectId` in the document, some names not wanted.
+    @Test(arguments: [nil, ["b", "c", "é"]] as [Set<String>?])
+    func rowsSharingNamesComeBackAsAlone(fields: Set<String>?) throws {
+        let rows = [
+            #"[["a",1],["b","x"],["c",true]]"#, #"[["a",2],["b","y"],["c",false]]"#, #"[["a",3],["b","z"]]"#,
+            #"[["a",4],["b","w"],["c",null],["d",5]]"#, #"[["b","v"],["a",6]]"#, #"[]"#, #"[["a",7],["a",8],["c",1]]"#,
+            #"[["\u0061",9],["b","u"]]"#, #"[["objectId","zz"],["a",10],["b","t"],["c",2]]"#,
+            #"[["é",11],["b","s"],["c",3]]"#, #"[["a",12],["b","r"],["c",4]]"#, #"[["a",12],["b","r"],["c",4]]"#,
+        ]
+        let names = StoredRecordReader.FieldNames()
+        for text in rows + rows.reversed() {
+            let bytes = Array(text.utf8)
+            let shared = try bytes.withUnsafeBufferPointer {
+                try StoredRecordReader.record($0, objectId: "o1", fields: fields, names: names, corruption: Self.code)
+            }
+            let alone = try read(text, fields: fields)
+            #expect(shared == alone, "\(text)")
+            #expect(shared.fieldOrder == alone.fieldOrder, "\(text)")
+        }
+    }
+
     /// Doubles of every shape: the short decimals read without parsing text, and the ones
     /// left to the parser (16 and 17 digits, exponents, subnormals, infinities, NaN).
     @Test func everyDoubleComesBackBitForBit() throws {
