@@ -1,3 +1,4 @@
+import Foundation
 import QuarryCore
 
 /// Newline-delimited JSON: one value per line; blank lines (only spaces, tabs, `\r`) are
@@ -54,8 +55,12 @@ public enum NDJSON {
         var number = 1
         var start = 0
         while start <= buf.count {
-            var end = start
-            while end < buf.count && buf[end] != 0x0A { end += 1 }
+            // memchr compares many bytes at a time: a byte loop here was a fifth of the reader's
+            // time on a large file.
+            var end = buf.count
+            if start < buf.count, let base = buf.baseAddress, let hit = memchr(base + start, 0x0A, buf.count - start) {
+                end = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            }
             let next = end + 1
             if end > start && buf[end - 1] == 0x0D { end -= 1 }
             if !isBlank(buf, start, end) { try body(number, start, end) }
