@@ -20,7 +20,9 @@ public struct ResultSet: RandomAccessCollection, Sendable {
     /// The objectIds of `rows` of a class, copied on several threads when there are many.
     init(rows: [Int], of objectIds: StringColumn, parallelism: ScanParallelism) {
         (bytes, ends) = objectIds.withBytes { s in
-            rows.withUnsafeBufferPointer { rows in ObjectIdCopy(source: s, rows: rows).run(parallelism) }
+            rows.withUnsafeBufferPointer { rows in
+                ObjectIdCopy(source: s, rows: rows, chunkSize: parallelism.morselRows).run(threads: parallelism.threads)
+            }
         }
     }
 
@@ -53,40 +55,45 @@ public struct ResultSet: RandomAccessCollection, Sendable {
 private final class ObjectIdCopy: @unchecked Sendable {
     private let source: StringSpans
     private let rows: UnsafeBufferPointer<Int>
-    private var ends: UnsafeMutableBufferPointer<Int> = UnsafeMutableBufferPointer(start: nil, count: 0)
+    private var ends = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
     private var target: UnsafeMutableRawPointer? = nil
-    private var chunkSize = 1
-    /// Each chunk's byte count, then (before the second phase) its offset in the buffer.
-    private var chunkBytes: [Int] = []
+    private let chunkSize: Int
+    /// Each chunk's byte count, then (before the second phase) its offset in the buffer; each
+    /// element written by the one thread that took its chunk.
+    private let chunkBytes: UnsafeMutableBufferPointer<Int>
     private let lock = NSLock()
     private var nextChunk = 0
 
-    init(source: StringSpans, rows: UnsafeBufferPointer<Int>) {
+    init(source: StringSpans, rows: UnsafeBufferPointer<Int>, chunkSize: Int) {
         self.source = source
         self.rows = rows
+        self.chunkSize = chunkSize
+        chunkBytes = .allocate(capacity: (rows.count + chunkSize - 1) / chunkSize)
+        chunkBytes.initialize(repeating: 0)
     }
 
-    func run(_ parallelism: ScanParallelism) -> (bytes: [UInt8], ends: [Int]) {
-        chunkSize = parallelism.morselRows
-        let chunks = (rows.count + chunkSize - 1) / chunkSize
-        chunkBytes = [Int](repeating: 0, count: chunks)
-        let helpers = parallelism.threads > 1 && chunks >= 2 ? Swift.min(parallelism.threads, chunks) - 1 : 0
-        let ends = [Int](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
-            self.ends = buffer
+    deinit { chunkBytes.deallocate() }
+
+    func run(threads: Int) -> (bytes: [UInt8], ends: [Int]) {
+        let chunks = chunkBytes.count
+        let helpers = threads > 1 && chunks >= 2 ? Swift.min(threads, chunks) - 1 : 0
+        var ends = [Int](repeating: 0, count: rows.count)
+        var bytes: [UInt8] = []
+        ends.withUnsafeMutableBufferPointer { e in
+            self.ends = e
             everyChunk(helpers, .measure)
-            initialized = rows.count
-        }
-        var total = 0
-        for c in chunkBytes.indices {
-            let size = chunkBytes[c]
-            chunkBytes[c] = total
-            total += size
-        }
-        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            target = UnsafeMutableRawPointer(buffer.baseAddress)
-            ends.withUnsafeBufferPointer { self.ends = UnsafeMutableBufferPointer(mutating: $0) }
-            everyChunk(helpers, .place)
-            initialized = total
+            var total = 0
+            for c in 0..<chunks {
+                let size = chunkBytes[c]
+                chunkBytes[c] = total
+                total += size
+            }
+            bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+                target = UnsafeMutableRawPointer(buffer.baseAddress)
+                everyChunk(helpers, .place)
+                initialized = total
+            }
+            self.ends = UnsafeMutableBufferPointer(start: nil, count: 0)
         }
         return (bytes, ends)
     }
@@ -123,7 +130,7 @@ private final class ObjectIdCopy: @unchecked Sendable {
         var total = 0
         for i in indices(chunk) {
             total += source.count(rows[i])
-            ends.initializeElement(at: i, to: total)
+            ends[i] = total
         }
         chunkBytes[chunk] = total
     }
