@@ -404,40 +404,6 @@ struct DataFileStreamer<Sink: DataFileSink> {
         return back()
     }
 
-    /// The wrapper types `wrapper` reads.
-    private enum WrapperType {
-        case date, geoPoint, pointer
-
-        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-            if plainEqual(bytes, "Date") {
-                self = .date
-            } else if plainEqual(bytes, "GeoPoint") {
-                self = .geoPoint
-            } else if plainEqual(bytes, "Pointer") {
-                self = .pointer
-            } else {
-                return nil
-            }
-        }
-    }
-
-    /// The members `wrapper` reads.
-    private enum WrapperKey {
-        case type, iso, latitude, longitude, className, objectId
-
-        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-            switch bytes.count {
-            case 3 where plainEqual(bytes, "iso"): self = .iso
-            case 6 where plainEqual(bytes, "__type"): self = .type
-            case 8 where plainEqual(bytes, "latitude"): self = .latitude
-            case 8 where plainEqual(bytes, "objectId"): self = .objectId
-            case 9 where plainEqual(bytes, "longitude"): self = .longitude
-            case 9 where plainEqual(bytes, "className"): self = .className
-            default: return nil
-            }
-        }
-    }
-
     /// `body` of the UTF-8 bytes of the string at the reader, the reader past it: the bytes in
     /// place when written without escapes, else decoded first. Nil when no string is next.
     private func string<T>(
@@ -492,4 +458,39 @@ struct DataFileStreamer<Sink: DataFileSink> {
 private func plainEqual(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
     guard bytes.count == literal.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
     return memcmp(base, literal.utf8Start, bytes.count) == 0
+}
+
+/// The wrapper types `DataFileStreamer.wrapper` reads (outside the generic streamer, so that
+/// passing their initializers along captures no `Sink` metatype).
+private enum WrapperType {
+    case date, geoPoint, pointer
+
+    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if plainEqual(bytes, "Date") {
+            self = .date
+        } else if plainEqual(bytes, "GeoPoint") {
+            self = .geoPoint
+        } else if plainEqual(bytes, "Pointer") {
+            self = .pointer
+        } else {
+            return nil
+        }
+    }
+}
+
+/// The members `DataFileStreamer.wrapper` reads.
+private enum WrapperKey {
+    case type, iso, latitude, longitude, className, objectId
+
+    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        switch bytes.count {
+        case 3 where plainEqual(bytes, "iso"): self = .iso
+        case 6 where plainEqual(bytes, "__type"): self = .type
+        case 8 where plainEqual(bytes, "latitude"): self = .latitude
+        case 8 where plainEqual(bytes, "objectId"): self = .objectId
+        case 9 where plainEqual(bytes, "longitude"): self = .longitude
+        case 9 where plainEqual(bytes, "className"): self = .className
+        default: return nil
+        }
+    }
 }
