@@ -10,7 +10,6 @@ final class SelectLeaf: KeyLeaf {
     let innerKey: FieldPath
     let semantics: LeafSemantics
     let invert: Bool
-    private var prepared: (run: UInt64, values: PreparedValues)?
 
     init(_ leaf: Leaf, access: KeyAccess, column: Column, inner: Query, innerKey: FieldPath, answers: SlotAnswers) {
         self.column = column
@@ -27,9 +26,13 @@ final class SelectLeaf: KeyLeaf {
         var pointerRows = RowSet(rows: [], capacity: 0)
     }
 
+    /// The inner query's values, made once per execution (`ExecContext.made`: not kept in the
+    /// node, which a cached plan carries into later runs with other variables).
     private func values(_ ctx: ExecContext) -> PreparedValues {
-        let id = ctx.run.serial
-        if let prepared, prepared.run == id { return prepared.values }
+        ctx.made(by: self) { prepare(ctx) }
+    }
+
+    private func prepare(_ ctx: ExecContext) -> PreparedValues {
         var p = PreparedValues()
         var strings: [[UInt8]] = []
         var identities: [Pointer] = []
@@ -59,7 +62,6 @@ final class SelectLeaf: KeyLeaf {
             if semantics == .document { rows += plainStrings.compactMap { targets.row(of: $0) } }
             p.pointerRows = RowSet(rows: rows, capacity: targets.rowCount)
         }
-        prepared = (id, p)
         return p
     }
 

@@ -1,5 +1,4 @@
 import QuarryCore
-import Synchronization
 
 /// What one `Engine.run` shares between the outer query and its inner queries: the clock
 /// reading, the variables, the deadline, the reference evaluation that fallbacks and result
@@ -20,11 +19,6 @@ final class RunState {
     var inner: [Query: InnerOutcome] = [:]
     /// What each query of an analyzed run did.
     var executions: [Query: ExecutionStats] = [:]
-    /// This run among all runs of the process: what a node that prepares something per run
-    /// keys it by. Not `ObjectIdentifier(self)`: a run state often takes the address of the one
-    /// freed just before, and a cached plan then took the last run's inner values for its own.
-    let serial = RunState.serials.add(1, ordering: .relaxed).newValue
-    private static let serials = Atomic<UInt64>(0)
 
     init(
         store: ColumnStore, limits: Limits, variables: [String: Value], nowMillis: Int64,
@@ -124,19 +118,23 @@ final class ExecContext {
     /// The query's literals when its plan was made for others of the same shape: the plan's
     /// parametric leaves read them (docs/ARCHITECTURE.md#plan-parameters).
     let literals: [Value]?
-    /// Fallback predicates of parametric leaves with `literals` put in, by leaf.
-    var boundFallbacks: [ObjectIdentifier: Filter] = [:]
-    /// What parametric leaves made of `literals` (an IN list's set, an element test), by leaf:
+    /// What leaves made for this execution, by leaf: of `literals` (an IN list's set, an element
+    /// test, a fallback predicate with them put in), of the run's inner results (`SelectLeaf`);
     /// made once per execution, not once per batch.
-    private var madeOfLiterals: [ObjectIdentifier: Any] = [:]
+    private var made: [MadeKey: Any] = [:]
+    /// A leaf and the type it made (a parametric leaf makes its test and its fallback predicate).
+    private struct MadeKey: Hashable {
+        let leaf: ObjectIdentifier
+        let type: ObjectIdentifier
+    }
 
-    /// `make()`, made the first time `leaf` asks in this execution.
+    /// `make()`, made the first time `leaf` asks for a `T` in this execution.
     func made<T>(by leaf: AnyObject, _ make: () -> T) -> T {
-        let id = ObjectIdentifier(leaf)
+        let key = MadeKey(leaf: ObjectIdentifier(leaf), type: ObjectIdentifier(T.self))
         // Unwrapped before the cast: a missing entry cast to an optional `T` would be a nil `T`.
-        if let entry = madeOfLiterals[id], let known = entry as? T { return known }
+        if let entry = made[key], let known = entry as? T { return known }
         let value = make()
-        madeOfLiterals[id] = value
+        made[key] = value
         return value
     }
 

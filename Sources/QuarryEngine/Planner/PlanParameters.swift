@@ -88,11 +88,7 @@ extension ExecContext {
     /// can decide (worked out once per execution and leaf).
     func fallback(_ leaf: KeyLeaf) -> Filter {
         guard let slots = leaf.parameterSlots, let literals else { return leaf.fallback }
-        let id = ObjectIdentifier(leaf)
-        if let known = boundFallbacks[id] { return known }
-        let bound = PlanRebinding.substituted(leaf.fallback, literals: Array(literals[slots]))
-        boundFallbacks[id] = bound
-        return bound
+        return made(by: leaf) { PlanRebinding.substituted(leaf.fallback, literals: Array(literals[slots])) }
     }
 }
 
