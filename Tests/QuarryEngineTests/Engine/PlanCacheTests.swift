@@ -1,3 +1,4 @@
+import QuarrySQL
 import QuarryCore
 import QuarryTestSupport
 import Testing
@@ -95,6 +96,36 @@ import Testing
             #expect(counts.built == before.built + 1, "\(PredicateText.render(shape[0]))")
             #expect(counts.bound > before.bound, "\(PredicateText.render(shape[0]))")
             #expect(counts.rebound == before.rebound, "\(PredicateText.render(shape[0]))")
+        }
+    }
+
+    /// A new literal a parameter's check refuses (under SQL, a string that is no date, in an IN
+    /// list over a date column) is planned again: the same located error as the reference, and
+    /// the cached plan still answers its own literals after it.
+    @Test func aRefusedLiteralFailsAsTheReference() throws {
+        let records = (0..<20).map { i in record("r\(i)", ["when": .date(1_577_836_800_000 + Int64(i) * 86_400_000)]) }
+        let db = database(("T", records))
+        let engine = Engine(database: db)
+        let reference = ReferenceEvaluator(database: db)
+        func query(_ literals: [String]) throws -> Query {
+            Query(
+                className: "T",
+                predicate: try SQLWhere.parse(
+                    "when IN (\(literals.map { "'\($0)'" }.joined(separator: ", ")))", className: "T"))
+        }
+        for literals in [["2020-01-01", "2020-01-03"], ["2020-01-02", "not a date"], ["2020-01-05", "2020-01-04"]] {
+            let q = try query(literals)
+            let expected = Self.outcome { () throws(Diagnostic) in try reference.run(q) }
+            #expect(Self.outcome { () throws(Diagnostic) in try engine.run(q) } == expected, "\(literals)")
+            if literals.contains("not a date") {
+                func range(_ body: () throws(Diagnostic) -> QueryResult) -> SourceRange? {
+                    do throws(Diagnostic) { _ = try body() } catch { return error.range }
+                    return nil
+                }
+                let located = range { () throws(Diagnostic) in try engine.run(q) }
+                #expect(located != nil)
+                #expect(located == range { () throws(Diagnostic) in try reference.run(q) })
+            }
         }
     }
 
