@@ -1,3 +1,4 @@
+import Foundation
 import QuarryCore
 import QuarryData
 
@@ -23,7 +24,9 @@ struct ColumnLoader: DataFileSink {
 
     mutating func beginClass(_ name: String) {
         if let table { schema.add(table.name, classFields()) }
-        table = store.table(creating: name)
+        let table = store.table(creating: name)
+        if table.rowCount == 0 { table.objectIds.deferValueStatistics() }
+        self.table = table
         loaded.append(name)
         columns = []
         names = []
@@ -54,6 +57,7 @@ struct ColumnLoader: DataFileSink {
         let type = schema.keeps(value, field: field) ? nil : FieldType.of(value)
         guard let column = columns[field] else {
             let column = store.makeColumn(ColumnKind.of(value) ?? .generic)
+            if column.defersValuesWell { column.deferValueStatistics() }
             column.reserve(max(expected, row + 1))
             for _ in 0..<row { column.append(nil) }
             column.append(value)
@@ -99,10 +103,12 @@ struct ColumnLoader: DataFileSink {
         return true
     }
 
-    /// Settles every column and resolves pointers into classes read after theirs.
-    mutating func finish() -> InferredSchema {
+    /// Settles every column and resolves pointers into classes read after theirs; then the
+    /// columns' deferred statistics are noted on up to `threads` threads at once.
+    mutating func finish(threads: Int) -> InferredSchema {
         if let table { schema.add(table.name, classFields()) }
         table = nil
+        var noting: [Column] = []
         for name in store.classNames {
             guard let table = store.table(name) else { continue }
             let after = Set(loaded.drop(while: { $0 != name }))
@@ -118,12 +124,25 @@ struct ColumnLoader: DataFileSink {
                 if forward || (column.kind == .generic ? Self.bestKind(column, table.rowCount) != .generic : misfit) {
                     store.rebuild(field, in: table)
                 } else {
+                    // Settled first: a dictionary-encoded column notes each distinct string once.
                     column.settle()
+                    noting.append(column)
                 }
             }
             table.objectIds.settleDistinct()
+            noting.append(table.objectIds)
         }
+        Self.noteDeferredValues(of: noting, threads: threads)
         return schema.inferred
+    }
+
+    /// Columns are taken one at a time from a shared list, so a large one keeps one thread
+    /// while the others take the rest.
+    private static func noteDeferredValues(of columns: [Column], threads: Int) {
+        let work = NotingWork(columns)
+        ScanThreads.shared.run(helpers: max(0, min(threads, columns.count) - 1)) {
+            while let column = work.next() { column.noteDeferredValues() }
+        }
     }
 
     private mutating func rebuild(_ field: Int) {
@@ -138,5 +157,20 @@ struct ColumnLoader: DataFileSink {
 
     private static func bestKind(_ column: Column, _ rows: Int) -> ColumnKind {
         ColumnKind.best(for: (0..<rows).lazy.compactMap { column.value(at: $0) })
+    }
+}
+
+/// The loader's columns whose statistics are still to be noted, handed out one at a time to
+/// the threads that note them (each column is touched by one thread only).
+private final class NotingWork: @unchecked Sendable {
+    private let lock = NSLock()
+    private var columns: [Column]
+
+    init(_ columns: [Column]) { self.columns = columns.reversed() }
+
+    func next() -> Column? {
+        lock.lock()
+        defer { lock.unlock() }
+        return columns.popLast()
     }
 }

@@ -43,7 +43,7 @@ extension Engine {
         }
         switch outcome {
         case .streamed:
-            let schema = loader.finish()
+            let schema = loader.finish(threads: parallelism.threads)
             return Loaded(
                 engine: Engine(
                     store: loader.store, schema: schema, limits: limits,

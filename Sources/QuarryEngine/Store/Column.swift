@@ -14,6 +14,9 @@ class Column {
     /// One `Slot` raw value per row.
     @exclusivity(unchecked) final var slots: [UInt8] = []
     @exclusivity(unchecked) final var statistics = ColumnStatistics()
+    /// While set, `place` counts slots but leaves the values' bounds, types and distinct count
+    /// to `noteDeferredValues` (the direct loader's, docs/STORAGE.md#direct-loading).
+    private final var defersValues = false
     /// The values of `other` rows, by row: few in a typed column, every value in a generic one.
     private(set) final var others: [Int: Value] = [:]
 
@@ -116,7 +119,7 @@ class Column {
         if slot == .other, let v, !keepsOther(v, at: row) { others[row] = v }
         slots[row] = slot.rawValue
         statistics.count(slot, +1)
-        if let v, !v.isNull { statistics.note(v) }
+        if let v, !v.isNull, !defersValues { statistics.note(v) }
     }
 
     /// Lets go of a row's current value (its typed storage and its count).
@@ -143,6 +146,33 @@ class Column {
         slots[row] = slot.rawValue
         statistics.count(slot, +1)
         others[row] = slot == .other ? value : nil
+    }
+
+    /// Whether noting the values after loading (`noteDeferredValues`) costs less than noting
+    /// each as it comes: true for scalar and string columns, whose values are cheap to read
+    /// back; arrays and pointers would build a `Value` a row again.
+    var defersValuesWell: Bool { false }
+
+    /// From now on, values are counted as they come but noted in the statistics only by
+    /// `noteDeferredValues`.
+    final func deferValueStatistics() { defersValues = true }
+
+    /// Notes every value the column holds in its statistics, if they were deferred, and stops
+    /// deferring. Columns of one store may do this on several threads at once (each reads
+    /// only itself).
+    final func noteDeferredValues() {
+        guard defersValues else { return }
+        defersValues = false
+        noteTypedValues()
+        for row in slots.indices where slots[row] == Slot.other.rawValue {
+            if let v = otherValue(at: row) { statistics.note(v) }
+        }
+    }
+
+    /// Notes the typed values in the statistics; a subclass with a faster way than a `Value`
+    /// a row overrides it.
+    func noteTypedValues() {
+        for row in slots.indices where slots[row] == Slot.value.rawValue { statistics.note(typedValue(at: row)) }
     }
 
     /// Values the column's kind does not hold; many of them call for a column of another kind.

@@ -22,6 +22,13 @@ struct DistinctSketch: Hashable, Sendable {
         add(hash: Int(truncatingIfNeeded: Self.mix(Self.stableHash(value))))
     }
 
+    /// Adds a string by its UTF-8 bytes: the same as adding the `.string` value.
+    mutating func add(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        add(hash: Int(truncatingIfNeeded: Self.mix(Self.fnv(bytes, seed: Self.stringSeed))))
+    }
+
+    private static let stringSeed: UInt64 = 1
+
     private static func stableHash(_ v: Value) -> UInt64 {
         switch v {
         case .int(let i): return UInt64(bitPattern: i)
@@ -29,7 +36,7 @@ struct DistinctSketch: Hashable, Sendable {
             if let i = Int64(exactly: d) { return UInt64(bitPattern: i) }
             return d.isNaN ? 0x7FF8_0000_0000_0000 : d.bitPattern
         case .string(let s):
-            return s.utf8.withContiguousStorageIfAvailable { fnv($0, seed: 1) } ?? fnv(s.utf8, seed: 1)
+            return s.utf8.withContiguousStorageIfAvailable { fnv($0, seed: stringSeed) } ?? fnv(s.utf8, seed: stringSeed)
         case .date(let ms): return UInt64(bitPattern: ms) ^ 0x5DA7_E000_0000_0000
         case .bool(let b): return b ? 0xB001 : 0xB000
         case .pointer(let p): return fnv(p.objectId.utf8, seed: fnv(p.className.utf8, seed: 2))

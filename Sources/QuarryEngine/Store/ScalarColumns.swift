@@ -2,6 +2,7 @@ import QuarryCore
 
 /// Int64 values: the `int` kind, or epoch milliseconds for the `date` kind.
 final class Int64Column: Column {
+    override var defersValuesWell: Bool { true }
     @exclusivity(unchecked) var values: [Int64] = []
 
     override func copy(targets: (String) -> PointerTargets) -> Column {
@@ -30,6 +31,7 @@ final class Int64Column: Column {
 /// Numbers stored as doubles: doubles, and ints that a double holds exactly (marked, so that
 /// they read back as ints).
 final class DoubleColumn: Column {
+    override var defersValuesWell: Bool { true }
     @exclusivity(unchecked) var values: [Double] = []
     private var storedInts = RowBits()
 
@@ -70,6 +72,7 @@ final class DoubleColumn: Column {
 }
 
 final class BoolColumn: Column {
+    override var defersValuesWell: Bool { true }
     @exclusivity(unchecked) var values: [Bool] = []
 
     override func copy(targets: (String) -> PointerTargets) -> Column {
@@ -93,6 +96,7 @@ final class BoolColumn: Column {
 
 /// Geo points as two arrays of degrees.
 final class GeoColumn: Column {
+    override var defersValuesWell: Bool { true }
     @exclusivity(unchecked) var latitudes: [Double] = []
     @exclusivity(unchecked) var longitudes: [Double] = []
 

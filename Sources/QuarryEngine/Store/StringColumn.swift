@@ -1,3 +1,4 @@
+import Foundation
 import QuarryCore
 
 /// Strings as UTF-8 bytes in one arena, so that comparisons are byte comparisons (UTF-8 byte
@@ -113,6 +114,39 @@ final class StringColumn: Column {
     }
 
     override func typedValue(at row: Int) -> Value { .string(string(at: row)) }
+
+    override var defersValuesWell: Bool { true }
+
+    /// Each distinct string's bytes hashed and compared once (each row's, when plain), with
+    /// no `String` made but for the two bounds.
+    override func noteTypedValues() {
+        var minRow: Int?, maxRow: Int?
+        withBytes { s in
+            var seen = [Bool](repeating: false, count: s.isCoded ? s.entryCount : 0)
+            for row in 0..<rowCount where slots[row] == Slot.value.rawValue {
+                if s.isCoded {
+                    let e = s.entry(row)
+                    guard !seen[e] else { continue }
+                    seen[e] = true
+                }
+                let span = s.span(row)
+                statistics.distinct.add(utf8: span)
+                if minRow.map({ Self.compare(span, s.span($0)) < 0 }) ?? true { minRow = row }
+                if maxRow.map({ Self.compare(span, s.span($0)) > 0 }) ?? true { maxRow = row }
+            }
+        }
+        for row in [minRow, maxRow].compactMap({ $0 }) { statistics.note(typedValue(at: row)) }
+    }
+
+    /// UTF-8 byte order, as `Value.compareStrings`.
+    private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = Swift.min(a.count, b.count)
+        if n > 0, let x = a.baseAddress, let y = b.baseAddress {
+            let c = memcmp(x, y, n)
+            if c != 0 { return c < 0 ? -1 : 1 }
+        }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
     override var typedBytes: Int {
         arena.capacity + (starts.capacity + lengths.capacity) * 4 + codes.bytes + dictionary.bytes
     }
