@@ -24,20 +24,16 @@ struct PostgresSession {
 
     func run(_ sql: String, _ binds: [String?] = []) throws { _ = try rows(sql, binds) }
 
-    /// `transform` of each row of a statement, in order, made on the connection's event loop as
-    /// the rows arrive (docs/STORAGE.md#postgresql-connections): decoding overlaps the server's
-    /// sending, and no array of `PostgresRow`s is built (collecting them was half the time of a
-    /// large result).
-    func map<T>(_ sql: String, _ binds: [String?], _ transform: @escaping (PostgresRow) throws -> T) throws -> [T] {
+    /// `body` on each row of a statement, in order, on the connection's event loop as the rows
+    /// arrive (docs/STORAGE.md#postgresql-connections): decoding overlaps the server's sending,
+    /// and no array of `PostgresRow`s is built (collecting them was half the time of a large
+    /// result).
+    func each(_ sql: String, _ binds: [String?], _ body: @escaping @Sendable (PostgresRow) throws -> Void) throws {
         var bindings = PostgresBindings(capacity: binds.count)
         for b in binds {
             if let b { bindings.append(b) } else { bindings.appendNull() }
         }
-        let results = RowResults<T>(transform)
-        _ = try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
-            try results.append($0)
-        }.wait()
-        return results.values
+        _ = try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger, body).wait()
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
@@ -52,17 +48,6 @@ struct PostgresSession {
             throw error
         }
     }
-}
-
-/// What `PostgresSession.map` builds: appended on the event loop, one row after another, and
-/// read by the waiting thread after the query's future completes (which orders the two).
-private final class RowResults<T>: @unchecked Sendable {
-    let transform: (PostgresRow) throws -> T
-    var values: [T] = []
-
-    init(_ transform: @escaping (PostgresRow) throws -> T) { self.transform = transform }
-
-    func append(_ row: PostgresRow) throws { values.append(try transform(row)) }
 }
 
 extension PostgresRow {

@@ -5,11 +5,14 @@ import Quarry
 final class PostgresSnapshot: StoredObjects {
     let session: PostgresSession
     let catalog: PostgresCatalog
+    /// Threads that decode a large answer's documents.
+    let threads: Int
     private var resolved: [Pointer: Record?] = [:]
 
-    init(session: PostgresSession, catalog: PostgresCatalog) {
+    init(session: PostgresSession, catalog: PostgresCatalog, threads: Int) {
         self.session = session
         self.catalog = catalog
+        self.threads = threads
     }
 
     func hasClass(_ className: String) -> Bool { catalog.classes[className] != nil }
@@ -34,19 +37,25 @@ final class PostgresSnapshot: StoredObjects {
         }
     }
 
-    /// Rows of `objectid, raw` decoded as records.
+    /// Rows of `objectid, raw` decoded as records; a large answer is decoded on several threads
+    /// (docs/STORAGE.md#reading-rows).
     func records(_ sql: String, _ binds: [String?]) throws(Diagnostic) -> [Record] {
-        let names = StoredRecordReader.FieldNames()
-        return try storeCall {
-            try session.map(sql, binds) { row in
+        let batches = Batches(StoredRecordBatches(corruption: .store.postgresCorrupt, threads: threads))
+        try storeCall {
+            try session.each(sql, binds) { row in
                 let columns = row.makeRandomAccess()
                 var raw = try columns[1].decode(String?.self) ?? ""
                 let objectId = try columns[0].decode(String?.self) ?? ""
-                return try raw.withUTF8 { (bytes) throws(Diagnostic) in
-                    try StoredRecordReader.record(
-                        bytes, objectId: objectId, names: names, corruption: .store.postgresCorrupt)
-                }
+                try raw.withUTF8 { try batches.rows.append(objectId: objectId, document: $0) }
             }
         }
+        return try batches.rows.finish()
+    }
+
+    /// The answer's rows as they arrive on the connection's event loop, read by the waiting
+    /// thread once the query's future completes (which orders the two).
+    private final class Batches: @unchecked Sendable {
+        var rows: StoredRecordBatches
+        init(_ rows: StoredRecordBatches) { self.rows = rows }
     }
 }

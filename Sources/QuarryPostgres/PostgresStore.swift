@@ -23,6 +23,8 @@ public final class PostgresStore: QueryBackend, Sendable {
     let random: @Sendable () -> Double
     let logger = Logger(label: "quarry.postgres")
     let catalogs = CatalogCache<PostgresCatalog>()
+    /// Threads that decode a large answer's documents (docs/STORAGE.md#reading-rows).
+    let decodeThreads: Int
 
     /// Connects to the database at `url` (`postgresql://user[:password]@host[:port]/database`,
     /// or `?host=/socket/folder` for a Unix socket) and creates the catalog tables when the
@@ -30,11 +32,12 @@ public final class PostgresStore: QueryBackend, Sendable {
     public static func open(
         url: String, limits: Limits = .default,
         now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        parallelism: ScanParallelism = .automatic
     ) async throws(Diagnostic) -> PostgresStore {
         let parsed = try PostgresURL(url)
         try await probe(parsed)
-        let store = PostgresStore(parsed, limits: limits, now: now, random: random)
+        let store = PostgresStore(parsed, limits: limits, now: now, random: random, decodeThreads: parallelism.threads)
         do throws(Diagnostic) {
             try await store.session(write: true) { s in
                 for statement in PostgresCatalog.schema { try s.run(statement) }
@@ -72,7 +75,7 @@ public final class PostgresStore: QueryBackend, Sendable {
 
     private init(
         _ url: PostgresURL, limits: Limits, now: @escaping @Sendable () -> Int64,
-        random: @escaping @Sendable () -> Double
+        random: @escaping @Sendable () -> Double, decodeThreads: Int
     ) {
         location = url.location
         var configuration: PostgresClient.Configuration
@@ -93,6 +96,7 @@ public final class PostgresStore: QueryBackend, Sendable {
         self.limits = limits
         self.now = now
         self.random = random
+        self.decodeThreads = decodeThreads
     }
 
     /// Ends the pool's connections.
@@ -186,7 +190,7 @@ public final class PostgresStore: QueryBackend, Sendable {
 
     func answer(_ query: Query, _ variables: [String: Value], _ s: PostgresSession) throws -> QueryResult {
         let catalog = try PostgresCatalog.read(s, catalogs)
-        let snapshot = PostgresSnapshot(session: s, catalog: catalog)
+        let snapshot = PostgresSnapshot(session: s, catalog: catalog, threads: decodeThreads)
         let evaluator = PushdownEvaluator(
             objects: snapshot, limits: limits, variables: variables, now: now, random: random)
         try evaluator.validate(query)
@@ -199,7 +203,7 @@ public final class PostgresStore: QueryBackend, Sendable {
 
     func explain(_ query: Query, _ variables: [String: Value], _ s: PostgresSession) throws -> BackendExplanation {
         let catalog = try PostgresCatalog.read(s, catalogs)
-        let snapshot = PostgresSnapshot(session: s, catalog: catalog)
+        let snapshot = PostgresSnapshot(session: s, catalog: catalog, threads: decodeThreads)
         let evaluator = PushdownEvaluator(
             objects: snapshot, limits: limits, variables: variables, now: now, random: random)
         try evaluator.validate(query)

@@ -36,7 +36,8 @@ struct DistinctSketch: Hashable, Sendable {
             if let i = Int64(exactly: d) { return UInt64(bitPattern: i) }
             return d.isNaN ? 0x7FF8_0000_0000_0000 : d.bitPattern
         case .string(let s):
-            return s.utf8.withContiguousStorageIfAvailable { fnv($0, seed: stringSeed) } ?? fnv(s.utf8, seed: stringSeed)
+            return s.utf8.withContiguousStorageIfAvailable { fnv($0, seed: stringSeed) }
+                ?? fnv(s.utf8, seed: stringSeed)
         case .date(let ms): return UInt64(bitPattern: ms) ^ 0x5DA7_E000_0000_0000
         case .bool(let b): return b ? 0xB001 : 0xB000
         case .pointer(let p): return fnv(p.objectId.utf8, seed: fnv(p.className.utf8, seed: 2))

@@ -18,15 +18,20 @@ public final class SQLiteStore: QueryBackend, Sendable {
     let random: @Sendable () -> Double
     let statements = StatementCache()
     let catalogs = CatalogCache<StoreCatalog.Read>()
+    /// Threads that decode a large answer's documents (docs/STORAGE.md#reading-rows).
+    let decodeThreads: Int
 
     /// Opens the store at `path`, creating the file when it does not exist.
+    /// - Parameter parallelism: how many threads decode the documents of a large answer.
     public init(
         path: String, limits: Limits = .default,
         now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        parallelism: ScanParallelism = .automatic
     ) throws(Diagnostic) {
         self.path = path
         self.limits = limits
+        decodeThreads = parallelism.threads
         self.now = now
         self.random = random
         var configuration = Configuration()
@@ -138,7 +143,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
 
     func answer(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> QueryResult {
         let catalog = try StoreCatalog.read(db, statements, catalogs)
-        let snapshot = StoreSnapshot(db: db, catalog: catalog.catalog, statements: statements)
+        let snapshot = StoreSnapshot(db: db, catalog: catalog.catalog, statements: statements, threads: decodeThreads)
         let evaluator = PushdownEvaluator(
             objects: snapshot, limits: limits, variables: variables, now: now, random: random)
         try evaluator.validate(query)
@@ -166,7 +171,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
 
     func explain(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> BackendExplanation {
         let catalog = try StoreCatalog.read(db, statements, catalogs)
-        let snapshot = StoreSnapshot(db: db, catalog: catalog.catalog, statements: statements)
+        let snapshot = StoreSnapshot(db: db, catalog: catalog.catalog, statements: statements, threads: decodeThreads)
         let evaluator = PushdownEvaluator(
             objects: snapshot, limits: limits, variables: variables, now: now, random: random)
         try evaluator.validate(query)

@@ -10,10 +10,14 @@ final class StoreSnapshot: StoredObjects {
     let statements: StatementCache
     private var resolved: [Pointer: QuarryCore.Record?] = [:]
 
-    init(db: GRDB.Database, catalog: StoreCatalog, statements: StatementCache) {
+    /// Threads that decode a large answer's documents.
+    let threads: Int
+
+    init(db: GRDB.Database, catalog: StoreCatalog, statements: StatementCache, threads: Int) {
         self.db = db
         self.catalog = catalog
         self.statements = statements
+        self.threads = threads
     }
 
     func hasClass(_ className: String) -> Bool { catalog.classes[className] != nil }
@@ -58,23 +62,18 @@ final class StoreSnapshot: StoredObjects {
     }
 
     /// Rows of `objectId, doc` decoded as records, each with only the `fields` named when
-    /// given (docs/STORAGE.md#reading-rows).
+    /// given; a large answer is decoded on several threads (docs/STORAGE.md#reading-rows).
     func records(
         _ sql: String, _ bindings: [SQLiteBinding?], fields: Set<String>? = nil
     ) throws(Diagnostic) -> [QuarryCore.Record] {
-        var out: [QuarryCore.Record] = []
-        let names = StoredRecordReader.FieldNames()
+        var batches = StoredRecordBatches(fields: fields, corruption: .store.corrupt, threads: threads)
         try storeCall {
             try statements.each(db, sql, bindings) { row in
                 let objectId = row.string(0)
-                out.append(
-                    try row.withUTF8(1) { doc in
-                        try StoredRecordReader.record(
-                            doc, objectId: objectId, fields: fields, names: names, corruption: .store.corrupt)
-                    })
+                try row.withUTF8(1) { doc in try batches.append(objectId: objectId, document: doc) }
             }
         }
-        return out
+        return try batches.finish()
     }
 }
 
