@@ -58,6 +58,7 @@ struct ColumnLoader: DataFileSink {
         guard let column = columns[field] else {
             let column = store.makeColumn(ColumnKind.of(value) ?? .generic)
             if column.defersValuesWell { column.deferValueStatistics() }
+            column.codeStringsWhileLoading()
             column.reserve(max(expected, row + 1))
             for _ in 0..<row { column.append(nil) }
             column.append(value)

@@ -31,6 +31,8 @@ final class ArrayColumn: SlicedColumn {
     override var typedBytes: Int { sliceBytes + elements.heapBytes }
     override var entryCount: Int { elements.rowCount }
 
+    override func codeStringsWhileLoading() { elements.codeStringsWhileLoading() }
+
     override func settle() {
         elements.settle()
         super.settle()

@@ -148,6 +148,11 @@ class Column {
         others[row] = slot == .other ? value : nil
     }
 
+    /// Loading: a string column (or an array column's string elements) takes a dictionary as
+    /// its strings arrive instead of settling into one afterwards
+    /// (docs/STORAGE.md#direct-loading); other columns do nothing.
+    func codeStringsWhileLoading() {}
+
     /// Whether noting the values after loading (`noteDeferredValues`) costs less than noting
     /// each as it comes: true for scalar and string columns, whose values are cheap to read
     /// back; arrays and pointers would build a `Value` a row again.

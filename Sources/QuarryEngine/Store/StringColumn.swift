@@ -19,6 +19,10 @@ final class StringColumn: Column {
     private var dictionary = SpanTable()
     /// Bytes of replaced strings still in the arena (plain only: a dictionary keeps its entries).
     private var garbage = 0
+    /// Loading: the column takes a dictionary from its first string on, instead of settling
+    /// into one afterwards (docs/STORAGE.md#direct-loading); cleared when the strings turn out
+    /// too distinct for it, and by `settle`.
+    private var codesWhileLoading = false
 
     override func copy(targets: (String) -> PointerTargets) -> Column { copy() }
 
@@ -45,6 +49,7 @@ final class StringColumn: Column {
     /// then kept as an `other` value).
     private func put(_ s: String, at row: Int) -> Bool {
         var s = s
+        if codesWhileLoading { codeOrGiveUp() }
         if coded {
             guard let code = s.withUTF8({ entry(for: $0) }) else { return false }
             codes[row] = code
@@ -175,8 +180,90 @@ final class StringColumn: Column {
         lengths[row] = 0
     }
     override func settle() {
+        if codesWhileLoading {
+            codesWhileLoading = false
+            // The dictionary stays only where settling a plain column would have made the
+            // same one: every entry some row's string, and smaller than a span per row.
+            if coded, rowCount < 64 || !dictionaryIsSmaller(keepingEveryEntry: true) { uncode() }
+        }
         encodeIfSmaller()
         super.settle()
+    }
+
+    override func codeStringsWhileLoading() {
+        if rowCount == 0 { codesWhileLoading = true }
+    }
+
+    /// Loading: codes from the first string on (the rows before it are placeholders, which
+    /// then name that string's entry 0 as coded placeholders do); and at doubling counts from
+    /// 65,536 rows, goes back to plain for good when the dictionary stops paying.
+    private func codeOrGiveUp() {
+        if !coded {
+            guard !slots.contains(Slot.value.rawValue) else { return }
+            let reserved = starts.capacity
+            starts = []
+            lengths = []
+            codes = PackedCodes([UInt32](repeating: 0, count: rowCount))
+            codes.reserve(reserved - rowCount)
+            coded = true
+            return
+        }
+        let rows = rowCount
+        guard rows >= 1 << 16, rows & (rows - 1) == 0, !dictionaryIsSmaller(keepingEveryEntry: false) else { return }
+        uncode()
+        codesWhileLoading = false
+    }
+
+    /// Whether the dictionary takes fewer bytes than a span per row, by the rule of
+    /// `encodeIfSmaller`; with `keepingEveryEntry`, false as well when an entry is no row's
+    /// (a replaced string's).
+    private func dictionaryIsSmaller(keepingEveryEntry: Bool) -> Bool {
+        var held = [Bool](repeating: false, count: keepingEveryEntry ? starts.count : 0)
+        var plainArena = 0
+        withBytes { s in
+            for row in 0..<rowCount where slots[row] == Slot.value.rawValue {
+                plainArena += s.count(row)
+                if keepingEveryEntry { held[s.entry(row)] = true }
+            }
+        }
+        if keepingEveryEntry, held.contains(false) { return false }
+        let plain = plainArena + 8 * rowCount
+        let dictionaryBytes = arena.count + starts.count * (8 + 6) + 4 * rowCount
+        return dictionaryBytes < plain
+    }
+
+    /// Back to one span per row (placeholders and other rows empty); nothing changes when the
+    /// rows' strings would not fit one arena.
+    private func uncode() {
+        guard coded else { return }
+        var freshArena: [UInt8] = [], freshStarts: [UInt32] = [], freshLengths: [UInt32] = []
+        let fits = withBytes { s in
+            var total = 0
+            for row in 0..<rowCount where slots[row] == Slot.value.rawValue { total += s.count(row) }
+            guard total <= Int(UInt32.max) else { return false }
+            freshArena.reserveCapacity(total)
+            freshStarts.reserveCapacity(rowCount)
+            freshLengths.reserveCapacity(rowCount)
+            for row in 0..<rowCount {
+                freshStarts.append(UInt32(freshArena.count))
+                guard slots[row] == Slot.value.rawValue else {
+                    freshLengths.append(0)
+                    continue
+                }
+                let span = s.span(row)
+                freshLengths.append(UInt32(span.count))
+                freshArena.append(contentsOf: span)
+            }
+            return true
+        }
+        guard fits else { return }
+        arena = freshArena
+        starts = freshStarts
+        lengths = freshLengths
+        codes = PackedCodes()
+        coded = false
+        dictionary = SpanTable()
+        garbage = 0
     }
 
     /// Settles a column of distinct strings (the objectIds): only spare capacity goes, as a

@@ -219,6 +219,61 @@ import Testing
         #expect(table?.column("name")?.kind == .string)
     }
 
+    /// String columns take their dictionary as they load (docs/STORAGE.md#direct-loading) and
+    /// end in the form a store built from the records settles into: unique strings past 65,536
+    /// rows go back to plain; few distinct strings keep their codes, in first-seen order, even
+    /// when the first rows hold no string or a null element; a string replaced by a repeated key
+    /// leaves no entry behind.
+    @Test func stringColumnsCodeAsTheyLoad() throws {
+        var lines: [String] = []
+        for i in 0..<(1 << 16) + 10 {
+            let name = i < 3 ? "" : (i == 3 ? #", "n": null"# : #", "n": "n\#(i % 50)""#)
+            let tags = i == 0 ? #"[null]"# : #"["t\#(i % 7)", "u\#(i % 3)"]"#
+            let repeated = i == 500 ? #", "r": "only-here", "r": "r1""# : #", "r": "r\#(i % 5)""#
+            lines.append(#"{"objectId": "p\#(i)", "u": "unique\#(i)"\#(name), "tags": \#(tags)\#(repeated)}"#)
+        }
+        let path = try Self.temporaryFile("P.ndjson", lines.joined(separator: "\n"))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let engine = try Engine.load(contentsOfFile: path, parallelism: ScanParallelism(threads: 2)).engine
+        let records = try DataFile.load(path: path)
+        let reference = Engine(database: records)
+        ColumnRecordTests.expectSame(engine, records)
+        Self.expectSameStatistics(engine, reference, "")
+        let loaded = try #require(engine.store.table("P")), built = try #require(reference.store.table("P"))
+        func strings(_ table: ClassTable, _ field: String) -> StringColumn? {
+            let column = table.column(field)
+            return (column as? StringColumn) ?? ((column as? ArrayColumn)?.elements as? StringColumn)
+        }
+        for field in ["u", "n", "tags", "r"] {
+            let mine = try #require(strings(loaded, field)), theirs = try #require(strings(built, field))
+            #expect(mine.coded == theirs.coded, "\(field)")
+            for probe in ["n0", "n49", "t3", "u2", "r1", "r4", "only-here"] {
+                #expect(mine.entry(of: Array(probe.utf8)) == theirs.entry(of: Array(probe.utf8)), "\(field) \(probe)")
+            }
+        }
+        #expect(strings(loaded, "u")?.coded == false)
+        #expect(strings(loaded, "n")?.coded == true)
+        #expect(strings(loaded, "r")?.entry(of: Array("only-here".utf8)) == -1)
+    }
+
+    /// While loading, a column of few distinct strings is coded already, and one of unique
+    /// strings goes back to plain at 65,536 rows instead of growing a dictionary as large as
+    /// its rows (the load's peak memory).
+    @Test func uniqueStringsStopCodingWhileLoading() throws {
+        var loader = ColumnLoader()
+        loader.beginClass("P")
+        let unique = loader.field(named: "u"), few = loader.field(named: "f")
+        for i in 0..<1 << 16 {
+            loader.value(.string("unique\(i)"), field: unique)
+            loader.value(.string("f\(i % 9)"), field: few)
+            let added = loader.endObject(objectId: "p\(i)")
+            #expect(added)
+        }
+        let table = try #require(loader.store.table("P"))
+        #expect((table.column("u") as? StringColumn)?.coded == false)
+        #expect((table.column("f") as? StringColumn)?.coded == true)
+    }
+
     /// Field types that stay and field types that turn mixed, value after value, for each kind
     /// `LoadedSchema.keeps` answers without building the type: the schema is the record loader's.
     @Test func fieldTypesMergeAsTheRecordLoaderMergesThem() throws {
