@@ -50,9 +50,12 @@ struct PostgresCLIStore: CLIStore {
     var location: String { store.location }
     var backend: any QueryBackend { store }
 
-    static func open(_ url: String, limits: Limits = .default) throws(Diagnostic) -> PostgresCLIStore {
+    static func open(_ url: String, limits: Limits = .default, parallelism: ScanParallelism = .automatic)
+        throws(Diagnostic) -> PostgresCLIStore
+    {
         PostgresCLIStore(
-            store: try blocking { () async throws(Diagnostic) in try await PostgresStore.open(url: url, limits: limits)
+            store: try blocking { () async throws(Diagnostic) in
+                try await PostgresStore.open(url: url, limits: limits, parallelism: parallelism)
             })
     }
 

@@ -105,10 +105,11 @@ struct DataOptions: ParsableArguments {
         }
     }
 
-    /// The store `--store` names with the class settled, nil without `--store`.
-    func openStore() throws(Failure) -> StoreSource? {
+    /// The store `--store` names with the class settled, nil without `--store`; `parallelism`
+    /// bounds the threads that decode a large answer (docs/STORAGE.md#reading-rows).
+    func openStore(parallelism: ScanParallelism = .automatic) throws(Failure) -> StoreSource? {
         guard let store else { return nil }
-        return try StoreSource.open(store, className: className)
+        return try StoreSource.open(store, className: className, parallelism: parallelism)
     }
 }
 

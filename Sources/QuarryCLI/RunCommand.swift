@@ -105,7 +105,7 @@ extension RunCommand {
         try bindings.requireDialect(dialect)
         let text = try query.read(from: console)
         try data.requireOneStandardInput(query: query.text)
-        let store = try data.openStore()
+        let store = try data.openStore(parallelism: threads.parallelism)
         let source =
             store == nil ? try data.load(console, limits: deadline.limits, parallelism: threads.parallelism) : nil
         let className = store?.className ?? source!.className

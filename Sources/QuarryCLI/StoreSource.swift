@@ -10,14 +10,16 @@ struct StoreSource {
     var schema: any Schema
 
     /// Opens an existing store; the class settles as `DataSource` settles it.
-    static func open(_ url: String, className: String?) throws(Failure) -> StoreSource {
+    static func open(_ url: String, className: String?, parallelism: ScanParallelism = .automatic) throws(Failure)
+        -> StoreSource
+    {
         if !isPostgres(url) {
             let path = try path(of: url)
             guard FileManager.default.fileExists(atPath: path) else {
                 throw .usage("there is no store at \(path); make one with 'quarry import'")
             }
         }
-        let store = try opening(url)
+        let store = try opening(url, parallelism: parallelism)
         let path = store.location
         let schema: any Schema
         do throws(Diagnostic) { schema = try store.storeSchema() } catch { throw .query(error, source: "") }
@@ -51,11 +53,13 @@ struct StoreSource {
     static func isPostgres(_ url: String) -> Bool { url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") }
 
     /// Opens (or creates) the store: a SQLite file, or a PostgreSQL database.
-    static func opening(_ url: String, limits: Limits = .default) throws(Failure) -> any CLIStore {
+    static func opening(_ url: String, limits: Limits = .default, parallelism: ScanParallelism = .automatic)
+        throws(Failure) -> any CLIStore
+    {
         if !isPostgres(url) { _ = try path(of: url) }
         do throws(Diagnostic) {
-            if isPostgres(url) { return try PostgresCLIStore.open(url, limits: limits) }
-            return try SQLiteStore(path: String(url.dropFirst(7)), limits: limits)
+            if isPostgres(url) { return try PostgresCLIStore.open(url, limits: limits, parallelism: parallelism) }
+            return try SQLiteStore(path: String(url.dropFirst(7)), limits: limits, parallelism: parallelism)
         } catch {
             throw .query(error, source: "")
         }

@@ -1,12 +1,14 @@
 import ArgumentParser
 import Quarry
 
-/// `--threads N`: threads a full scan may use (docs/ARCHITECTURE.md#parallel-scans).
+/// `--threads N`: threads a full scan (docs/ARCHITECTURE.md#parallel-scans), or the decoding of
+/// a store's large answer (docs/STORAGE.md#reading-rows), may use.
 struct ThreadsOption: ParsableArguments {
     @Option(
         name: .customLong("threads"),
         help: ArgumentHelp(
-            "Threads a full scan may use (default: one per processor; 1 scans on one thread).", valueName: "n"))
+            "Threads a full scan, or decoding a store's large answer, may use (default: one per processor; 1: one thread).",
+            valueName: "n"))
     var count: Int?
 
     func validate() throws {

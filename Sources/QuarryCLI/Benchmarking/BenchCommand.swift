@@ -68,7 +68,9 @@ struct BenchCommand: ConsoleCommand {
 extension BenchCommand {
     func execute(_ console: Console) throws(Failure) {
         let texts = try queryTexts(console)
-        if let store = try data.openStore() { return try benchStore(store, texts, console) }
+        if let store = try data.openStore(parallelism: threads.parallelism) {
+            return try benchStore(store, texts, console)
+        }
         let loadStart = ContinuousClock.now
         if queries.contains("-") { try data.requireOneStandardInput(query: "-") }
         // The file is mapped, not on the heap: the growth is the engine's columns and indexes.
