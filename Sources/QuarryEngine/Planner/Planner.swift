@@ -75,8 +75,18 @@ struct Planner {
         let residual = kept.map { nodes[$0] }
         let filter = residual.count == nodes.count ? whole : Self.conjunction(residual)
         let residualConjuncts = kept.map { conjuncts[$0] }
-        let parameters = literals.map { literals in
+        var source = choice.source
+        var parameters = literals.map { literals in
             PlanParameters(literals: literals, checks: kept.reduce(into: [:]) { $0.merge(checks[$1]) { a, _ in a } })
+        }
+        if let literals, let lookup = source as? ProbeSource,
+            let (parametric, probeChecks) = Self.parametric(
+                lookup, covering: choice.covered, of: conjuncts, literals: literals,
+                slots: compiler.leafSlots, planner: AccessPlanner(store: store, table: table))
+        {
+            source = parametric
+            parameters = PlanParameters(
+                literals: literals, checks: parameters?.checks.merging(probeChecks) { a, _ in a } ?? probeChecks)
         }
         let copy = { [store, limits, leafSlots = compiler.leafSlots] () -> FilterNode in
             // With a memo and folding of its own: a copy may be made while other plans are.
@@ -93,13 +103,45 @@ struct Planner {
         }
         return Plan(
             query: query, normalized: normalized, rewrites: rewrites, innerQueries: inner,
-            source: choice.source, filter: filter, ordered: choice.ordered, storeVersion: store.version,
+            source: source, filter: filter, ordered: choice.ordered, storeVersion: store.version,
             rebindable: literals != nil, parameters: parameters ?? .none,
             copyFilter: copy)
     }
 }
 
 extension Planner {
+    /// A lookup of one probe that covers one leaf conjunct, made to read that leaf's literals
+    /// from each execution, with each slot's check (docs/ARCHITECTURE.md#plan-parameters): a
+    /// new literal must make an exact probe of the same index, used the same way, so the leaf
+    /// stays covered. Nil for anything else (an intersection, a union, a geo or inner probe).
+    static func parametric(
+        _ lookup: ProbeSource, covering covered: Set<Int>, of conjuncts: [Filter], literals: [Value],
+        slots leafSlots: LeafSlots, planner: AccessPlanner
+    ) -> (ProbeSource, [Int: (Value) -> Bool])? {
+        guard lookup.probes.count == 1, covered.count == 1, let i = covered.first,
+            case .leaf(let leaf) = conjuncts[i], let slots = leafSlots.slots(of: leaf), !slots.isEmpty
+        else { return nil }
+        let original = lookup.probes[0]
+        let make = { (values: [Value]) -> Probe? in
+            guard let (probe, exact) = planner.probe(PlanRebinding.substituted(.leaf(leaf), literals: values)),
+                exact, probe.sameLookup(as: original)
+            else { return nil }
+            return probe
+        }
+        // The planned literals made `original` itself: exact, as the source covers the leaf.
+        let planned = Array(literals[slots])
+        var checks: [Int: (Value) -> Bool] = [:]
+        for slot in slots {
+            // One literal changed at a time: each of a leaf's literals is checked on its own.
+            checks[slot] = { new in
+                var values = planned
+                values[slot - slots.lowerBound] = new
+                return make(values) != nil
+            }
+        }
+        return (lookup.reading(ProbeParameter(slots: slots, make: make)), checks)
+    }
+
     /// The AND of compiled conjuncts (TRUE when there are none).
     static func conjunction(_ nodes: [FilterNode]) -> FilterNode {
         switch nodes.count {

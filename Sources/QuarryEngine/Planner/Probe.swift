@@ -41,6 +41,15 @@ indirect enum Probe {
         }
     }
 
+    /// Whether `other` looks up the same index the same way (equal values, or a range), with
+    /// whatever values.
+    func sameLookup(as other: Probe) -> Bool {
+        switch (self, other) {
+        case (.equal(let a, _), .equal(let b, _)), (.range(let a, _, _), .range(let b, _, _)): return a === b
+        default: return false
+        }
+    }
+
     var isInner: Bool {
         switch self {
         case .inner: return true

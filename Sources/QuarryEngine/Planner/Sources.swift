@@ -15,10 +15,20 @@ final class EmptySource: RowSource {
 /// the values of their `innerKey`).
 final class ProbeSource: RowSource {
     let probes: [Probe]
+    /// Where a cached plan's lookup reads its conjunct's literals from each execution.
+    private(set) var parameter: ProbeParameter?
 
     init(_ probes: [Probe], estimatedRows: Int) {
         self.probes = probes
         super.init(estimatedRows: estimatedRows)
+    }
+
+    /// The same lookup reading its literals from each execution (`Planner.compile` makes this
+    /// for a single probe that covers its conjunct).
+    func reading(_ parameter: ProbeParameter) -> ProbeSource {
+        let source = ProbeSource(probes, estimatedRows: estimatedRows)
+        source.parameter = parameter
+        return source
     }
 
     override var label: String {
@@ -28,7 +38,7 @@ final class ProbeSource: RowSource {
     override func produce(_ ctx: ExecContext, _ batch: inout Batch, _ body: (inout Batch) throws(Diagnostic) -> Bool)
         throws(Diagnostic)
     {
-        var rows = Self.rows(probes[0], ctx)
+        var rows = Self.rows(try firstProbe(ctx), ctx)
         for probe in probes.dropFirst() { rows = AccessPlanner.intersect(rows, Self.rows(probe, ctx)) }
         var start = 0
         while start < rows.count {
@@ -38,6 +48,16 @@ final class ProbeSource: RowSource {
             guard try body(&batch) else { return }
             start = end
         }
+    }
+
+    /// The first probe for this execution's literals, when the plan reads them.
+    private func firstProbe(_ ctx: ExecContext) throws(Diagnostic) -> Probe {
+        guard let parameter, let literals = ctx.literals else { return probes[0] }
+        // The literals passed the slots' checks, which made this very probe.
+        guard let probe = parameter.make(Array(literals[parameter.slots])) else {
+            preconditionFailure("a probe's parameters were bound without a probe for them")
+        }
+        return probe
     }
 
     private static func rows(_ probe: Probe, _ ctx: ExecContext) -> [Int32] {
@@ -131,4 +151,13 @@ final class IndexOrderSource: RowSource {
         rowsOut += pending.count
         _ = try body(&batch)
     }
+}
+
+/// A lookup that reads its conjunct's literals from each execution
+/// (docs/ARCHITECTURE.md#plan-parameters): `make` is the probe the planner makes for the
+/// conjunct with those literals, nil unless it is exact and uses the same index the same way
+/// (then the conjunct stays covered, whatever the literals).
+struct ProbeParameter {
+    let slots: Range<Int>
+    let make: ([Value]) -> Probe?
 }

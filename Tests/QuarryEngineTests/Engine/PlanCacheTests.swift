@@ -129,6 +129,59 @@ import Testing
         }
     }
 
+    /// A lookup through an index that covers its leaf (equality, IN, ranges, BETWEEN)
+    /// reads the leaf's literals from each execution: every literal of the shape binds the
+    /// cached plan, answering as the reference does for it. (A null member under the document
+    /// semantics keeps the lookup from covering the leaf: the leaf stays in the filter.)
+    @Test(arguments: [IndexKind.hash, .ordered])
+    func indexLookupsReadTheirLiterals(kind: IndexKind) throws {
+        let firstNames = ["Ann", "Bob", "Zoe", "Joe"]
+        let records = (0..<200).map { (i: Int) -> Record in
+            let name: Value = i % 17 == 0 ? .null : .string(firstNames[i % 4] + String(i % 23))
+            return record("r\(i)", ["s": name, "n": .int(Int64(i % 31)), "d": .double(Double(i % 13) / 4)])
+        }
+        let db = database(("T", records))
+        let engine = Engine(database: db)
+        for key in ["s", "n", "d"] as [FieldPath] { try engine.createIndex(kind, on: key, in: "T") }
+        let reference = ReferenceEvaluator(database: db)
+        func sql(_ text: String) throws -> Filter { try SQLWhere.parse(text, className: "T") }
+        var shapes: [[String]] = [
+            ["s = 'Ann4'", "s = 'Zoe0'", "s = 'nobody'", "s = 'Bob9'"],
+            ["n = 7", "n = 30", "n = 99", "n = -1"],
+            ["d = 0.5", "d = 3.0", "d = 2.75"],
+            ["s IN ('Ann4', 'Joe3')", "s IN ('Zoe2', 'nobody')", "s IN ('Joe3', 'Joe3')"],
+            ["n IN (1, 2, 3)", "n IN (30, 0, 100)"],
+        ]
+        if kind == .ordered {
+            shapes += [
+                ["n > 20", "n > 29", "n > -5", "n > 40"],
+                ["n <= 3", "n <= 0", "n <= 30"],
+                ["n BETWEEN 3 AND 5", "n BETWEEN 10 AND 2", "n BETWEEN 0 AND 30"],
+                ["d < 1.25", "d < 0.0", "d < 99.5"],
+                ["s >= 'Joe'", "s >= 'Zoe'", "s >= ''"],
+            ]
+        }
+        for shape in shapes {
+            let before = engine.planCounts
+            for text in shape + shape {
+                let q = Query(className: "T", predicate: try sql(text))
+                #expect(try engine.run(q) == reference.run(q), "\(text)")
+            }
+            let counts = engine.planCounts
+            #expect(counts.built == before.built + 1, "\(shape[0]): planned \(counts.built - before.built) times")
+            #expect(counts.bound > before.bound, "\(shape[0])")
+        }
+        // Under the document semantics a null member keeps the lookup from covering the leaf.
+        let members: [Value] = ["Ann4", "Joe3"]
+        for list in [members, ["Bob5", .null]] {
+            let q = Query(
+                className: "T",
+                predicate: .leaf(
+                    .inCollection(.key("s"), .list(list.map { .literal($0) }), []), negated: false, .document))
+            #expect(try engine.run(q) == reference.run(q), "\(list)")
+        }
+    }
+
     @Test(arguments: [11, 12, 13] as [UInt64])
     func rebindingWithoutIndexes(seed: UInt64) {
         let counts = Self.checkRebinding(seed: seed, indexes: [])
