@@ -18,6 +18,9 @@ struct FilterCompiler {
     var leafSlots = LeafSlots.none
     /// Collects the checks of the slots typed leaves read (nil: leaves hold their literals).
     var parameterChecks: ParameterChecks? = nil
+    /// The plan's source is chosen and reads no literal of what this compiles: a leaf on an
+    /// indexed key may read its literals from each execution as any other.
+    var sourceIsChosen = false
 
     /// A compiler whose memo and folding evaluation are its own, for a node that compiles
     /// while its plan runs: the replica's are shared by every plan and used only under the

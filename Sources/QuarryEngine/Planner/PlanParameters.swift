@@ -62,21 +62,27 @@ struct LeafSlots {
 /// slots its typed leaves read from the execution.
 final class ParameterChecks {
     var checks: [Int: (Value) -> Bool] = [:]
+    /// A leaf held its literals only because its key has an index (whose lookup the source,
+    /// not yet chosen, might make).
+    var heldForIndex = false
 }
 
 extension FilterCompiler {
     /// The slots a typed leaf may read its `count` literals from at run time: the plan may be
     /// parametric, the leaf holds exactly those literals, and no index on its key or a prefix
     /// of it (a geo index serves its points' latitude and longitude) could make a source that
-    /// reads them (`check` is each slot's test of a new literal). Nil: the leaf holds its
-    /// literals.
+    /// reads them, unless the source is chosen already (`sourceIsChosen`) (`check` is each
+    /// slot's test of a new literal). Nil: the leaf holds its literals.
     func parameterSlots(_ l: Leaf, key: FieldPath, count: Int, check: @escaping (Value) -> Bool) -> Range<Int>? {
         guard let collected = parameterChecks, let slots = leafSlots.slots(of: l), slots.count == count else {
             return nil
         }
-        for n in 1...Swift.max(1, key.components.count) {
+        for n in 1...Swift.max(1, key.components.count) where !sourceIsChosen {
             let prefix = FieldPath(Array(key.components.prefix(n)))
-            if !store.indexKinds(on: prefix, in: table.name).isEmpty { return nil }
+            if !store.indexKinds(on: prefix, in: table.name).isEmpty {
+                collected.heldForIndex = true
+                return nil
+            }
         }
         for slot in slots { collected.checks[slot] = check }
         return slots

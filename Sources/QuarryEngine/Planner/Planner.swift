@@ -59,11 +59,13 @@ struct Planner {
         if case .and(let cs) = normalized { conjuncts = cs } else { conjuncts = [normalized] }
         // Each conjunct's parameter checks apart: those an index source covers are not read.
         var checks: [[Int: (Value) -> Bool]] = []
-        let nodes = conjuncts.map { c in
+        var heldForIndex: [Bool] = []
+        var nodes = conjuncts.map { c in
             var one = compiler
             if literals != nil { one.parameterChecks = ParameterChecks() }
             let node = one.compile(c)
             checks.append(one.parameterChecks?.checks ?? [:])
+            heldForIndex.append(one.parameterChecks?.heldForIndex ?? false)
             return node
         }
         let leading = nodes.firstIndex(where: \.mayThrow) ?? nodes.count
@@ -72,8 +74,21 @@ struct Planner {
             conjuncts, leading: leading, perRowCost: whole.expectedCost, query: query,
             filterSelectivity: whole.selectivity, fallible: whole.mayThrow)
         let kept = nodes.indices.filter { !choice.covered.contains($0) }
+        // Once the source is chosen, a kept conjunct that held its literals for an index reads
+        // them from each execution, unless the source reads it (a geo or box lookup, which
+        // covers nothing).
+        let sourceIsChosen = literals != nil && Self.readsOnlyCovered(choice.source)
+        var recompiled = false
+        for i in kept where sourceIsChosen && heldForIndex[i] {
+            var one = compiler
+            one.parameterChecks = ParameterChecks()
+            one.sourceIsChosen = true
+            nodes[i] = one.compile(conjuncts[i])
+            checks[i] = one.parameterChecks?.checks ?? [:]
+            recompiled = true
+        }
         let residual = kept.map { nodes[$0] }
-        let filter = residual.count == nodes.count ? whole : Self.conjunction(residual)
+        let filter = residual.count == nodes.count && !recompiled ? whole : Self.conjunction(residual)
         let residualConjuncts = kept.map { conjuncts[$0] }
         var source = choice.source
         var parameters = literals.map { literals in
@@ -98,6 +113,7 @@ struct Planner {
                 store: store, table: table, limits: limits, fallibility: fallibility, failedInner: failedInner,
                 folding: Normalizer.folding(limits), memo: memo)
             copier.leafSlots = leafSlots
+            copier.sourceIsChosen = sourceIsChosen
             if literals != nil { copier.parameterChecks = ParameterChecks() }
             return Self.conjunction(residualConjuncts.map(copier.compile))
         }
@@ -140,6 +156,16 @@ extension Planner {
             }
         }
         return (lookup.reading(ProbeParameter(slots: slots, make: make)), checks)
+    }
+
+    /// Whether the source reads literals of no conjunct but those it covers: a scan, an ORDER BY
+    /// walk, or value lookups (always exact, so covering their conjuncts).
+    static func readsOnlyCovered(_ source: RowSource) -> Bool {
+        switch source {
+        case is FullScan, is IndexOrderSource: return true
+        case let lookup as ProbeSource: return lookup.probes.allSatisfy(\.isValueLookup)
+        default: return false
+        }
     }
 
     /// The AND of compiled conjuncts (TRUE when there are none).

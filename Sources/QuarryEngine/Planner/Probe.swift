@@ -50,6 +50,15 @@ indirect enum Probe {
         }
     }
 
+    /// An equality or range lookup of a value index, or a union of them.
+    var isValueLookup: Bool {
+        switch self {
+        case .equal, .range: return true
+        case .union(let probes): return probes.allSatisfy(\.isValueLookup)
+        default: return false
+        }
+    }
+
     var isInner: Bool {
         switch self {
         case .inner: return true

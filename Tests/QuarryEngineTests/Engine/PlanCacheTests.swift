@@ -130,18 +130,20 @@ import Testing
     }
 
     /// A lookup through an index that covers its leaf (equality, IN, ranges, BETWEEN)
-    /// reads the leaf's literals from each execution: every literal of the shape binds the
+    /// reads the leaf's literals from each execution, and so does a conjunct on another indexed
+    /// key that the lookup leaves to the filter: every literal of the shape binds the
     /// cached plan, answering as the reference does for it. (A null member under the document
     /// semantics keeps the lookup from covering the leaf: the leaf stays in the filter.)
-    @Test(arguments: [IndexKind.hash, .ordered])
-    func indexLookupsReadTheirLiterals(kind: IndexKind) throws {
+    @Test(arguments: [IndexKind.hash, .ordered], [1, 2])
+    func indexLookupsReadTheirLiterals(kind: IndexKind, threads: Int) throws {
         let firstNames = ["Ann", "Bob", "Zoe", "Joe"]
-        let records = (0..<200).map { (i: Int) -> Record in
+        let records = (0..<3000).map { (i: Int) -> Record in
             let name: Value = i % 17 == 0 ? .null : .string(firstNames[i % 4] + String(i % 23))
             return record("r\(i)", ["s": name, "n": .int(Int64(i % 31)), "d": .double(Double(i % 13) / 4)])
         }
         let db = database(("T", records))
-        let engine = Engine(database: db)
+        // On two threads, scans of 8-row morsels run the filter's copies too.
+        let engine = Engine(database: db, parallelism: ScanParallelism(threads: threads, morselRows: 8))
         for key in ["s", "n", "d"] as [FieldPath] { try engine.createIndex(kind, on: key, in: "T") }
         let reference = ReferenceEvaluator(database: db)
         func sql(_ text: String) throws -> Filter { try SQLWhere.parse(text, className: "T") }
@@ -151,13 +153,18 @@ import Testing
             ["d = 0.5", "d = 3.0", "d = 2.75"],
             ["s IN ('Ann4', 'Joe3')", "s IN ('Zoe2', 'nobody')", "s IN ('Joe3', 'Joe3')"],
             ["n IN (1, 2, 3)", "n IN (30, 0, 100)"],
+            // Scanned (no lookup serves them under a hash index) and filtered on both threads.
+            ["n <> 5", "n <> 3", "n <> 40"],
+            ["d < 1.25", "d < 0.0", "d < 99.5"],
+            // One lookup covers one conjunct; the other, on an indexed key too, is filtered.
+            ["n = 7 AND d < 1.25", "n = 30 AND d < 0.0", "n = 3 AND d < 99.5"],
+            ["s = 'Ann4' AND n <> 5", "s = 'Joe3' AND n <> 3", "s = 'nobody' AND n <> 0"],
         ]
         if kind == .ordered {
             shapes += [
                 ["n > 20", "n > 29", "n > -5", "n > 40"],
                 ["n <= 3", "n <= 0", "n <= 30"],
                 ["n BETWEEN 3 AND 5", "n BETWEEN 10 AND 2", "n BETWEEN 0 AND 30"],
-                ["d < 1.25", "d < 0.0", "d < 99.5"],
                 ["s >= 'Joe'", "s >= 'Zoe'", "s >= ''"],
             ]
         }
