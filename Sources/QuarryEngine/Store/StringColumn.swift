@@ -1,4 +1,3 @@
-import Foundation
 import QuarryCore
 
 /// Strings as UTF-8 bytes in one arena, so that comparisons are byte comparisons (UTF-8 byte
@@ -136,22 +135,13 @@ final class StringColumn: Column {
                 }
                 let span = s.span(row)
                 statistics.distinct.add(utf8: span)
-                if minRow.map({ Self.compare(span, s.span($0)) < 0 }) ?? true { minRow = row }
-                if maxRow.map({ Self.compare(span, s.span($0)) > 0 }) ?? true { maxRow = row }
+                if minRow.map({ Bytes.compare(span, s.span($0)) < 0 }) ?? true { minRow = row }
+                if maxRow.map({ Bytes.compare(span, s.span($0)) > 0 }) ?? true { maxRow = row }
             }
         }
         for row in [minRow, maxRow].compactMap({ $0 }) { statistics.note(typedValue(at: row)) }
     }
 
-    /// UTF-8 byte order, as `Value.compareStrings`.
-    private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-        let n = Swift.min(a.count, b.count)
-        if n > 0, let x = a.baseAddress, let y = b.baseAddress {
-            let c = memcmp(x, y, n)
-            if c != 0 { return c < 0 ? -1 : 1 }
-        }
-        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
-    }
     override var typedBytes: Int {
         arena.capacity + (starts.capacity + lengths.capacity) * 4 + codes.bytes + dictionary.bytes
     }
