@@ -43,11 +43,19 @@ final class PostgresSnapshot: StoredObjects {
         let batches = Batches(StoredRecordBatches(corruption: .store.postgresCorrupt, threads: threads))
         try storeCall {
             try session.each(sql, binds) { row in
-                let columns = row.makeRandomAccess()
-                var raw = try columns[1].decode(String?.self) ?? ""
-                let objectId = try columns[0].decode(String?.self) ?? ""
-                try raw.withUTF8 { try batches.rows.append(objectId: objectId, document: $0) }
+                // The rows after the first failure are let through: an error thrown here would
+                // cancel the query, and PostgresNIO would report the cancellation instead.
+                guard batches.failure == nil else { return }
+                do {
+                    let columns = row.makeRandomAccess()
+                    var raw = try columns[1].decode(String?.self) ?? ""
+                    let objectId = try columns[0].decode(String?.self) ?? ""
+                    try raw.withUTF8 { try batches.rows.append(objectId: objectId, document: $0) }
+                } catch {
+                    batches.failure = error
+                }
             }
+            if let failure = batches.failure { throw failure }
         }
         return try batches.rows.finish()
     }
@@ -56,6 +64,8 @@ final class PostgresSnapshot: StoredObjects {
     /// thread once the query's future completes (which orders the two).
     private final class Batches: @unchecked Sendable {
         var rows: StoredRecordBatches
+        /// The first row that could not be read, and why.
+        var failure: (any Error)?
         init(_ rows: StoredRecordBatches) { self.rows = rows }
     }
 }

@@ -57,4 +57,33 @@ import Testing
         }
         #expect(try await store.query(Self.compare("age", .eq, .int(2))).objectIds == ["p1"])
     }
+
+    /// An answer of several batches is decoded on two threads as its rows arrive on the
+    /// connection's event loop (docs/STORAGE.md#reading-rows): every record as written, in
+    /// order; with two corrupt documents in the second batch, the error names the first.
+    @Test func aLargeAnswerIsDecodedOnTwoThreads() async throws {
+        let url = try PostgresServer.database()
+        let store = try await PostgresStore.open(url: url, parallelism: ScanParallelism(threads: 2))
+        defer { store.close() }
+        let records = (0..<40_000).map { i in
+            Record(
+                objectId: "p\(i)",
+                fields: [
+                    ("age", .int(Int64(i % 100))), ("name", .string("n\(i % 37)")), ("score", .double(Double(i) / 8)),
+                ])
+        }
+        try await store.write(records.map { .save($0, in: "Person") })
+        let all = try await store.query(Self.compare("age", .ge, .int(0))).records
+        #expect(all.count == records.count)
+        #expect(all.indices.first { all[$0] != records[$0] } == nil)
+        let server = try PostgresServer.shared.get()
+        let database = String(url.split(separator: "?")[0].split(separator: "/").last!)
+        try server.psql("UPDATE c1 SET raw = '[[\"age\",' WHERE objectid IN ('p25000', 'p33000')", database: database)
+        await #expect {
+            try await store.query(Self.compare("age", .ge, .int(0)))
+        } throws: { error in
+            (error as? Diagnostic)?.code == "store.postgres-corrupt"
+                && (error as? Diagnostic)?.message.contains("p25000 ") == true
+        }
+    }
 }

@@ -102,4 +102,32 @@ import Testing
         }
         #expect(try store.query(Self.compare("age", .eq, .int(2))).objectIds == ["p1"])
     }
+
+    /// An answer of several batches is decoded on two threads (docs/STORAGE.md#reading-rows):
+    /// every record as written, in order; with two corrupt documents in the second batch, the
+    /// error names the first.
+    @Test func aLargeAnswerIsDecodedOnTwoThreads() throws {
+        let file = StoreFile()
+        let store = try SQLiteStore(path: file.path, parallelism: ScanParallelism(threads: 2))
+        let records = (0..<40_000).map { i in
+            Record(
+                objectId: "p\(i)",
+                fields: [
+                    ("age", .int(Int64(i % 100))), ("name", .string("n\(i % 37)")), ("score", .double(Double(i) / 8)),
+                ])
+        }
+        try store.apply(records.map { .save($0, in: "Person") })
+        let all = try store.query(Self.compare("age", .ge, .int(0))).records
+        #expect(all.count == records.count)
+        #expect(all.indices.first { all[$0] != records[$0] } == nil)
+        try store.pool.write { db in
+            try db.execute(sql: "UPDATE c1 SET doc = '[[\"age\",' WHERE objectId IN ('p25000', 'p33000')")
+        }
+        #expect {
+            try store.query(Self.compare("age", .ge, .int(0)))
+        } throws: { error in
+            (error as? Diagnostic)?.code == "store.corrupt"
+                && (error as? Diagnostic)?.message.contains("p25000 ") == true
+        }
+    }
 }
