@@ -63,7 +63,7 @@ final class PostgresSnapshot: StoredObjects {
     /// The answer's rows as they arrive on the connection's event loop, read by the waiting
     /// thread once the query's future completes (which orders the two).
     private final class Batches: @unchecked Sendable {
-        var rows: StoredRecordBatches
+        let rows: StoredRecordBatches
         /// The first row that could not be read, and why.
         var failure: (any Error)?
         init(_ rows: StoredRecordBatches) { self.rows = rows }

@@ -3,16 +3,20 @@ import QuarryCore
 
 /// The rows a store's query returns, decoded into records a batch at a time on several threads
 /// (docs/STORAGE.md#reading-rows): the caller steps the database's cursor and copies each row's
-/// objectId and document here; a full batch is cut into slices that the caller and the scan
-/// threads decode at once, each slice with its own `StoredRecordReader.FieldNames`. Records
-/// keep the rows' order, and a corrupt document fails with the first one's error in that order.
-/// An answer of fewer rows than a batch is decoded on the caller's thread alone.
-public struct StoredRecordBatches {
+/// objectId and document here; a full batch is cut into slices that the scan threads decode
+/// while the caller reads the next batch, and that the caller helps finish before it hands that
+/// one over. Each slice has its own `StoredRecordReader.FieldNames`. Records keep the rows'
+/// order, and a corrupt document fails with the first one's error in that order. An answer of
+/// fewer rows than a batch is decoded without a hand-off (on the caller's thread alone when it
+/// is under two slices).
+public final class StoredRecordBatches {
     private let fields: Set<String>?
     private let corruption: DiagnosticCode
     private let threads: Int
     private var batch = Batch()
     private var records: [Record] = []
+    /// The last full batch, being decoded while the caller reads the next.
+    private var inFlight: InFlight?
 
     /// Rows a batch holds before it is decoded; a thread decodes at least one slice of them.
     static let batchRows = 16_384
@@ -21,38 +25,47 @@ public struct StoredRecordBatches {
     /// - Parameters:
     ///   - fields: the fields to keep (a `keys` projection), or nil for all.
     ///   - corruption: the code of a document that is not one.
-    ///   - threads: how many threads decode a full batch, the caller's included.
+    ///   - threads: how many threads decode, the caller's included.
     public init(fields: Set<String>? = nil, corruption: DiagnosticCode, threads: Int) {
         self.fields = fields
         self.corruption = corruption
         self.threads = Swift.max(1, threads)
     }
 
-    /// Adds a row, copying its document's bytes; decodes the batch once it is full.
-    public mutating func append(objectId: String, document: UnsafeBufferPointer<UInt8>) throws(Diagnostic) {
+    /// Adds a row, copying its document's bytes; hands the batch over once it is full.
+    public func append(objectId: String, document: UnsafeBufferPointer<UInt8>) throws(Diagnostic) {
         batch.append(objectId, document)
-        if batch.count == Self.batchRows { try decodeBatch() }
+        if batch.count == Self.batchRows { try handOver(last: false) }
     }
 
     /// Every row's record, in the order the rows came.
-    public mutating func finish() throws(Diagnostic) -> [Record] {
-        try decodeBatch()
+    public func finish() throws(Diagnostic) -> [Record] {
+        try handOver(last: true)
         return records
     }
 
-    private mutating func decodeBatch() throws(Diagnostic) {
-        guard batch.count > 0 else { return }
-        defer { batch.removeAll() }
-        let slices = (batch.count + Self.sliceRows - 1) / Self.sliceRows
-        let helpers = Swift.min(threads, slices) - 1
-        guard helpers > 0 else {
+    /// Starts decoding the current batch on the scan threads, then finishes the one before it
+    /// (the caller helping) and takes its records; the last batch is finished at once.
+    private func handOver(last: Bool) throws(Diagnostic) {
+        guard threads > 1 else {
             records.reserveCapacity(records.count + batch.count)
             try batch.decode(0..<batch.count, fields, corruption, StoredRecordReader.FieldNames(), into: &records)
+            batch.removeAll()
             return
         }
-        let work = SliceWork(batch: batch, slices: slices, fields: fields, corruption: corruption)
-        ScanThreads.shared.run(helpers: helpers) { work.decodeSlices() }
-        try work.collect(into: &records)
+        let previous = inFlight
+        inFlight = nil
+        if batch.count > 0 {
+            let work = SliceWork(batch: batch, fields: fields, corruption: corruption)
+            batch.removeAll()
+            inFlight = InFlight(work, ScanThreads.shared.start(helpers: threads - 1) { work.decodeSlices() })
+        }
+        // A failure leaves the current batch in flight: dropping it withdraws it.
+        try previous?.complete(into: &records)
+        if last, let current = inFlight {
+            inFlight = nil
+            try current.complete(into: &records)
+        }
     }
 
     /// Rows copied out of the cursor: objectIds, and the documents' bytes end to end.
@@ -69,6 +82,7 @@ public struct StoredRecordBatches {
             ends.append(bytes.count)
         }
 
+        /// Empties the batch, keeping its capacity (new storage when a decoding shares it).
         mutating func removeAll() {
             objectIds.removeAll(keepingCapacity: true)
             bytes.removeAll(keepingCapacity: true)
@@ -92,7 +106,34 @@ public struct StoredRecordBatches {
     }
 }
 
-/// One full batch's slices, taken one at a time by the threads decoding them; each slice's
+/// A batch handed to the scan threads: the caller completes it (decoding what no helper has
+/// taken, waiting for the helpers) before it takes its records; dropped uncompleted (the
+/// caller failed first), it stops handing out slices and waits for those being decoded.
+private final class InFlight {
+    private let work: SliceWork
+    private let offer: ScanThreads.Offer
+    private var completed = false
+
+    init(_ work: SliceWork, _ offer: ScanThreads.Offer) {
+        self.work = work
+        self.offer = offer
+    }
+
+    func complete(into records: inout [Record]) throws(Diagnostic) {
+        work.decodeSlices()
+        ScanThreads.shared.finish(offer)
+        completed = true
+        try work.collect(into: &records)
+    }
+
+    deinit {
+        guard !completed else { return }
+        work.cancel()
+        ScanThreads.shared.finish(offer)
+    }
+}
+
+/// One batch's slices, taken one at a time by the threads decoding them; each slice's
 /// records (or its first error) land in its own place.
 private final class SliceWork: @unchecked Sendable {
     private let batch: StoredRecordBatches.Batch
@@ -102,10 +143,11 @@ private final class SliceWork: @unchecked Sendable {
     private var next = 0
     private var results: [Result<[Record], Diagnostic>?]
 
-    init(batch: StoredRecordBatches.Batch, slices: Int, fields: Set<String>?, corruption: DiagnosticCode) {
+    init(batch: StoredRecordBatches.Batch, fields: Set<String>?, corruption: DiagnosticCode) {
         self.batch = batch
         self.fields = fields
         self.corruption = corruption
+        let slices = (batch.count + StoredRecordBatches.sliceRows - 1) / StoredRecordBatches.sliceRows
         results = Array(repeating: nil, count: slices)
     }
 
@@ -130,6 +172,13 @@ private final class SliceWork: @unchecked Sendable {
         }
     }
 
+    /// Hands out no more slices.
+    func cancel() {
+        lock.lock()
+        next = results.count
+        lock.unlock()
+    }
+
     private func take() -> Int? {
         lock.lock()
         defer { lock.unlock() }
@@ -138,8 +187,8 @@ private final class SliceWork: @unchecked Sendable {
         return next
     }
 
-    /// The slices' records in order, or the first slice's error (every slice has run: `run`
-    /// returns only once every call has).
+    /// The slices' records in order, or the first slice's error (every slice has been
+    /// decoded: the caller took what was left, and the helpers have returned).
     func collect(into records: inout [Record]) throws(Diagnostic) {
         records.reserveCapacity(records.count + batch.count)
         for result in results {

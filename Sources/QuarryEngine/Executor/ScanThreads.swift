@@ -18,11 +18,11 @@ final class ScanThreads: @unchecked Sendable {
     private var offers: [Offer] = []
     private var started = 0
 
-    private final class Offer: @unchecked Sendable {
-        let body: @Sendable () -> Void
+    final class Offer: @unchecked Sendable {
+        fileprivate let body: @Sendable () -> Void
         /// Helpers that may still take it, and helpers running it (guarded by `condition`).
-        var open: Int
-        var running = 0
+        fileprivate var open: Int
+        fileprivate var running = 0
         init(body: @escaping @Sendable () -> Void, open: Int) {
             self.body = body
             self.open = open
@@ -34,13 +34,26 @@ final class ScanThreads: @unchecked Sendable {
     /// call takes what is left).
     func run(helpers: Int, _ body: @escaping @Sendable () -> Void) {
         guard helpers > 0 else { return body() }
+        let offer = start(helpers: helpers, body)
+        body()
+        finish(offer)
+    }
+
+    /// Offers `body` to up to `helpers` pool threads and returns at once: the caller goes on
+    /// with other work and later calls `body` itself and `finish` (work that overlaps what
+    /// the caller does next, as a store's decoding overlaps its cursor).
+    func start(helpers: Int, _ body: @escaping @Sendable () -> Void) -> Offer {
         let offer = Offer(body: body, open: helpers)
         condition.lock()
         while started < helpers { startThread() }
         offers.append(offer)
         condition.broadcast()
         condition.unlock()
-        body()
+        return offer
+    }
+
+    /// Withdraws what no helper has taken of an offer and waits for the calls that started.
+    func finish(_ offer: Offer) {
         condition.lock()
         offer.open = 0
         offers.removeAll { $0 === offer }

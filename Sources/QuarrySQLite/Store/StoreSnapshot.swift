@@ -66,7 +66,7 @@ final class StoreSnapshot: StoredObjects {
     func records(
         _ sql: String, _ bindings: [SQLiteBinding?], fields: Set<String>? = nil
     ) throws(Diagnostic) -> [QuarryCore.Record] {
-        var batches = StoredRecordBatches(fields: fields, corruption: .store.corrupt, threads: threads)
+        let batches = StoredRecordBatches(fields: fields, corruption: .store.corrupt, threads: threads)
         try storeCall {
             try statements.each(db, sql, bindings) { row in
                 let objectId = row.string(0)

@@ -32,7 +32,7 @@ import Testing
     static func decode(
         _ documents: [(objectId: String, bytes: [UInt8])], threads: Int, fields: Set<String>? = nil
     ) throws(Diagnostic) -> [Record] {
-        var batches = StoredRecordBatches(fields: fields, corruption: code, threads: threads)
+        let batches = StoredRecordBatches(fields: fields, corruption: code, threads: threads)
         for d in documents {
             try d.bytes.withUnsafeBufferPointer { (b) throws(Diagnostic) in
                 try batches.append(objectId: d.objectId, document: b)
