@@ -59,6 +59,21 @@ import Testing
         }
     }
 
+    /// A reader dropped while a batch is in flight (its cursor failed) withdraws that batch:
+    /// nothing hangs, and the scan threads decode the next answer as before.
+    @Test func aDroppedReaderWithdrawsItsBatch() throws {
+        let documents = Self.documents(seed: 13)
+        for _ in 0..<3 {
+            let abandoned = StoredRecordBatches(corruption: Self.code, threads: 2)
+            for d in documents.prefix(StoredRecordBatches.batchRows + 10) {
+                try d.bytes.withUnsafeBufferPointer { (b) throws(Diagnostic) in
+                    try abandoned.append(objectId: d.objectId, document: b)
+                }
+            }
+        }
+        #expect(try Self.decode(documents, threads: 2).count == Self.rowCount)
+    }
+
     /// Two damaged documents in different slices of one full batch, and one in a later batch:
     /// the error names the first.
     @Test func theFirstCorruptDocumentIsTheError() {
