@@ -45,24 +45,26 @@ public final class StoredRecordBatches {
     }
 
     /// Starts decoding the current batch on the scan threads, then finishes the one before it
-    /// (the caller helping) and takes its records; the last batch is finished at once.
+    /// (the caller helping) and takes its records; the last batch is finished at once. A batch
+    /// under two slices (a short answer's, or a long one's tail) is decoded on this thread, after
+    /// the one before it.
     private func handOver(last: Bool) throws(Diagnostic) {
-        guard threads > 1 else {
+        let previous = inFlight
+        inFlight = nil
+        guard threads > 1, batch.count >= 2 * Self.sliceRows else {
+            try previous?.complete(into: &records)
             records.reserveCapacity(records.count + batch.count)
             try batch.decode(0..<batch.count, fields, corruption, StoredRecordReader.FieldNames(), into: &records)
             batch.removeAll()
             return
         }
-        let previous = inFlight
-        inFlight = nil
-        if batch.count > 0 {
-            let work = SliceWork(batch: batch, fields: fields, corruption: corruption)
-            batch.removeAll()
-            inFlight = InFlight(work, ScanThreads.shared.start(helpers: threads - 1) { work.decodeSlices() })
-        }
+        let work = SliceWork(batch: batch, fields: fields, corruption: corruption)
+        batch.removeAll()
+        let current = InFlight(work, ScanThreads.shared.start(helpers: threads - 1) { work.decodeSlices() })
+        inFlight = current
         // A failure leaves the current batch in flight: dropping it withdraws it.
         try previous?.complete(into: &records)
-        if last, let current = inFlight {
+        if last {
             inFlight = nil
             try current.complete(into: &records)
         }
