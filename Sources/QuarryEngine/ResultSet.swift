@@ -61,8 +61,6 @@ private final class ObjectIdCopy: @unchecked Sendable {
     /// Each chunk's byte count, then (before the second phase) its offset in the buffer; each
     /// element written by the one thread that took its chunk.
     private let chunkBytes: UnsafeMutableBufferPointer<Int>
-    private let lock = NSLock()
-    private var nextChunk = 0
 
     init(source: StringSpans, rows: UnsafeBufferPointer<Int>, chunkSize: Int) {
         self.source = source
@@ -102,23 +100,15 @@ private final class ObjectIdCopy: @unchecked Sendable {
 
     /// A phase on every chunk, on the calling thread and `helpers` scan threads.
     private func everyChunk(_ helpers: Int, _ phase: Phase) {
-        nextChunk = 0
+        let chunks = SharedItems(chunkBytes.count)
         ScanThreads.shared.run(helpers: helpers) {
-            while let c = self.takeChunk() {
+            while let c = chunks.take() {
                 switch phase {
                 case .measure: self.measure(c)
                 case .place: self.place(c)
                 }
             }
         }
-    }
-
-    private func takeChunk() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard nextChunk < chunkBytes.count else { return nil }
-        defer { nextChunk += 1 }
-        return nextChunk
     }
 
     private func indices(_ chunk: Int) -> Range<Int> {

@@ -23,6 +23,14 @@ final class PostgresServer: Sendable {
         return "postgresql://\(server.user)@localhost:5432/\(name)?host=\(server.folder)"
     }
 
+    /// Runs `sql` with psql in the database of a store URL `database()` made.
+    @discardableResult
+    static func psql(_ sql: String, in url: String) throws -> String {
+        // postgresql://user@localhost:5432/<database>?host=<socket folder>
+        let name = String(url.split(separator: "?")[0].split(separator: "/").last!)
+        return try shared.get().psql(sql, database: name)
+    }
+
     /// A new store on a new database.
     static func store() async throws -> PostgresStore {
         try await PostgresStore.open(url: try database(), now: { 1_700_000_000_000 }, random: { 0.5 })

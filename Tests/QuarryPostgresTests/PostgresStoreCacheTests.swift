@@ -45,10 +45,7 @@ import Testing
         let store = try await PostgresStore.open(url: url)
         defer { store.close() }
         try await store.write([Self.person("p0", [("age", .int(1))]), Self.person("p1", [("age", .int(2))])])
-        let server = try PostgresServer.shared.get()
-        // postgresql://user@localhost:5432/<database>?host=<socket folder>
-        let database = String(url.split(separator: "?")[0].split(separator: "/").last!)
-        try server.psql("UPDATE c1 SET raw = '[[\"age\",' WHERE objectid = 'p0'", database: database)
+        try PostgresServer.psql("UPDATE c1 SET raw = '[[\"age\",' WHERE objectid = 'p0'", in: url)
         await #expect {
             try await store.query(Self.compare("age", .le, .int(1)))
         } throws: { error in
@@ -76,9 +73,7 @@ import Testing
         let all = try await store.query(Self.compare("age", .ge, .int(0))).records
         #expect(all.count == records.count)
         #expect(all.indices.first { all[$0] != records[$0] } == nil)
-        let server = try PostgresServer.shared.get()
-        let database = String(url.split(separator: "?")[0].split(separator: "/").last!)
-        try server.psql("UPDATE c1 SET raw = '[[\"age\",' WHERE objectid IN ('p25000', 'p33000')", database: database)
+        try PostgresServer.psql("UPDATE c1 SET raw = '[[\"age\",' WHERE objectid IN ('p25000', 'p33000')", in: url)
         await #expect {
             try await store.query(Self.compare("age", .ge, .int(0)))
         } throws: { error in

@@ -141,20 +141,22 @@ private final class SliceWork: @unchecked Sendable {
     private let batch: StoredRecordBatches.Batch
     private let fields: Set<String>?
     private let corruption: DiagnosticCode
+    private let slices: SharedItems
+    /// Guards `results`.
     private let lock = NSLock()
-    private var next = 0
     private var results: [Result<[Record], Diagnostic>?]
 
     init(batch: StoredRecordBatches.Batch, fields: Set<String>?, corruption: DiagnosticCode) {
         self.batch = batch
         self.fields = fields
         self.corruption = corruption
-        let slices = (batch.count + StoredRecordBatches.sliceRows - 1) / StoredRecordBatches.sliceRows
-        results = Array(repeating: nil, count: slices)
+        let count = (batch.count + StoredRecordBatches.sliceRows - 1) / StoredRecordBatches.sliceRows
+        slices = SharedItems(count)
+        results = Array(repeating: nil, count: count)
     }
 
     func decodeSlices() {
-        while let slice = take() {
+        while let slice = slices.take() {
             let rows =
                 slice
                 * StoredRecordBatches.sliceRows..<Swift.min(
@@ -175,19 +177,7 @@ private final class SliceWork: @unchecked Sendable {
     }
 
     /// Hands out no more slices.
-    func cancel() {
-        lock.lock()
-        next = results.count
-        lock.unlock()
-    }
-
-    private func take() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < results.count else { return nil }
-        defer { next += 1 }
-        return next
-    }
+    func cancel() { slices.stop() }
 
     /// The slices' records in order, or the first slice's error (every slice has been
     /// decoded: the caller took what was left, and the helpers have returned).

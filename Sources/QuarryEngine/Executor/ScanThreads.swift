@@ -86,3 +86,29 @@ final class ScanThreads: @unchecked Sendable {
         }
     }
 }
+
+/// The items `0..<count` of some work shared over scan threads, handed out one at a time, so
+/// that each is done by exactly one thread.
+final class SharedItems: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let count: Int
+
+    init(_ count: Int) { self.count = count }
+
+    /// The next item nobody has taken, nil when all are taken (or `stop` was called).
+    func take() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < count else { return nil }
+        defer { next += 1 }
+        return next
+    }
+
+    /// Hands out no more items.
+    func stop() {
+        lock.lock()
+        next = count
+        lock.unlock()
+    }
+}

@@ -1,4 +1,3 @@
-import Foundation
 import QuarryCore
 import QuarryData
 
@@ -142,7 +141,7 @@ struct ColumnLoader: DataFileSink {
     private static func noteDeferredValues(of columns: [Column], threads: Int) {
         let work = NotingWork(columns)
         ScanThreads.shared.run(helpers: max(0, min(threads, columns.count) - 1)) {
-            while let column = work.next() { column.noteDeferredValues() }
+            while let i = work.items.take() { work.columns[i].noteDeferredValues() }
         }
     }
 
@@ -164,14 +163,11 @@ struct ColumnLoader: DataFileSink {
 /// The loader's columns whose statistics are still to be noted, handed out one at a time to
 /// the threads that note them (each column is touched by one thread only).
 private final class NotingWork: @unchecked Sendable {
-    private let lock = NSLock()
-    private var columns: [Column]
+    let columns: [Column]
+    let items: SharedItems
 
-    init(_ columns: [Column]) { self.columns = columns.reversed() }
-
-    func next() -> Column? {
-        lock.lock()
-        defer { lock.unlock() }
-        return columns.popLast()
+    init(_ columns: [Column]) {
+        self.columns = columns
+        items = SharedItems(columns.count)
     }
 }
