@@ -118,11 +118,8 @@ final class Replica: @unchecked Sendable {
         case .count(let n): return .count(n)
         case .rows(let rows, let shaping):
             guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
-            return .records(
-                rows.map { row in
-                    let record = table.record(row)
-                    return shaping.map { $0.evaluation.shape(record, $0.query) } ?? record
-                })
+            guard let shaping else { return .records(table.records(rows, parallelism: run.parallelism)) }
+            return .records(rows.map { shaping.evaluation.shape(table.record($0), shaping.query) })
         }
     }
 

@@ -145,19 +145,22 @@ final class ClassTable {
 
     /// The object at a row, as a record.
     func record(_ row: Int) -> Record {
-        var fields: [(String, Value)] = []
         if !fieldOrders.isEmpty, let names = fieldOrders[row] {
+            var fields: [(String, Value)] = []
             fields.reserveCapacity(names.count)
             for name in names {
                 if let v = columns[name]?.value(at: row) { fields.append((name, v)) }
             }
-        } else {
-            fields.reserveCapacity(fieldNames.count)
-            for (name, column) in zip(fieldNames, orderedColumns) {
-                if let v = column.value(at: row) { fields.append((name, v)) }
-            }
+            return Record(objectId: objectIds.string(at: row), fields: fields)
         }
-        return Record(objectId: objectIds.string(at: row), fields: fields)
+        // Filled in place, and an object with every field shares `fieldNames` as its order
+        // (most objects of a class: no array of names made per record).
+        var fields: [String: Value] = Dictionary(minimumCapacity: fieldNames.count)
+        for (name, column) in zip(fieldNames, orderedColumns) {
+            if let v = column.value(at: row) { fields[name] = v }
+        }
+        let order = fields.count == fieldNames.count ? fieldNames : fieldNames.filter { fields[$0] != nil }
+        return Record(objectId: objectIds.string(at: row), fields: fields, fieldOrder: order)
     }
 
     /// The object at a row with only one of its fields (what an index over a path starting at
