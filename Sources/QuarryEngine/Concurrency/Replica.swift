@@ -198,9 +198,9 @@ final class Replica: @unchecked Sendable {
                         c.counts.reused += 1
                         return CheckedOutPlan(plan: cached.plan, entry: cached, outcome: .reused)
                     }
-                    if cached.plan.parameters.bind(literals) {
+                    if let bound = cached.plan.parameters.bind(literals) {
                         c.counts.bound += 1
-                        return CheckedOutPlan(plan: cached.plan, entry: cached, outcome: .rebound, literals: literals)
+                        return CheckedOutPlan(plan: cached.plan, entry: cached, outcome: .rebound, literals: bound)
                     }
                     if sameVariables { try c.checkLiterals(query) }
                     cached.plan = try c.rebind(cached.plan, to: query, literals)

@@ -9,6 +9,16 @@ final class EntryMemo {
     /// since a plan (and its memos) is lent to one reader at a time (docs/ARCHITECTURE.md#concurrency),
     /// and a dynamic exclusivity check per row was 2 % of a scan's time.
     @exclusivity(unchecked) private var answers: [UInt8] = []
+    /// The pattern the answers are for, when the test's pattern changes between executions.
+    private var pattern: [UInt8] = []
+
+    /// Forgets the answers when they were for another pattern than `p` (a test that reads its
+    /// pattern from each execution, docs/ARCHITECTURE.md#plan-parameters).
+    func answering(_ p: [UInt8]) {
+        guard p != pattern else { return }
+        answers.removeAll(keepingCapacity: true)
+        pattern = p
+    }
 
     @inline(__always)
     func answer(_ s: StringSpans, _ row: Int, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {

@@ -568,15 +568,17 @@ extension FilterCompiler {
         case .beginsWith:
             return StringAffixLeaf(
                 l, access: access, strings: strings, kind: .prefix, pattern: folded, invert: neg,
-                options: options, answers: answers, selectivity: Estimate.prefix(folded))
+                options: options, answers: answers, selectivity: Estimate.prefix(folded),
+                parameter: affixParameter(l, access, options))
         case .endsWith:
             return StringAffixLeaf(
                 l, access: access, strings: strings, kind: .suffix, pattern: folded, invert: neg,
-                options: options, answers: answers, selectivity: Estimate.prefix(folded))
+                options: options, answers: answers, selectivity: Estimate.prefix(folded),
+                parameter: affixParameter(l, access, options))
         case .contains:
             return StringAffixLeaf(
                 l, access: access, strings: strings, kind: .substring, pattern: folded, invert: neg,
-                options: options, answers: answers, selectivity: 0.2)
+                options: options, answers: answers, selectivity: 0.2, parameter: affixParameter(l, access, options))
         case .like(let syntax):
             return StringLikeLeaf(
                 l, access: access, strings: strings, pattern: LikePattern(pattern, syntax: syntax, options: options),
@@ -593,6 +595,18 @@ extension FilterCompiler {
                 l, access: access, strings: strings, regex: regex, data: data,
                 stripsDiacritics: options.contains(.diacriticInsensitive), invert: neg, answers: answers)
         }
+    }
+
+    /// A prefix, suffix or substring test's folded text made from the execution's literal: a
+    /// string, not empty under NSPredicate's semantics (where an empty one is in no string, a
+    /// test of another kind).
+    private func affixParameter(_ l: Leaf, _ access: KeyAccess, _ options: StringOptions) -> Parameter<[UInt8]>? {
+        let text = { (c: Value) -> [UInt8]? in
+            guard case .string(let s) = c, !(s.isEmpty && l.semantics == .predicate) else { return nil }
+            return Array(StringFolding.fold(s, options).utf8)
+        }
+        guard let slots = parameterSlots(l, key: access.path, count: 1, check: { text($0) != nil }) else { return nil }
+        return Parameter(slots: slots) { text($0[$0.startIndex]) }
     }
 
     // MARK: - Relations

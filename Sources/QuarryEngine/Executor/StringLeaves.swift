@@ -136,24 +136,31 @@ final class StringAffixLeaf: KeyLeaf {
     let pattern: [UInt8]
     let invert: Bool
     let folder: ByteFolder
+    /// The folded text for the execution's literal, when the leaf reads it (docs/ARCHITECTURE.md#plan-parameters).
+    let patternOf: Parameter<[UInt8]>?
     private let memo = EntryMemo()
 
     init(
         _ leaf: Leaf, access: KeyAccess, strings: StringColumn, kind: Kind, pattern: [UInt8], invert: Bool,
-        options: StringOptions, answers: SlotAnswers, selectivity: Double
+        options: StringOptions, answers: SlotAnswers, selectivity: Double, parameter: Parameter<[UInt8]>? = nil
     ) {
         self.strings = strings
         self.kind = kind
         self.pattern = pattern
         self.invert = invert
         self.folder = ByteFolder(options)
+        patternOf = parameter
         let base: Double = kind == .substring ? 50 : 10
         super.init(
-            leaf, access: access, answers: answers, cost: options.isEmpty ? base : base + 25, selectivity: selectivity)
+            leaf, access: access, answers: answers, cost: options.isEmpty ? base : base + 25, selectivity: selectivity,
+            parameterSlots: parameter?.slots)
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         let invert = self.invert, folder = self.folder, kind = self.kind, memo = self.memo
+        let pattern = patternOf?.madeValue(ctx, for: self) ?? self.pattern
+        // The memo's answers hold for one text; an execution with another starts it again.
+        memo.answering(pattern)
         try pattern.withUnsafeBufferPointer { (p) throws(Diagnostic) in
             try strings.withBytes { (s) throws(Diagnostic) in
                 switch kind {

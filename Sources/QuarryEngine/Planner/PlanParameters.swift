@@ -5,21 +5,96 @@ import QuarryCore
 /// literals of its shape when every literal that differs is one of these and is accepted by
 /// its slot's check; the plan itself is never changed.
 struct PlanParameters {
-    /// The literals the plan was made for, in `PlanShape` order.
+    /// The literals the plan was made for, in `PlanShape` order, in the form its normalized
+    /// predicate holds them (`forms`).
     let literals: [Value]
     /// The slots the filter reads from the execution's literals, each with the check a new
     /// literal in it must pass (it must make the same kind of typed test).
     let checks: [Int: (Value) -> Bool]
+    /// How a query's literals become the ones the normalized predicate holds.
+    var forms = LiteralForms.identity
 
     static var none: PlanParameters { PlanParameters(literals: [], checks: [:]) }
 
-    /// Whether the plan answers `literals` of its shape when they are read from the execution.
-    func bind(_ new: [Value]) -> Bool {
-        guard !checks.isEmpty, new.count == literals.count else { return false }
+    /// The literals the plan reads from the execution for a query's `new` literals of its
+    /// shape (in their normalized form); nil when the plan does not answer them.
+    func bind(_ new: [Value]) -> [Value]? {
+        guard !checks.isEmpty, new.count == literals.count, let new = forms.apply(new) else { return nil }
         for i in new.indices where !PlanShape.sameLiteral(new[i], literals[i]) {
-            guard let check = checks[i], check(new[i]) else { return false }
+            guard let check = checks[i], check(new[i]) else { return nil }
         }
-        return true
+        return new
+    }
+}
+
+/// How a query's literals become the literals its normalized predicate holds in the same slots
+/// (docs/ARCHITECTURE.md#plan-parameters): each stays as it is, but a simple LIKE pattern, which
+/// the normalizer rewrites into the text of a prefix, suffix or substring test (`'J%'` into
+/// `BEGINSWITH 'J'`). A new pattern has a form only when it makes the same test.
+struct LiteralForms {
+    /// Slots holding a LIKE pattern rewritten into a string test, with the test.
+    private var likes: [Int: Like] = [:]
+
+    private struct Like {
+        let syntax: LikeSyntax
+        let op: StringOperator
+        /// NSPredicate semantics, under which an empty text is not rewritten.
+        let predicate: Bool
+    }
+
+    static var identity: LiteralForms { LiteralForms() }
+
+    /// The forms of the literals of `predicate`, normalized into `normalized` with the same
+    /// leaves in the same order: a LIKE leaf whose normalized leaf is a prefix, suffix or
+    /// substring test gives its pattern's slot (as `PlanShape` numbers them) that test.
+    init(likesOf predicate: Filter, normalized: Filter) {
+        let written = Walk.leaves(predicate), tests = Walk.leaves(normalized)
+        guard written.count == tests.count else { return }
+        for (w, t) in zip(written, tests) {
+            guard case .string(.key, .like(let syntax), .literal(.string), _) = w.leaf.condition,
+                case .string(_, let op, _, _) = t.leaf.condition,
+                op == .beginsWith || op == .endsWith || op == .contains
+            else { continue }
+            // The pattern is the leaf's last literal (the key before it holds none).
+            likes[w.end - 1] = Like(syntax: syntax, op: op, predicate: w.leaf.semantics == .predicate)
+        }
+    }
+
+    private init() {}
+
+    /// The normalized literals for a query's; nil when a pattern would make another test.
+    func apply(_ literals: [Value]) -> [Value]? {
+        guard !likes.isEmpty else { return literals }
+        var out = literals
+        for (slot, like) in likes {
+            guard slot < literals.count, case .string(let pattern) = literals[slot],
+                let (op, text, _) = Normalizer.simpleLike(pattern, like.syntax), op == like.op,
+                !(text.isEmpty && like.predicate)
+            else { return nil }
+            out[slot] = .string(text)
+        }
+        return out
+    }
+
+    /// The leaves of a predicate in walk order, each with where its literals end.
+    private struct Walk: IRChildTransform {
+        static var readsOnly: Bool { true }
+        var builder = PlanShape.Builder()
+        var leaves: [(leaf: Leaf, end: Int)] = []
+
+        static func leaves(_ p: Filter) -> [(leaf: Leaf, end: Int)] {
+            var walk = Walk()
+            _ = walk.filter(p, binding: nil)
+            return walk.leaves
+        }
+
+        mutating func leaf(_ l: Leaf) -> Leaf {
+            _ = builder.leaf(l)
+            leaves.append((l, builder.literals.count))
+            return l
+        }
+
+        mutating func query(_ q: Query) -> Query { q }
     }
 }
 

@@ -7,17 +7,29 @@ import QuarryCore
 /// cached one with the literals and source ranges put back in order. Only the filter is
 /// compiled again, from memoized key resolutions and answers.
 struct PlanRebinding {
-    /// Whether the plan of a query with these literals, normalized so, may be rebound.
-    static func isParametric(_ query: Query, _ normalized: Filter, rewrites: [Rewrite], literals: [Value]) -> Bool {
-        rewrites.allSatisfy { valueIndependent.contains($0.rule) }
-            && PlanShape.sameLiterals(PlanShape.literals(of: normalized), literals)
-            && LeafRanges.of(query.predicate).count == LeafRanges.of(normalized).count
+    /// How the literals of a query, normalized so, become those of its normalized predicate,
+    /// and those literals, when its plan may be rebound; nil when it may not.
+    static func forms(_ query: Query, _ normalized: Filter, rewrites: [Rewrite], literals: [Value])
+        -> (forms: LiteralForms, literals: [Value])?
+    {
+        guard rewrites.allSatisfy({ valueIndependent.contains($0.rule) || likeRules.contains($0.rule) }),
+            LeafRanges.of(query.predicate).count == LeafRanges.of(normalized).count
+        else { return nil }
+        let forms =
+            rewrites.contains { likeRules.contains($0.rule) }
+            ? LiteralForms(likesOf: query.predicate, normalized: normalized) : .identity
+        guard let planned = forms.apply(literals), PlanShape.sameLiterals(PlanShape.literals(of: normalized), planned)
+        else { return nil }
+        return (forms, planned)
     }
 
     /// Rewrites whose application depends on the shape alone.
     private static let valueIndependent: Set<String> = [
         "operand-swap", "negation-to-operator", "not-pushdown", "flatten",
     ]
+    /// Rewrites of a LIKE pattern into a string test, which `LiteralForms` repeats on new
+    /// patterns (a pattern that makes another test is planned again).
+    private static let likeRules: Set<String> = ["like-to-prefix", "like-to-suffix", "like-to-contains"]
 
     /// The cached normalized predicate with `literals` and the query's leaf ranges.
     static func normalized(_ cached: Filter, literals: [Value], query: Query) -> Filter {
@@ -111,14 +123,16 @@ extension PlanCache {
     func rebind(_ plan: Plan, to query: Query, _ literals: [Value]) throws(Diagnostic)
         -> Plan
     {
-        guard plan.rebindable, let table = planner.store.table(query.className) else {
+        guard plan.rebindable, let table = planner.store.table(query.className),
+            let normalizedLiterals = plan.parameters.forms.apply(literals)
+        else {
             return try build(query, literals: literals)
         }
-        let normalized = PlanRebinding.normalized(plan.normalized, literals: literals, query: query)
+        let normalized = PlanRebinding.normalized(plan.normalized, literals: normalizedLiterals, query: query)
         let planner = self.planner
         return planner.compile(
             query, normalized, rewrites: { planner.rewrites(query) }, table: table, failedInner: [:],
-            literals: literals)
+            literals: normalizedLiterals, forms: plan.parameters.forms)
     }
 
     /// The checks of `QueryValidator` whose outcome depends on literal values, for a query of a

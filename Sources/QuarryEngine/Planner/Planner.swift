@@ -27,19 +27,21 @@ struct Planner {
             facts: facts, fallibility: Fallibility(facts: facts), limits: limits, folding: folding)
         let normalized = normalizer.normalize(query.predicate)
         let rewrites = normalizer.rewrites
-        let rebindable =
-            literals.map { PlanRebinding.isParametric(query, normalized, rewrites: rewrites, literals: $0) } ?? false
+        let rebinding = literals.flatMap { PlanRebinding.forms(query, normalized, rewrites: rewrites, literals: $0) }
         return compile(
             query, normalized, rewrites: { rewrites }, table: table, failedInner: failedInner,
-            literals: rebindable ? literals : nil)
+            literals: rebinding?.literals, forms: rebinding?.forms ?? .identity)
     }
 
     /// The plan for a predicate already normalized: the filter compiled, the source chosen.
-    /// - Parameter literals: the query's literals when its normalization kept them in place
-    ///   (`Plan.rebindable`): leaves may then read them from each execution.
+    /// - Parameters:
+    ///   - literals: the query's literals, in the form `normalized` holds them, when its
+    ///     normalization kept them in place (`Plan.rebindable`): leaves may then read them from
+    ///     each execution.
+    ///   - forms: how the query's literals became those.
     func compile(
         _ query: Query, _ normalized: Filter, rewrites: @escaping () -> [Rewrite], table: ClassTable,
-        failedInner: [Query: Diagnostic], literals: [Value]? = nil
+        failedInner: [Query: Diagnostic], literals: [Value]? = nil, forms: LiteralForms = .identity
     ) -> Plan {
         let facts = MemoizedKeyFacts(facts: StoreKeyFacts(store: store, table: table), memo: memo)
         var fallibility = Fallibility(facts: facts)
@@ -53,7 +55,9 @@ struct Planner {
             return Plan(
                 query: query, normalized: normalized, rewrites: rewrites, innerQueries: inner,
                 source: EmptySource(), filter: ConstantNode(false), ordered: true, storeVersion: store.version,
-                rebindable: literals != nil, copyFilter: { ConstantNode(false) })
+                rebindable: literals != nil,
+                parameters: literals.map { PlanParameters(literals: $0, checks: [:], forms: forms) } ?? .none,
+                copyFilter: { ConstantNode(false) })
         }
         let conjuncts: [Filter]
         if case .and(let cs) = normalized { conjuncts = cs } else { conjuncts = [normalized] }
@@ -92,7 +96,8 @@ struct Planner {
         let residualConjuncts = kept.map { conjuncts[$0] }
         var source = choice.source
         var parameters = literals.map { literals in
-            PlanParameters(literals: literals, checks: kept.reduce(into: [:]) { $0.merge(checks[$1]) { a, _ in a } })
+            PlanParameters(
+                literals: literals, checks: kept.reduce(into: [:]) { $0.merge(checks[$1]) { a, _ in a } }, forms: forms)
         }
         if let literals, let lookup = source as? ProbeSource,
             let (parametric, probeChecks) = Self.parametric(
@@ -101,7 +106,8 @@ struct Planner {
         {
             source = parametric
             parameters = PlanParameters(
-                literals: literals, checks: parameters?.checks.merging(probeChecks) { a, _ in a } ?? probeChecks)
+                literals: literals, checks: parameters?.checks.merging(probeChecks) { a, _ in a } ?? probeChecks,
+                forms: forms)
         }
         let copy = { [store, limits, leafSlots = compiler.leafSlots] () -> FilterNode in
             // With a memo and folding of its own: a copy may be made while other plans are.

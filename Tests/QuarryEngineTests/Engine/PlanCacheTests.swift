@@ -1,3 +1,4 @@
+import QuarryPredicate
 import QuarrySQL
 import QuarryCore
 import QuarryTestSupport
@@ -186,6 +187,68 @@ import Testing
                 predicate: .leaf(
                     .inCollection(.key("s"), .list(list.map { .literal($0) }), []), negated: false, .document))
             #expect(try engine.run(q) == reference.run(q), "\(list)")
+        }
+    }
+
+    /// A simple LIKE pattern, rewritten into a prefix, suffix or substring test, and those
+    /// tests written as such read their text from each execution: every pattern of the shape
+    /// that makes the same test binds the cached plan and answers as the reference does for
+    /// it; one that makes another test (or an empty text under NSPredicate's semantics, no
+    /// test of the same kind) is planned again, with the right answer too.
+    @Test(arguments: [1, 2])
+    func stringTestsReadTheirText(threads: Int) throws {
+        let names = ["Ann", "ann", "Zoë", "Joe", "Jo%e", "Émile"]
+        let records = (0..<3000).map { (i: Int) -> Record in
+            let name: Value = i % 19 == 0 ? .null : .string(names[i % 6] + String(i % 23))
+            return record("r\(i)", ["s": name, "n": .int(Int64(i % 31))])
+        }
+        let db = database(("T", records))
+        // On two threads, scans of 8-row morsels run the filter's copies too.
+        let engine = Engine(database: db, parallelism: ScanParallelism(threads: threads, morselRows: 8))
+        let reference = ReferenceEvaluator(database: db)
+        func query(_ text: String) throws -> Query {
+            let predicate =
+                text.hasPrefix("ns:")
+                ? try PredicateFormat.parse(String(text.dropFirst(3)), className: "T")
+                : try SQLWhere.parse(text, className: "T")
+            return Query(className: "T", predicate: predicate)
+        }
+        func expectAnswers(_ text: String) throws {
+            let q = try query(text)
+            #expect(try engine.run(q) == reference.run(q), "\(text)")
+        }
+        // After the first of a group is planned, every other binds its plan.
+        let bound: [[String]] = [
+            ["s LIKE 'Ann%'", "s LIKE 'Zo%'", "s LIKE 'nobody%'", "s LIKE 'É%'"],
+            ["s LIKE 'Jo\\%%' ESCAPE '\\'", "s LIKE 'Ann\\%%' ESCAPE '\\'", "s LIKE 'J%' ESCAPE '\\'"],
+            ["s LIKE '%4'", "s LIKE '%e1'", "s LIKE '%22'"],
+            ["s LIKE '%nn%'", "s LIKE '%o%'", "s LIKE '%J%'", "s LIKE '%ë1%'"],
+            ["n > 5 AND s LIKE 'J%'", "n > 20 AND s LIKE 'Zo%'", "n > 0 AND s LIKE 'Émile1%'"],
+            ["NOT (s LIKE 'A%')", "NOT (s LIKE 'Jo%')"],
+            ["ns:s LIKE[cd] 'ann*'", "ns:s LIKE[cd] 'ZOE*'", "ns:s LIKE[cd] 'emile*'"],
+            ["ns:s BEGINSWITH[c] 'an'", "ns:s BEGINSWITH[c] 'Z'", "ns:s BEGINSWITH[c] 'jo%'"],
+            ["ns:s ENDSWITH[cd] 'e1'", "ns:s ENDSWITH[cd] 'N4'", "ns:s ENDSWITH[cd] '22'"],
+        ]
+        for group in bound {
+            try expectAnswers(group[0])
+            for text in group.dropFirst() + group {
+                let before = engine.planCounts
+                try expectAnswers(text)
+                let counts = engine.planCounts
+                #expect(counts.built == before.built && counts.rebound == before.rebound, "planned again: \(text)")
+            }
+        }
+        // Each pattern makes another test than the one before it (or a general LIKE, or an empty
+        // text under NSPredicate's semantics): none binds the plan before it.
+        let replanned: [[String]] = [
+            ["s LIKE 'Bob%'", "s LIKE '%'", "s LIKE '%nn%'", "s LIKE 'A_n%'", "s LIKE '%o%'", "s LIKE 'Ann4'"],
+            ["ns:s LIKE 'Ann*'", "ns:s LIKE '*'", "ns:s LIKE 'Zo*'"],
+            ["ns:s BEGINSWITH 'An'", "ns:s BEGINSWITH ''", "ns:s BEGINSWITH 'Jo'"],
+        ]
+        for group in replanned {
+            let before = engine.planCounts
+            for text in group { try expectAnswers(text) }
+            #expect(engine.planCounts.bound == before.bound, "\(group)")
         }
     }
 
