@@ -44,7 +44,8 @@ extension FilterCompiler {
                 return StringAffixLeaf(
                     l, access: access, strings: strings, kind: .substring,
                     pattern: Array(StringFolding.fold(needle, options).utf8), invert: l.negated,
-                    options: options, answers: answers, selectivity: 0.2)
+                    options: options, answers: answers, selectivity: 0.2,
+                    parameter: affixParameter(l, access, options))
             }
         case .string(.key, .matches(let regexOptions), .literal(.string(let pattern)), let options):
             // An invalid pattern fails on every row that reaches the leaf, whatever it holds.

@@ -228,6 +228,8 @@ import Testing
             ["ns:s LIKE[cd] 'ann*'", "ns:s LIKE[cd] 'ZOE*'", "ns:s LIKE[cd] 'emile*'"],
             ["ns:s BEGINSWITH[c] 'an'", "ns:s BEGINSWITH[c] 'Z'", "ns:s BEGINSWITH[c] 'jo%'"],
             ["ns:s ENDSWITH[cd] 'e1'", "ns:s ENDSWITH[cd] 'N4'", "ns:s ENDSWITH[cd] '22'"],
+            // `'nn' IN s` for a string `s`: a substring test.
+            ["ns:s CONTAINS 'nn'", "ns:s CONTAINS 'ë'", "ns:s CONTAINS '9'"],
         ]
         for group in bound {
             try expectAnswers(group[0])
