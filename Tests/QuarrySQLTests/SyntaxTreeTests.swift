@@ -59,6 +59,19 @@ import QuarrySQL
         #expect(text(source, inner.range) == "objectId = 'pb1'")
     }
 
+    /// Keywords match in any ASCII case, and only so: a name that is a keyword under Unicode
+    /// case folding or canonical equivalence (dotless ı, the Kelvin sign K) stays a name.
+    @Test func keywordsMatchInAnyASCIICaseOnly() throws {
+        let mixed = try SQLWhere.parse("name lIkE 'J%' aNd NOT age iS nULl Or flag = tRuE")
+        let upper = try SQLWhere.parse("name LIKE 'J%' AND NOT age IS NULL OR flag = TRUE")
+        #expect(mixed == upper)
+        for text in ["name \u{0131}s null", "name LI\u{212A}E 'J%'", "age > 1 \u{0041}\u{0301}ND b = 2"] {
+            #expect(throws: Diagnostic.self, "\(text)") { try SQLWhere.parse(text) }
+        }
+        // Quoted, a keyword is a column.
+        #expect(try SQLWhere.parse("`and` = 1") == .leaf(.compare(.key("and"), .eq, .literal(.int(1)), []), .sql))
+    }
+
     @Test func multiWordDateOperatorSpansAllItsWords() throws {
         let source = "updated  at\nor   after 5"
         let tree = try SQLWhere.syntaxTree(source)
