@@ -154,13 +154,19 @@ final class ClassTable {
             return Record(objectId: objectIds.string(at: row), fields: fields)
         }
         // Filled in place, and an object with every field shares `fieldNames` as its order
-        // (most objects of a class: no array of names made per record).
+        // (most objects of a class: no array of names made per record); an order of its own is
+        // begun at the first missing field.
         var fields: [String: Value] = Dictionary(minimumCapacity: fieldNames.count)
-        for (name, column) in zip(fieldNames, orderedColumns) {
-            if let v = column.value(at: row) { fields[name] = v }
+        var order: [String]? = nil
+        for (i, (name, column)) in zip(fieldNames, orderedColumns).enumerated() {
+            if let v = column.value(at: row) {
+                fields[name] = v
+                order?.append(name)
+            } else if order == nil {
+                order = Array(fieldNames[..<i])
+            }
         }
-        let order = fields.count == fieldNames.count ? fieldNames : fieldNames.filter { fields[$0] != nil }
-        return Record(objectId: objectIds.string(at: row), fields: fields, fieldOrder: order)
+        return Record(objectId: objectIds.string(at: row), fields: fields, fieldOrder: order ?? fieldNames)
     }
 
     /// The object at a row with only one of its fields (what an index over a path starting at
