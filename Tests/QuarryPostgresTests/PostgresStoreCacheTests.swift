@@ -46,12 +46,7 @@ import Testing
         defer { store.close() }
         try await store.write([Self.person("p0", [("age", .int(1))]), Self.person("p1", [("age", .int(2))])])
         try PostgresServer.psql("UPDATE c1 SET raw = '[[\"age\",' WHERE objectid = 'p0'", in: url)
-        await #expect {
-            try await store.query(Self.compare("age", .le, .int(1)))
-        } throws: { error in
-            (error as? Diagnostic)?.code == "store.postgres-corrupt"
-                && (error as? Diagnostic)?.message.contains("p0") == true
-        }
+        await Self.expectCorrupt(store, Self.compare("age", .le, .int(1)), naming: "p0")
         #expect(try await store.query(Self.compare("age", .eq, .int(2))).objectIds == ["p1"])
     }
 
@@ -74,11 +69,16 @@ import Testing
         #expect(all.count == records.count)
         #expect(all.indices.first { all[$0] != records[$0] } == nil)
         try PostgresServer.psql("UPDATE c1 SET raw = '[[\"age\",' WHERE objectid IN ('p25000', 'p33000')", in: url)
+        await Self.expectCorrupt(store, Self.compare("age", .ge, .int(0)), naming: "p25000 ")
+    }
+
+    /// The query fails with `store.postgres-corrupt`, its message containing `objectId`.
+    static func expectCorrupt(_ store: PostgresStore, _ query: Query, naming objectId: String) async {
         await #expect {
-            try await store.query(Self.compare("age", .ge, .int(0)))
+            try await store.query(query)
         } throws: { error in
             (error as? Diagnostic)?.code == "store.postgres-corrupt"
-                && (error as? Diagnostic)?.message.contains("p25000 ") == true
+                && (error as? Diagnostic)?.message.contains(objectId) == true
         }
     }
 }
