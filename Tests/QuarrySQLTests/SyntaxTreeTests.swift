@@ -65,8 +65,13 @@ import QuarrySQL
         let mixed = try SQLWhere.parse("name lIkE 'J%' aNd NOT age iS nULl Or flag = tRuE")
         let upper = try SQLWhere.parse("name LIKE 'J%' AND NOT age IS NULL OR flag = TRUE")
         #expect(mixed == upper)
-        for text in ["name \u{0131}s null", "name LI\u{212A}E 'J%'", "age > 1 \u{0041}\u{0301}ND b = 2"] {
-            #expect(throws: Diagnostic.self, "\(text)") { try SQLWhere.parse(text) }
+        // Each a located syntax error at the lookalike word (its byte offset).
+        for (text, at) in [
+            ("name \u{0131}s null", 5), ("name LI\u{212A}E 'J%'", 5), ("age > 1 \u{0041}\u{0301}ND b = 2", 8),
+        ] {
+            let error = #expect(throws: Diagnostic.self, "\(text)") { try SQLWhere.parse(text) }
+            #expect(error?.code == "syntax.unexpected-token", "\(text)")
+            #expect(error?.range?.offset == at, "\(text)")
         }
         // Quoted, a keyword is a column.
         #expect(try SQLWhere.parse("`and` = 1") == .leaf(.compare(.key("and"), .eq, .literal(.int(1)), []), .sql))
