@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import Quarry
 import QuarryStoreSupport
 
@@ -48,8 +49,14 @@ struct PostgresCatalog {
     /// The catalog as `s`'s read transaction sees it, from `cache` when its version is the one
     /// kept there.
     static func read(_ s: PostgresSession, _ cache: CatalogCache<PostgresCatalog>) throws -> PostgresCatalog {
-        let version = Int64(try s.rows("SELECT version::text FROM quarry_catalog_version").first?.text(0) ?? "") ?? -1
-        return try cache.catalog(version: version) { try load(s) }
+        try cache.catalog(version: version(s.send(versionStatement).wait())) { try load(s) }
+    }
+
+    static let versionStatement = "SELECT version::text FROM quarry_catalog_version"
+
+    /// The version in the answer to `versionStatement`.
+    static func version(_ answer: PostgresQueryResult) throws -> Int64 {
+        Int64(try answer.rows.first?.text(0) ?? "") ?? -1
     }
 
     /// Counts the catalog's version up, inside the transaction that changes it.

@@ -15,11 +15,7 @@ struct PostgresSession {
 
     /// The rows of a statement whose parameters are `$1`, `$2`… bound as text (NULL for nil).
     func rows(_ sql: String, _ binds: [String?] = []) throws -> [PostgresRow] {
-        var bindings = PostgresBindings(capacity: binds.count)
-        for b in binds {
-            if let b { bindings.append(b) } else { bindings.appendNull() }
-        }
-        return try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).wait().rows
+        try send(sql, binds).wait().rows
     }
 
     func run(_ sql: String, _ binds: [String?] = []) throws { _ = try rows(sql, binds) }
@@ -29,16 +25,34 @@ struct PostgresSession {
     /// and no array of `PostgresRow`s is built (collecting them was half the time of a large
     /// result).
     func each(_ sql: String, _ binds: [String?], _ body: @escaping @Sendable (PostgresRow) throws -> Void) throws {
+        _ = try startEach(sql, binds, body).wait()
+    }
+
+    /// `each` without waiting: the statement is sent, and the future completes after its last
+    /// row.
+    func startEach(
+        _ sql: String, _ binds: [String?], _ body: @escaping @Sendable (PostgresRow) throws -> Void
+    ) -> EventLoopFuture<PostgresQueryMetadata> {
+        connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(binds)), logger: logger, body)
+    }
+
+    /// Sends a statement without waiting for it.
+    func send(_ sql: String, _ binds: [String?] = []) -> EventLoopFuture<PostgresQueryResult> {
+        connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(binds)), logger: logger)
+    }
+
+    private static func bindings(_ binds: [String?]) -> PostgresBindings {
         var bindings = PostgresBindings(capacity: binds.count)
         for b in binds {
             if let b { bindings.append(b) } else { bindings.appendNull() }
         }
-        _ = try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger, body).wait()
+        return bindings
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(readOnly: Bool, _ body: () throws -> T) throws -> T {
-        try run(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
+        if readOnly { return try readTransaction(body) }
+        try run("BEGIN")
         do {
             let result = try body()
             try run("COMMIT")
@@ -47,6 +61,25 @@ struct PostgresSession {
             try? run("ROLLBACK")
             throw error
         }
+    }
+
+    /// A read transaction waits only for its own statements
+    /// (docs/STORAGE.md#postgresql-connections): the connection runs statements in the order
+    /// they are sent, so BEGIN is sent without waiting and the body's first wait covers it, and
+    /// COMMIT (or ROLLBACK) is sent without waiting, ahead of whatever the connection runs next.
+    /// A BEGIN that failed fails the transaction even when the body's statements succeeded,
+    /// since they ran outside its snapshot.
+    private func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        let begun = send("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        let result = Result { try body() }
+        let began = Result { try begun.wait() }
+        if case .success = began, case .success = result {
+            _ = send("COMMIT")
+        } else {
+            _ = send("ROLLBACK")
+        }
+        _ = try began.get()
+        return try result.get()
     }
 }
 

@@ -1,3 +1,5 @@
+import NIOCore
+import PostgresNIO
 import Quarry
 
 /// The store's objects as one read transaction sees them (`StoredObjects`), for the
@@ -40,29 +42,45 @@ final class PostgresSnapshot: StoredObjects {
     /// Rows of `objectid, raw` decoded as records; a large answer is decoded on several threads
     /// (docs/STORAGE.md#reading-rows).
     func records(_ sql: String, _ binds: [String?]) throws(Diagnostic) -> [Record] {
+        try startRecords(sql, binds).finish()
+    }
+
+    /// `records` without waiting: the statement is sent, its rows are decoded as they arrive,
+    /// and `finish` waits for the last.
+    func startRecords(_ sql: String, _ binds: [String?]) -> PendingRecords {
         let batches = Batches(StoredRecordBatches(corruption: .store.postgresCorrupt, threads: threads))
-        try storeCall {
-            try session.each(sql, binds) { row in
-                // The rows after the first failure are let through: an error thrown here would
-                // cancel the query, and PostgresNIO would report the cancellation instead.
-                guard batches.failure == nil else { return }
-                do {
-                    let columns = row.makeRandomAccess()
-                    var raw = try columns[1].decode(String?.self) ?? ""
-                    let objectId = try columns[0].decode(String?.self) ?? ""
-                    try raw.withUTF8 { try batches.rows.append(objectId: objectId, document: $0) }
-                } catch {
-                    batches.failure = error
-                }
+        let done = session.startEach(sql, binds) { row in
+            // The rows after the first failure are let through: an error thrown here would
+            // cancel the query, and PostgresNIO would report the cancellation instead.
+            guard batches.failure == nil else { return }
+            do {
+                let columns = row.makeRandomAccess()
+                var raw = try columns[1].decode(String?.self) ?? ""
+                let objectId = try columns[0].decode(String?.self) ?? ""
+                try raw.withUTF8 { try batches.rows.append(objectId: objectId, document: $0) }
+            } catch {
+                batches.failure = error
             }
-            if let failure = batches.failure { throw failure }
         }
-        return try batches.rows.finish()
+        return PendingRecords(batches: batches, done: done)
+    }
+
+    struct PendingRecords {
+        fileprivate let batches: Batches
+        let done: EventLoopFuture<PostgresQueryMetadata>
+
+        func finish() throws(Diagnostic) -> [Record] {
+            try storeCall {
+                _ = try done.wait()
+                if let failure = batches.failure { throw failure }
+            }
+            return try batches.rows.finish()
+        }
     }
 
     /// The answer's rows as they arrive on the connection's event loop, read by the waiting
     /// thread once the query's future completes (which orders the two).
-    private final class Batches: @unchecked Sendable {
+    fileprivate final class Batches: @unchecked Sendable {
         let rows: StoredRecordBatches
         /// The first row that could not be read, and why.
         var failure: (any Error)?

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import NIOCore
 import PostgresNIO
 import Quarry
 import QuarryStoreSupport
@@ -188,17 +189,72 @@ public final class PostgresStore: QueryBackend, Sendable {
 
     // MARK: - Work inside a transaction
 
+    /// The answer on the catalog of the transaction's own snapshot. While a catalog is kept,
+    /// the query is sent on it right behind the request for the snapshot's catalog version, and
+    /// its answer used when that version is the kept one: a short read waits for one round trip
+    /// (docs/STORAGE.md#fixed-cost-per-query). On another version it is sent again on the
+    /// snapshot's catalog.
     func answer(_ query: Query, _ variables: [String: Value], _ s: PostgresSession) throws -> QueryResult {
-        let catalog = try PostgresCatalog.read(s, catalogs)
+        let version = s.send(PostgresCatalog.versionStatement)
+        let catalog: PostgresCatalog
+        if let kept = catalogs.kept {
+            let sent = Result { try send(query, variables, kept.catalog, s) }
+            let current = try PostgresCatalog.version(version.wait())
+            if current == kept.version { return try sent.get().answer() }
+            if case .success(let stale) = sent { stale.drop() }
+            catalog = try catalogs.catalog(version: current) { try PostgresCatalog.load(s) }
+        } else {
+            catalog = try catalogs.catalog(version: PostgresCatalog.version(version.wait())) {
+                try PostgresCatalog.load(s)
+            }
+        }
+        return try send(query, variables, catalog, s).answer()
+    }
+
+    /// Validates and translates `query` on `catalog` and sends its statement.
+    private func send(
+        _ query: Query, _ variables: [String: Value], _ catalog: PostgresCatalog, _ s: PostgresSession
+    ) throws -> SentQuery {
         let snapshot = PostgresSnapshot(session: s, catalog: catalog, threads: decodeThreads)
         let evaluator = PushdownEvaluator(
             objects: snapshot, limits: limits, variables: variables, now: now, random: random)
         try evaluator.validate(query)
         let plan = try pushdown(query, catalog, snapshot, evaluator)
-        if plan.counts { return .count(Int(try s.rows(plan.sql, plan.bindings).first?.text(0) ?? "") ?? 0) }
-        let candidates = try snapshot.records(plan.sql, plan.bindings)
-        return try evaluator.finish(
-            query, candidates: candidates, residual: plan.residual, ordered: plan.ordered, paged: plan.paged)
+        let statement: SentQuery.Statement =
+            plan.counts
+            ? .count(s.send(plan.sql, plan.bindings)) : .records(snapshot.startRecords(plan.sql, plan.bindings))
+        return SentQuery(query: query, plan: plan, evaluator: evaluator, statement: statement)
+    }
+
+    /// A query's statement on its way, and what finishes its answer once the rows are in.
+    private struct SentQuery {
+        enum Statement {
+            case count(EventLoopFuture<PostgresQueryResult>)
+            case records(PostgresSnapshot.PendingRecords)
+        }
+        let query: Query
+        let plan: PostgresPushdown
+        let evaluator: PushdownEvaluator
+        let statement: Statement
+
+        func answer() throws -> QueryResult {
+            switch statement {
+            case .count(let rows):
+                return .count(Int(try storeCall { try rows.wait().rows.first?.text(0) } ?? "") ?? 0)
+            case .records(let pending):
+                return try evaluator.finish(
+                    query, candidates: try pending.finish(), residual: plan.residual, ordered: plan.ordered,
+                    paged: plan.paged)
+            }
+        }
+
+        /// Waits for the statement and drops its answer.
+        func drop() {
+            switch statement {
+            case .count(let rows): _ = try? rows.wait()
+            case .records(let pending): _ = try? pending.done.wait()
+            }
+        }
     }
 
     func explain(_ query: Query, _ variables: [String: Value], _ s: PostgresSession) throws -> BackendExplanation {

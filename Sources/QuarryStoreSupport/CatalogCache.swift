@@ -23,6 +23,14 @@ package final class CatalogCache<Catalog>: @unchecked Sendable {
         return catalog
     }
 
+    /// The catalog kept and its version, for a reader that sends its query on it before its
+    /// own snapshot's version has come back (and checks that version before using the answer).
+    package var kept: (version: Int64, catalog: Catalog)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return latest
+    }
+
     private func kept(_ version: Int64) -> Catalog? {
         lock.lock()
         defer { lock.unlock() }

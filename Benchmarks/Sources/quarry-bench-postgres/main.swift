@@ -59,6 +59,9 @@ func seconds(_ body: () async throws -> Void) async rethrows -> Double {
 
 func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 
+/// Milliseconds with two decimals below 10 (a short answer's time), one above.
+func ms(_ x: Double) -> String { String(format: x < 10 ? "%.2f" : "%.1f", x) }
+
 func sql(_ text: String) async throws -> Int {
     var n = 0
     for try await _ in try await client.query(PostgresQuery(unsafeSQL: text)) { n += 1 }
@@ -158,7 +161,7 @@ do {
         }
         let (q, h) = (median(quarry) * 1000, median(hand) * 1000)
         print(
-            "| `\(text)` | \(String(format: "%.1f", q)) | \(String(format: "%.1f", h)) | \(String(format: "%.2f", q / h)) | \(n) | \(explanation.residual.isEmpty ? "none" : "\(explanation.residual.count) conjunct(s)") |"
+            "| `\(text)` | \(ms(q)) | \(ms(h)) | \(String(format: "%.2f", q / h)) | \(n) | \(explanation.residual.isEmpty ? "none" : "\(explanation.residual.count) conjunct(s)") |"
         )
     }
     store.close()
