@@ -77,6 +77,15 @@ enum Keyword {
     /// ASCII case-insensitively only: `ıs` (dotless i) is not `IS`.
     static func equals(_ text: String, _ upperWord: String) -> Bool {
         guard text.utf8.count == upperWord.utf8.count else { return false }
+        // Over the two strings' bytes where both are contiguous (native strings always are):
+        // iterating two UTF-8 views in step cost a tenth of compiling a short clause.
+        let compared = text.utf8.withContiguousStorageIfAvailable { a in
+            upperWord.utf8.withContiguousStorageIfAvailable { b in
+                for i in 0..<a.count where (a[i] &- 0x61 < 26 ? a[i] - 0x20 : a[i]) != b[i] { return false }
+                return true
+            }
+        }
+        if let compared = compared ?? nil { return compared }
         return zip(text.utf8, upperWord.utf8).allSatisfy { a, b in
             (a >= 0x61 && a <= 0x7A ? a - 0x20 : a) == b
         }
