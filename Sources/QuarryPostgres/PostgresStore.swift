@@ -153,8 +153,12 @@ public final class PostgresStore: QueryBackend, Sendable {
         try await session(write: true) { s in
             let t = PostgresTransaction(
                 store: self, writer: PostgresWriter(catalog: try PostgresCatalog.load(s), session: s))
-            try body(t)
-            try t.flush()
+            do {
+                try body(t)
+                try t.flush()
+            } catch {
+                throw t.earlierFailure ?? error
+            }
         }
     }
 
@@ -318,14 +322,23 @@ public final class PostgresStore: QueryBackend, Sendable {
 }
 
 /// Saves and index declarations inside `PostgresStore.transaction`. Saves are sent in
-/// multi-row upserts of up to `batch` objects of one class (`quarry import`'s hot path).
+/// multi-row upserts of up to `batch` objects of one class (`quarry import`'s hot path), each
+/// sent without waiting for it, so that the next batch is made while PostgreSQL writes this one
+/// (docs/STORAGE.md#postgresql-connections). At most two are in flight: sending one waits for
+/// the one before, whose error (if any) fails the transaction there.
 public final class PostgresTransaction {
     let store: PostgresStore
     var writer: PostgresWriter
     private var pending: [[String?]] = []
     private var pendingTable = ""
     private var pendingIds: Set<String> = []
-    static let batch = 500
+    private var pendingBytes = 0
+    private var inFlight: EventLoopFuture<PostgresQueryResult>?
+    /// Rows and bytes of one upsert: 2,000 rows imported 10 % faster than 500 (with either,
+    /// the import's own work is the longer part), and the bytes bound what two upserts in
+    /// flight hold when the objects are large.
+    static let batch = 2_000
+    static let batchBytes = 16 << 20
 
     init(store: PostgresStore, writer: PostgresWriter) {
         self.store = store
@@ -335,10 +348,15 @@ public final class PostgresTransaction {
     public func save(_ record: Record, in className: String) throws {
         let row = try writer.prepare(record, in: className)
         let table = writer.catalog.classes[className]!.table
-        if table != pendingTable || pendingIds.contains(record.objectId) || pending.count >= Self.batch { try flush() }
+        if table != pendingTable || pendingIds.contains(record.objectId) || pending.count >= Self.batch
+            || pendingBytes >= Self.batchBytes
+        {
+            try send()
+        }
         pendingTable = table
         pendingIds.insert(record.objectId)
         pending.append(row)
+        pendingBytes += row.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
     }
 
     /// Declares an index; without a kind, a geo index for a field of geo points and an
@@ -350,11 +368,42 @@ public final class PostgresTransaction {
         writer.catalog = try PostgresCatalog.load(writer.session)
     }
 
-    /// Sends the saves not sent yet.
+    /// Sends the saves not sent yet and waits until PostgreSQL has written every one.
     func flush() throws {
-        try writer.upsert(pending, into: pendingTable)
+        try send()
+        let last = inFlight
+        inFlight = nil
+        _ = try last?.wait()
+    }
+
+    /// The error of an upsert still in flight when the transaction failed: once it fails, every
+    /// later statement of the transaction fails only because it did.
+    var earlierFailure: (any Error)? {
+        guard let inFlight else { return nil }
+        do {
+            _ = try inFlight.wait()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Sends the saves not sent yet as one upsert, then waits for the upsert before it.
+    private func send() throws {
+        guard !pending.isEmpty else { return }
+        let sent = writer.sendUpsert(pending, into: pendingTable)
         pending.removeAll(keepingCapacity: true)
         pendingIds.removeAll(keepingCapacity: true)
+        pendingBytes = 0
+        let before = inFlight
+        inFlight = sent
+        do {
+            _ = try before?.wait()
+        } catch {
+            // This is the transaction's first failure, not the one just sent.
+            inFlight = nil
+            throw error
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import NIOCore
+import PostgresNIO
 import Quarry
 
 /// Saves and deletes inside the writer's transaction, keeping the catalog's kinds in step
@@ -38,11 +40,16 @@ struct PostgresWriter {
     /// One multi-row upsert; the rows' objectIds must differ.
     func upsert(_ rows: [[String?]], into table: String) throws {
         guard !rows.isEmpty else { return }
+        _ = try sendUpsert(rows, into: table).wait()
+    }
+
+    /// `upsert` without waiting for it: the statement is sent, and the future completes with it.
+    func sendUpsert(_ rows: [[String?]], into table: String) -> EventLoopFuture<PostgresQueryResult> {
         let values = (0..<rows.count).map { r in
             let b = r * 5
             return "($\(b + 1), $\(b + 2)::bigint, $\(b + 3)::bigint, $\(b + 4)::jsonb, $\(b + 5))"
         }
-        try session.run(
+        return session.send(
             """
             INSERT INTO \(table) (objectid, createdat, updatedat, doc, raw) VALUES \(values.joined(separator: ", "))
             ON CONFLICT (objectid) DO UPDATE SET createdat = excluded.createdat, updatedat = excluded.updatedat,

@@ -78,4 +78,47 @@ import Testing
         #expect(items.map(\.objectId) == (0..<50).map { "s\($0)" })
         #expect(items.map { $0["n"] } == (0..<50).map { .int(Int64($0)) })
     }
+
+    /// Upserts are sent without waiting (docs/STORAGE.md#postgresql-connections): one that
+    /// PostgreSQL refuses fails the transaction with PostgreSQL's own error, even when the
+    /// statement that meets the failure first is a later one (here the catalog's new field,
+    /// which PostgreSQL answers only with "current transaction is aborted"), and nothing of the
+    /// transaction is kept.
+    @Test func aRefusedUpsertFailsTheImportWithItsOwnError() async throws {
+        let server = try PostgresServer.shared.get()
+        let url = try PostgresServer.database()
+        let database = String(url.split(separator: "/")[2].prefix { $0 != "?" })
+        let store = try await PostgresStore.open(url: url)
+        defer { store.close() }
+        try await store.write([.save(Record(objectId: "s0", fields: [("n", .int(0))]), in: "Item")])
+        let table = try server.psql("SELECT 'c' || id FROM quarry_classes WHERE name = 'Item'", database: database)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try server.psql(
+            """
+            CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              IF NEW.objectid = 'l777' THEN RAISE EXCEPTION 'refused %', NEW.objectid; END IF;
+              RETURN NEW;
+            END $$;
+            CREATE TRIGGER refuse BEFORE INSERT ON \(table) FOR EACH ROW EXECUTE FUNCTION refuse();
+            """, database: database)
+        let upsertRows = 2_000
+        await #expect {
+            try await store.transaction { t in
+                for i in 0..<(2 * upsertRows) {
+                    var fields: [(String, Value)] = [("n", .int(Int64(i)))]
+                    // The first upsert is sent as object `upsertRows` is saved; the next one
+                    // brings a new field, whose catalog statement is the first to run after
+                    // the refused upsert.
+                    if i > upsertRows { fields.append(("late", .bool(true))) }
+                    try t.save(Record(objectId: "l\(i)", fields: fields), in: "Item")
+                }
+            }
+        } throws: { error in
+            (error as? Diagnostic)?.message.contains("refused l777") == true
+        }
+        let items = try await store.query(Query(className: "Item", predicate: .constant(true))).records
+        #expect(items.map(\.objectId) == ["s0"])
+        #expect(try await store.schema().fieldType("late", in: "Item") == nil)
+    }
 }
