@@ -23,7 +23,10 @@ struct PostgresWriter {
             guard let value = record.fields[name] else { continue }
             var field = try catalog.ensureField(name, in: className, session)
             let before = field
-            if let k = PostgresKind.of(value) { field.kind = field.kind.map { $0.merged(with: k) } ?? k }
+            // Most values are of their field's kind already: compared first, they are not merged.
+            if let k = PostgresKind.of(value), field.kind != k {
+                field.kind = field.kind.map { $0.merged(with: k) } ?? k
+            }
             // Merged as `ClassData` merges types, so the schema reads as the same objects' would.
             if let t = FieldType.of(value) { field.type = field.type.map { $0 == t ? $0 : $0.merged(with: t) } ?? t }
             if field.kind != before.kind || field.type != before.type {

@@ -47,7 +47,7 @@ extension StoreFieldKind {
                 guard let k = of(scalar: item) else {
                     return .unsupported(reason: "its arrays hold \(item.typeName) values")
                 }
-                element = element.map { $0.merged(with: k) } ?? k
+                element = element.map { $0 == k ? $0 : $0.merged(with: k) } ?? k
             }
             if let reason = element?.unsupportedReason { return .unsupported(reason: reason) }
             return .array(of: element)

@@ -41,7 +41,10 @@ struct StoreWriter {
             }
             let before = c.fields[at]
             var field = before
-            if let k = SQLiteColumnKind.of(value) { field.kind = field.kind.map { $0.merged(with: k) } ?? k }
+            // Most values are of their field's kind already: compared first, they are not merged.
+            if let k = SQLiteColumnKind.of(value), field.kind != k {
+                field.kind = field.kind.map { $0.merged(with: k) } ?? k
+            }
             if !SQLiteColumnKind.exactInReal(value) { field.largeInts = true }
             if value.holdsNUL { field.nulStrings = true }
             // Merged as `ClassData` merges types, so the schema reads as the same objects' would.
