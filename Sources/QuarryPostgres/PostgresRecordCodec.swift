@@ -14,40 +14,67 @@ import Quarry
 enum PostgresRecordCodec {
     // MARK: - doc
 
-    /// The `jsonb` text of the query document; `number` gives each field's key.
-    static func doc(_ record: Record, number: (String) -> Int) -> String {
-        var out = "{"
+    /// The `jsonb` text of the query document, appended as UTF-8 (the import's hot path, with no
+    /// `String` per value); `number` gives each field's key.
+    static func doc(_ record: Record, number: (String) -> Int, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
         var first = true
         for name in record.fieldOrder {
+            guard let v = record.fields[name] else { continue }
+            let start = out.count
+            if !first { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: "\"f".utf8)
+            out.append(contentsOf: String(number(name)).utf8)
+            out.append(contentsOf: "\":".utf8)
             // Nulls are left out: a null and a missing field both read as SQL NULL.
-            guard let v = record.fields[name], case let form = queryForm(v), form != "null" else { continue }
-            if !first { out += "," }
-            first = false
-            out += "\"f\(number(name))\":" + form
+            if writeQueryForm(v, to: &out) { first = false } else { out.removeSubrange(start...) }
         }
-        return out + "}"
+        out.append(UInt8(ascii: "}"))
     }
 
-    /// A value as the translator reads it; `null` for what no pushed-down test reads.
-    static func queryForm(_ v: Value) -> String {
+    /// Appends a value as the translator reads it. False for what no pushed-down test reads, which
+    /// is `null` in the document: what it appended is then to be dropped.
+    static func writeQueryForm(_ v: Value, to out: inout [UInt8]) -> Bool {
         switch v {
-        case .null: return "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .int(let i): return String(i)
-        case .double(let d): return number(d) ?? "null"
-        case .string(let s): return s.utf8.contains(0) ? "null" : JSONWriter.string(.string(s))
-        case .date(let ms): return String(ms)
-        case .pointer(let p): return JSONWriter.string(.string(p.objectId))
+        case .null, .bytes, .polygon, .file, .object: return false
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .double(let d):
+            guard let n = number(d) else { return false }
+            out.append(contentsOf: n.utf8)
+        case .string(let s):
+            guard !s.utf8.contains(0) else { return false }
+            StoredRecordCodec.writeString(s, to: &out)
+        case .date(let ms): out.append(contentsOf: String(ms).utf8)
+        case .pointer(let p): StoredRecordCodec.writeString(p.objectId, to: &out)
         case .geoPoint(let g):
-            guard let lat = number(g.latitude), let lon = number(g.longitude) else { return "null" }
-            return "[\(lat),\(lon)]"
-        case .relation(_, let ids): return "[" + ids.map { JSONWriter.string(.string($0)) }.joined(separator: ",") + "]"
+            guard let lat = number(g.latitude), let lon = number(g.longitude) else { return false }
+            out.append(UInt8(ascii: "["))
+            out.append(contentsOf: lat.utf8)
+            out.append(UInt8(ascii: ","))
+            out.append(contentsOf: lon.utf8)
+            out.append(UInt8(ascii: "]"))
+        case .relation(_, let ids):
+            out.append(UInt8(ascii: "["))
+            for (i, id) in ids.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                StoredRecordCodec.writeString(id, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         case .array(let items):
-            guard PostgresKind.of(v).map({ if case .unsupported = $0 { return false } else { return true } }) ?? true
-            else { return "null" }
-            return "[" + items.map(queryForm).joined(separator: ",") + "]"
-        case .bytes, .polygon, .file, .object: return "null"
+            if case .unsupported? = PostgresKind.of(v) { return false }
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                let start = out.count
+                if !writeQueryForm(item, to: &out) {
+                    out.removeSubrange(start...)
+                    out.append(contentsOf: "null".utf8)
+                }
+            }
+            out.append(UInt8(ascii: "]"))
         }
+        return true
     }
 
     /// A finite double as a JSON number whose `numeric` value orders against every Int64 and

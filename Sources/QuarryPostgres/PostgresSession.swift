@@ -38,7 +38,11 @@ struct PostgresSession {
 
     /// Sends a statement without waiting for it.
     func send(_ sql: String, _ binds: [String?] = []) -> EventLoopFuture<PostgresQueryResult> {
-        connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(binds)), logger: logger)
+        send(sql, Self.bindings(binds))
+    }
+
+    func send(_ sql: String, _ bindings: PostgresBindings) -> EventLoopFuture<PostgresQueryResult> {
+        connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
     }
 
     private static func bindings(_ binds: [String?]) -> PostgresBindings {

@@ -329,7 +329,7 @@ public final class PostgresStore: QueryBackend, Sendable {
 public final class PostgresTransaction {
     let store: PostgresStore
     var writer: PostgresWriter
-    private var pending: [[String?]] = []
+    private var pending: [PostgresWriter.Row] = []
     private var pendingTable = ""
     private var pendingIds: Set<String> = []
     private var pendingBytes = 0
@@ -356,7 +356,7 @@ public final class PostgresTransaction {
         pendingTable = table
         pendingIds.insert(record.objectId)
         pending.append(row)
-        pendingBytes += row.reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+        pendingBytes += row.byteCount
     }
 
     /// Declares an index; without a kind, a geo index for a field of geo points and an

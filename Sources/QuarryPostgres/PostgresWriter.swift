@@ -16,7 +16,7 @@ struct PostgresWriter {
     }
 
     /// Brings the catalog up to date with the object's values; returns its row's bindings.
-    mutating func prepare(_ record: Record, in className: String) throws -> [String?] {
+    mutating func prepare(_ record: Record, in className: String) throws -> Row {
         try PostgresCatalog.storable(record.objectId, "an objectId")
         _ = try catalog.ensureClass(className, session)
         for name in record.fieldOrder {
@@ -34,30 +34,64 @@ struct PostgresWriter {
             }
         }
         let c = catalog.classes[className]!
-        return [
-            record.objectId, Self.millis(record.fields["createdAt"]), Self.millis(record.fields["updatedAt"]),
-            PostgresRecordCodec.doc(record) { c.field($0)!.number }, StoredRecordCodec.encode(record),
-        ]
+        var row = Row(
+            objectId: record.objectId, createdAt: Self.millis(record.fields["createdAt"]),
+            updatedAt: Self.millis(record.fields["updatedAt"]), doc: TextBytes(), raw: TextBytes())
+        PostgresRecordCodec.doc(record, number: { c.field($0)!.number }, to: &row.doc.bytes)
+        StoredRecordCodec.write(record, to: &row.raw.bytes)
+        return row
+    }
+
+    /// One object's row as the upsert binds it.
+    struct Row {
+        let objectId: String
+        let createdAt: String?
+        let updatedAt: String?
+        var doc: TextBytes
+        var raw: TextBytes
+        var byteCount: Int { objectId.utf8.count + doc.bytes.count + raw.bytes.count }
+    }
+
+    /// Text already encoded as UTF-8 (valid: it is written from strings), bound as `text`
+    /// without a `String` made of it, as PostgresNIO binds a `String`.
+    struct TextBytes: PostgresNonThrowingEncodable {
+        static var psqlType: PostgresDataType { .text }
+        static var psqlFormat: PostgresFormat { .binary }
+        var bytes: [UInt8] = []
+
+        func encode<JSONEncoder: PostgresJSONEncoder>(
+            into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+        ) {
+            byteBuffer.writeBytes(bytes)
+        }
     }
 
     /// One multi-row upsert; the rows' objectIds must differ.
-    func upsert(_ rows: [[String?]], into table: String) throws {
+    func upsert(_ rows: [Row], into table: String) throws {
         guard !rows.isEmpty else { return }
         _ = try sendUpsert(rows, into: table).wait()
     }
 
     /// `upsert` without waiting for it: the statement is sent, and the future completes with it.
-    func sendUpsert(_ rows: [[String?]], into table: String) -> EventLoopFuture<PostgresQueryResult> {
-        let values = (0..<rows.count).map { r in
+    func sendUpsert(_ rows: [Row], into table: String) -> EventLoopFuture<PostgresQueryResult> {
+        var bindings = PostgresBindings(capacity: 5 * rows.count)
+        var values: [String] = []
+        values.reserveCapacity(rows.count)
+        for (r, row) in rows.enumerated() {
             let b = r * 5
-            return "($\(b + 1), $\(b + 2)::bigint, $\(b + 3)::bigint, $\(b + 4)::jsonb, $\(b + 5))"
+            values.append("($\(b + 1), $\(b + 2)::bigint, $\(b + 3)::bigint, $\(b + 4)::jsonb, $\(b + 5))")
+            bindings.append(row.objectId)
+            if let t = row.createdAt { bindings.append(t) } else { bindings.appendNull() }
+            if let t = row.updatedAt { bindings.append(t) } else { bindings.appendNull() }
+            bindings.append(row.doc)
+            bindings.append(row.raw)
         }
         return session.send(
             """
             INSERT INTO \(table) (objectid, createdat, updatedat, doc, raw) VALUES \(values.joined(separator: ", "))
             ON CONFLICT (objectid) DO UPDATE SET createdat = excluded.createdat, updatedat = excluded.updatedat,
                 doc = excluded.doc, raw = excluded.raw
-            """, rows.flatMap { $0 })
+            """, bindings)
     }
 
     /// Removes the object if it is there.

@@ -86,7 +86,7 @@ public enum StoredRecordCodec {
     }
 
     /// A JSON string: `"`, `\` and control characters escaped.
-    private static func writeString(_ s: String, to out: inout [UInt8]) {
+    package static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escape: their bytes are copied at once.
         if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
