@@ -65,6 +65,7 @@ final class PostgresSnapshot: StoredObjects {
         return PendingRecords(batches: batches, done: done)
     }
 
+    /// A statement's rows on their way; `finish` waits for the last and returns the records.
     struct PendingRecords {
         fileprivate let batches: Batches
         let done: EventLoopFuture<PostgresQueryMetadata>

@@ -334,9 +334,8 @@ public final class PostgresTransaction {
     private var pendingIds: Set<String> = []
     private var pendingBytes = 0
     private var inFlight: EventLoopFuture<PostgresQueryResult>?
-    /// Rows and bytes of one upsert: 2,000 rows imported 10 % faster than 500 (with either,
-    /// the import's own work is the longer part), and the bytes bound what two upserts in
-    /// flight hold when the objects are large.
+    /// Rows and bytes of one upsert: 2,000 rows imported 10 % faster than 500, and the bytes
+    /// bound what two upserts in flight hold when the objects are large.
     static let batch = 2_000
     static let batchBytes = 16 << 20
 

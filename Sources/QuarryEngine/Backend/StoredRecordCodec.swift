@@ -13,12 +13,6 @@ import QuarryData
 /// store's `raw` column (docs/STORAGE.md). A control character in a string, NUL included, is
 /// written `\u00XX`, so the text never holds one (PostgreSQL text cannot hold a NUL).
 public enum StoredRecordCodec {
-    public static func encode(_ record: Record) -> String {
-        var out: [UInt8] = []
-        write(record, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
     /// The document's text appended to `out`, written directly rather than through a `JSON`
     /// tree (the import's hot path, docs/STORAGE.md#writes): the same document, every control
     /// character escaped as `\u00XX`.
