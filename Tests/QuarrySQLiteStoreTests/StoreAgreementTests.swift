@@ -88,4 +88,23 @@ import Testing
         for name in ["Item", "Other"] { #expect(try await store.hasClass(name)) }
         for name in ["item", "Missing"] { #expect(try await !store.hasClass(name)) }
     }
+
+    /// A task cancelled before its read starts gets `query.cancelled` without the read running,
+    /// and the store answers the next read as before (docs/STORAGE.md#fixed-cost-per-query).
+    @Test func aCancelledTaskGetsQueryCancelled() async throws {
+        let file = StoreFile()
+        let store = try file.open()
+        try await store.write([.save(Record(objectId: "a", fields: [("n", .int(1))]), in: "Item")])
+        let query = Query(className: "Item", predicate: .constant(true))
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await store.run(query, variables: [:])
+        }
+        await #expect {
+            _ = try await cancelled.value
+        } throws: { error in
+            (error as? Diagnostic)?.code == "query.cancelled"
+        }
+        #expect(try await store.run(query, variables: [:]).records.map(\.objectId) == ["a"])
+    }
 }

@@ -1,3 +1,6 @@
+import CSQLite
+import Dispatch
+import Foundation
 import GRDB
 import Quarry
 import QuarryCore
@@ -104,23 +107,21 @@ public final class SQLiteStore: QueryBackend, Sendable {
     // MARK: - QueryBackend
 
     public func catalog() async throws(Diagnostic) -> [ClassCatalog] {
-        try await asyncCall { try await self.pool.read { db in try self.classes(db) } }
+        try await read { db in try self.classes(db) }
     }
 
     public func hasClass(_ className: String) async throws(Diagnostic) -> Bool {
-        try await asyncCall {
-            try await self.pool.read { db in
-                try StoreCatalog.read(db, self.statements, self.catalogs).catalog.classes[className] != nil
-            }
+        try await read { db in
+            try StoreCatalog.read(db, self.statements, self.catalogs).catalog.classes[className] != nil
         }
     }
 
     public func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult {
-        try await asyncCall { try await self.pool.read { db in try self.answer(query, variables, db) } }
+        try await read { db in try self.answer(query, variables, db) }
     }
 
     public func explain(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> BackendExplanation {
-        try await asyncCall { try await self.pool.read { db in try self.explain(query, variables, db) } }
+        try await read { db in try self.explain(query, variables, db) }
     }
 
     public func write(_ changes: [StoreChange]) async throws(Diagnostic) {
@@ -129,6 +130,36 @@ public final class SQLiteStore: QueryBackend, Sendable {
 
     public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) async throws(Diagnostic) {
         try await asyncCall { try await self.pool.write { db in try self.declareIndex(kind, key, className, db) } }
+    }
+
+    /// A read on one of the pool's connections, run on a Dispatch thread and awaited
+    /// (docs/STORAGE.md#fixed-cost-per-query): two thread hops, where GRDB's async read makes
+    /// four (to its pool's waiting queue and back, to the reader's queue and back), which on a
+    /// short query cost more than the query. A task cancelled before the read starts, or while
+    /// it runs, fails with `query.cancelled`; a running statement is stopped by
+    /// `sqlite3_interrupt` on its own connection.
+    private func read<T>(_ body: @escaping (GRDB.Database) throws -> T) async throws(Diagnostic) -> T {
+        nonisolated(unsafe) let body = body
+        let interrupt = ReadInterrupt()
+        let result: Result<Unchecked<T>, Diagnostic> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(
+                        returning: Result { () throws(Diagnostic) in
+                            try storeCall {
+                                try self.pool.read { db in
+                                    Unchecked(try interrupt.running(on: db.sqliteConnection) { try body(db) })
+                                }
+                            }
+                        }.mapError {
+                            interrupt.cancelled ? Diagnostic(.query.cancelled, "the query was cancelled") : $0
+                        })
+                }
+            }
+        } onCancel: {
+            interrupt.cancel()
+        }
+        return try result.get().value
     }
 
     private func asyncCall<T>(_ body: () async throws -> T) async throws(Diagnostic) -> T {
@@ -261,4 +292,48 @@ public final class StoreTransaction {
         try store.declareIndex(kind ?? (type == .geoPoint ? .geo : .ordered), key, className, writer.db)
         writer.catalog = try StoreCatalog.load(writer.db)
     }
+}
+
+/// The connection a read runs on, for its task's cancellation handler, which may run on any
+/// thread at any time: `sqlite3_interrupt` reaches the connection only while the read holds it.
+private final class ReadInterrupt: @unchecked Sendable {
+    private let lock = NSLock()
+    private var connection: OpaquePointer?
+    private var wasCancelled = false
+
+    var cancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return wasCancelled
+    }
+
+    func cancel() {
+        lock.lock()
+        defer { lock.unlock() }
+        wasCancelled = true
+        if let connection { sqlite3_interrupt(connection) }
+    }
+
+    /// `body` with the connection registered, unless the task was cancelled already.
+    func running<T>(on connection: OpaquePointer?, _ body: () throws -> T) throws -> T {
+        lock.lock()
+        if wasCancelled {
+            lock.unlock()
+            throw CancellationError()
+        }
+        self.connection = connection
+        lock.unlock()
+        defer {
+            lock.lock()
+            self.connection = nil
+            lock.unlock()
+        }
+        return try body()
+    }
+}
+
+/// A value carried out of the pool's read to the awaiting task, which alone uses it.
+private struct Unchecked<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
