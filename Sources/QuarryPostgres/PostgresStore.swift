@@ -405,10 +405,3 @@ public final class PostgresTransaction {
         }
     }
 }
-
-/// A value carried across the pool's `sending` boundary; the store hands each one to a single
-/// caller.
-struct Unchecked<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}

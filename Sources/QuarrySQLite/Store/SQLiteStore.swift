@@ -331,9 +331,3 @@ private final class ReadInterrupt: @unchecked Sendable {
         return try body()
     }
 }
-
-/// A value carried out of the pool's read to the awaiting task, which alone uses it.
-private struct Unchecked<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}
