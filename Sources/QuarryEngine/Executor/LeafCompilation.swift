@@ -602,12 +602,17 @@ extension FilterCompiler {
     /// string, not empty under NSPredicate's semantics (where an empty one is in no string, a
     /// test of another kind).
     private func affixParameter(_ l: Leaf, _ access: KeyAccess, _ options: StringOptions) -> Parameter<[UInt8]>? {
-        let text = { (c: Value) -> [UInt8]? in
-            guard case .string(let s) = c, !(s.isEmpty && l.semantics == .predicate) else { return nil }
+        // The check only looks at the literal; the text is folded once, when an execution reads it.
+        let accepts = { (c: Value) -> Bool in
+            guard case .string(let s) = c else { return false }
+            return !(s.isEmpty && l.semantics == .predicate)
+        }
+        guard let slots = parameterSlots(l, key: access.path, count: 1, check: accepts) else { return nil }
+        return Parameter(slots: slots) { literals in
+            let c = literals[literals.startIndex]
+            guard accepts(c), case .string(let s) = c else { return nil }
             return Array(StringFolding.fold(s, options).utf8)
         }
-        guard let slots = parameterSlots(l, key: access.path, count: 1, check: { text($0) != nil }) else { return nil }
-        return Parameter(slots: slots) { text($0[$0.startIndex]) }
     }
 
     // MARK: - Relations
