@@ -2,6 +2,8 @@
 // engine's own schema and limits, run by the engine, in one call; one error type, `Diagnostic`,
 // from the first byte of the text to the last decoded field.
 
+extension SQLTemplate: TextTemplate {}
+
 extension Engine {
     /// Compiles query text on a class against this engine: its classes and fields as they
     /// are now (`schema`, so a field an `insert` added is known) and its `limits`.
@@ -9,12 +11,38 @@ extension Engine {
     /// - Parameters:
     ///   - arguments: NSPredicate `%@ %K %d …` values, in order (predicate dialect only).
     ///   - profile: the compatibility profile the text is read and run in.
+    ///
+    /// A SQL text whose skeleton (the text with its literals cut out) was compiled before is
+    /// compiled from that skeleton's template, without parsing: the same `Query` for a fraction
+    /// of the cost (docs/ARCHITECTURE.md#text-templates).
     public func compile(
         _ text: String, on className: String, dialect: Dialect = .sql, profile: Profile = .exact,
         arguments: [PredicateArgument] = []
     ) throws(Diagnostic) -> Query {
-        let options = CompileOptions(schema: schema, profile: profile, limits: limits, arguments: arguments)
-        return try dialect.compile(text, className: className, options: options)
+        func full(_ schema: InferredSchema) throws(Diagnostic) -> Query {
+            let options = CompileOptions(schema: schema, profile: profile, limits: limits, arguments: arguments)
+            return try dialect.compile(text, className: className, options: options)
+        }
+        guard dialect == .sql, !className.isEmpty, text.utf8.count <= limits.maxQueryLength,
+            let skeleton = SQLSkeleton(text)
+        else { return try full(schema) }
+        let key = TextTemplates.Key(dialect: "sql", className: className, profile: profile, skeleton: skeleton.key)
+        let (templates, note) = textTemplates.templates(key, generation: schemaGeneration)
+        for case let template as SQLTemplate in templates {
+            if let predicate = template.filter(for: text, skeleton) {
+                textTemplates.hit()
+                return Query(className: className, predicate: predicate, profile: profile)
+            }
+        }
+        let schema = self.schema
+        let query = try full(schema)
+        if note, textTemplates.compiled(key, generation: schema.generation),
+            let template = SQLTemplate.make(
+                text, skeleton: skeleton, className: className, schema: schema, limits: limits)
+        {
+            textTemplates.add(template, for: key, generation: schema.generation)
+        }
+        return query
     }
 
     /// The objects of `className` that match a where-clause, in result order.

@@ -7,12 +7,15 @@
 public struct InferredSchema: Schema {
     public private(set) var classNames: [String] = []
     private var classes: [String: ClassFields] = [:]
+    /// Goes up with every change to the classes, fields or types: what was compiled against
+    /// the schema at one generation holds at that generation (docs/ARCHITECTURE.md#text-templates).
+    package private(set) var generation = 0
 
     private struct ClassFields: Sendable {
         var types: [String: FieldType] = [:]
         var names: [String] = []
 
-        mutating func note(_ record: Record) { FieldType.note(record, types: &types, names: &names) }
+        mutating func note(_ record: Record) -> Bool { FieldType.note(record, types: &types, names: &names) }
     }
 
     public init() {}
@@ -36,12 +39,18 @@ public struct InferredSchema: Schema {
             if let type { c.types[name] = type }
         }
         classes[className] = c
+        generation += 1
     }
 
     /// Takes in one object of `className` (creating the class if needed).
     public mutating func note(_ record: Record, in className: String) {
-        if classes[className] == nil { classNames.append(className) }
-        classes[className, default: ClassFields()].note(record)
+        var changed = false
+        if classes[className] == nil {
+            classNames.append(className)
+            changed = true
+        }
+        if classes[className, default: ClassFields()].note(record) { changed = true }
+        if changed { generation += 1 }
     }
 
     public func hasClass(_ className: String) -> Bool { classes[className] != nil }
@@ -70,18 +79,34 @@ public struct InferredSchema: Schema {
 }
 
 extension FieldType {
-    /// Merges one object's fields into a class's field types and first-seen field names.
-    static func note(_ record: Record, types: inout [String: FieldType], names: inout [String]) {
+    /// Merges one object's fields into a class's field types and first-seen field names;
+    /// whether that changed them.
+    @discardableResult
+    static func note(_ record: Record, types: inout [String: FieldType], names: inout [String]) -> Bool {
+        var changed = false
         for name in record.fieldOrder {
             guard let v = record.fields[name] else { continue }
             let t = FieldType.of(v)
             if let existing = types[name] {
-                if let t, existing != t { types[name] = existing.merged(with: t) }
+                if let t, existing != t {
+                    let merged = existing.merged(with: t)
+                    if merged != existing {
+                        types[name] = merged
+                        changed = true
+                    }
+                }
             } else {
                 // A field that has held only nulls so far has no type yet, but has its name.
-                if !names.contains(name) { names.append(name) }
-                if let t { types[name] = t }
+                if !names.contains(name) {
+                    names.append(name)
+                    changed = true
+                }
+                if let t {
+                    types[name] = t
+                    changed = true
+                }
             }
         }
+        return changed
     }
 }

@@ -16,6 +16,8 @@ public final class Engine: Sendable {
     public let parallelism: ScanParallelism
     let replicas: ReplicaPair
     let observation: ObserverSlot
+    /// The front door's templates of SQL texts (docs/ARCHITECTURE.md#text-templates).
+    package let textTemplates = TextTemplates()
 
     /// - Parameters:
     ///   - now: the clock in epoch milliseconds, read once per query.
@@ -64,6 +66,9 @@ public final class Engine: Sendable {
     /// the data: pass it as `CompileOptions.schema` (the engine's `find`, `count` and `explain`
     /// do) so that a field an `insert` added is known to the front-ends (docs/API.md#schema).
     public var schema: InferredSchema { replicas.read { $0.schema } }
+
+    /// `schema.generation`, without copying the schema.
+    package var schemaGeneration: Int { replicas.read { $0.schema.generation } }
 
     /// Heap bytes the columns of a class hold, field by field in first-seen order (`objectId`
     /// includes the objectId → row lookup; indexes are not included); nil when there is no
@@ -180,6 +185,7 @@ public final class Engine: Sendable {
     /// query is a first one (`quarry bench` times first planning this way).
     @_spi(Benchmarking) public func forgetPlans() {
         for replica in replicas.replicas { replica.forgetPlans() }
+        textTemplates.removeAll()
     }
 
     /// How plans were had, over every replica: for tests, which check that the cache is used

@@ -42,7 +42,15 @@ public enum SQLWhere {
         _ tree: SQLSyntaxTree, className: String? = nil, schema: (any Schema)? = nil,
         limits: Limits = .default
     ) throws(Diagnostic) -> Filter {
+        try lower(tree, className: className, schema: schema, limits: limits, recording: nil)
+    }
+
+    static func lower(
+        _ tree: SQLSyntaxTree, className: String?, schema: (any Schema)?, limits: Limits,
+        recording parameters: SQLParameterRecorder?
+    ) throws(Diagnostic) -> Filter {
         var lowering = SQLLowering(schema: schema, limits: limits)
+        lowering.parameters = parameters
         var problems: [Diagnostic] = []
         if let schema, let className, !schema.hasClass(className) {
             var message = "unknown class '\(className)'"

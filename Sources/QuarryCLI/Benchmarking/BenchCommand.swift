@@ -122,8 +122,13 @@ extension BenchCommand {
 
         let options = CompileOptions(schema: schema, profile: .exact)
         let dialect = self.dialect, className = source.className
-        let runner = BenchRunner(executor: executor, repeatCount: repeatCount, peer: peer) { text throws(Diagnostic) in
+        var runner = BenchRunner(executor: executor, repeatCount: repeatCount, peer: peer) { text throws(Diagnostic) in
             try dialect.compile(text, className: className, options: options)
+        }
+        if dialect == .sql {
+            let engine = source.engine
+            runner.textCompile = { text throws(Diagnostic) in try engine.compile(text, on: className) }
+            runner.textVariation = LiteralVariation.vary(sqlText:)
         }
         let (results, failures) = run(texts, with: runner, console)
         // Below some thousands of objects, allocator and page granularity swamp the figure.

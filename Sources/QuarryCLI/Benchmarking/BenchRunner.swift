@@ -148,6 +148,12 @@ public struct BenchRunner {
     let compile: (String) throws(Diagnostic) -> Query
     let peer: SQLitePeer?
     let repeatCount: Int
+    /// The executor's own compile of a text, which reuses the templates of texts it compiled
+    /// before (`Engine.compile`, docs/ARCHITECTURE.md#text-templates), and a text of the same
+    /// shape with other literals; nil where the executor has none. With them the time with new
+    /// literals is that of the text itself, compiled and planned.
+    public var textCompile: ((String) throws(Diagnostic) -> Query)?
+    public var textVariation: ((String) -> String?)?
 
     /// - Parameters:
     ///   - compile: the front-end: query text to a `Query` on the benchmarked class.
@@ -166,7 +172,8 @@ public struct BenchRunner {
     /// query's shape, each averaged over many calls (the plan cache is emptied before each
     /// planning, so none is a cache hit; one timed call would mostly measure cold CPU caches
     /// after the previous query's run). Rebind time is the compile time plus planning the same
-    /// shape with other literals, alternating two sets so that each call binds new ones.
+    /// shape with other literals, alternating two sets so that each call binds new ones; with
+    /// `textCompile`, the time of compiling and planning the two texts themselves.
     public func run(_ text: String) throws(Diagnostic) -> BenchResult {
         let query = try compile(text)
         let compileSeconds = Measurement.averageSeconds { _ = try? compile(text) }
@@ -179,14 +186,23 @@ public struct BenchRunner {
                 forget?()
                 try? plan(query)
             }
-            let other = LiteralVariation.vary(query)
             var flip = false
-            rebindSeconds =
-                compileSeconds
-                + Measurement.averageSeconds {
+            if let textCompile, let otherText = textVariation?(text) {
+                // Twice each: a text's second compile makes its template.
+                for t in [text, otherText, text, otherText] { _ = try? plan(textCompile(t)) }
+                rebindSeconds = Measurement.averageSeconds {
                     flip.toggle()
-                    try? plan(flip ? other : query)
+                    _ = try? plan(textCompile(flip ? otherText : text))
                 }
+            } else {
+                let other = LiteralVariation.vary(query)
+                rebindSeconds =
+                    compileSeconds
+                    + Measurement.averageSeconds {
+                        flip.toggle()
+                        try? plan(flip ? other : query)
+                    }
+            }
         }
         // A query that cannot run fails on the first timed run, with its diagnostic.
         let (execSeconds, matches) = try Measurement.median(runs: repeatCount) { () throws(Diagnostic) -> Int in

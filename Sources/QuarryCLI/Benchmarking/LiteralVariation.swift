@@ -47,6 +47,32 @@ enum LiteralVariation {
         }
     }
 
+    /// The same for a SQL where clause's text: each literal token changes as above and keeps
+    /// its kind, everything else stays byte for byte (so that the two texts share a text
+    /// template, docs/ARCHITECTURE.md#text-templates); nil when the text cannot be read.
+    static func vary(sqlText text: String) -> String? {
+        guard let skeleton = SQLSkeleton(text) else { return nil }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        var copied = 0
+        for literal in skeleton.literals {
+            out += bytes[copied..<literal.start]
+            let token = String(decoding: bytes[literal.start..<literal.end], as: UTF8.self)
+            switch literal.kind {
+            case .string: out += Array(step(token).utf8)
+            case .integer:
+                guard let n = Int64(token) else { return nil }
+                out += Array(String(n &+ 1).utf8)
+            case .decimal:
+                guard let d = Double(token) else { return nil }
+                out += Array((d + 0.25).description.utf8)
+            }
+            copied = literal.end
+        }
+        out += bytes[copied...]
+        return String(decoding: out, as: UTF8.self)
+    }
+
     private static func step(_ s: String) -> String {
         var scalars = Array(s.unicodeScalars)
         if let i = scalars.lastIndex(where: { ("0"..."9").contains($0) }) {

@@ -7,6 +7,8 @@ struct SQLLowering {
     let resolver: ColumnResolver
     let limits: Limits
     private(set) var diagnostics: [Diagnostic] = []
+    /// Set while a template is made (`SQLTemplate`): hears of each literal the IR takes.
+    var parameters: SQLParameterRecorder?
     private var subqueries = 0
     private var subqueryDepth = 0
 
@@ -186,6 +188,8 @@ struct SQLLowering {
             }
             escapeCharacter = c
         }
+        // With an ESCAPE, whether the pattern is valid depends on its text: not a parameter.
+        parameters?.note(pattern.range, escapeCharacter == nil ? .plain : nil)
         if LikePattern.endsWithLoneEscape(text, escape: escapeCharacter), let c = escapeCharacter {
             // The escape character is the pattern's last; in the source it sits before the quote.
             let written = c == "'" ? 2 : String(c).utf8.count
@@ -346,6 +350,7 @@ struct SQLLowering {
     }
 
     private func plain(_ l: SQLLiteral) -> Value {
+        parameters?.note(l.range, .plain)
         switch l.value {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -375,6 +380,7 @@ struct SQLLowering {
 
     /// A date literal: a Backendless date string or epoch milliseconds.
     private func date(_ l: SQLLiteral, context: String) throws(Diagnostic) -> Value {
+        parameters?.note(l.range, nil)
         switch l.value {
         case .string(let s):
             guard let ms = BackendlessDate.parse(s) else {
@@ -387,8 +393,10 @@ struct SQLLowering {
                             + BackendlessDate.acceptedForms.joined(separator: " | ")
                     ])
             }
+            parameters?.note(l.range, .date)
             return .date(ms)
         case .int(let ms):
+            parameters?.note(l.range, .date)
             return .date(ms)
         case .double(let d):
             guard d.rounded() == d, let ms = Int64(exactly: d) else {

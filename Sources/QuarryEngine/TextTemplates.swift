@@ -1,0 +1,101 @@
+import QuarryCore
+import Synchronization
+
+/// A template the front door made of a query text (docs/ARCHITECTURE.md#text-templates); the
+/// dialect's own type, opaque here.
+package protocol TextTemplate: AnyObject, Sendable {}
+
+/// The templates of the query texts an engine's front door compiled, by dialect, class,
+/// profile and skeleton (the text with its literals cut out). A skeleton gets a template the
+/// second time it is compiled, so that a text compiled once costs no more than before; each
+/// skeleton keeps a few (they differ in the literals that are not parameters). Templates are
+/// kept for one schema generation: a field an insert adds can change what a name resolves to.
+package final class TextTemplates: Sendable {
+    package struct Key: Hashable, Sendable {
+        let dialect: String
+        let className: String
+        let profile: Profile
+        let skeleton: [UInt8]
+
+        package init(dialect: String, className: String, profile: Profile, skeleton: [UInt8]) {
+            self.dialect = dialect
+            self.className = className
+            self.profile = profile
+            self.skeleton = skeleton
+        }
+
+        /// The skeleton hashed as one run of bytes (an array hashes byte by byte).
+        package func hash(into h: inout Hasher) {
+            h.combine(dialect)
+            h.combine(className)
+            h.combine(profile)
+            skeleton.withUnsafeBytes { h.combine(bytes: $0) }
+        }
+    }
+
+    private struct Entry {
+        var generation: Int
+        var compiled = 1
+        var templates: [any TextTemplate] = []
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var bytes = 0
+    }
+
+    private let state = Mutex(State())
+    private let hits = Atomic<Int>(0)
+
+    private static let capacity = 512
+    private static let byteCapacity = 4 << 20
+    private static let perSkeleton = 4
+    /// Tries at making a template of one skeleton before giving up on it.
+    private static let attempts = 3
+
+    package init() {}
+
+    /// The templates made for `key` at this schema generation, and whether a full compile of
+    /// a text with this key should be noted (`compiled`): not once the key has had its tries.
+    package func templates(_ key: Key, generation: Int) -> (templates: [any TextTemplate], note: Bool) {
+        state.withLock { s in
+            guard let e = s.entries[key], e.generation == generation else { return ([], true) }
+            return (e.templates, e.templates.count < Self.perSkeleton && e.compiled <= Self.attempts)
+        }
+    }
+
+    /// Notes a full compile of a text with this key; whether a template should be made of it now.
+    package func compiled(_ key: Key, generation: Int) -> Bool {
+        state.withLock { s in
+            guard var e = s.entries[key], e.generation == generation else {
+                if s.entries.count >= Self.capacity || s.bytes + key.skeleton.count > Self.byteCapacity {
+                    s = State()
+                }
+                s.entries[key] = Entry(generation: generation)
+                s.bytes += key.skeleton.count
+                return false
+            }
+            e.compiled += 1
+            s.entries[key] = e
+            return e.templates.count < Self.perSkeleton && e.compiled <= Self.attempts + 1
+        }
+    }
+
+    package func add(_ template: any TextTemplate, for key: Key, generation: Int) {
+        state.withLock { s in
+            guard var e = s.entries[key], e.generation == generation, e.templates.count < Self.perSkeleton else {
+                return
+            }
+            e.templates.append(template)
+            s.entries[key] = e
+        }
+    }
+
+    package func removeAll() { state.withLock { $0 = State() } }
+
+    /// Counts a text compiled from a template.
+    package func hit() { hits.wrappingAdd(1, ordering: .relaxed) }
+
+    /// Texts compiled from a template so far (tests check that templates are used).
+    package var hitCount: Int { hits.load(ordering: .relaxed) }
+}

@@ -1,0 +1,436 @@
+import QuarryCore
+
+/// How the lowering put a literal into the IR when that depends on its kind alone: as it is,
+/// or read as a date (a date string or epoch milliseconds for a date column).
+enum SQLParameterUse: Sendable {
+    case plain, date
+}
+
+/// Hears, while a template is made, how each literal went into the IR. The last word on a
+/// literal wins: a comparison reads its literal plainly, then converts it for a date column.
+final class SQLParameterRecorder {
+    private(set) var uses: [SourceRange: SQLParameterUse] = [:]
+    func note(_ range: SourceRange, _ use: SQLParameterUse?) { uses[range] = use }
+}
+
+/// A where clause with its literal tokens (strings, integers, decimals) cut out: what the
+/// texts of one template have in common (docs/ARCHITECTURE.md#text-templates). It reads the
+/// bytes as `SQLLexer` does, only far enough to find the literals.
+package struct SQLSkeleton: Sendable {
+    package enum Kind: UInt8, Sendable {
+        case string = 1, integer, decimal
+    }
+
+    package struct Literal: Sendable {
+        package let kind: Kind
+        /// The token's bytes, quotes included.
+        package let start: Int
+        package let end: Int
+    }
+
+    /// The text's bytes with each literal token replaced by a 0 byte and its kind (a query
+    /// text holds no NUL).
+    package let key: [UInt8]
+    package let literals: [Literal]
+
+    /// Nil when the text holds a NUL or a literal the lexer rejects (an unterminated string,
+    /// `1.`, `1e`, a letter right after a number): the full compile reports those.
+    package init?(_ text: String) {
+        var text = text
+        guard let found = text.withUTF8({ Self.scan($0) }) else { return nil }
+        (key, literals) = found
+    }
+
+    private static func scan(_ p: UnsafeBufferPointer<UInt8>) -> ([UInt8], [Literal])? {
+        var key: [UInt8] = []
+        key.reserveCapacity(p.count)
+        var literals: [Literal] = []
+        let n = p.count
+        var i = 0
+        func isWordByte(_ b: UInt8) -> Bool {
+            // Non-ASCII bytes go with the name around them: a digit after one is then kept in
+            // the key, never taken for a literal the lexer may not see.
+            (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b >= 0x80
+        }
+        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        // Bytes that stay in the key are copied a run at a time, when a literal or the end comes.
+        var run = 0
+        func literal(_ kind: Kind, _ start: Int) {
+            key.append(contentsOf: UnsafeBufferPointer(rebasing: p[run..<start]))
+            key.append(0)
+            key.append(kind.rawValue)
+            literals.append(Literal(kind: kind, start: start, end: i))
+            run = i
+        }
+        while i < n {
+            let b = p[i]
+            switch b {
+            case 0:
+                return nil
+            case UInt8(ascii: "'"), UInt8(ascii: "`"):
+                let start = i
+                i += 1
+                var closed = false
+                while i < n {
+                    if p[i] == 0 { return nil }
+                    if p[i] == b {
+                        if i + 1 < n, p[i + 1] == b {
+                            i += 2
+                            continue
+                        }
+                        i += 1
+                        closed = true
+                        break
+                    }
+                    i += 1
+                }
+                guard closed else { return nil }
+                if b == UInt8(ascii: "'") { literal(.string, start) }
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let start = i
+                var kind = Kind.integer
+                while i < n, isDigit(p[i]) { i += 1 }
+                if i < n, p[i] == UInt8(ascii: ".") {
+                    kind = .decimal
+                    i += 1
+                    guard i < n, isDigit(p[i]) else { return nil }
+                    while i < n, isDigit(p[i]) { i += 1 }
+                }
+                if i < n, p[i] | 0x20 == UInt8(ascii: "e") {
+                    kind = .decimal
+                    i += 1
+                    if i < n, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
+                    guard i < n, isDigit(p[i]) else { return nil }
+                    while i < n, isDigit(p[i]) { i += 1 }
+                }
+                if i < n, isWordByte(p[i]), p[i] < 0x80 { return nil }
+                literal(kind, start)
+            default:
+                i += 1
+                if isWordByte(b) {
+                    while i < n, isWordByte(p[i]) { i += 1 }
+                }
+            }
+        }
+        key.append(contentsOf: UnsafeBufferPointer(rebasing: p[run..<n]))
+        return (key, literals)
+    }
+}
+
+/// A compiled where clause whose literals may be swapped for those of another text of the same
+/// skeleton, giving what compiling that text gives, without parsing it
+/// (docs/ARCHITECTURE.md#text-templates).
+///
+/// A literal is a parameter when the lowering put it into the IR as it is or as a date, and
+/// checked nothing else of its value; every other literal (geo coordinates and units, WKT
+/// polygons, a LIKE pattern with an ESCAPE, the ESCAPE itself, a date as a fractional number)
+/// must be the same text for the template to apply. When the template is made, a second text
+/// with a distinct made-up value in each parameter is compiled in full, and the template's
+/// prediction for it (values and source ranges) must equal that compile; otherwise no template.
+package final class SQLTemplate: Sendable {
+    private struct Slot: Sendable {
+        let token: Int
+        /// The literal's place among the IR's literals, in walk order (inner queries included).
+        let literal: Int
+        let negated: Bool
+        let use: SQLParameterUse
+    }
+
+    private let filter: Filter
+    private let literals: [SQLSkeleton.Literal]
+    private let literalCount: Int
+    private let slots: [Slot]
+    /// The literals that are not parameters, and their bytes.
+    private let fixed: [(token: Int, bytes: [UInt8])]
+
+    private init(
+        filter: Filter, literals: [SQLSkeleton.Literal], literalCount: Int, slots: [Slot],
+        fixed: [(token: Int, bytes: [UInt8])]
+    ) {
+        self.filter = filter
+        self.literals = literals
+        self.literalCount = literalCount
+        self.slots = slots
+        self.fixed = fixed
+    }
+
+    /// The template of `text`, which compiles without error; nil when none of its literals
+    /// may be a parameter or the check against a second compile fails.
+    package static func make(
+        _ text: String, skeleton: SQLSkeleton, className: String?, schema: (any Schema)?, limits: Limits
+    ) -> SQLTemplate? {
+        let bytes = Array(text.utf8)
+        guard let tokens = try? SQLWhere.tokens(text, limits: limits) else { return nil }
+        let lexed: [(Int, Int)] = tokens.compactMap { t in
+            switch t.kind {
+            case .string, .integer, .decimal: return (t.range.offset, t.range.end)
+            default: return nil
+            }
+        }
+        guard lexed.count == skeleton.literals.count,
+            zip(lexed, skeleton.literals).allSatisfy({ $0.0 == $1.start && $0.1 == $1.end })
+        else { return nil }
+
+        let recorder = SQLParameterRecorder()
+        guard let original = compile(text, className, schema, limits, recorder) else { return nil }
+        var usesByEnd: [Int: (SourceRange, SQLParameterUse)] = [:]
+        for (range, use) in recorder.uses { usesByEnd[range.end] = (range, use) }
+
+        // The parameters, with made-up values that differ from each other.
+        var candidates: [(token: Int, negated: Bool, use: SQLParameterUse)] = []
+        var fixed: [(token: Int, bytes: [UInt8])] = []
+        var sentinelText: [UInt8] = []
+        var sentinelLiterals: [SQLSkeleton.Literal] = []
+        var copied = 0
+        for (j, literal) in skeleton.literals.enumerated() {
+            guard let (range, use) = usesByEnd[literal.end], range.offset <= literal.start,
+                literal.kind != .decimal || use == .plain,
+                range.offset == literal.start || literal.kind != .string,
+                let made = sentinel(j, literal.kind, use)
+            else {
+                fixed.append((j, Array(bytes[literal.start..<literal.end])))
+                continue
+            }
+            candidates.append((j, range.offset < literal.start, use))
+            sentinelText += bytes[copied..<literal.start]
+            sentinelLiterals.append(
+                SQLSkeleton.Literal(kind: literal.kind, start: sentinelText.count, end: sentinelText.count + made.count)
+            )
+            sentinelText += made
+            copied = literal.end
+        }
+        guard !candidates.isEmpty else { return nil }
+        sentinelText += bytes[copied...]
+        let sentinelSource = String(decoding: sentinelText, as: UTF8.self)
+        guard let checked = compile(sentinelSource, className, schema, limits, nil) else { return nil }
+
+        // Where each made-up value landed among the IR's literals.
+        let originalValues = LiteralList.of(original).values, checkedValues = LiteralList.of(checked).values
+        guard originalValues.count == checkedValues.count else { return nil }
+        var slots: [Slot] = []
+        var sentinelValues: [Value?] = Array(repeating: nil, count: checkedValues.count)
+        var ownValues: [Value?] = Array(repeating: nil, count: checkedValues.count)
+        var candidateSpans: [SQLSkeleton.Literal] = []
+        for (k, c) in candidates.enumerated() {
+            let span = sentinelLiterals[k]
+            let made = sentinelText.withUnsafeBufferPointer { Self.value($0, span, negated: c.negated, use: c.use) }
+            guard let value = made else { return nil }
+            let places = checkedValues.indices.filter { sameLiteral(checkedValues[$0], value) }
+            guard places.count == 1 else { return nil }
+            let own = bytes.withUnsafeBufferPointer {
+                Self.value($0, skeleton.literals[c.token], negated: c.negated, use: c.use)
+            }
+            guard let own else { return nil }
+            slots.append(Slot(token: c.token, literal: places[0], negated: c.negated, use: c.use))
+            sentinelValues[places[0]] = value
+            ownValues[places[0]] = own
+            candidateSpans.append(skeleton.literals[c.token])
+        }
+        // The prediction for both texts must be what compiling them gave.
+        guard
+            let predicted = substitute(
+                original, sentinelValues, RangeMap(from: candidateSpans, to: sentinelLiterals)),
+            same(predicted, checked),
+            let own = substitute(original, ownValues, RangeMap(from: candidateSpans, to: candidateSpans)),
+            same(own, original)
+        else { return nil }
+        return SQLTemplate(
+            filter: original, literals: skeleton.literals, literalCount: originalValues.count, slots: slots,
+            fixed: fixed)
+    }
+
+    /// What compiling `text` gives, when its skeleton is this template's; nil when a literal
+    /// that is not a parameter differs, or a parameter's value is one the full compile must
+    /// judge (an integer past `Int64.max`, a string that is not a date for a date column).
+    package func filter(for text: String, _ skeleton: SQLSkeleton) -> Filter? {
+        var text = text
+        return text.withUTF8 { p -> Filter? in
+            for (token, bytes) in fixed {
+                let l = skeleton.literals[token]
+                guard l.end - l.start == bytes.count else { return nil }
+                for k in bytes.indices where bytes[k] != p[l.start + k] { return nil }
+            }
+            var values: [Value?] = Array(repeating: nil, count: literalCount)
+            var from: [SQLSkeleton.Literal] = [], to: [SQLSkeleton.Literal] = []
+            from.reserveCapacity(slots.count)
+            to.reserveCapacity(slots.count)
+            for slot in slots {
+                let l = skeleton.literals[slot.token]
+                guard let v = Self.value(p, l, negated: slot.negated, use: slot.use) else { return nil }
+                values[slot.literal] = v
+                from.append(literals[slot.token])
+                to.append(l)
+            }
+            return Self.substitute(filter, values, RangeMap(from: from, to: to))
+        }
+    }
+
+    private static func compile(
+        _ text: String, _ className: String?, _ schema: (any Schema)?, _ limits: Limits,
+        _ recorder: SQLParameterRecorder?
+    ) -> Filter? {
+        try? SQLWhere.lower(
+            try SQLWhere.syntaxTree(text, limits: limits), className: className, schema: schema, limits: limits,
+            recording: recorder)
+    }
+
+    /// A made-up literal for parameter `j`: distinct for each `j`, of the token's kind, and a
+    /// valid date where the lowering reads a date.
+    private static func sentinel(_ j: Int, _ kind: SQLSkeleton.Kind, _ use: SQLParameterUse) -> [UInt8]? {
+        switch (kind, use) {
+        case (.string, .plain): return Array("'q\(j)z'".utf8)
+        case (.string, .date):
+            guard j < 1000 else { return nil }
+            let ms = String(j + 1000).dropFirst()
+            return Array("'2001-02-03T04:05:06.\(ms)Z'".utf8)
+        case (.integer, _): return Array(String(7_000_000 + 13 * j).utf8)
+        case (.decimal, _): return Array("\(7000 + j).25".utf8)
+        }
+    }
+
+    /// The IR value of a literal token, as the lexer, parser and lowering make it; nil where
+    /// they would report an error.
+    private static func value(
+        _ p: UnsafeBufferPointer<UInt8>, _ l: SQLSkeleton.Literal, negated: Bool, use: SQLParameterUse
+    ) -> Value? {
+        switch l.kind {
+        case .string:
+            var content: [UInt8] = []
+            content.reserveCapacity(l.end - l.start - 2)
+            var i = l.start + 1
+            while i < l.end - 1 {
+                content.append(p[i])
+                i += p[i] == UInt8(ascii: "'") ? 2 : 1
+            }
+            let s = String(decoding: content, as: UTF8.self)
+            guard use == .date else { return .string(s) }
+            return BackendlessDate.parse(s).map(Value.date)
+        case .integer:
+            var u: UInt64 = 0
+            for i in l.start..<l.end {
+                let (times, o1) = u.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times.addingReportingOverflow(UInt64(p[i] &- 0x30))
+                guard !o1, !o2 else { return nil }
+                u = sum
+            }
+            guard u <= UInt64(Int64.max) else { return nil }
+            let i = negated ? -Int64(u) : Int64(u)
+            return use == .date ? .date(i) : .int(i)
+        case .decimal:
+            guard use == .plain,
+                let d = Double(String(decoding: UnsafeBufferPointer(rebasing: p[l.start..<l.end]), as: UTF8.self)),
+                d.isFinite
+            else { return nil }
+            return .double(negated ? -d : d)
+        }
+    }
+
+    private static func substitute(_ f: Filter, _ values: [Value?], _ ranges: RangeMap) -> Filter? {
+        var substitution = Substitution(values: values, ranges: ranges)
+        let out = substitution.filter(f, binding: nil)
+        return substitution.failed ? nil : out
+    }
+
+    /// Equal, with literals compared by kind and bits (`Value ==` equates 1 and 1.0) and the
+    /// leaves' source ranges compared too (a leaf's range is not part of its identity).
+    private static func same(_ a: Filter, _ b: Filter) -> Bool {
+        guard a == b else { return false }
+        let x = LiteralList.of(a), y = LiteralList.of(b)
+        return x.values.count == y.values.count && zip(x.values, y.values).allSatisfy { sameLiteral($0, $1) }
+            && x.ranges == y.ranges
+    }
+
+    private static func sameLiteral(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.int(let x), .int(let y)): return x == y
+        case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern
+        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.date(let x), .date(let y)): return x == y
+        case (.int, _), (.double, _), (.string, _), (.date, _), (_, .int), (_, .double), (_, .string), (_, .date):
+            return false
+        default: return a == b
+        }
+    }
+}
+
+/// Source offsets of one text moved to another whose literal tokens differ in length; nil for
+/// an offset inside a token.
+private struct RangeMap {
+    let from: [SQLSkeleton.Literal]
+    let to: [SQLSkeleton.Literal]
+
+    func offset(_ o: Int) -> Int? {
+        var shift = 0
+        for (a, b) in zip(from, to) {
+            if o <= a.start { break }
+            guard o >= a.end else { return nil }
+            shift += (b.end - b.start) - (a.end - a.start)
+        }
+        return o + shift
+    }
+
+    func range(_ r: SourceRange) -> SourceRange? {
+        guard let start = offset(r.offset), let end = offset(r.end) else { return nil }
+        return SourceRange(offset: start, length: end - start)
+    }
+}
+
+/// Every literal and every leaf's source range of a predicate, inner queries included, in
+/// walk order.
+private struct LiteralList: IRChildTransform {
+    static var readsOnly: Bool { true }
+    var values: [Value] = []
+    var ranges: [SourceRange?] = []
+
+    static func of(_ f: Filter) -> LiteralList {
+        var list = LiteralList()
+        _ = list.filter(f, binding: nil)
+        return list
+    }
+
+    mutating func leaf(_ l: Leaf) -> Leaf {
+        ranges.append(l.range)
+        return l.mapChildren(&self)
+    }
+
+    mutating func expr(_ e: Expr) -> Expr {
+        if case .literal(let v) = e { values.append(v) }
+        return e.mapChildren(&self)
+    }
+
+    mutating func query(_ q: Query) -> Query {
+        _ = filter(q.predicate, binding: nil)
+        return q
+    }
+}
+
+/// The predicate with new values at some literal places and its leaves' ranges moved.
+private struct Substitution: IRChildTransform {
+    let values: [Value?]
+    let ranges: RangeMap
+    var next = 0
+    var failed = false
+
+    mutating func leaf(_ l: Leaf) -> Leaf {
+        var out = l.mapChildren(&self)
+        if let r = l.range {
+            if let moved = ranges.range(r) { out.range = moved } else { failed = true }
+        }
+        return out
+    }
+
+    mutating func expr(_ e: Expr) -> Expr {
+        if case .literal = e {
+            defer { next += 1 }
+            if next < values.count, let v = values[next] { return .literal(v) }
+            return e
+        }
+        return e.mapChildren(&self)
+    }
+
+    mutating func query(_ q: Query) -> Query {
+        var q = q
+        q.predicate = filter(q.predicate, binding: nil)
+        return q
+    }
+}
