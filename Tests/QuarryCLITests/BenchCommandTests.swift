@@ -8,9 +8,13 @@ import QuarryTestSupport
 /// `quarry bench` end to end, in-process: output shapes and match counts, never timings.
 @Suite struct BenchCommandTests {
     static let data = SyntheticData(rows: 400, seed: 3)
+    /// One file for every run (a suite has no hook to remove it after its tests): written
+    /// under a temporary name, then renamed over the last run's, which holds the same bytes.
     static let file: String = {
-        let path = NSTemporaryDirectory() + "quarry-bench-\(UUID().uuidString).json"
-        try! data.write(toFile: path)
+        let path = NSTemporaryDirectory() + "quarry-bench-tests-400-3.json"
+        let temporary = path + ".\(UUID().uuidString)"
+        try! data.write(toFile: temporary)
+        precondition(rename(temporary, path) == 0, "rename \(temporary): \(errno)")
         return path
     }()
 
