@@ -110,6 +110,11 @@ func storeDiagnostic(_ error: any Error) -> Diagnostic {
     case let d as Diagnostic: return d
     case let e as PSQLError:
         if let info = e.serverInfo, let message = info[.message] {
+            // query_canceled: the statement timeout of a deadline (docs/STORAGE.md#deadlines),
+            // or a cancel request.
+            if info[.sqlState] == "57014" {
+                return Diagnostic(.query.cancelled, "PostgreSQL cancelled the statement: \(message)")
+            }
             return Diagnostic(.store.postgres, "PostgreSQL failed: \(message) (SQLSTATE \(info[.sqlState] ?? "?"))")
         }
         return Diagnostic(.store.postgres, "PostgreSQL failed: \(e.code)")

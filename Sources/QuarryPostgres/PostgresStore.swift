@@ -118,7 +118,7 @@ public final class PostgresStore: QueryBackend, Sendable {
     }
 
     public func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult {
-        try await session(write: false) { s in try self.answer(query, variables, s) }
+        try await session(write: false, deadline: StoreDeadline(limits)) { s in try self.answer(query, variables, s) }
     }
 
     public func explain(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> BackendExplanation {
@@ -163,10 +163,15 @@ public final class PostgresStore: QueryBackend, Sendable {
     }
 
     /// One leased connection and one transaction around `body`: REPEATABLE READ READ ONLY
-    /// for reads; for writes, the store's advisory lock first.
-    func session<T>(write: Bool, _ body: @escaping (PostgresSession) throws -> T) async throws(Diagnostic) -> T {
+    /// for reads; for writes, the store's advisory lock first. With a `deadline`, each
+    /// statement of the transaction may run for the time left when it begins
+    /// (docs/STORAGE.md#deadlines); one that runs longer fails the query with `limit.deadline`.
+    func session<T>(write: Bool, deadline: StoreDeadline? = nil, _ body: @escaping (PostgresSession) throws -> T)
+        async throws(Diagnostic) -> T
+    {
         nonisolated(unsafe) let body = body
         let logger = logger
+        if let deadline, deadline.passed { throw deadline.diagnostic }
         do {
             let result: Unchecked<T> = try await client.withConnection { connection in
                 let s = PostgresSession(connection: connection, logger: logger)
@@ -179,6 +184,10 @@ public final class PostgresStore: QueryBackend, Sendable {
                                 Unchecked(
                                     try s.transaction(readOnly: !write) {
                                         if write { try s.run("SELECT pg_advisory_xact_lock(7250451139)") }
+                                        if let deadline {
+                                            // Not waited for: the body's first wait covers it.
+                                            _ = s.send("SET LOCAL statement_timeout = \(deadline.millisecondsLeft)")
+                                        }
                                         return try body(s)
                                     })
                             })
@@ -187,7 +196,9 @@ public final class PostgresStore: QueryBackend, Sendable {
             }
             return result.value
         } catch {
-            throw storeDiagnostic(error)
+            let diagnostic = storeDiagnostic(error)
+            if let deadline, diagnostic.diagnosticCode == .query.cancelled { throw deadline.diagnostic }
+            throw diagnostic
         }
     }
 

@@ -173,6 +173,13 @@ public final class SQLiteStore: QueryBackend, Sendable {
     // MARK: - Work inside a transaction
 
     func answer(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> QueryResult {
+        guard let deadline = StoreDeadline(limits) else { return try answerInTime(query, variables, db) }
+        return try DeadlineHandler.enforcing(deadline, on: db.sqliteConnection) {
+            try answerInTime(query, variables, db)
+        }
+    }
+
+    private func answerInTime(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> QueryResult {
         let catalog = try StoreCatalog.read(db, statements, catalogs)
         let snapshot = StoreSnapshot(db: db, catalog: catalog.catalog, statements: statements, threads: decodeThreads)
         let evaluator = PushdownEvaluator(
@@ -292,6 +299,38 @@ public final class StoreTransaction {
         try store.declareIndex(kind ?? (type == .geoPoint ? .geo : .ordered), key, className, writer.db)
         writer.catalog = try StoreCatalog.load(writer.db)
     }
+}
+
+/// Stops the statements of a read that runs past its query's deadline
+/// (docs/STORAGE.md#deadlines): SQLite calls the progress handler every thousand virtual-machine
+/// instructions, and a handler that answers non-zero interrupts the statement.
+private final class DeadlineHandler {
+    let deadline: StoreDeadline
+    var passed = false
+
+    private init(_ deadline: StoreDeadline) { self.deadline = deadline }
+
+    static func enforcing<T>(_ deadline: StoreDeadline, on connection: OpaquePointer?, _ body: () throws -> T) throws
+        -> T
+    {
+        guard !deadline.passed else { throw deadline.diagnostic }
+        let handler = DeadlineHandler(deadline)
+        sqlite3_progress_handler(connection, 1000, progress, Unmanaged.passUnretained(handler).toOpaque())
+        defer { sqlite3_progress_handler(connection, 0, nil, nil) }
+        do {
+            return try withExtendedLifetime(handler) { try body() }
+        } catch {
+            throw handler.passed ? deadline.diagnostic : error
+        }
+    }
+}
+
+private let progress: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
+    guard let context else { return 0 }
+    let handler = Unmanaged<DeadlineHandler>.fromOpaque(context).takeUnretainedValue()
+    guard handler.deadline.passed else { return 0 }
+    handler.passed = true
+    return 1
 }
 
 /// The connection a read runs on, for its task's cancellation handler, which may run on any

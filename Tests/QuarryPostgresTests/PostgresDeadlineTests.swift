@@ -1,0 +1,49 @@
+import Quarry
+import QuarryPostgres
+import Testing
+
+/// `Limits.deadlineSeconds` holds PostgreSQL's own work to the query's time budget
+/// (docs/STORAGE.md#deadlines): the read transaction's statements run under a statement
+/// timeout of the time left, and one that runs past it fails the query with `limit.deadline`.
+@Suite struct PostgresDeadlineTests {
+    /// A full scan of 100,000 objects in SQL (no index, nothing left to Quarry, no match) takes
+    /// tens of milliseconds; with a millisecond's budget the server cancels it.
+    @Test func aStatementPastTheDeadlineIsCancelled() async throws {
+        let url = try PostgresServer.database()
+        let store = try await PostgresStore.open(url: url)
+        defer { store.close() }
+        try await store.transaction { t in
+            for i in 0..<100_000 { try t.save(Record(objectId: "o\(i)", fields: [("n", .int(Int64(i)))]), in: "Item") }
+        }
+        let query = try Dialect.sql.compile("n > 1000000 OR n < -5", className: "Item")
+        #expect(try await store.explain(query, variables: [:]).residual.isEmpty)
+        #expect(try await store.query(query).records.isEmpty)
+
+        let timed = try await PostgresStore.open(url: url, limits: Limits(deadlineSeconds: 0.001))
+        defer { timed.close() }
+        await #expect {
+            _ = try await timed.query(query)
+        } throws: { error in
+            let d = error as? Diagnostic
+            return d?.code == "limit.deadline" && d?.message == "the query ran out of its time budget of 0.001 seconds"
+        }
+        // The connection the timeout ended a statement on serves the next query.
+        let generous = try await PostgresStore.open(url: url, limits: Limits(deadlineSeconds: 3600))
+        defer { generous.close() }
+        #expect(try await generous.query(try Dialect.sql.compile("n = 7", className: "Item")).objectIds == ["o7"])
+        #expect(try await timed.catalog().map(\.objectCount) == [100_000])
+    }
+
+    /// A budget spent before the store is asked fails at once.
+    @Test func aSpentBudgetFails() async throws {
+        let url = try PostgresServer.database()
+        let store = try await PostgresStore.open(url: url, limits: Limits(deadlineSeconds: 0))
+        defer { store.close() }
+        try await store.write([.save(Record(objectId: "a", fields: [("n", .int(1))]), in: "Item")])
+        await #expect {
+            _ = try await store.query(try Dialect.sql.compile("n = 1", className: "Item"))
+        } throws: { error in
+            (error as? Diagnostic)?.code == "limit.deadline"
+        }
+    }
+}
