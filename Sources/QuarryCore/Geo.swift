@@ -49,6 +49,29 @@ public enum Geo {
         return inside
     }
 
+    /// The vertices' bounding box, a little wider than exact so that rounding in the crossing
+    /// test never matters: `polygon(_:contains:)` finds no point outside it, so a scan or a
+    /// store may test the box first. Nil when a coordinate is not finite.
+    package static func polygonBox(_ vertices: [GeoPoint]) -> (
+        south: Double, north: Double, west: Double, east: Double
+    )? {
+        guard let first = vertices.first,
+            vertices.allSatisfy({ $0.latitude.isFinite && $0.longitude.isFinite })
+        else { return nil }
+        var box = (south: first.latitude, north: first.latitude, west: first.longitude, east: first.longitude)
+        for v in vertices {
+            box.south = Swift.min(box.south, v.latitude)
+            box.north = Swift.max(box.north, v.latitude)
+            box.west = Swift.min(box.west, v.longitude)
+            box.east = Swift.max(box.east, v.longitude)
+        }
+        let slack = 1e-9
+        return (
+            box.south - slack * (1 + abs(box.south)), box.north + slack * (1 + abs(box.north)),
+            box.west - slack * (1 + abs(box.west)), box.east + slack * (1 + abs(box.east))
+        )
+    }
+
     static func onSegment(_ p: GeoPoint, _ a: GeoPoint, _ b: GeoPoint) -> Bool {
         let cross =
             (b.longitude - a.longitude) * (p.latitude - a.latitude)

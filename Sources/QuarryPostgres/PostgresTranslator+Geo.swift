@@ -8,9 +8,10 @@ extension PostgresTranslator {
 
     /// A geo condition over a `[lat, lon]` point (docs/STORAGE.md#postgresql-geo): a box is
     /// exact (double comparisons); a distance is Quarry's haversine with R = 6371 km in the same
-    /// operation order, widened by `distanceMargin`, and marks the translation `narrowing` so the
-    /// pushdown keeps the conjunct residual and Quarry decides the boundary exactly. A narrowed
-    /// filter is sound only where the leaf counts positively, so a negated one is refused.
+    /// operation order, widened by `distanceMargin`, and a polygon its bounding box; both mark
+    /// the translation `narrowing` so the pushdown keeps the conjunct residual and Quarry decides
+    /// each row exactly. A narrowed filter is sound only where the leaf counts positively, so a
+    /// negated one is refused.
     mutating func geo(_ condition: GeoCondition, _ rule: LeafRule, _ row: Row) throws(PostgresNotComparable) -> String {
         guard case .geo(let point) = try operand(condition.key, row) else {
             throw PostgresNotComparable("a geo test on a field that is not only geo points is evaluated by Quarry")
@@ -35,7 +36,17 @@ extension PostgresTranslator {
         case .distance(_, let from, let op, let d):
             guard !rule.negated else { throw PostgresNotComparable("a negated distance test is evaluated by Quarry") }
             test = try distance(from, lat, lon, op, d.meters)
-        case .withinPolygon, .polygonContains:
+        case .withinPolygon(_, let vertices):
+            // A point outside `Geo.polygonBox` is never inside: the box is a superset filter,
+            // and Quarry decides each row it lets through.
+            guard !rule.negated else { throw PostgresNotComparable("a negated polygon test is evaluated by Quarry") }
+            guard let box = Geo.polygonBox(vertices) else {
+                throw PostgresNotComparable("a NaN or infinite literal has no jsonb form; Quarry compares it")
+            }
+            narrowing = .polygon
+            let p = [box.south, box.north, box.west, box.east].map { parameter(String($0), "float8") }
+            test = "(\(lat) BETWEEN \(p[0]) AND \(p[1]) AND \(lon) BETWEEN \(p[2]) AND \(p[3]))"
+        case .polygonContains:
             throw PostgresNotComparable("polygon tests are evaluated by Quarry")
         }
         // A missing point (SQL NULL) leaves the test NULL; the leaf's value without an operand

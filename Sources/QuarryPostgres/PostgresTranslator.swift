@@ -24,6 +24,7 @@ struct PostgresTranslator {
 
     enum Narrowing: String {
         case distance = "a geo distance is narrowed by PostgreSQL with a 1 m margin and decided by Quarry"
+        case polygon = "a polygon test is narrowed by PostgreSQL to the polygon's bounding box and decided by Quarry"
         case folding =
             "a case- or diacritic-insensitive test is narrowed by PostgreSQL over ASCII and decided by Quarry"
 
@@ -31,6 +32,7 @@ struct PostgresTranslator {
         var negated: String {
             switch self {
             case .distance: return "a negated distance test is evaluated by Quarry"
+            case .polygon: return "a negated polygon test is evaluated by Quarry"
             case .folding: return PostgresTranslator.unfoldable
             }
         }

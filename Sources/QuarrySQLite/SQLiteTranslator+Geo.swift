@@ -19,9 +19,15 @@ extension SQLiteTranslator {
             let w = parameter(.double(sw.longitude)), e = parameter(.double(ne.longitude))
             outcome = .sql("(\(lat) BETWEEN \(s) AND \(n) AND \(lon) BETWEEN \(w) AND \(e))", fails: nil)
         case .withinPolygon(_, let vertices):
-            outcome = .sql(
-                "quarry_in_polygon(\(lat), \(lon), \(parameter(.text(SQLitePolygonText.format(vertices)))))",
-                fails: nil)
+            // A point outside `Geo.polygonBox` is never inside: the box lets SQLite skip the
+            // function call on nearly every row, and the answer stays the function's.
+            var test = "quarry_in_polygon(\(lat), \(lon), \(parameter(.text(SQLitePolygonText.format(vertices)))))"
+            if let box = Geo.polygonBox(vertices) {
+                let s = parameter(.double(box.south)), n = parameter(.double(box.north))
+                let w = parameter(.double(box.west)), e = parameter(.double(box.east))
+                test = "(\(lat) BETWEEN \(s) AND \(n) AND \(lon) BETWEEN \(w) AND \(e) AND \(test))"
+            }
+            outcome = .sql(test, fails: nil)
         case .withinCircle(_, let center, let radius):
             outcome = distance(center, lat, lon, .le, radius.meters)
         case .distance(_, let from, let op, let d):

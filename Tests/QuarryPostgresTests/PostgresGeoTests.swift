@@ -45,6 +45,20 @@ import Testing
             .withinBox(
                 "at", southwest: GeoPoint(latitude: 0, longitude: 10), northeast: GeoPoint(latitude: 1, longitude: 5)),
             .withinCircle("at", center: Self.center, radius: Distance(.pi * Geo.earthRadiusMeters, .meters)),
+            // A triangle over the grid: points inside, on its edges and vertices, inside its
+            // bounding box but outside it, and outside the box.
+            .withinPolygon(
+                "at",
+                [
+                    GeoPoint(latitude: 29.99, longitude: -97.01), GeoPoint(latitude: 30.01, longitude: -97.01),
+                    GeoPoint(latitude: 30.01, longitude: -96.99),
+                ]),
+            .withinPolygon(
+                "at",
+                [
+                    GeoPoint(latitude: 10, longitude: 10), GeoPoint(latitude: 11, longitude: 10),
+                    GeoPoint(latitude: 11, longitude: 11),
+                ]),
         ]
         for meters in [onPoint, onPoint.nextDown, onPoint.nextUp, 1_000, 0] {
             conditions.append(.near("at", Self.center, maxDistance: Distance(meters, .meters)))
@@ -76,8 +90,13 @@ import Testing
         )
         #expect(box.residual.isEmpty && box.statement?.contains("BETWEEN") == true)
         let near = try await store.explain(
-            Query(className: "Place", predicate: .leaf(Leaf(.geo(conditions[4]), semantics: .document))), variables: [:]
+            Query(className: "Place", predicate: .leaf(Leaf(.geo(conditions[6]), semantics: .document))), variables: [:]
         )
         #expect(near.statement?.contains("asin") == true && near.residual.count == 1)
+        // A polygon: its bounding box as a narrowing filter, the polygon re-checked by Quarry.
+        let polygon = try await store.explain(
+            Query(className: "Place", predicate: .leaf(Leaf(.geo(conditions[4]), semantics: .document))), variables: [:]
+        )
+        #expect(polygon.statement?.contains("BETWEEN") == true && polygon.residual.count == 1)
     }
 }

@@ -18,6 +18,8 @@ import Testing
         "a geo distance is narrowed by PostgreSQL with a 1 m margin and decided by Quarry",
         "a negated distance test is evaluated by Quarry",
         "polygon tests are evaluated by Quarry",
+        "a polygon test is narrowed by PostgreSQL to the polygon's bounding box and decided by Quarry",
+        "a negated polygon test is evaluated by Quarry",
         "a geo test on a field that is not only geo points is evaluated by Quarry",
         "inner queries and relations are evaluated by Quarry",
         "$inQuery is pushed down only on a pointer to the inner query's class",

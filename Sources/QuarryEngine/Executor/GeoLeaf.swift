@@ -26,27 +26,6 @@ final class GeoLeaf: KeyLeaf {
         return meters / Geo.earthRadiusMeters * 180 / .pi * (1 + 1e-6) + 1e-9
     }
 
-    /// The vertices' bounding box, a little wider than exact so that rounding in the crossing
-    /// test never matters: the planar even-odd test finds no point outside it. Nil when a
-    /// coordinate is not finite.
-    static func boundingBox(_ vertices: [GeoPoint]) -> (south: Double, north: Double, west: Double, east: Double)? {
-        guard let first = vertices.first,
-            vertices.allSatisfy({ $0.latitude.isFinite && $0.longitude.isFinite })
-        else { return nil }
-        var box = (south: first.latitude, north: first.latitude, west: first.longitude, east: first.longitude)
-        for v in vertices {
-            box.south = Swift.min(box.south, v.latitude)
-            box.north = Swift.max(box.north, v.latitude)
-            box.west = Swift.min(box.west, v.longitude)
-            box.east = Swift.max(box.east, v.longitude)
-        }
-        let slack = 1e-9
-        return (
-            box.south - slack * (1 + abs(box.south)), box.north + slack * (1 + abs(box.north)),
-            box.west - slack * (1 + abs(box.west)), box.east + slack * (1 + abs(box.east))
-        )
-    }
-
     /// A range of latitudes as its middle and half its width, a little wider than exact:
     /// `|v - middle| <= half` holds for every `v` in the range (and for some just outside,
     /// which the exact test after it turns away). One comparison and a branch that is rarely
@@ -111,7 +90,7 @@ final class GeoLeaf: KeyLeaf {
                             != invert
                     }
                 case .withinPolygon(_, let vertices):
-                    guard let box = Self.boundingBox(vertices), let band = Band(box.south, box.north) else {
+                    guard let box = Geo.polygonBox(vertices), let band = Band(box.south, box.north) else {
                         try drive(&b, ctx) { t in
                             Geo.polygon(vertices, contains: GeoPoint(latitude: lat[t], longitude: lon[t])) != invert
                         }
