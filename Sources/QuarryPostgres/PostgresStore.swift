@@ -333,7 +333,7 @@ public final class PostgresStore: QueryBackend, Sendable {
 }
 
 /// Saves and index declarations inside `PostgresStore.transaction`. Saves are sent in
-/// multi-row upserts of up to `batch` objects of one class (`quarry import`'s hot path), each
+/// upserts of up to `batch` objects of one class (`quarry import`'s hot path), each
 /// sent without waiting for it, so that the next batch is made while PostgreSQL writes this one
 /// (docs/STORAGE.md#postgresql-connections). At most two are in flight: sending one waits for
 /// the one before, whose error (if any) fails the transaction there.

@@ -53,9 +53,10 @@ struct PostgresWriter {
     }
 
     /// Text already encoded as UTF-8 (valid: it is written from strings), bound as `text`
-    /// without a `String` made of it, as PostgresNIO binds a `String`.
-    struct TextBytes: PostgresNonThrowingEncodable {
+    /// without a `String` made of it, as PostgresNIO binds a `String` (also in a `text[]`).
+    struct TextBytes: PostgresNonThrowingEncodable, PostgresArrayEncodable {
         static var psqlType: PostgresDataType { .text }
+        static var psqlArrayType: PostgresDataType { .textArray }
         static var psqlFormat: PostgresFormat { .binary }
         var bytes: [UInt8] = []
 
@@ -73,22 +74,38 @@ struct PostgresWriter {
     }
 
     /// `upsert` without waiting for it: the statement is sent, and the future completes with it.
+    /// The rows go as five arrays, one a column, in binary (docs/STORAGE.md#postgresql-schema):
+    /// PostgreSQL then parses a short statement and five parameters, where a multi-row VALUES
+    /// list made it parse five parameters an object. `unnest … WITH ORDINALITY` keeps their
+    /// order, which gives each its `seq`.
     func sendUpsert(_ rows: [Row], into table: String) -> EventLoopFuture<PostgresQueryResult> {
-        var bindings = PostgresBindings(capacity: 5 * rows.count)
-        var values: [String] = []
-        values.reserveCapacity(rows.count)
-        for (r, row) in rows.enumerated() {
-            let b = r * 5
-            values.append("($\(b + 1), $\(b + 2)::bigint, $\(b + 3)::bigint, $\(b + 4)::jsonb, $\(b + 5))")
-            bindings.append(row.objectId)
-            if let t = row.createdAt { bindings.append(t) } else { bindings.appendNull() }
-            if let t = row.updatedAt { bindings.append(t) } else { bindings.appendNull() }
-            bindings.append(row.doc)
-            bindings.append(row.raw)
+        var ids: [String] = [], created: [String] = [], updated: [String] = []
+        var docs: [TextBytes] = [], raws: [TextBytes] = []
+        ids.reserveCapacity(rows.count)
+        created.reserveCapacity(rows.count)
+        updated.reserveCapacity(rows.count)
+        docs.reserveCapacity(rows.count)
+        raws.reserveCapacity(rows.count)
+        for row in rows {
+            ids.append(row.objectId)
+            // A date is its epoch milliseconds' digits, never empty: empty stands for none.
+            created.append(row.createdAt ?? "")
+            updated.append(row.updatedAt ?? "")
+            docs.append(row.doc)
+            raws.append(row.raw)
         }
+        var bindings = PostgresBindings(capacity: 5)
+        bindings.append(ids)
+        bindings.append(created)
+        bindings.append(updated)
+        bindings.append(docs)
+        bindings.append(raws)
         return session.send(
             """
-            INSERT INTO \(table) (objectid, createdat, updatedat, doc, raw) VALUES \(values.joined(separator: ", "))
+            INSERT INTO \(table) (objectid, createdat, updatedat, doc, raw)
+            SELECT o, NULLIF(c, '')::bigint, NULLIF(u, '')::bigint, d::jsonb, r
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS x(o, c, u, d, r, n)
+            ORDER BY n
             ON CONFLICT (objectid) DO UPDATE SET createdat = excluded.createdat, updatedat = excluded.updatedat,
                 doc = excluded.doc, raw = excluded.raw
             """, bindings)
