@@ -108,6 +108,8 @@ func storeCall<T>(_ body: () throws -> T) throws(Diagnostic) -> T {
 func storeDiagnostic(_ error: any Error) -> Diagnostic {
     switch error {
     case let d as Diagnostic: return d
+    // The task was cancelled before it had a connection (PostgresNIO's lease checks it).
+    case is CancellationError: return Diagnostic(.query.cancelled, "the query was cancelled")
     case let e as PSQLError:
         if let info = e.serverInfo, let message = info[.message] {
             // query_canceled: the statement timeout of a deadline (docs/STORAGE.md#deadlines),

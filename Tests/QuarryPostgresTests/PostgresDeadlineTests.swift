@@ -5,6 +5,7 @@ import Testing
 /// `Limits.deadlineSeconds` holds PostgreSQL's own work to the query's time budget
 /// (docs/STORAGE.md#deadlines): the read transaction's statements run under a statement
 /// timeout of the time left, and one that runs past it fails the query with `limit.deadline`.
+/// A cancelled task's read does not start.
 @Suite struct PostgresDeadlineTests {
     /// A full scan of 100,000 objects in SQL (no index, nothing left to Quarry, no match) takes
     /// tens of milliseconds; with a millisecond's budget the server cancels it.
@@ -32,6 +33,26 @@ import Testing
         defer { generous.close() }
         #expect(try await generous.query(try Dialect.sql.compile("n = 7", className: "Item")).objectIds == ["o7"])
         #expect(try await timed.catalog().map(\.objectCount) == [100_000])
+    }
+
+    /// A task cancelled before its read starts gets `query.cancelled` without the read
+    /// running, and the store answers the next read as before.
+    @Test func aCancelledTaskGetsQueryCancelled() async throws {
+        let url = try PostgresServer.database()
+        let store = try await PostgresStore.open(url: url)
+        defer { store.close() }
+        try await store.write([.save(Record(objectId: "a", fields: [("n", .int(1))]), in: "Item")])
+        let query = Query(className: "Item", predicate: .constant(true))
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await store.query(query)
+        }
+        await #expect {
+            _ = try await cancelled.value
+        } throws: { error in
+            (error as? Diagnostic)?.code == "query.cancelled"
+        }
+        #expect(try await store.query(query).objectIds == ["a"])
     }
 
     /// A budget spent before the store is asked fails at once.
