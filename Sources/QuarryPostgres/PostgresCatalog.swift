@@ -53,6 +53,10 @@ struct PostgresCatalog {
     }
 
     static let versionStatement = "SELECT version::text FROM quarry_catalog_version"
+    /// `versionStatement` that also sets the transaction's statement timeout to `$1`
+    /// milliseconds, for the statements after it.
+    static let versionAndTimeoutStatement =
+        "SELECT (SELECT version::text FROM quarry_catalog_version), set_config('statement_timeout', $1, true)"
 
     /// The version in the answer to `versionStatement`.
     static func version(_ answer: PostgresQueryResult) throws -> Int64 {

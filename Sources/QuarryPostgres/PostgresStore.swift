@@ -118,7 +118,10 @@ public final class PostgresStore: QueryBackend, Sendable {
     }
 
     public func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult {
-        try await session(write: false, deadline: StoreDeadline(limits)) { s in try self.answer(query, variables, s) }
+        let deadline = StoreDeadline(limits)
+        return try await session(write: false, deadline: deadline) { s in
+            try self.answer(query, variables, s, deadline: deadline)
+        }
     }
 
     public func explain(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> BackendExplanation {
@@ -163,9 +166,9 @@ public final class PostgresStore: QueryBackend, Sendable {
     }
 
     /// One leased connection and one transaction around `body`: REPEATABLE READ READ ONLY
-    /// for reads; for writes, the store's advisory lock first. With a `deadline`, each
-    /// statement of the transaction may run for the time left when it begins
-    /// (docs/STORAGE.md#deadlines); one that runs longer fails the query with `limit.deadline`.
+    /// for reads; for writes, the store's advisory lock first. With a `deadline`, a budget
+    /// spent already fails at once, and a statement the server cancelled (its statement timeout,
+    /// which `answer` sets) fails with `limit.deadline` (docs/STORAGE.md#deadlines).
     func session<T>(write: Bool, deadline: StoreDeadline? = nil, _ body: @escaping (PostgresSession) throws -> T)
         async throws(Diagnostic) -> T
     {
@@ -184,10 +187,6 @@ public final class PostgresStore: QueryBackend, Sendable {
                                 Unchecked(
                                     try s.transaction(readOnly: !write) {
                                         if write { try s.run("SELECT pg_advisory_xact_lock(7250451139)") }
-                                        if let deadline {
-                                            // Not waited for: the body's first wait covers it.
-                                            _ = s.send("SET LOCAL statement_timeout = \(deadline.millisecondsLeft)")
-                                        }
                                         return try body(s)
                                     })
                             })
@@ -208,9 +207,15 @@ public final class PostgresStore: QueryBackend, Sendable {
     /// the query is sent on it right behind the request for the snapshot's catalog version, and
     /// its answer used when that version is the kept one: a short read waits for one round trip
     /// (docs/STORAGE.md#fixed-cost-per-query). On another version it is sent again on the
-    /// snapshot's catalog.
-    func answer(_ query: Query, _ variables: [String: Value], _ s: PostgresSession) throws -> QueryResult {
-        let version = s.send(PostgresCatalog.versionStatement)
+    /// snapshot's catalog. With a `deadline`, the version request also sets the transaction's
+    /// statement timeout to the time left, so every statement after it runs under it
+    /// (docs/STORAGE.md#deadlines) at no extra round trip.
+    func answer(_ query: Query, _ variables: [String: Value], _ s: PostgresSession, deadline: StoreDeadline?)
+        throws -> QueryResult
+    {
+        let version =
+            deadline.map { s.send(PostgresCatalog.versionAndTimeoutStatement, [String($0.millisecondsLeft)]) }
+            ?? s.send(PostgresCatalog.versionStatement)
         let catalog: PostgresCatalog
         if let kept = catalogs.kept {
             let sent = Result { try send(query, variables, kept.catalog, s) }
