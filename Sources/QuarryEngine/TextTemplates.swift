@@ -68,11 +68,14 @@ package final class TextTemplates: Sendable {
     package func compiled(_ key: Key, generation: Int) -> Bool {
         state.withLock { s in
             guard var e = s.entries[key], e.generation == generation else {
-                if s.entries.count >= Self.capacity || s.bytes + key.skeleton.count > Self.byteCapacity {
-                    s = State()
+                if s.entries[key] == nil {
+                    if s.entries.count >= Self.capacity || s.bytes + key.skeleton.count > Self.byteCapacity {
+                        s = State()
+                    }
+                    s.bytes += key.skeleton.count
                 }
+                // New, or made for an earlier schema: starts again.
                 s.entries[key] = Entry(generation: generation)
-                s.bytes += key.skeleton.count
                 return false
             }
             e.compiled += 1
@@ -98,4 +101,7 @@ package final class TextTemplates: Sendable {
 
     /// Texts compiled from a template so far (tests check that templates are used).
     package var hitCount: Int { hits.load(ordering: .relaxed) }
+
+    /// The skeletons' bytes held, which `byteCapacity` bounds.
+    package var skeletonBytes: Int { state.withLock { $0.bytes } }
 }

@@ -112,6 +112,19 @@ import Testing
         #expect(after != before && after.contains(#""AGE""#), "\(after)")
     }
 
+    /// A skeleton noted again after a schema change starts over, and its bytes count once
+    /// towards the 4 MB the templates may hold.
+    @Test func aSkeletonNotedForANewSchemaCountsOnce() {
+        let templates = TextTemplates()
+        let key = TextTemplates.Key(
+            dialect: "sql", className: "Person", profile: .exact, skeleton: Array(repeating: 0x61, count: 100))
+        #expect(!templates.compiled(key, generation: 0))
+        #expect(templates.compiled(key, generation: 0))
+        #expect(!templates.compiled(key, generation: 1))
+        #expect(!templates.compiled(key, generation: 2))
+        #expect(templates.skeletonBytes == 100)
+    }
+
     /// Random where clauses, each compiled twice, then again with every literal swapped for
     /// another of its kind, hostile ones included: the engine's compile equals the full one
     /// every time, and most of the second compiles come from a template.
