@@ -141,3 +141,18 @@ public struct Limits: Hashable, Codable, Sendable {
         maxSubqueryDepth: 2, maxInnerRows: 100_000, regexMatchLimit: 100_000, regexDepthLimit: 1_000,
         regexTotalLimit: 2_000_000, deadlineSeconds: 2)
 }
+
+extension Limits {
+    /// When a query that starts now runs out of `deadlineSeconds` (nil: no deadline). NaN and
+    /// negative budgets are already spent; absurdly large ones are "a long time".
+    package func deadlineFromNow() -> ContinuousClock.Instant? {
+        guard let seconds = deadlineSeconds else { return nil }
+        let budget = seconds.isNaN ? 0 : Swift.min(Swift.max(seconds, 0), 1e9)
+        return ContinuousClock.now.advanced(by: .seconds(budget))
+    }
+
+    /// The error of a query that ran out of its time budget.
+    package var deadlineExceeded: Diagnostic {
+        Diagnostic(.limit.deadline, "the query ran out of its time budget of \(deadlineSeconds ?? 0) seconds")
+    }
+}

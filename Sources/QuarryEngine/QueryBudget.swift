@@ -12,22 +12,12 @@ final class QueryBudget {
     init(limits: Limits) {
         self.limits = limits
         regexStepsLeft = limits.regexTotalLimit
-        if let seconds = limits.deadlineSeconds {
-            // NaN and negative budgets are already spent; absurdly large ones are "a long time".
-            let budget = seconds.isNaN ? 0 : Swift.min(Swift.max(seconds, 0), 1e9)
-            deadline = ContinuousClock.now.advanced(by: .seconds(budget))
-        } else {
-            deadline = nil
-        }
+        deadline = limits.deadlineFromNow()
     }
 
     /// Fails with `limit.deadline` once the time budget is spent.
     func checkDeadline() throws(Diagnostic) {
-        if let deadline, ContinuousClock.now >= deadline {
-            throw Diagnostic(
-                .limit.deadline,
-                "the query ran out of its time budget of \(limits.deadlineSeconds ?? 0) seconds")
-        }
+        if let deadline, ContinuousClock.now >= deadline { throw limits.deadlineExceeded }
     }
 
     /// Takes `steps` from the regex budget for a match of `pattern`; fails with `limit.regex`

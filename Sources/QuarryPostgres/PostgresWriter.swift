@@ -67,14 +67,14 @@ struct PostgresWriter {
         }
     }
 
-    /// One multi-row upsert; the rows' objectIds must differ.
+    /// One upsert of several rows; their objectIds must differ.
     func upsert(_ rows: [Row], into table: String) throws {
         guard !rows.isEmpty else { return }
         _ = try sendUpsert(rows, into: table).wait()
     }
 
     /// `upsert` without waiting for it: the statement is sent, and the future completes with it.
-    /// The rows go as five arrays, one a column, in binary (docs/STORAGE.md#postgresql-schema):
+    /// The rows go as five arrays, one a column, in binary (docs/STORAGE.md#postgresql-connections):
     /// PostgreSQL then parses a short statement and five parameters, where a multi-row VALUES
     /// list made it parse five parameters an object. `unnest … WITH ORDINALITY` keeps their
     /// order, which gives each its `seq`.

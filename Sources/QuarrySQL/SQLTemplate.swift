@@ -137,18 +137,19 @@ package final class SQLTemplate: Sendable {
     }
 
     private let filter: Filter
-    private let literals: [SQLSkeleton.Literal]
+    /// The parameters' tokens in the template's text, which a text's ranges move from.
+    private let slotSpans: [SQLSkeleton.Literal]
     private let literalCount: Int
     private let slots: [Slot]
     /// The literals that are not parameters, and their bytes.
     private let fixed: [(token: Int, bytes: [UInt8])]
 
     private init(
-        filter: Filter, literals: [SQLSkeleton.Literal], literalCount: Int, slots: [Slot],
+        filter: Filter, slotSpans: [SQLSkeleton.Literal], literalCount: Int, slots: [Slot],
         fixed: [(token: Int, bytes: [UInt8])]
     ) {
         self.filter = filter
-        self.literals = literals
+        self.slotSpans = slotSpans
         self.literalCount = literalCount
         self.slots = slots
         self.fixed = fixed
@@ -235,7 +236,7 @@ package final class SQLTemplate: Sendable {
             same(own, original)
         else { return nil }
         return SQLTemplate(
-            filter: original, literals: skeleton.literals, literalCount: originalValues.count, slots: slots,
+            filter: original, slotSpans: candidateSpans, literalCount: originalValues.count, slots: slots,
             fixed: fixed)
     }
 
@@ -251,17 +252,15 @@ package final class SQLTemplate: Sendable {
                 for k in bytes.indices where bytes[k] != p[l.start + k] { return nil }
             }
             var values: [Value?] = Array(repeating: nil, count: literalCount)
-            var from: [SQLSkeleton.Literal] = [], to: [SQLSkeleton.Literal] = []
-            from.reserveCapacity(slots.count)
+            var to: [SQLSkeleton.Literal] = []
             to.reserveCapacity(slots.count)
             for slot in slots {
                 let l = skeleton.literals[slot.token]
                 guard let v = Self.value(p, l, negated: slot.negated, use: slot.use) else { return nil }
                 values[slot.literal] = v
-                from.append(literals[slot.token])
                 to.append(l)
             }
-            return Self.substitute(filter, values, RangeMap(from: from, to: to))
+            return Self.substitute(filter, values, RangeMap(from: slotSpans, to: to))
         }
     }
 
