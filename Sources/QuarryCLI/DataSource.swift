@@ -30,9 +30,11 @@ struct DataSource {
                     engine: Engine(database: database, limits: limits, parallelism: parallelism), schema: database,
                     direct: false)
             } else {
-                loaded = try Engine.load(
-                    contentsOfFile: path, className: className, limits: limits, parallelism: parallelism,
-                    progress: progress.map { p in p.show })
+                loaded = try ProcessMemory.loading { () throws(DataFileError) in
+                    try Engine.load(
+                        contentsOfFile: path, className: className, limits: limits, parallelism: parallelism,
+                        progress: progress.map { p in p.show })
+                }
             }
             progress?.clear()
         } catch {

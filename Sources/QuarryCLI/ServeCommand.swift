@@ -111,7 +111,11 @@ struct ServeCommand: ConsoleCommand {
         if let file {
             // Straight into columns, as `run` loads (docs/STORAGE.md#direct-loading).
             let loaded: Engine.Loaded
-            do throws(DataFileError) { loaded = try Engine.load(contentsOfFile: file, limits: limits) } catch {
+            do throws(DataFileError) {
+                loaded = try ProcessMemory.loading { () throws(DataFileError) in
+                    try Engine.load(contentsOfFile: file, limits: limits)
+                }
+            } catch {
                 throw .data(error)
             }
             backend = InMemoryBackend(engine: loaded.engine)

@@ -75,9 +75,9 @@ private final class ObjectIdCopy: @unchecked Sendable {
     func run(threads: Int) -> (bytes: [UInt8], ends: [Int]) {
         let chunks = chunkBytes.count
         let helpers = threads > 1 && chunks >= 2 ? Swift.min(threads, chunks) - 1 : 0
-        var ends = [Int](repeating: 0, count: rows.count)
         var bytes: [UInt8] = []
-        ends.withUnsafeMutableBufferPointer { e in
+        // Not zeroed first: the first phase writes every element, on the threads.
+        let ends = [Int](unsafeUninitializedCapacity: rows.count) { e, initialized in
             self.ends = e
             everyChunk(helpers, .measure)
             var total = 0
@@ -92,6 +92,7 @@ private final class ObjectIdCopy: @unchecked Sendable {
                 initialized = total
             }
             self.ends = UnsafeMutableBufferPointer(start: nil, count: 0)
+            initialized = rows.count
         }
         return (bytes, ends)
     }

@@ -9,7 +9,6 @@ import QuarryCLI
 
 // A closed pipe (`quarry run … | head`) ends the output quietly instead of killing the process.
 signal(SIGPIPE, SIG_IGN)
-ProcessMemory.keepLargeBlocksMapped()
 let console = Console.standard()
 // The raw bytes of each argument: CommandLine.arguments would repair invalid UTF-8 unseen.
 let arguments = (1..<Int(CommandLine.argc)).map { i in

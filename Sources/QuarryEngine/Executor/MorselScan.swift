@@ -65,10 +65,22 @@ final class MorselScan: @unchecked Sendable {
         let finished = stopped ? prefix : morselCount
         let total = counts[..<finished].reduce(0, +)
         guard !counting else { return ([], total) }
-        var out: [Int] = []
-        out.reserveCapacity(total)
-        for m in 0..<finished { out += rows[m] ?? [] }
-        return (out, total)
+        return (gathered(finished, total), total)
+    }
+
+    /// The first `finished` morsels' rows in one array, each morsel's copied to its place by
+    /// the scan's threads (a result of 500,000 rows is 4 MB to move).
+    private func gathered(_ finished: Int, _ total: Int) -> [Int] {
+        var offsets = [Int](repeating: 0, count: finished)
+        for m in 1..<Swift.max(1, finished) { offsets[m] = offsets[m - 1] + counts[m - 1] }
+        return [Int](unsafeUninitializedCapacity: total) { out, initialized in
+            let copy = MorselCopy(rows: rows, offsets: offsets, target: out.baseAddress)
+            let items = SharedItems(finished)
+            ScanThreads.shared.run(helpers: finished >= 2 ? workers.count - 1 : 0) {
+                while let m = items.take() { copy.place(m) }
+            }
+            initialized = total
+        }
     }
 
     private func work() {
@@ -138,6 +150,22 @@ final class MorselScan: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return body()
+    }
+}
+
+/// Morsels' rows copied into their places in one buffer, from several threads: each morsel by
+/// the one thread that took it. The target is valid while `MorselScan.gathered` runs.
+private struct MorselCopy: @unchecked Sendable {
+    let rows: [[Int]?]
+    let offsets: [Int]
+    let target: UnsafeMutablePointer<Int>?
+
+    func place(_ m: Int) {
+        guard let target, let morsel = rows[m] else { return }
+        morsel.withUnsafeBufferPointer { source in
+            guard let base = source.baseAddress else { return }
+            (target + offsets[m]).initialize(from: base, count: source.count)
+        }
     }
 }
 
