@@ -2,7 +2,24 @@
 // engine's own schema and limits, run by the engine, in one call; one error type, `Diagnostic`,
 // from the first byte of the text to the last decoded field.
 
-extension SQLTemplate: TextTemplate {}
+/// A SQL text template, and where its parameters land in its queries' plan shape (nil when
+/// they cannot be placed: its texts' shapes are then found from their queries).
+private final class SQLTextTemplate: TextTemplate {
+    let template: SQLTemplate
+    let shape: TemplateShape?
+
+    init(_ template: SQLTemplate, text: String, skeleton: SQLSkeleton, className: String, profile: Profile) {
+        self.template = template
+        let variant = SQLSkeleton(template.variantText).flatMap { template.predict(template.variantText, $0) }
+        if let own = template.predict(text, skeleton), let variant {
+            shape = TemplateShape(
+                base: Query(className: className, predicate: own.filter, profile: profile), own.values,
+                variant: Query(className: className, predicate: variant.filter, profile: profile), variant.values)
+        } else {
+            shape = nil
+        }
+    }
+}
 
 extension Engine {
     /// Compiles query text on a class against this engine: its classes and fields as they
@@ -19,19 +36,39 @@ extension Engine {
         _ text: String, on className: String, dialect: Dialect = .sql, profile: Profile = .exact,
         arguments: [PredicateArgument] = []
     ) throws(Diagnostic) -> Query {
+        try compiled(text, on: className, dialect: dialect, profile: profile, arguments: arguments).query
+    }
+
+    /// Compiles query text and plans it now (`compile`, then `prepare`). A text compiled from a
+    /// template has its plan shape from the template too, so the cached plan of its shape is
+    /// found without walking the query (docs/ARCHITECTURE.md#text-templates).
+    public func prepare(
+        _ text: String, on className: String, dialect: Dialect = .sql, profile: Profile = .exact,
+        arguments: [PredicateArgument] = [], variables: Set<String> = []
+    ) throws(Diagnostic) -> PreparedQuery {
+        let (query, known) = try compiled(
+            text, on: className, dialect: dialect, profile: profile, arguments: arguments)
+        return try prepare(query, variables: variables, known: known)
+    }
+
+    /// `compile`, with the query's plan shape when a template gave it.
+    private func compiled(
+        _ text: String, on className: String, dialect: Dialect, profile: Profile, arguments: [PredicateArgument]
+    ) throws(Diagnostic) -> (query: Query, known: KnownShape?) {
         func full(_ schema: InferredSchema) throws(Diagnostic) -> Query {
             let options = CompileOptions(schema: schema, profile: profile, limits: limits, arguments: arguments)
             return try dialect.compile(text, className: className, options: options)
         }
         guard dialect == .sql, !className.isEmpty, text.utf8.count <= limits.maxQueryLength,
             let skeleton = SQLSkeleton(text)
-        else { return try full(schema) }
+        else { return (try full(schema), nil) }
         let key = TextTemplates.Key(dialect: "sql", className: className, profile: profile, skeleton: skeleton.key)
         let (templates, note) = textTemplates.templates(key, generation: schemaGeneration)
-        for case let template as SQLTemplate in templates {
-            if let predicate = template.filter(for: text, skeleton) {
-                textTemplates.hit()
-                return Query(className: className, predicate: predicate, profile: profile)
+        for case let t as SQLTextTemplate in templates {
+            if let prediction = t.template.predict(text, skeleton) {
+                let known = t.shape?.shape(prediction.values)
+                textTemplates.hit(shaped: known != nil)
+                return (Query(className: className, predicate: prediction.filter, profile: profile), known)
             }
         }
         let schema = self.schema
@@ -40,9 +77,11 @@ extension Engine {
             let template = SQLTemplate.make(
                 text, skeleton: skeleton, className: className, schema: schema, limits: limits)
         {
-            textTemplates.add(template, for: key, generation: schema.generation)
+            textTemplates.add(
+                SQLTextTemplate(template, text: text, skeleton: skeleton, className: className, profile: profile),
+                for: key, generation: schema.generation)
         }
-        return query
+        return (query, nil)
     }
 
     /// The objects of `className` that match a where-clause, in result order.
@@ -59,8 +98,9 @@ extension Engine {
         _ className: String, where text: String, dialect: Dialect = .sql, profile: Profile = .exact,
         arguments: [PredicateArgument] = [], variables: [String: Value] = [:]
     ) throws(Diagnostic) -> [Record] {
-        let query = try compile(text, on: className, dialect: dialect, profile: profile, arguments: arguments)
-        return try run(query, variables: variables).records
+        let (query, known) = try compiled(
+            text, on: className, dialect: dialect, profile: profile, arguments: arguments)
+        return try run(query, variables: variables, known: known).records
     }
 
     /// The first object that matches, in result order; nil when none does.

@@ -159,6 +159,11 @@ public final class Engine: Sendable {
         try replicas.read { (r) throws(Diagnostic) in try r.run(query, variables: variables) }
     }
 
+    /// `run` of a query whose plan shape the caller has (a prepared query's, a text template's).
+    package func run(_ query: Query, variables: [String: Value], known: KnownShape?) throws(Diagnostic) -> QueryResult {
+        try replicas.read { (r) throws(Diagnostic) in try r.run(query, variables: variables, known: known) }
+    }
+
     /// Runs a query and returns the objectIds of its rows without building their records (or
     /// the count of a count query): the same objects, in the same order, as `run`.
     public func runLazily(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> LazyQueryResult {

@@ -4,8 +4,19 @@ extension Engine {
     /// Checks a query and plans it now, so that running it later does only the work of the
     /// run (the plan stays cached until the data or the indexes change).
     public func prepare(_ query: Query, variables: Set<String> = []) throws(Diagnostic) -> PreparedQuery {
-        try replicas.read { (r) throws(Diagnostic) in r.giveBack(try r.checkOut(query, variables: variables)) }
-        return PreparedQuery(engine: self, query: query)
+        try prepare(query, variables: variables, known: nil)
+    }
+
+    /// `prepare` of a query whose plan shape the caller may have (a text template's; nil: it
+    /// is found here).
+    package func prepare(
+        _ query: Query, variables: Set<String> = [], known: KnownShape?
+    ) throws(Diagnostic) -> PreparedQuery {
+        let known = known ?? KnownShape(query)
+        try replicas.read { (r) throws(Diagnostic) in
+            r.giveBack(try r.checkOut(query, variables: variables, known: known))
+        }
+        return PreparedQuery(engine: self, query: query, known: known)
     }
 }
 
@@ -13,9 +24,11 @@ extension Engine {
 public struct PreparedQuery: Sendable {
     public let engine: Engine
     public let query: Query
+    /// The query's plan shape, found once for all its runs.
+    let known: KnownShape?
 
     /// Runs the query (as `Engine.run`).
     public func run(variables: [String: Value] = [:]) throws(Diagnostic) -> QueryResult {
-        try engine.run(query, variables: variables)
+        try engine.run(query, variables: variables, known: known)
     }
 }

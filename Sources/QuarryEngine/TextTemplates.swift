@@ -46,6 +46,7 @@ package final class TextTemplates: Sendable {
 
     private let state = Mutex(State())
     private let hits = Atomic<Int>(0)
+    private let shapedHits = Atomic<Int>(0)
 
     private static let capacity = 512
     private static let byteCapacity = 4 << 20
@@ -96,11 +97,17 @@ package final class TextTemplates: Sendable {
 
     package func removeAll() { state.withLock { $0 = State() } }
 
-    /// Counts a text compiled from a template.
-    package func hit() { hits.wrappingAdd(1, ordering: .relaxed) }
+    /// Counts a text compiled from a template, and whether the template gave its plan shape.
+    package func hit(shaped: Bool) {
+        hits.wrappingAdd(1, ordering: .relaxed)
+        if shaped { shapedHits.wrappingAdd(1, ordering: .relaxed) }
+    }
 
     /// Texts compiled from a template so far (tests check that templates are used).
     package var hitCount: Int { hits.load(ordering: .relaxed) }
+
+    /// Texts whose plan shape came from their template so far.
+    package var shapedHitCount: Int { shapedHits.load(ordering: .relaxed) }
 
     /// The skeletons' bytes held, which `byteCapacity` bounds.
     package var skeletonBytes: Int { state.withLock { $0.bytes } }

@@ -143,16 +143,28 @@ package final class SQLTemplate: Sendable {
     private let slots: [Slot]
     /// The literals that are not parameters, and their bytes.
     private let fixed: [(token: Int, bytes: [UInt8])]
+    /// The template's text with a distinct made-up value in each parameter: a second text of
+    /// the template, whose prediction differs from the template's own in every parameter.
+    package let variantText: String
+
+    /// What compiling a text of the template gives: its predicate, and each parameter's value
+    /// at its place among the predicate's literals (in walk order, inner queries included;
+    /// nil where a literal is not a parameter).
+    package struct Prediction {
+        package let filter: Filter
+        package let values: [Value?]
+    }
 
     private init(
         filter: Filter, slotSpans: [SQLSkeleton.Literal], literalCount: Int, slots: [Slot],
-        fixed: [(token: Int, bytes: [UInt8])]
+        fixed: [(token: Int, bytes: [UInt8])], variantText: String
     ) {
         self.filter = filter
         self.slotSpans = slotSpans
         self.literalCount = literalCount
         self.slots = slots
         self.fixed = fixed
+        self.variantText = variantText
     }
 
     /// The template of `text`, which compiles without error; nil when none of its literals
@@ -237,15 +249,15 @@ package final class SQLTemplate: Sendable {
         else { return nil }
         return SQLTemplate(
             filter: original, slotSpans: candidateSpans, literalCount: originalValues.count, slots: slots,
-            fixed: fixed)
+            fixed: fixed, variantText: sentinelSource)
     }
 
     /// What compiling `text` gives, when its skeleton is this template's; nil when a literal
     /// that is not a parameter differs, or a parameter's value is one the full compile must
     /// judge (an integer past `Int64.max`, a string that is not a date for a date column).
-    package func filter(for text: String, _ skeleton: SQLSkeleton) -> Filter? {
+    package func predict(_ text: String, _ skeleton: SQLSkeleton) -> Prediction? {
         var text = text
-        return text.withUTF8 { p -> Filter? in
+        return text.withUTF8 { p -> Prediction? in
             for (token, bytes) in fixed {
                 let l = skeleton.literals[token]
                 guard l.end - l.start == bytes.count else { return nil }
@@ -260,7 +272,9 @@ package final class SQLTemplate: Sendable {
                 values[slot.literal] = v
                 to.append(l)
             }
-            return Self.substitute(filter, values, RangeMap(from: slotSpans, to: to))
+            return Self.substitute(filter, values, RangeMap(from: slotSpans, to: to)).map {
+                Prediction(filter: $0, values: values)
+            }
         }
     }
 

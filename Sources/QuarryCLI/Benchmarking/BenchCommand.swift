@@ -127,7 +127,7 @@ extension BenchCommand {
         }
         if dialect == .sql {
             let engine = source.engine
-            runner.textCompile = { text throws(Diagnostic) in try engine.compile(text, on: className) }
+            runner.textPrepare = { text throws(Diagnostic) in _ = try engine.prepare(text, on: className) }
             runner.textVariation = LiteralVariation.vary(sqlText:)
         }
         let (results, failures) = run(texts, with: runner, console)

@@ -148,11 +148,11 @@ public struct BenchRunner {
     let compile: (String) throws(Diagnostic) -> Query
     let peer: SQLitePeer?
     let repeatCount: Int
-    /// The executor's own compile of a text, which reuses the templates of texts it compiled
-    /// before (`Engine.compile`, docs/ARCHITECTURE.md#text-templates), and a text of the same
-    /// shape with other literals; nil where the executor has none. With them the time with new
-    /// literals is that of the text itself, compiled and planned.
-    public var textCompile: ((String) throws(Diagnostic) -> Query)?
+    /// The executor's own compile and planning of a text, which reuses the templates of texts
+    /// it compiled before (`Engine.prepare`, docs/ARCHITECTURE.md#text-templates), and a text of
+    /// the same shape with other literals; nil where the executor has none. With them the time
+    /// with new literals is that of the text itself, compiled and planned.
+    public var textPrepare: ((String) throws(Diagnostic) -> Void)?
     public var textVariation: ((String) -> String?)?
 
     /// - Parameters:
@@ -173,7 +173,7 @@ public struct BenchRunner {
     /// planning, so none is a cache hit; one timed call would mostly measure cold CPU caches
     /// after the previous query's run). Rebind time is the compile time plus planning the same
     /// shape with other literals, alternating two sets so that each call binds new ones; with
-    /// `textCompile`, the time of compiling and planning the two texts themselves.
+    /// `textPrepare`, the time of compiling and planning the two texts themselves.
     public func run(_ text: String) throws(Diagnostic) -> BenchResult {
         let query = try compile(text)
         let compileSeconds = Measurement.averageSeconds { _ = try? compile(text) }
@@ -187,12 +187,12 @@ public struct BenchRunner {
                 try? plan(query)
             }
             var flip = false
-            if let textCompile, let otherText = textVariation?(text) {
+            if let textPrepare, let otherText = textVariation?(text) {
                 // Twice each: a text's second compile makes its template.
-                for t in [text, otherText, text, otherText] { _ = try? plan(textCompile(t)) }
+                for t in [text, otherText, text, otherText] { try? textPrepare(t) }
                 rebindSeconds = Measurement.averageSeconds {
                     flip.toggle()
-                    _ = try? plan(textCompile(flip ? otherText : text))
+                    try? textPrepare(flip ? otherText : text)
                 }
             } else {
                 let other = LiteralVariation.vary(query)

@@ -110,11 +110,12 @@ final class Replica: @unchecked Sendable {
 
     // MARK: - Queries
 
-    func run(_ query: Query, variables: [String: Value]) throws(Diagnostic) -> QueryResult {
+    /// - Parameter known: the query's plan shape, when the caller has it (nil: found here).
+    func run(_ query: Query, variables: [String: Value], known: KnownShape? = nil) throws(Diagnostic) -> QueryResult {
         let run = RunState(
             store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
             timing: false, parallelism: parallelism)
-        switch try observedResult(query, run) {
+        switch try observedResult(query, run, known) {
         case .count(let n): return .count(n)
         case .rows(let rows, let shaping):
             guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
@@ -126,12 +127,12 @@ final class Replica: @unchecked Sendable {
     /// The objectIds a query matches, in result order, or their number for a count.
     /// - Parameter parallelism: threads its scans may use (nil: the replica's).
     func objectIds(
-        _ query: Query, variables: [String: Value], parallelism: ScanParallelism? = nil
+        _ query: Query, variables: [String: Value], parallelism: ScanParallelism? = nil, known: KnownShape? = nil
     ) throws(Diagnostic) -> LazyQueryResult {
         let run = RunState(
             store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
             timing: false, parallelism: parallelism ?? self.parallelism)
-        switch try observedResult(query, run) {
+        switch try observedResult(query, run, known) {
         case .count(let n): return .count(n)
         case .rows(let rows, _):
             guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
@@ -146,15 +147,16 @@ final class Replica: @unchecked Sendable {
     }
 
     /// `result`, reported to the engine's observer when one is attached.
-    private func observedResult(_ query: Query, _ run: RunState) throws(Diagnostic) -> RowsOrCount {
-        guard let observer = observation.observer else { return try result(query, run) }
-        return try observing(query, observer) { () throws(Diagnostic) in try result(query, run) }
+    private func observedResult(_ query: Query, _ run: RunState, _ known: KnownShape?) throws(Diagnostic) -> RowsOrCount
+    {
+        guard let observer = observation.observer else { return try result(query, run, known) }
+        return try observing(query, observer) { () throws(Diagnostic) in try result(query, run, known) }
     }
 
-    func result(_ query: Query, _ run: RunState) throws(Diagnostic) -> RowsOrCount {
+    func result(_ query: Query, _ run: RunState, _ known: KnownShape? = nil) throws(Diagnostic) -> RowsOrCount {
         var limit = query.limit ?? query.profile.defaultLimit
         if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
-        switch try execute(query, run, skip: query.skip ?? 0, limit: limit) {
+        switch try execute(query, run, skip: query.skip ?? 0, limit: limit, known: known) {
         case .count(let n):
             return .count(n)
         case .rows(let rows):
@@ -174,13 +176,17 @@ final class Replica: @unchecked Sendable {
     /// from the execution (docs/ARCHITECTURE.md#plan-parameters); else a regular expression
     /// literal is checked and the plan is rebound or planned again
     /// (docs/ARCHITECTURE.md#plan-cache). Give it back with `giveBack` when the run is over.
-    func checkOut(_ query: Query, variables: Set<String> = []) throws(Diagnostic) -> CheckedOutPlan {
+    /// - Parameter known: the query's plan shape, when the caller has it (nil: found here).
+    func checkOut(
+        _ query: Query, variables: Set<String> = [], known: KnownShape? = nil
+    ) throws(Diagnostic) -> CheckedOutPlan {
         let store = self.store, limits = self.limits
         func validate() throws(Diagnostic) {
             var validator = QueryValidator(source: store, limits: limits, variables: variables)
             try validator.check(query)
         }
-        guard let (shape, literals) = PlanShape.of(query) else {
+        assert(known.map { $0.describes(query) } ?? true, "a known shape that is not the query's")
+        guard let (shape, literals) = known.map({ ($0.shape, $0.literals) }) ?? PlanShape.of(query) else {
             return try cache.withLock { (c) throws(Diagnostic) -> CheckedOutPlan in
                 try validate()
                 return CheckedOutPlan(plan: try c.build(query), entry: nil, outcome: .built)
@@ -248,8 +254,10 @@ final class Replica: @unchecked Sendable {
     // MARK: - Running
 
     /// Inner queries first (their errors kept for the leaves that reach them), then the plan.
-    func execute(_ query: Query, _ run: RunState, skip: Int, limit: Int?) throws(Diagnostic) -> Runner.Output {
-        let checkout = try checkOut(query, variables: Set(run.variables.keys))
+    func execute(
+        _ query: Query, _ run: RunState, skip: Int, limit: Int?, known: KnownShape? = nil
+    ) throws(Diagnostic) -> Runner.Output {
+        let checkout = try checkOut(query, variables: Set(run.variables.keys), known: known)
         // An analyzed run keeps its plans: EXPLAIN reads their counters afterwards.
         defer { if !run.timing { giveBack(checkout) } }
         var plan = checkout.plan

@@ -145,6 +145,54 @@ import Testing
         #expect(compared > 1000)
         #expect(hits * 2 > compared, "only \(hits) of \(compared) from a template")
     }
+
+    /// The result of a run, every record compared, or the error's code, range and message.
+    static func answer(_ run: () throws(Diagnostic) -> [Record]) -> String {
+        do throws(Diagnostic) {
+            return try run().map { r in
+                "\(r.objectId) "
+                    + r.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            }.joined(separator: "\n")
+        } catch {
+            return "error \(error.code) \(String(describing: error.range)) \(error.message)"
+        }
+    }
+
+    /// A text compiled from a template takes its plan shape from the template too
+    /// (`TemplateShape`): random texts prepared and found with new literals give what running
+    /// their full compile gives, and most of them had their shape from the template. (Debug
+    /// builds also check each such shape against the one found from the query.)
+    @Test func textsPlannedWithTheirTemplatesShapeAnswerAsTheFullCompile() throws {
+        let engine = Engine(database: Self.data.database())
+        let reference = ReferenceEvaluator(database: Self.data.database())
+        var random = SplitMix64(seed: 78)
+        var generator = ClauseText()
+        var compared = 0
+        for _ in 0..<800 {
+            let text = generator.clause(&random)
+            guard let skeleton = SQLSkeleton(text) else { continue }
+            _ = try? engine.prepare(text, on: "Person")
+            _ = try? engine.prepare(text, on: "Person")
+            let other = ClauseText.swapLiterals(text, skeleton, &random)
+            guard
+                let query = try? Dialect.sql.compile(
+                    other, className: "Person", options: CompileOptions(schema: engine.schema))
+            else { continue }
+            let expected = Self.answer { () throws(Diagnostic) in try reference.run(query).records }
+            let prepared = Self.answer { () throws(Diagnostic) in
+                try engine.prepare(other, on: "Person").run().records
+            }
+            let found = Self.answer { () throws(Diagnostic) in try engine.find("Person", where: other) }
+            #expect(prepared == expected, "\(text) → \(other)")
+            #expect(found == expected, "\(text) → \(other)")
+            compared += 1
+        }
+        #expect(compared > 400)
+        #expect(
+            engine.textTemplates.shapedHitCount * 2 > engine.textTemplates.hitCount,
+            "\(engine.textTemplates.shapedHitCount) of \(engine.textTemplates.hitCount) template hits had a shape")
+        #expect(engine.textTemplates.shapedHitCount > 300)
+    }
 }
 
 /// Where clauses over SyntheticData's Person and City.
