@@ -205,13 +205,22 @@ public struct BenchRunner {
             }
         }
         // A query that cannot run fails on the first timed run, with its diagnostic.
-        let (execSeconds, matches) = try Measurement.median(runs: repeatCount) { () throws(Diagnostic) -> Int in
-            try executor.timedRun(query)
-        }
+        let one = { () throws(Diagnostic) -> Int in try executor.timedRun(query) }
         var result = BenchResult(
             query: text, planMicros: planSeconds * 1e6, rebindMicros: rebindSeconds.map { $0 * 1e6 },
-            execMillis: execSeconds * 1e3, matches: matches)
-        try executor.parallel?.measure(query, repeatCount, &result)
+            execMillis: 0, matches: 0)
+        if let parallel = executor.parallel {
+            // Runs on one thread and on all of them alternate, so that a slow spell of the
+            // machine weighs on both and not on the speedup.
+            let (single, all) = try Measurement.medians(runs: repeatCount, one) { () throws(Diagnostic) -> Int in
+                try parallel.run(query)
+            }
+            (result.execMillis, result.matches) = (single.seconds * 1e3, single.result)
+            (result.parallelExecMillis, result.parallelMatches) = (all.seconds * 1e3, all.result)
+        } else {
+            let (seconds, matches) = try Measurement.median(runs: repeatCount, one)
+            (result.execMillis, result.matches) = (seconds * 1e3, matches)
+        }
         if let peer { measureSQLite(peer, query, &result) }
         return result
     }

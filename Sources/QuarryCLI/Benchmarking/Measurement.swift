@@ -52,10 +52,36 @@ enum Measurement {
             last = try body()
             times.append(seconds(ContinuousClock.now - start))
         }
-        times.sort()
+        return (middle(times), last)
+    }
+
+    /// `median` of two bodies whose runs alternate (`a`, `b`, `a`, `b`, …): each one's median
+    /// and last result. A failure of either ends the measurement.
+    static func medians<A, B, E: Error>(
+        runs: Int, _ a: () throws(E) -> A, _ b: () throws(E) -> B
+    ) throws(E) -> (a: (seconds: Double, result: A), b: (seconds: Double, result: B)) {
+        var timesA: [Double] = [], timesB: [Double] = []
+        var start = ContinuousClock.now
+        var lastA = try a()
+        timesA.append(seconds(ContinuousClock.now - start))
+        start = ContinuousClock.now
+        var lastB = try b()
+        timesB.append(seconds(ContinuousClock.now - start))
+        for _ in 1..<max(1, runs) {
+            start = ContinuousClock.now
+            lastA = try a()
+            timesA.append(seconds(ContinuousClock.now - start))
+            start = ContinuousClock.now
+            lastB = try b()
+            timesB.append(seconds(ContinuousClock.now - start))
+        }
+        return ((middle(timesA), lastA), (middle(timesB), lastB))
+    }
+
+    private static func middle(_ times: [Double]) -> Double {
+        let times = times.sorted()
         let mid = times.count / 2
-        let median = times.count % 2 == 1 ? times[mid] : (times[mid - 1] + times[mid]) / 2
-        return (median, last)
+        return times.count % 2 == 1 ? times[mid] : (times[mid - 1] + times[mid]) / 2
     }
 
     static func seconds(_ d: Duration) -> Double {

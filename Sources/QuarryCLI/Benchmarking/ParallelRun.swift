@@ -12,17 +12,13 @@ public struct ParallelRun {
         self.parallelism = parallelism
     }
 
-    /// Times the query on all threads (the report remarks on a number of matches that differs
-    /// from one thread's).
-    func measure(_ query: Query, _ repeatCount: Int, _ result: inout BenchResult) throws(Diagnostic) {
-        let (seconds, matches) = try Measurement.median(runs: repeatCount) { () throws(Diagnostic) -> Int in
-            switch try engine.runLazily(query, parallelism: parallelism) {
-            case .count(let n): return n
-            case .rows(let rows): return BenchExecutor.readIds(rows)
-            }
+    /// Runs the query once on all threads, reading its objectIds; the number of matches (the
+    /// report remarks on one that differs from one thread's).
+    func run(_ query: Query) throws(Diagnostic) -> Int {
+        switch try engine.runLazily(query, parallelism: parallelism) {
+        case .count(let n): return n
+        case .rows(let rows): return BenchExecutor.readIds(rows)
         }
-        result.parallelExecMillis = seconds * 1e3
-        result.parallelMatches = matches
     }
 }
 
