@@ -69,14 +69,15 @@ final class MorselScan: @unchecked Sendable {
     }
 
     /// The first `finished` morsels' rows in one array, each morsel's copied to its place by
-    /// the scan's threads (a result of 500,000 rows is 4 MB to move).
+    /// the scan's threads when there are at least two morsels' worth (a result of 500,000 rows
+    /// is 4 MB to move); fewer are copied faster than a helper thread wakes.
     private func gathered(_ finished: Int, _ total: Int) -> [Int] {
         var offsets = [Int](repeating: 0, count: finished)
         for m in 1..<Swift.max(1, finished) { offsets[m] = offsets[m - 1] + counts[m - 1] }
         return [Int](unsafeUninitializedCapacity: total) { out, initialized in
             let copy = MorselCopy(rows: rows, offsets: offsets, target: out.baseAddress)
             let items = SharedItems(finished)
-            ScanThreads.shared.run(helpers: finished >= 2 ? workers.count - 1 : 0) {
+            ScanThreads.shared.run(helpers: total >= 2 * morselRows ? workers.count - 1 : 0) {
                 while let m = items.take() { copy.place(m) }
             }
             initialized = total
