@@ -2,7 +2,8 @@ import FuzzSupport
 
 // The sql front-end: lexing, parsing, lowering and printing never trap; and the engine's text
 // templates (docs/ARCHITECTURE.md#text-templates) give exactly what the full compile gives, for
-// the input and for the input with its literal tokens swapped around.
+// the input and for the input with its literal tokens swapped around, and a text prepared with
+// its template's plan shape answers as its full compile does.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
@@ -11,16 +12,22 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     else { return 0 }
     // Twice: the second compile of a skeleton makes its template.
     for t in [text, text, FuzzTemplates.rotated(text, tokens)] {
-        let full = FuzzTemplates.outcome {
-            () throws(Diagnostic) in
+        let compile = { () throws(Diagnostic) -> Query in
             try Dialect.sql.compile(
                 t, className: "Contact",
                 options: CompileOptions(schema: FuzzTemplates.engine.schema, limits: FuzzInput.limits))
         }
+        let full = FuzzTemplates.outcome(compile)
         let templated = FuzzTemplates.outcome { () throws(Diagnostic) in
             try FuzzTemplates.engine.compile(t, on: "Contact")
         }
         if full != templated { fatalError("template disagrees on \(t):\n\(templated)\nfull compile:\n\(full)") }
+        guard let query = try? compile() else { continue }
+        let expected = FuzzTemplates.answer { () throws(Diagnostic) in try FuzzTemplates.engine.run(query) }
+        let prepared = FuzzTemplates.answer { () throws(Diagnostic) in
+            try FuzzTemplates.engine.prepare(t, on: "Contact").run()
+        }
+        if prepared != expected { fatalError("prepared text disagrees on \(t):\n\(prepared)\nits query:\n\(expected)") }
     }
     return 0
 }
@@ -33,6 +40,23 @@ enum FuzzTemplates {
     static func outcome(_ compile: () throws(Diagnostic) -> Query) -> String {
         do throws(Diagnostic) {
             return String(reflecting: try compile())
+        } catch {
+            return "\(error.code) \(String(describing: error.range)) \(error.message)"
+        }
+    }
+
+    /// A run's records, each with its fields in key order, or the error's code, range and message.
+    static func answer(_ run: () throws(Diagnostic) -> QueryResult) -> String {
+        do throws(Diagnostic) {
+            switch try run() {
+            case .count(let n): return "count \(n)"
+            case .records(let records):
+                return records.map { r in
+                    r.objectId + " "
+                        + r.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                        .joined(separator: " ")
+                }.joined(separator: "\n")
+            }
         } catch {
             return "\(error.code) \(String(describing: error.range)) \(error.message)"
         }

@@ -170,8 +170,8 @@ public struct BenchRunner {
 
     /// Plan time is the front-end's compile time plus the executor's first planning of the
     /// query's shape, each averaged over many calls (the plan cache is emptied before each
-    /// planning, so none is a cache hit; one timed call would mostly measure cold CPU caches
-    /// after the previous query's run). Rebind time is the compile time plus planning the same
+    /// planning, outside the clock, so none is a cache hit; one timed call would mostly measure
+    /// cold CPU caches after the previous query's run). Rebind time is the compile time plus planning the same
     /// shape with other literals, alternating two sets so that each call binds new ones; with
     /// `textPrepare`, the time of compiling and planning the two texts themselves.
     public func run(_ text: String) throws(Diagnostic) -> BenchResult {
@@ -182,10 +182,7 @@ public struct BenchRunner {
         if let plan = executor.plan {
             try plan(query)
             let forget = executor.forgetPlans
-            planSeconds += Measurement.averageSeconds {
-                forget?()
-                try? plan(query)
-            }
+            planSeconds += Measurement.averageSeconds(setup: { forget?() }) { try? plan(query) }
             var flip = false
             if let textPrepare, let otherText = textVariation?(text) {
                 // Twice each: a text's second compile makes its template.
@@ -228,9 +225,14 @@ public struct BenchRunner {
     private func measureSQLite(_ peer: SQLitePeer, _ query: Query, _ result: inout BenchResult) {
         do throws(SQLitePeerError) {
             let prepared = try peer.prepare(query)
-            // SQLite's own cost for the text it is given, as sqlite3_prepare_v2 would be timed.
+            // SQLite's own cost for the text it is given, as sqlite3_prepare_v2 would be timed;
+            // the statement before is finalized outside the clock, as Quarry's plan is dropped.
+            var statement: SQLiteStatement? = nil
             result.sqlitePrepareMicros =
-                Measurement.averageSeconds { _ = try? peer.connection.prepare(prepared.sql) } * 1e6
+                Measurement.averageSeconds(setup: { statement = nil }) {
+                    statement = try? peer.connection.prepare(prepared.sql)
+                } * 1e6
+            _ = statement
             let (seconds, matches) = try Measurement.median(runs: repeatCount) { () throws(SQLitePeerError) -> Int in
                 try matchCount(prepared)
             }
