@@ -171,9 +171,10 @@ public struct BenchRunner {
     /// Plan time is the front-end's compile time plus the executor's first planning of the
     /// query's shape, each averaged over many calls (the plan cache is emptied before each
     /// planning, outside the clock, so none is a cache hit; one timed call would mostly measure
-    /// cold CPU caches after the previous query's run). Rebind time is the compile time plus planning the same
-    /// shape with other literals, alternating two sets so that each call binds new ones; with
-    /// `textPrepare`, the time of compiling and planning the two texts themselves.
+    /// cold CPU caches after the previous query's run). Rebind time is the compile time plus
+    /// planning the same shape with other literals, alternating two sets so that each call
+    /// binds new ones; with `textPrepare`, the time of compiling and planning the two texts
+    /// themselves.
     public func run(_ text: String) throws(Diagnostic) -> BenchResult {
         let query = try compile(text)
         let compileSeconds = Measurement.averageSeconds { _ = try? compile(text) }
@@ -227,12 +228,12 @@ public struct BenchRunner {
             let prepared = try peer.prepare(query)
             // SQLite's own cost for the text it is given, as sqlite3_prepare_v2 would be timed;
             // the statement before is finalized outside the clock, as Quarry's plan is dropped.
-            var statement: SQLiteStatement? = nil
+            var last: SQLiteStatement? = nil
             result.sqlitePrepareMicros =
-                Measurement.averageSeconds(setup: { statement = nil }) {
-                    statement = try? peer.connection.prepare(prepared.sql)
+                Measurement.averageSeconds(setup: { last = nil }) {
+                    last = try? peer.connection.prepare(prepared.sql)
                 } * 1e6
-            _ = statement
+            withExtendedLifetime(last) {}
             let (seconds, matches) = try Measurement.median(runs: repeatCount) { () throws(SQLitePeerError) -> Int in
                 try matchCount(prepared)
             }

@@ -127,12 +127,12 @@ final class Replica: @unchecked Sendable {
     /// The objectIds a query matches, in result order, or their number for a count.
     /// - Parameter parallelism: threads its scans may use (nil: the replica's).
     func objectIds(
-        _ query: Query, variables: [String: Value], parallelism: ScanParallelism? = nil, known: KnownShape? = nil
+        _ query: Query, variables: [String: Value], parallelism: ScanParallelism? = nil
     ) throws(Diagnostic) -> LazyQueryResult {
         let run = RunState(
             store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
             timing: false, parallelism: parallelism ?? self.parallelism)
-        switch try observedResult(query, run, known) {
+        switch try observedResult(query, run, nil) {
         case .count(let n): return .count(n)
         case .rows(let rows, _):
             guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
