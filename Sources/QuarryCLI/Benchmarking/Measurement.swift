@@ -66,14 +66,8 @@ enum Measurement {
     /// call is timed too: a failure there ends the measurement before any other run.
     static func median<T, E: Error>(runs: Int, _ body: () throws(E) -> T) throws(E) -> (seconds: Double, result: T) {
         var times: [Double] = []
-        var start = ContinuousClock.now
-        var last = try body()
-        times.append(seconds(ContinuousClock.now - start))
-        for _ in 1..<max(1, runs) {
-            start = ContinuousClock.now
-            last = try body()
-            times.append(seconds(ContinuousClock.now - start))
-        }
+        var last = try timed(body, into: &times)
+        for _ in 1..<max(1, runs) { last = try timed(body, into: &times) }
         return (middle(times), last)
     }
 
@@ -83,21 +77,21 @@ enum Measurement {
         runs: Int, _ a: () throws(E) -> A, _ b: () throws(E) -> B
     ) throws(E) -> (a: (seconds: Double, result: A), b: (seconds: Double, result: B)) {
         var timesA: [Double] = [], timesB: [Double] = []
-        var start = ContinuousClock.now
-        var lastA = try a()
-        timesA.append(seconds(ContinuousClock.now - start))
-        start = ContinuousClock.now
-        var lastB = try b()
-        timesB.append(seconds(ContinuousClock.now - start))
+        var lastA = try timed(a, into: &timesA)
+        var lastB = try timed(b, into: &timesB)
         for _ in 1..<max(1, runs) {
-            start = ContinuousClock.now
-            lastA = try a()
-            timesA.append(seconds(ContinuousClock.now - start))
-            start = ContinuousClock.now
-            lastB = try b()
-            timesB.append(seconds(ContinuousClock.now - start))
+            lastA = try timed(a, into: &timesA)
+            lastB = try timed(b, into: &timesB)
         }
         return ((middle(timesA), lastA), (middle(timesB), lastB))
+    }
+
+    /// One call of `body`, its seconds appended to `times`.
+    private static func timed<T, E: Error>(_ body: () throws(E) -> T, into times: inout [Double]) throws(E) -> T {
+        let start = ContinuousClock.now
+        let result = try body()
+        times.append(seconds(ContinuousClock.now - start))
+        return result
     }
 
     private static func middle(_ times: [Double]) -> Double {
