@@ -6,16 +6,19 @@ import QuarryCore
 /// fails, with `limit.deadline`.
 package struct StoreDeadline: Sendable {
     package let instant: ContinuousClock.Instant
-    package let diagnostic: Diagnostic
+    private let limits: Limits
 
     /// Nil when the limits set no deadline.
     package init?(_ limits: Limits) {
         guard let instant = limits.deadlineFromNow() else { return nil }
         self.instant = instant
-        diagnostic = limits.deadlineExceeded
+        self.limits = limits
     }
 
     package var passed: Bool { ContinuousClock.now >= instant }
+
+    /// The error of a read past the deadline, made only then (every read holds a deadline).
+    package var diagnostic: Diagnostic { limits.deadlineExceeded }
 
     /// The time left in whole milliseconds, at least 1 (a database reads 0 as "no limit").
     package var millisecondsLeft: Int {
