@@ -167,17 +167,24 @@ import Testing
         let reference = ReferenceEvaluator(database: Self.data.database())
         var random = SplitMix64(seed: 78)
         var generator = ClauseText()
-        var compared = 0
+        var compared = 0, refused = 0
         for _ in 0..<800 {
             let text = generator.clause(&random)
             guard let skeleton = SQLSkeleton(text) else { continue }
             _ = try? engine.prepare(text, on: "Person")
             _ = try? engine.prepare(text, on: "Person")
             let other = ClauseText.swapLiterals(text, skeleton, &random)
+            let full = Self.full(engine, other)
             guard
                 let query = try? Dialect.sql.compile(
                     other, className: "Person", options: CompileOptions(schema: engine.schema))
-            else { continue }
+            else {
+                // A value the full compile refuses is refused by prepare with the same located error.
+                let prepared = Self.outcome { () throws(Diagnostic) in try engine.prepare(other, on: "Person").query }
+                #expect(prepared == full, "\(text) → \(other)")
+                refused += 1
+                continue
+            }
             let expected = Self.answer { () throws(Diagnostic) in try reference.run(query).records }
             let prepared = Self.answer { () throws(Diagnostic) in
                 try engine.prepare(other, on: "Person").run().records
@@ -188,6 +195,7 @@ import Testing
             compared += 1
         }
         #expect(compared > 400)
+        #expect(refused > 50, "only \(refused) texts with a refused value")
         #expect(
             engine.textTemplates.shapedHitCount * 2 > engine.textTemplates.hitCount,
             "\(engine.textTemplates.shapedHitCount) of \(engine.textTemplates.hitCount) template hits had a shape")
