@@ -130,13 +130,10 @@ import Testing
     /// every time, and most of the second compiles come from a template.
     @Test func randomTextsAgreeWithTheFullCompile() throws {
         let engine = Engine(database: Self.data.database())
-        var random = SplitMix64(seed: 77)
-        var generator = ClauseText()
         var compared = 0, hits = 0
-        for _ in 0..<1500 {
-            let text = generator.clause(&random)
-            guard !Self.full(engine, text).hasPrefix("error"), let skeleton = SQLSkeleton(text) else { continue }
-            let other = ClauseText.swapLiterals(text, skeleton, &random)
+        for (text, other) in ClauseText.pairs(
+            seed: 77, count: 1500, keeping: { !Self.full(engine, $0).hasPrefix("error") })
+        {
             let (out, hit) = Self.afterTemplate(engine, text, other)
             #expect(out == Self.full(engine, other), "\(text) → \(other)")
             compared += 1
@@ -165,15 +162,10 @@ import Testing
     @Test func textsPlannedWithTheirTemplatesShapeAnswerAsTheFullCompile() throws {
         let engine = Engine(database: Self.data.database())
         let reference = ReferenceEvaluator(database: Self.data.database())
-        var random = SplitMix64(seed: 78)
-        var generator = ClauseText()
         var compared = 0, refused = 0
-        for _ in 0..<800 {
-            let text = generator.clause(&random)
-            guard let skeleton = SQLSkeleton(text) else { continue }
+        for (text, other) in ClauseText.pairs(seed: 78, count: 800, keeping: { _ in true }) {
             _ = try? engine.prepare(text, on: "Person")
             _ = try? engine.prepare(text, on: "Person")
-            let other = ClauseText.swapLiterals(text, skeleton, &random)
             let full = Self.full(engine, other)
             guard
                 let query = try? Dialect.sql.compile(
@@ -243,6 +235,20 @@ private struct ClauseText {
         case 14: return "tags = \(r.pick(strings))"
         default: return "name IS \(r.chance(0.5) ? "NOT " : "")NULL AND objectId != \(r.pick(strings))"
         }
+    }
+
+    /// `count` random clauses, those `keeping` keeps that have a skeleton, each with the same
+    /// clause's literals swapped for others of their kind.
+    static func pairs(seed: UInt64, count: Int, keeping: (String) -> Bool) -> [(String, String)] {
+        var random = SplitMix64(seed: seed)
+        var generator = ClauseText()
+        var out: [(String, String)] = []
+        for _ in 0..<count {
+            let text = generator.clause(&random)
+            guard keeping(text), let skeleton = SQLSkeleton(text) else { continue }
+            out.append((text, swapLiterals(text, skeleton, &random)))
+        }
+        return out
     }
 
     /// The text with each literal token replaced by another of the same kind.
