@@ -121,7 +121,7 @@ public final class CompiledRegex: @unchecked Sendable {
 
     /// Match data for `matches(_:_:)`, reused from one subject to the next by one scan (never
     /// shared between threads).
-    func makeMatchData() throws(Diagnostic) -> RegexMatchData {
+    public func makeMatchData() throws(Diagnostic) -> RegexMatchData {
         guard let data = pcre2_match_data_create_8(1, nil) else {
             throw Diagnostic(.regex.matchFailed, "could not allocate PCRE2 match data")
         }
@@ -151,6 +151,22 @@ public final class CompiledRegex: @unchecked Sendable {
         let rc = Self.withBytes(of: subject) { bytes, count in
             pcre2_match_8(code, bytes, count, 0, PCRE2_NO_UTF_CHECK, data, steps[0].context)
         }
+        if rc >= 0 { return true }
+        return rc == PCRE2_ERROR_NOMATCH ? false : nil
+    }
+
+    /// `matchesWithoutCharge` on UTF-8 bytes from outside Swift (a database's text), with match
+    /// data reused by one caller: PCRE2 checks the bytes, and bytes that are not valid UTF-8
+    /// are undecided (nil), left for Quarry to judge on the string it reads.
+    public func matchesWithoutCharge(utf8 subject: UnsafeBufferPointer<UInt8>, _ data: RegexMatchData) -> Bool? {
+        var empty: UInt8 = 0
+        let rc =
+            if let base = subject.baseAddress {
+                pcre2_match_8(code, base, subject.count, 0, 0, data.pointer, steps[0].context)
+            } else {
+                // PCRE2 refuses a null subject even when it is empty.
+                pcre2_match_8(code, &empty, 0, 0, 0, data.pointer, steps[0].context)
+            }
         if rc >= 0 { return true }
         return rc == PCRE2_ERROR_NOMATCH ? false : nil
     }
@@ -195,7 +211,7 @@ public final class CompiledRegex: @unchecked Sendable {
 }
 
 /// PCRE2 match data owned by one scan (see `CompiledRegex.makeMatchData`).
-final class RegexMatchData {
+public final class RegexMatchData {
     let pointer: OpaquePointer
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
     deinit { pcre2_match_data_free_8(pointer) }

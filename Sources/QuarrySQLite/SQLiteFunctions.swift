@@ -14,7 +14,12 @@ import Quarry
 /// - `quarry_regexp(pattern, flags, subject, undecided)`: the match where the first, uncharged
 ///   limit of the budget decides it (`CompiledRegex.matchesWithoutCharge`), and `undecided` (0 or
 ///   1) where it does not or the pattern is invalid, instead of failing: the store's superset of
-///   a regex conjunct that may throw (docs/STORAGE.md#regular-expressions).
+///   a regex conjunct that may throw (docs/STORAGE.md#regular-expressions). It also notes, on its
+///   connection, that a match went undecided.
+/// - `quarry_regexp_undecided()`: 1 when a four-argument `quarry_regexp` went undecided since the
+///   last call, else 0; each call clears the note. Selected beside a row, it tells Quarry whether
+///   the row's superset was exact. A note left by a row SQLite then dropped marks the next row
+///   returned as well, which only costs that row a test in Quarry.
 enum SQLiteFunctions {
     static func register(on db: OpaquePointer, limits: Limits) throws(SQLiteError) {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
@@ -22,9 +27,18 @@ enum SQLiteFunctions {
         try check(db, sqlite3_create_function_v2(db, "quarry_in_polygon", 3, flags, nil, inPolygon, nil, nil, nil))
         let box = Unmanaged.passRetained(LimitsBox(limits)).toOpaque()
         try check(db, sqlite3_create_function_v2(db, "quarry_regexp", 3, flags, box, regexp, nil, nil, releaseBox))
+        // Not deterministic: each call must run, on its own row, to note what it could not decide.
         let lenientBox = Unmanaged.passRetained(LimitsBox(limits)).toOpaque()
         try check(
-            db, sqlite3_create_function_v2(db, "quarry_regexp", 4, flags, lenientBox, regexp, nil, nil, releaseBox))
+            db,
+            sqlite3_create_function_v2(
+                db, "quarry_regexp", 4, SQLITE_UTF8, lenientBox, lenientRegexp, nil, nil, releaseBox))
+        // Holds its own reference to the same box, released with the function.
+        let noteBox = Unmanaged<LimitsBox>.fromOpaque(lenientBox).retain().toOpaque()
+        try check(
+            db,
+            sqlite3_create_function_v2(
+                db, "quarry_regexp_undecided", 0, SQLITE_UTF8, noteBox, undecidedNote, nil, nil, releaseBox))
     }
 
     private static func check(_ db: OpaquePointer, _ rc: Int32) throws(SQLiteError) {
@@ -34,6 +48,9 @@ enum SQLiteFunctions {
 
 private final class LimitsBox {
     let limits: Limits
+    /// A lenient match went undecided since `quarry_regexp_undecided` last read this. A connection
+    /// runs one statement step at a time, so no lock.
+    var undecided = false
     init(_ limits: Limits) { self.limits = limits }
 }
 
@@ -97,7 +114,7 @@ private let inPolygon: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePoint
 }
 
 private let regexp: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
-    context, argc, argv in
+    context, _, argv in
     guard let subject = text(argument(argv, 2)) else { return sqlite3_result_null(context) }
     guard let box = sqlite3_user_data(context) else {
         return sqlite3_result_error(context, "quarry_regexp: no limits", -1)
@@ -116,16 +133,73 @@ private let regexp: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<
             return nil
         }
     }
-    if argc == 4 {
-        let undecided = sqlite3_value_int(argument(argv, 3))
-        return sqlite3_result_int(context, regex?.matchesWithoutCharge(subject).map { $0 ? 1 : 0 } ?? undecided)
-    }
     guard let regex else { return sqlite3_result_error(context, failure ?? "quarry_regexp: no pattern", -1) }
     do throws(Diagnostic) {
         sqlite3_result_int(context, try regex.matches(subject) ? 1 : 0)
     } catch {
         sqlite3_result_error(context, error.description, -1)
     }
+}
+
+/// The four-argument `quarry_regexp`: the subject's bytes as SQLite holds them (no `String` a
+/// row), the compiled pattern and its match data kept for the statement, reached without a
+/// reference count a row (it is called for every row a scan reads).
+private let lenientRegexp: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, argv in
+    guard let subject = argument(argv, 2), sqlite3_value_type(subject) != SQLITE_NULL else {
+        return sqlite3_result_null(context)
+    }
+    guard let userData = sqlite3_user_data(context) else {
+        return sqlite3_result_error(context, "quarry_regexp: no limits", -1)
+    }
+    let box = Unmanaged<LimitsBox>.fromOpaque(userData)
+    // `sqlite3_value_text` before `sqlite3_value_bytes`: the count is then the text's.
+    let bytes = sqlite3_value_text(subject)
+    let utf8 = UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : Int(sqlite3_value_bytes(subject)))
+    let matched: Bool?
+    if bytes == nil {
+        matched = nil
+    } else if let kept = sqlite3_get_auxdata(context, 0) {
+        matched = Unmanaged<LenientRegex>.fromOpaque(kept)._withUnsafeGuaranteedRef { $0.matches(utf8) }
+    } else if let made = LenientRegex(argv, limits: box._withUnsafeGuaranteedRef { $0.limits }) {
+        // SQLite may drop the kept object at once; `made` holds it for this row.
+        sqlite3_set_auxdata(context, 0, Unmanaged.passRetained(made).toOpaque(), releaseBox)
+        matched = made.matches(utf8)
+    } else {
+        matched = nil
+    }
+    guard let matched else {
+        box._withUnsafeGuaranteedRef { $0.undecided = true }
+        return sqlite3_result_int(context, sqlite3_value_int(argument(argv, 3)))
+    }
+    sqlite3_result_int(context, matched ? 1 : 0)
+}
+
+/// A lenient `quarry_regexp`'s pattern, compiled once a statement, with its match data.
+private final class LenientRegex {
+    let regex: CompiledRegex
+    let data: RegexMatchData
+
+    /// Nil when the pattern does not compile (every row is then undecided).
+    init?(_ argv: UnsafeMutablePointer<OpaquePointer?>?, limits: Limits) {
+        guard let pattern = text(argument(argv, 0)), let letters = text(argument(argv, 1)) else { return nil }
+        let flags = RegexFlags(letters: letters.filter { $0 != "w" }) ?? []
+        let options = RegexOptions(wholeString: letters.contains("w"), flags: flags)
+        guard let regex = try? CompiledRegex(pattern, options: options, limits: limits),
+            let data = try? regex.makeMatchData()
+        else { return nil }
+        (self.regex, self.data) = (regex, data)
+    }
+
+    func matches(_ subject: UnsafeBufferPointer<UInt8>) -> Bool? { regex.matchesWithoutCharge(utf8: subject, data) }
+}
+
+private let undecidedNote: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, _ in
+    guard let box = sqlite3_user_data(context) else { return sqlite3_result_int(context, 1) }
+    let limitsBox = Unmanaged<LimitsBox>.fromOpaque(box).takeUnretainedValue()
+    sqlite3_result_int(context, limitsBox.undecided ? 1 : 0)
+    limitsBox.undecided = false
 }
 
 /// The vertex list `quarry_in_polygon` takes: `lat lon;lat lon;…`, written with Swift's

@@ -24,10 +24,16 @@ package struct ConjunctSplit {
     package private(set) var residual: [Filter] = []
     /// Why each residual conjunct stayed (EXPLAIN shows them).
     package private(set) var residualReasons: [String] = []
+    /// The residual conjunct that may throw and whose superset the store runs
+    /// (`supersetOfThrowing`): on a row where its regex tests were decided at no charge, the row's
+    /// coming back means it holds, and Quarry need not test it there.
+    package private(set) var supersetOfThrowingIndex: Int?
 
     /// - Parameters:
     ///   - supersetOfThrowing: SQL that narrows the rows for a conjunct that may throw without
-    ///     losing a row where it holds or throws (nil: none).
+    ///     losing a row where it holds or throws, and is the conjunct's exact value on a row where
+    ///     each of its regex tests was decided under the budget's first, uncharged limit
+    ///     (docs/STORAGE.md#regular-expressions); nil: none.
     ///   - translate: the store's translation of a conjunct that cannot throw.
     package init(
         _ query: Query, limits: Limits, mayThrow: (Filter) -> Bool,
@@ -42,7 +48,10 @@ package struct ConjunctSplit {
             if mayThrow(part) {
                 keep(part, "may throw on some row (a regex, a date to parse or an inner query)")
                 blocked = true
-                if let superset = supersetOfThrowing(part) { pushed.append(superset) }
+                if let superset = supersetOfThrowing(part) {
+                    pushed.append(superset)
+                    supersetOfThrowingIndex = residual.count - 1
+                }
                 continue
             }
             switch translate(part) {

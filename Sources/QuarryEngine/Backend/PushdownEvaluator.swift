@@ -82,10 +82,18 @@ public struct PushdownEvaluator {
     ///   - candidates: the objects satisfying the pushed conjuncts, in insertion order, or in
     ///     the query's order when `ordered`, and already paged when `paged`.
     ///   - residual: the conjuncts left to Quarry, in evaluation order.
+    ///   - passed: a residual conjunct the database found to hold, at no charge, on every
+    ///     candidate but the ones it names; Quarry tests it on those only.
     public func finish(
-        _ query: Query, candidates: [Record], residual: [Filter], ordered: Bool,
-        paged: Bool
+        _ query: Query, candidates: [Record], residual: [Filter], passed: PassedConjunct? = nil,
+        ordered: Bool, paged: Bool
     ) throws(Diagnostic) -> QueryResult {
+        var residual = residual
+        var passed = passed
+        if let p = passed, p.exceptRows.isEmpty {
+            residual.remove(at: p.index)
+            passed = nil
+        }
         var rows: [Record]
         if residual.isEmpty {
             // Every candidate matches: the array is passed on, not copied record by record
@@ -96,9 +104,18 @@ public struct PushdownEvaluator {
             rows = []
             rows.reserveCapacity(candidates.count)
             let scope = query.className
-            candidateLoop: for record in candidates {
+            var nextException = 0
+            candidateLoop: for (position, record) in candidates.enumerated() {
                 try evaluation.visitRow()
-                for part in residual {
+                var skipped = -1
+                if let passed {
+                    if nextException < passed.exceptRows.count, passed.exceptRows[nextException] == position {
+                        nextException += 1
+                    } else {
+                        skipped = passed.index
+                    }
+                }
+                for (i, part) in residual.enumerated() where i != skipped {
                     guard try evaluation.evaluate(part, Scope(record: record, className: scope)) else {
                         continue candidateLoop
                     }
@@ -138,4 +155,19 @@ public struct PushdownEvaluator {
 struct NoKeyFacts: KeyFacts {
     func reachableTypes(_ path: FieldPath) -> UInt16? { nil }
     func isSingleValued(_ path: FieldPath) -> Bool { false }
+}
+
+/// A residual conjunct the database already found to hold on the rows it returned, deciding it
+/// as the reference would and at no charge to the query's budgets, except on the rows it names:
+/// there Quarry tests it (docs/STORAGE.md#regular-expressions).
+public struct PassedConjunct: Sendable, Equatable {
+    /// Its place among the residual conjuncts.
+    public let index: Int
+    /// Ascending positions among the candidates where the database did not decide it.
+    public let exceptRows: [Int]
+
+    public init(index: Int, exceptRows: [Int]) {
+        self.index = index
+        self.exceptRows = exceptRows
+    }
 }

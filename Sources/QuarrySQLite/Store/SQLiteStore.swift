@@ -193,9 +193,11 @@ public final class SQLiteStore: QueryBackend, Sendable {
         }
         // With nothing left to Quarry but the projection, only the fields it keeps are read.
         let fields = plan.residual.isEmpty && plan.ordered ? Self.projected(query) : nil
-        let candidates = try snapshot.records(plan.sql, plan.bindings, fields: fields)
+        let (candidates, marked) = try snapshot.records(
+            plan.sql, plan.bindings, fields: fields, noted: plan.lenientConjunct != nil)
         return try evaluator.finish(
-            query, candidates: candidates, residual: plan.residual, ordered: plan.ordered,
+            query, candidates: candidates, residual: plan.residual,
+            passed: plan.lenientConjunct.map { PassedConjunct(index: $0, exceptRows: marked) }, ordered: plan.ordered,
             paged: plan.paged)
     }
 

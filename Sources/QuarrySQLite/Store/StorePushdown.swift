@@ -6,11 +6,15 @@ import QuarryStoreSupport
 /// (`ConjunctSplit`), after SQLite has filtered the rows by whatever a residual conjunct implies
 /// that translates. Order, skip and limit go into the SQL only when nothing is residual.
 struct StorePushdown {
-    /// `SELECT objectId, doc …`, or `SELECT count(*) …` when `counts`.
+    /// `SELECT objectId, doc …` (and `quarry_regexp_undecided()` when `lenientConjunct` is
+    /// set), or `SELECT count(*) …` when `counts`.
     let sql: String
     let bindings: [SQLiteBinding]
     let residual: [Filter]
     let residualReasons: [String]
+    /// The residual conjunct SQLite ran as a superset with lenient regex tests: a returned row
+    /// whose third column is 0 passed it exactly (docs/STORAGE.md#regular-expressions).
+    let lenientConjunct: Int?
     let counts: Bool
     let ordered: Bool
     let paged: Bool
@@ -47,6 +51,7 @@ struct StorePushdown {
         let from = "FROM \(row.table.name) AS \(row.alias) WHERE \(filter)"
         self.residual = residual
         residualReasons = split.residualReasons
+        lenientConjunct = split.supersetOfThrowingIndex
         if residual.isEmpty, query.count {
             sql = "SELECT count(*) \(from)"
             (counts, ordered, paged) = (true, true, true)
@@ -68,7 +73,10 @@ struct StorePushdown {
                 return
             }
         }
-        sql = "SELECT \(row.alias).objectId, \(row.alias).doc \(from) ORDER BY \(row.alias).rowid"
+        // The note is read after the row's WHERE ran: SQLite computes a row's result columns once
+        // it passes, before it steps to the next row (no sorter: the rowid order is the scan's).
+        let note = lenientConjunct == nil ? "" : ", quarry_regexp_undecided()"
+        sql = "SELECT \(row.alias).objectId, \(row.alias).doc\(note) \(from) ORDER BY \(row.alias).rowid"
         (ordered, paged) = (false, false)
         bindings = translator.bindings
     }

@@ -66,14 +66,26 @@ final class StoreSnapshot: StoredObjects {
     func records(
         _ sql: String, _ bindings: [SQLiteBinding?], fields: Set<String>? = nil
     ) throws(Diagnostic) -> [QuarryCore.Record] {
+        try records(sql, bindings, fields: fields, noted: false).records
+    }
+
+    /// Rows of `objectId, doc`, and with `noted` a third column, nonzero on the rows
+    /// `quarry_regexp_undecided()` marked: the records and the positions of the marked rows.
+    func records(
+        _ sql: String, _ bindings: [SQLiteBinding?], fields: Set<String>?, noted: Bool
+    ) throws(Diagnostic) -> (records: [QuarryCore.Record], marked: [Int]) {
         let batches = StoredRecordBatches(fields: fields, corruption: .store.corrupt, threads: threads)
+        var marked: [Int] = []
+        var position = 0
         try storeCall {
             try statements.each(db, sql, bindings) { row in
                 let objectId = row.string(0)
                 try row.withUTF8(1) { doc in try batches.append(objectId: objectId, document: doc) }
+                if noted, row.int64(2) != 0 { marked.append(position) }
+                position += 1
             }
         }
-        return try batches.finish()
+        return (try batches.finish(), marked)
     }
 }
 
