@@ -22,22 +22,30 @@ import Quarry
             indexes: [("age", .ordered), ("name", .ordered), ("score", .ordered), ("location", .geo)]),
     ]
 
+    static let minimumSeconds = 0.3
+    static let maximumRuns = 500
+
     let dataFile: String
     let queriesDirectory: String
     let className: String
     let repeats: Int
 
-    /// Times `body`, returning the median of `repeats` runs (seconds) and its last result.
+    /// Times `body`, returning the median of its runs (seconds) and its last result: `repeats`
+    /// runs, and more until they add up to `minimumSeconds` (at most `maximumRuns`), so that a
+    /// query of a fraction of a millisecond is the median of hundreds of runs rather than of a
+    /// few that one thread wake-up of the machine can move.
     func median<T>(_ body: () async throws -> T) async rethrows -> (Double, T) {
         var times: [Double] = []
         var last: T?
-        for _ in 0..<max(repeats, 1) {
+        var total = 0.0
+        while times.count < max(repeats, 1) || (total < Self.minimumSeconds && times.count < Self.maximumRuns) {
             // The previous answer is freed before the clock starts: a run is timed without
             // freeing the one before it (half a million records take a while to free).
             last = nil
             let start = ContinuousClock.now
             last = try await body()
             times.append(seconds(ContinuousClock.now - start))
+            total += times[times.count - 1]
         }
         return (times.sorted()[times.count / 2], last!)
     }
