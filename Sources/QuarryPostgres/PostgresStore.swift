@@ -24,6 +24,10 @@ public final class PostgresStore: QueryBackend, Sendable {
     let random: @Sendable () -> Double
     let logger = Logger(label: "quarry.postgres")
     let catalogs = CatalogCache<PostgresCatalog>()
+    /// What a cancel request connects with.
+    private let cancelConfiguration: PostgresConnection.Configuration
+    /// The server process behind each of the pool's connections, for cancel requests.
+    private let backends = BackendProcesses()
     /// Threads that decode a large answer's documents (docs/STORAGE.md#reading-rows).
     let decodeThreads: Int
 
@@ -53,17 +57,9 @@ public final class PostgresStore: QueryBackend, Sendable {
     /// One connection attempt, so that a wrong address or refused login is reported at once
     /// with the server's reason, instead of after the pool's minute of retries.
     private static func probe(_ url: PostgresURL) async throws(Diagnostic) {
-        let configuration =
-            url.socketPath.map {
-                PostgresConnection.Configuration(
-                    unixSocketPath: $0, username: url.user, password: url.password, database: url.database)
-            }
-            ?? PostgresConnection.Configuration(
-                host: url.host, port: url.port, username: url.user, password: url.password,
-                database: url.database, tls: .disable)
         do {
             let connection = try await PostgresConnection.connect(
-                configuration: configuration, id: 0, logger: Logger(label: "quarry.postgres.probe"))
+                configuration: connectionConfiguration(url), id: 0, logger: Logger(label: "quarry.postgres.probe"))
             try await connection.close()
         } catch {
             let reason =
@@ -74,11 +70,24 @@ public final class PostgresStore: QueryBackend, Sendable {
         }
     }
 
+    /// A single connection's configuration (outside the pool): the probe's, and a cancel
+    /// request's.
+    static func connectionConfiguration(_ url: PostgresURL) -> PostgresConnection.Configuration {
+        url.socketPath.map {
+            PostgresConnection.Configuration(
+                unixSocketPath: $0, username: url.user, password: url.password, database: url.database)
+        }
+            ?? PostgresConnection.Configuration(
+                host: url.host, port: url.port, username: url.user, password: url.password,
+                database: url.database, tls: .disable)
+    }
+
     private init(
         _ url: PostgresURL, limits: Limits, now: @escaping @Sendable () -> Int64,
         random: @escaping @Sendable () -> Double, decodeThreads: Int
     ) {
         location = url.location
+        cancelConfiguration = Self.connectionConfiguration(url)
         var configuration: PostgresClient.Configuration
         if let socket = url.socketPath {
             configuration = .init(
@@ -168,34 +177,48 @@ public final class PostgresStore: QueryBackend, Sendable {
     /// One leased connection and one transaction around `body`: REPEATABLE READ READ ONLY
     /// for reads; for writes, the store's advisory lock first. With a `deadline`, a budget
     /// spent already fails at once, and a statement the server cancelled (its statement timeout,
-    /// which `answer` sets) fails with `limit.deadline` (docs/STORAGE.md#deadlines).
+    /// which `answer` sets) fails with `limit.deadline` (docs/STORAGE.md#deadlines). A read
+    /// whose task is cancelled has its running statement cancelled by the server and fails
+    /// with `query.cancelled` (docs/STORAGE.md#postgresql-connections).
     func session<T>(write: Bool, deadline: StoreDeadline? = nil, _ body: @escaping (PostgresSession) throws -> T)
         async throws(Diagnostic) -> T
     {
         nonisolated(unsafe) let body = body
         let logger = logger
         if let deadline, deadline.passed { throw deadline.diagnostic }
+        let cancel = write ? nil : ReadCancel(backends: backends, configuration: cancelConfiguration)
         do {
-            let result: Unchecked<T> = try await client.withConnection { connection in
-                let s = PostgresSession(connection: connection, logger: logger)
-                // The waiting happens on a Dispatch thread, never on one of the few concurrency
-                // threads, which PostgresNIO's own tasks need to make progress.
-                return try await withCheckedThrowingContinuation { continuation in
-                    DispatchQueue.global().async {
-                        continuation.resume(
-                            with: Result {
-                                Unchecked(
-                                    try s.transaction(readOnly: !write) {
-                                        if write { try s.run("SELECT pg_advisory_xact_lock(7250451139)") }
-                                        return try body(s)
-                                    })
-                            })
+            let result: Unchecked<T> = try await withTaskCancellationHandler {
+                try await client.withConnection { connection in
+                    let s = PostgresSession(connection: connection, logger: logger)
+                    cancel?.attach(to: connection, s)
+                    // The waiting happens on a Dispatch thread, never on one of the few concurrency
+                    // threads, which PostgresNIO's own tasks need to make progress.
+                    let outcome: Result<Unchecked<T>, any Error> = await withCheckedContinuation { continuation in
+                        DispatchQueue.global().async {
+                            continuation.resume(
+                                returning: Result {
+                                    if cancel?.cancelled == true { throw CancellationError() }
+                                    return Unchecked(
+                                        try s.transaction(readOnly: !write) {
+                                            if write { try s.run("SELECT pg_advisory_xact_lock(7250451139)") }
+                                            return try body(s)
+                                        })
+                                })
+                        }
                     }
+                    // A connection a cancel request was sent for is closed, not given back to the
+                    // pool: the request cannot then reach a later statement of another read.
+                    if await cancel?.settle(connection) == true { try? await connection.close() }
+                    return try outcome.get()
                 }
+            } onCancel: {
+                cancel?.cancel()
             }
             return result.value
         } catch {
             let diagnostic = storeDiagnostic(error)
+            if cancel?.cancelled == true { throw Diagnostic(.query.cancelled, "the query was cancelled") }
             if let deadline, diagnostic.diagnosticCode == .query.cancelled { throw deadline.diagnostic }
             throw diagnostic
         }
