@@ -397,13 +397,17 @@ extension PostgresTranslator {
     /// translation `narrowing`, so the conjunct stays residual and Quarry decides each returned
     /// row: for ASCII text Quarry's folding is ASCII's (diacritic folding changes nothing, case
     /// folding maps A-Z alone), which `ILIKE` in the "C" collation matches exactly; text with
-    /// any other character (U+212A KELVIN SIGN folds to `k`) always passes.
+    /// any other character (U+212A KELVIN SIGN folds to `k`) always passes. That text is found
+    /// by a regex match of one non-ASCII character, which PostgreSQL's planner estimates as
+    /// rare, rather than `octet_length(x) <> char_length(x)`, which it estimates as nearly
+    /// every row: the OR then read as matching every row, and the planner walked the `seq`
+    /// index instead of a parallel scan and a sort (docs/STORAGE.md#postgresql-residuals).
     private mutating func like(_ x: String, _ tokens: [LikeText.Token], _ options: StringOptions) -> String {
         let pattern = parameter(Self.like(tokens), "text")
         guard !options.isEmpty else { return "\(x) LIKE \(pattern) ESCAPE '\\'" }
         narrowing = .folding
         let operator_ = options.contains(.caseInsensitive) ? "ILIKE" : "LIKE"
-        return "((\(x) COLLATE \"C\") \(operator_) \(pattern) ESCAPE '\\' OR octet_length(\(x)) <> char_length(\(x)))"
+        return "((\(x) COLLATE \"C\") \(operator_) \(pattern) ESCAPE '\\' OR \(x) ~ '[^\\x01-\\x7f]')"
     }
 
     /// A LIKE pattern with `\` escaping `%`, `_` and itself.
