@@ -33,8 +33,7 @@ import Testing
         try PostgresServer.exec(quarry, ["import", "--data", small.path, "--store", url])
 
         // Another transaction holds objectId l10000, prepared so that it outlives psql.
-        let table = try server.psql("SELECT 'c' || id FROM quarry_classes WHERE name = 'Item'", database: database)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let table = try PostgresServer.table(of: "Item", in: url)
         let hold = "hold_\(database)"
         try server.psql(
             "BEGIN; INSERT INTO \(table) (objectid, doc, raw) VALUES ('l10000', '{}', '{}'); PREPARE TRANSACTION '\(hold)'",
@@ -47,17 +46,7 @@ import Testing
         let second = try PostgresServer.spawn(
             quarry, ["import", "--data", large.path, "--class", "Item", "--store", url], output: "/dev/null")
         // Returns once the import's session waits on that lock (or fails after a minute).
-        try server.psql(
-            """
-            SET statement_timeout = '60s';
-            DO $$ BEGIN
-              WHILE NOT EXISTS (SELECT 1 FROM pg_stat_activity
-                                WHERE datname = current_database() AND wait_event_type = 'Lock') LOOP
-                PERFORM pg_sleep(0.005);
-                PERFORM pg_stat_clear_snapshot();
-              END LOOP;
-            END $$
-            """, database: database)
+        try PostgresServer.untilLockWaiters(true, in: url)
         // The 10,000 objects before l10000 are in the table's heap, not committed.
         let written =
             Int(
@@ -91,8 +80,7 @@ import Testing
         let store = try await PostgresStore.open(url: url)
         defer { store.close() }
         try await store.write([.save(Record(objectId: "s0", fields: [("n", .int(0))]), in: "Item")])
-        let table = try server.psql("SELECT 'c' || id FROM quarry_classes WHERE name = 'Item'", database: database)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let table = try PostgresServer.table(of: "Item", in: url)
         try server.psql(
             """
             CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$

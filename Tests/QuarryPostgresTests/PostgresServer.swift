@@ -31,6 +31,29 @@ final class PostgresServer: Sendable {
         return try shared.get().psql(sql, database: name)
     }
 
+    /// The table that holds a class of the store at a URL `database()` made.
+    static func table(of className: String, in url: String) throws -> String {
+        try psql("SELECT 'c' || id FROM quarry_classes WHERE name = '\(className)'", in: url)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Returns once a backend of the database at `url` waits on a lock (`waiting`), or once none
+    /// does; fails after a minute. Polls `pg_stat_activity`: a statement is held at a known point
+    /// without timing.
+    static func untilLockWaiters(_ waiting: Bool, in url: String) throws {
+        try psql(
+            """
+            SET statement_timeout = '60s';
+            DO $$ BEGIN
+              WHILE \(waiting ? "NOT " : "")EXISTS (SELECT 1 FROM pg_stat_activity
+                            WHERE datname = current_database() AND wait_event_type = 'Lock') LOOP
+                PERFORM pg_sleep(0.005);
+                PERFORM pg_stat_clear_snapshot();
+              END LOOP;
+            END $$
+            """, in: url)
+    }
+
     /// A new store on a new database.
     static func store() async throws -> PostgresStore {
         try await PostgresStore.open(url: try database(), now: { 1_700_000_000_000 }, random: { 0.5 })
