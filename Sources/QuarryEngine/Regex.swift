@@ -144,20 +144,9 @@ public final class CompiledRegex: @unchecked Sendable {
     /// Whether the pattern matches `subject`, when the first limit of the ladder decides it;
     /// nil when the match needs more (which a budget would be charged for) or fails. A row
     /// this decides charges no budget and throws nothing, so a database may decide it on its
-    /// own (docs/STORAGE.md#regular-expressions).
-    public func matchesWithoutCharge(_ subject: String) -> Bool? {
-        guard let data = pcre2_match_data_create_8(1, nil) else { return nil }
-        defer { pcre2_match_data_free_8(data) }
-        let rc = Self.withBytes(of: subject) { bytes, count in
-            pcre2_match_8(code, bytes, count, 0, PCRE2_NO_UTF_CHECK, data, steps[0].context)
-        }
-        if rc >= 0 { return true }
-        return rc == PCRE2_ERROR_NOMATCH ? false : nil
-    }
-
-    /// `matchesWithoutCharge` on UTF-8 bytes from outside Swift (a database's text), with match
-    /// data reused by one caller: PCRE2 checks the bytes, and bytes that are not valid UTF-8
-    /// are undecided (nil), left for Quarry to judge on the string it reads.
+    /// own (docs/STORAGE.md#regular-expressions). The subject is UTF-8 from outside Swift (a
+    /// database's text), which PCRE2 checks: bytes that are not valid UTF-8 are undecided too,
+    /// left for Quarry to judge on the string it reads. `data` is reused by one caller.
     public func matchesWithoutCharge(utf8 subject: UnsafeBufferPointer<UInt8>, _ data: RegexMatchData) -> Bool? {
         var empty: UInt8 = 0
         let rc =
