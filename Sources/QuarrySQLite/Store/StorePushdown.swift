@@ -74,7 +74,8 @@ struct StorePushdown {
             }
         }
         // The note is read after the row's WHERE ran: SQLite computes a row's result columns once
-        // it passes, before it steps to the next row (no sorter: the rowid order is the scan's).
+        // it passes, before it steps on, also into the sorter when an index leads the scan
+        // (RegexSupersetTests.theNoteFollowsItsRowThroughAnIndex).
         let note = lenientConjunct == nil ? "" : ", quarry_regexp_undecided()"
         sql = "SELECT \(row.alias).objectId, \(row.alias).doc\(note) \(from) ORDER BY \(row.alias).rowid"
         (ordered, paged) = (false, false)
