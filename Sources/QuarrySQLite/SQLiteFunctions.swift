@@ -122,12 +122,8 @@ private let regexp: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<
     let limits = Unmanaged<LimitsBox>.fromOpaque(box).takeUnretainedValue().limits
     var failure: String?
     let regex: CompiledRegex? = cached(context, 0) {
-        guard let pattern = text(argument(argv, 0)), let letters = text(argument(argv, 1)) else { return nil }
-        let flags = RegexFlags(letters: letters.filter { $0 != "w" }) ?? []
         do throws(Diagnostic) {
-            return try CompiledRegex(
-                pattern, options: RegexOptions(wholeString: letters.contains("w"), flags: flags),
-                limits: limits)
+            return try compiledPattern(argv, limits: limits)
         } catch {
             failure = error.description
             return nil
@@ -139,6 +135,17 @@ private let regexp: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<
     } catch {
         sqlite3_result_error(context, error.description, -1)
     }
+}
+
+/// `quarry_regexp`'s pattern (argument 0) compiled with its flags (argument 1: `imxs`, and `w`
+/// for a whole-string match); nil when either is NULL.
+private func compiledPattern(
+    _ argv: UnsafeMutablePointer<OpaquePointer?>?, limits: Limits
+) throws(Diagnostic) -> CompiledRegex? {
+    guard let pattern = text(argument(argv, 0)), let letters = text(argument(argv, 1)) else { return nil }
+    let flags = RegexFlags(letters: letters.filter { $0 != "w" }) ?? []
+    return try CompiledRegex(
+        pattern, options: RegexOptions(wholeString: letters.contains("w"), flags: flags), limits: limits)
 }
 
 /// The four-argument `quarry_regexp`: the subject's bytes as SQLite holds them (no `String` a
@@ -182,10 +189,7 @@ private final class LenientRegex {
 
     /// Nil when the pattern does not compile (every row is then undecided).
     init?(_ argv: UnsafeMutablePointer<OpaquePointer?>?, limits: Limits) {
-        guard let pattern = text(argument(argv, 0)), let letters = text(argument(argv, 1)) else { return nil }
-        let flags = RegexFlags(letters: letters.filter { $0 != "w" }) ?? []
-        let options = RegexOptions(wholeString: letters.contains("w"), flags: flags)
-        guard let regex = try? CompiledRegex(pattern, options: options, limits: limits),
+        guard let regex = try? compiledPattern(argv, limits: limits),
             let data = try? regex.makeMatchData()
         else { return nil }
         (self.regex, self.data) = (regex, data)
