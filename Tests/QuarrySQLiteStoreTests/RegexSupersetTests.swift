@@ -1,7 +1,8 @@
 import Quarry
-import QuarrySQLite
 import QuarryTestSupport
 import Testing
+
+@testable import QuarrySQLite
 
 /// A regex conjunct stays residual but is also sent as a superset filter whose regex tests
 /// decide only what the budget's first, uncharged limit decides (docs/STORAGE.md#regular-expressions):
@@ -97,6 +98,26 @@ import Testing
         #expect(explanation.statement?.contains("quarry_regexp_undecided()") == true)
         #expect(explanation.plan.contains { $0.contains("USING INDEX") }, "\(explanation.plan)")
         #expect(explanation.plan.contains { $0.contains("TEMP B-TREE FOR ORDER BY") }, "\(explanation.plan)")
+    }
+
+    /// Bytes that are not UTF-8 in the column SQLite matches (written by another program; the
+    /// document Quarry reads still holds `Jan`) are undecided, not a non-match: the row comes back
+    /// and Quarry decides it on the document, as the reference does on the records.
+    @Test func bytesThatAreNotUTF8AreLeftToQuarry() throws {
+        let db = Self.database()
+        let file = StoreFile()
+        let store = try SQLiteStore(path: file.path, now: { 1_700_000_000_000 }, random: { 0.5 })
+        try store.save(db)
+        let query = try Dialect.predicate.compile("name MATCHES 'J.n'", className: "P")
+        let statement = try store.explanation(query).statement ?? ""
+        // The column the superset matches, as the statement names it (`t0.f<n>`).
+        let column = try #require(statement.firstMatch(of: /quarry_regexp\(\?\d+, \?\d+, t0\.(f\d+)/)?.1)
+        try store.pool.write { db in
+            try db.execute(sql: "UPDATE c1 SET \(column) = CAST(X'FF4A616E' AS TEXT) WHERE objectId = 'o0'")
+        }
+        let reference = ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
+        #expect(try reference.run(query).objectIds == ["o0", "o7"])
+        #expect(try store.query(query).objectIds == ["o0", "o7"])
     }
 
     /// A row the database marked as passed is not tested again, one it left undecided is: with
