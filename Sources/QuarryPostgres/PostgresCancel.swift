@@ -23,6 +23,7 @@ final class ReadCancel: @unchecked Sendable {
     private let configuration: PostgresConnection.Configuration
     private var process: Int32?
     private var wasCancelled = false
+    private var wasExpired = false
     private var settled = false
     private var request: Task<Void, Never>?
 
@@ -32,13 +33,14 @@ final class ReadCancel: @unchecked Sendable {
     }
 
     var cancelled: Bool { lock.withLock { wasCancelled } }
+    var expired: Bool { lock.withLock { wasExpired } }
 
     /// Learns the leased connection's server process: known already, or asked for by a
     /// statement sent ahead of the read's own (it runs first and is not waited for).
     func attach(to connection: PostgresConnection, _ s: PostgresSession) {
         if let process = backends.process(of: connection.id) { return found(process) }
         let (backends, id) = (backends, connection.id)
-        s.send("SELECT pg_backend_pid()::text").whenSuccess { result in
+        s.send("SELECT pg_backend_pid()::text", alone: true).whenSuccess { result in
             guard let text = try? result.rows.first?.text(0), let process = Int32(text) else { return }
             backends.note(process, of: id)
             self.found(process)
@@ -48,7 +50,7 @@ final class ReadCancel: @unchecked Sendable {
     private func found(_ process: Int32) {
         lock.withLock {
             self.process = process
-            if wasCancelled { requestCancel(process) }
+            if wasCancelled || wasExpired { requestCancel(process) }
         }
     }
 
@@ -56,6 +58,15 @@ final class ReadCancel: @unchecked Sendable {
     func cancel() {
         lock.withLock {
             wasCancelled = true
+            if let process { requestCancel(process) }
+        }
+    }
+
+    /// The read's deadline has passed: its statement is stopped the same way
+    /// (docs/STORAGE.md#deadlines).
+    func expire() {
+        lock.withLock {
+            wasExpired = true
             if let process { requestCancel(process) }
         }
     }

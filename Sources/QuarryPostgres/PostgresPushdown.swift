@@ -6,7 +6,10 @@ import QuarryStoreSupport
 /// (`ConjunctSplit`; a geo distance is both). Order, skip and limit go into the SQL only when
 /// nothing is residual.
 struct PostgresPushdown {
-    /// `SELECT objectid, raw …`, or `SELECT count(*) …` when `counts`.
+    /// `SELECT objectid, raw, version …`, or `SELECT count(*), version …` when `counts`: every
+    /// answer carries the catalog version of the snapshot it was read in (a one-row
+    /// subquery PostgreSQL runs once), so a read answered by this one statement knows which
+    /// catalog it was translated on (docs/STORAGE.md#fixed-cost-per-query).
     let sql: String
     let bindings: [String]
     let residual: [Filter]
@@ -39,13 +42,13 @@ struct PostgresPushdown {
         self.residual = residual
         residualReasons = split.residualReasons
         if residual.isEmpty, query.count {
-            sql = "SELECT count(*)::text \(from)"
+            sql = "SELECT count(*)::text, \(Self.version) \(from)"
             (counts, ordered, paged) = (true, true, true)
             bindings = translator.bindings
             return
         }
         counts = false
-        let select = "SELECT \(row.alias).objectid, \(row.alias).raw \(from) ORDER BY "
+        let select = "SELECT \(row.alias).objectid, \(row.alias).raw, \(Self.version) \(from) ORDER BY "
         if residual.isEmpty, (query.skip ?? 0) >= 0, (query.limit ?? 0) >= 0 {
             var attempt = translator
             if let terms = try? attempt.orderTerms(query, row) {
@@ -64,4 +67,6 @@ struct PostgresPushdown {
         (ordered, paged) = (false, false)
         bindings = translator.bindings
     }
+
+    private static let version = "(SELECT version::text FROM quarry_catalog_version)"
 }

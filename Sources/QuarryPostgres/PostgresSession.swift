@@ -12,6 +12,14 @@ import Quarry
 struct PostgresSession {
     let connection: PostgresConnection
     let logger: Logger
+    /// A read's transaction, begun by its first statement; nil for a write's session.
+    let read: ReadTransaction?
+
+    init(connection: PostgresConnection, logger: Logger, write: Bool) {
+        self.connection = connection
+        self.logger = logger
+        read = write ? nil : ReadTransaction()
+    }
 
     /// The rows of a statement whose parameters are `$1`, `$2`… bound as text (NULL for nil).
     func rows(_ sql: String, _ binds: [String?] = []) throws -> [PostgresRow] {
@@ -30,19 +38,34 @@ struct PostgresSession {
 
     /// `each` without waiting: the statement is sent, and the future completes after its last
     /// row.
+    /// With `alone`, the statement runs outside the read's transaction, in a snapshot of its own
+    /// (`PostgresStore.answer`'s one-statement reads).
     func startEach(
-        _ sql: String, _ binds: [String?], _ body: @escaping @Sendable (PostgresRow) throws -> Void
+        _ sql: String, _ binds: [String?], alone: Bool = false,
+        _ body: @escaping @Sendable (PostgresRow) throws -> Void
     ) -> EventLoopFuture<PostgresQueryMetadata> {
-        connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(binds)), logger: logger, body)
+        if !alone { beginRead() }
+        return connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(binds)), logger: logger, body)
     }
 
-    /// Sends a statement without waiting for it.
-    func send(_ sql: String, _ binds: [String?] = []) -> EventLoopFuture<PostgresQueryResult> {
-        send(sql, Self.bindings(binds))
+    /// Sends a statement without waiting for it; with `alone`, outside the read's transaction.
+    func send(_ sql: String, _ binds: [String?] = [], alone: Bool = false) -> EventLoopFuture<PostgresQueryResult> {
+        send(sql, Self.bindings(binds), alone: alone)
     }
 
-    func send(_ sql: String, _ bindings: PostgresBindings) -> EventLoopFuture<PostgresQueryResult> {
-        connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+    func send(_ sql: String, _ bindings: PostgresBindings, alone: Bool = false) -> EventLoopFuture<PostgresQueryResult>
+    {
+        if !alone { beginRead() }
+        return connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+    }
+
+    /// Sends the read's BEGIN ahead of its first statement, unwaited: the connection runs
+    /// statements in the order they are sent, and the first wait covers it.
+    private func beginRead() {
+        guard let read, read.begun == nil else { return }
+        assert(!read.answeredAlone, "a read answered by one statement sent another after it")
+        read.begun = connection.query(
+            PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"), logger: logger)
     }
 
     private static func bindings(_ binds: [String?]) -> PostgresBindings {
@@ -54,8 +77,8 @@ struct PostgresSession {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    func transaction<T>(readOnly: Bool, _ body: () throws -> T) throws -> T {
-        if readOnly { return try readTransaction(body) }
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        if let read { return try readTransaction(read, body) }
         try run("BEGIN")
         do {
             let result = try body()
@@ -68,14 +91,14 @@ struct PostgresSession {
     }
 
     /// A read transaction waits only for its own statements
-    /// (docs/STORAGE.md#postgresql-connections): the connection runs statements in the order
-    /// they are sent, so BEGIN is sent without waiting and the body's first wait covers it, and
-    /// COMMIT (or ROLLBACK) is sent without waiting, ahead of whatever the connection runs next.
-    /// A BEGIN that failed fails the transaction even when the body's statements succeeded,
-    /// since they ran outside its snapshot.
-    private func readTransaction<T>(_ body: () throws -> T) throws -> T {
-        let begun = send("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    /// (docs/STORAGE.md#postgresql-connections): BEGIN goes out with the first statement, the
+    /// body's first wait covers it, and COMMIT (or ROLLBACK) is sent without waiting, ahead of
+    /// whatever the connection runs next. A read whose statements all ran alone has begun
+    /// nothing. A BEGIN that failed fails the transaction even when the body's statements
+    /// succeeded, since they ran outside its snapshot.
+    private func readTransaction<T>(_ read: ReadTransaction, _ body: () throws -> T) throws -> T {
         let result = Result { try body() }
+        guard let begun = read.begun else { return try result.get() }
         let began = Result { try begun.wait() }
         if case .success = began, case .success = result {
             _ = send("COMMIT")
@@ -85,6 +108,16 @@ struct PostgresSession {
         _ = try began.get()
         return try result.get()
     }
+}
+
+/// Whether a read's transaction has begun. A read whose query is answered by one statement
+/// sends it alone, in autocommit, and begins none (docs/STORAGE.md#fixed-cost-per-query).
+/// Unchecked: a session is used by one thread at a time, the Dispatch thread its read runs on.
+final class ReadTransaction: @unchecked Sendable {
+    var begun: EventLoopFuture<PostgresQueryResult>?
+    /// A statement went out alone to answer the read; debug builds check that nothing is read
+    /// in the transaction after it, whose snapshot would be another.
+    var answeredAlone = false
 }
 
 extension PostgresRow {

@@ -46,15 +46,20 @@ final class PostgresSnapshot: StoredObjects {
     }
 
     /// `records` without waiting: the statement is sent, its rows are decoded as they arrive,
-    /// and `finish` waits for the last.
-    func startRecords(_ sql: String, _ binds: [String?]) -> PendingRecords {
+    /// and `finish` waits for the last. A query's statement (`PostgresPushdown`) has a third
+    /// column, the catalog version, kept from its first row as `PendingRecords.version`; with
+    /// `alone`, the statement runs outside the read's transaction.
+    func startRecords(_ sql: String, _ binds: [String?], versioned: Bool = false, alone: Bool = false)
+        -> PendingRecords
+    {
         let batches = Batches(StoredRecordBatches(corruption: .store.postgresCorrupt, threads: threads))
-        let done = session.startEach(sql, binds) { row in
+        let done = session.startEach(sql, binds, alone: alone) { row in
             // The rows after the first failure are let through: an error thrown here would
             // cancel the query, and PostgresNIO would report the cancellation instead.
             guard batches.failure == nil else { return }
             do {
                 let columns = row.makeRandomAccess()
+                if versioned, batches.version == nil { batches.version = try columns[2].decode(String?.self) ?? "" }
                 var raw = try columns[1].decode(String?.self) ?? ""
                 let objectId = try columns[0].decode(String?.self) ?? ""
                 try raw.withUTF8 { try batches.rows.append(objectId: objectId, document: $0) }
@@ -77,6 +82,9 @@ final class PostgresSnapshot: StoredObjects {
             }
             return try batches.rows.finish()
         }
+
+        /// The catalog version in the first row (nil for no row), once `done` has completed.
+        var version: Int64? { batches.version.map { Int64($0) ?? -1 } }
     }
 
     /// The answer's rows as they arrive on the connection's event loop, read by the waiting
@@ -85,6 +93,7 @@ final class PostgresSnapshot: StoredObjects {
         let rows: StoredRecordBatches
         /// The first row that could not be read, and why.
         var failure: (any Error)?
+        var version: String?
         init(_ rows: StoredRecordBatches) { self.rows = rows }
     }
 }

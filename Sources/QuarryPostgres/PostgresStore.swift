@@ -11,9 +11,9 @@ import QuarryStoreSupport
 /// `jsonb` document the queries read and a lossless text the answers are decoded from;
 /// queries are pushed down leaf by leaf with Quarry's semantics, and whatever PostgreSQL cannot
 /// answer exactly is evaluated by Quarry on the rows it returns. Connections come from
-/// PostgresNIO's `PostgresClient` pool; every read runs in one REPEATABLE READ transaction
-/// (one snapshot for the catalog, the rows and the pointers Quarry follows), and writers take
-/// one advisory lock, so the catalog's kinds change one writer at a time.
+/// PostgresNIO's `PostgresClient` pool; every read is one snapshot for the catalog, the rows
+/// and the pointers Quarry follows (one statement, or one REPEATABLE READ transaction), and
+/// writers take one advisory lock, so the catalog's kinds change one writer at a time.
 public final class PostgresStore: QueryBackend, Sendable {
     /// The URL without its password, for messages.
     public let location: String
@@ -174,12 +174,14 @@ public final class PostgresStore: QueryBackend, Sendable {
         }
     }
 
-    /// One leased connection and one transaction around `body`: REPEATABLE READ READ ONLY
-    /// for reads; for writes, the store's advisory lock first. With a `deadline`, a budget
-    /// spent already fails at once, and a statement the server cancelled (its statement timeout,
-    /// which `answer` sets) fails with `limit.deadline` (docs/STORAGE.md#deadlines). A read
-    /// whose task is cancelled has its running statement cancelled by the server and fails
-    /// with `query.cancelled` (docs/STORAGE.md#postgresql-connections).
+    /// One leased connection and one transaction around `body`: for reads, REPEATABLE READ READ
+    /// ONLY, begun by their first statement (none for a query answered alone); for writes, the
+    /// store's advisory lock first. With a `deadline`, a budget spent already fails at once, and
+    /// a statement the server cancelled (a read transaction's statement timeout, which `answer`
+    /// sets, or the cancel request sent when the deadline passes) fails with `limit.deadline`
+    /// (docs/STORAGE.md#deadlines). A read whose task is cancelled has its running statement
+    /// cancelled by the server and fails with `query.cancelled`
+    /// (docs/STORAGE.md#postgresql-connections).
     func session<T>(write: Bool, deadline: StoreDeadline? = nil, _ body: @escaping (PostgresSession) throws -> T)
         async throws(Diagnostic) -> T
     {
@@ -187,10 +189,19 @@ public final class PostgresStore: QueryBackend, Sendable {
         let logger = logger
         if let deadline, deadline.passed { throw deadline.diagnostic }
         let cancel = write ? nil : ReadCancel(backends: backends, configuration: cancelConfiguration)
+        let expiry = deadline.flatMap { deadline in
+            cancel.map { cancel in
+                let expiry = DispatchWorkItem { cancel.expire() }
+                DispatchQueue.global().asyncAfter(
+                    deadline: .now() + .milliseconds(deadline.millisecondsLeft), execute: expiry)
+                return expiry
+            }
+        }
+        defer { expiry?.cancel() }
         do {
             let result: Unchecked<T> = try await withTaskCancellationHandler {
                 try await client.withConnection { connection in
-                    let s = PostgresSession(connection: connection, logger: logger)
+                    let s = PostgresSession(connection: connection, logger: logger, write: write)
                     cancel?.attach(to: connection, s)
                     // The waiting happens on a Dispatch thread, never on one of the few concurrency
                     // threads, which PostgresNIO's own tasks need to make progress.
@@ -200,7 +211,7 @@ public final class PostgresStore: QueryBackend, Sendable {
                                 returning: Result {
                                     if cancel?.cancelled == true { throw CancellationError() }
                                     return Unchecked(
-                                        try s.transaction(readOnly: !write) {
+                                        try s.transaction {
                                             if write { try s.run("SELECT pg_advisory_xact_lock(7250451139)") }
                                             return try body(s)
                                         })
@@ -209,6 +220,7 @@ public final class PostgresStore: QueryBackend, Sendable {
                     }
                     // A connection a cancel request was sent for is closed, not given back to the
                     // pool: the request cannot then reach a later statement of another read.
+                    expiry?.cancel()
                     if await cancel?.settle(connection) == true { try? await connection.close() }
                     return try outcome.get()
                 }
@@ -219,54 +231,138 @@ public final class PostgresStore: QueryBackend, Sendable {
         } catch {
             let diagnostic = storeDiagnostic(error)
             if cancel?.cancelled == true { throw Diagnostic(.query.cancelled, "the query was cancelled") }
-            if let deadline, diagnostic.diagnosticCode == .query.cancelled { throw deadline.diagnostic }
+            if let deadline, cancel?.expired == true || diagnostic.diagnosticCode == .query.cancelled {
+                throw deadline.diagnostic
+            }
             throw diagnostic
         }
     }
 
-    // MARK: - Work inside a transaction
+    // MARK: - Work inside a read
 
-    /// The answer on the catalog of the transaction's own snapshot. While a catalog is kept,
-    /// the query is sent on it right behind the request for the snapshot's catalog version, and
-    /// its answer used when that version is the kept one: a short read waits for one round trip
-    /// (docs/STORAGE.md#fixed-cost-per-query). On another version it is sent again on the
-    /// snapshot's catalog. With a `deadline`, the version request also sets the transaction's
-    /// statement timeout to the time left, so every statement after it runs under it
-    /// (docs/STORAGE.md#deadlines) at no extra round trip.
+    /// The answer on the catalog of the snapshot it was read in. A query PostgreSQL answers
+    /// whole is sent alone, on the kept catalog, with no transaction around it (`answerAlone`);
+    /// every other read runs in one REPEATABLE READ transaction (`answerInTransaction`)
+    /// (docs/STORAGE.md#fixed-cost-per-query).
     func answer(_ query: Query, _ variables: [String: Value], _ s: PostgresSession, deadline: StoreDeadline?)
         throws -> QueryResult
     {
+        guard let kept = catalogs.kept else {
+            return try answerInTransaction(query, variables, s, deadline: deadline, onKept: nil)
+        }
+        let translated = Result { try translate(query, variables, kept.catalog, s) }
+        if case .success(let t) = translated, s.read?.begun == nil, t.answeredByItsStatement {
+            switch try answerAlone(t, kept.version, s) {
+            case .answered(let answer): return answer
+            // The kept catalog is older than the database's: not sent on again.
+            case .staleCatalog: return try answerInTransaction(query, variables, s, deadline: deadline, onKept: nil)
+            case .failed: break
+            }
+        }
+        return try answerInTransaction(query, variables, s, deadline: deadline, onKept: (kept.version, translated))
+    }
+
+    private enum AloneOutcome {
+        case answered(QueryResult)
+        case staleCatalog
+        /// The statement failed: the transaction's read reports what is wrong.
+        case failed
+    }
+
+    /// A query answered by its one statement, sent alone: a single statement reads one snapshot
+    /// by itself, so it needs no BEGIN or COMMIT, and the catalog version in its rows says
+    /// whether the kept catalog it was translated on is that snapshot's. An answer with no rows
+    /// carries no version; the version is then read by a second statement, and the kept one
+    /// found there means the catalog did not change in between (it only counts up). When the
+    /// catalog was another or the statement failed (short of a cancel), the read runs in a
+    /// transaction.
+    private func answerAlone(_ t: TranslatedQuery, _ keptVersion: Int64, _ s: PostgresSession) throws
+        -> AloneOutcome
+    {
+        let sent = t.send(alone: true)
+        let rows: SentQuery.Rows
+        var version: Int64?
+        do {
+            (rows, version) = try sent.wait()
+        } catch let d as Diagnostic where d.diagnosticCode == .query.cancelled {
+            throw d
+        } catch {
+            return .failed
+        }
+        if version == nil {
+            version = try PostgresCatalog.version(s.send(PostgresCatalog.versionStatement, alone: true).wait())
+        }
+        guard version == keptVersion else { return .staleCatalog }
+        s.read?.answeredAlone = true
+        return .answered(try sent.answer(rows))
+    }
+
+    /// The answer in one read transaction. While a catalog is kept, the query translated on it
+    /// (`onKept`, with the kept version) is sent right behind the request for the snapshot's catalog version, and its
+    /// answer used when that version is the kept one: a short read waits for one round trip
+    /// (docs/STORAGE.md#fixed-cost-per-query).
+    /// On another version it is sent again on the snapshot's catalog. With a `deadline`, the
+    /// version request also sets the transaction's statement timeout to the time left, so every
+    /// statement after it runs under it (docs/STORAGE.md#deadlines) at no extra round trip.
+    private func answerInTransaction(
+        _ query: Query, _ variables: [String: Value], _ s: PostgresSession, deadline: StoreDeadline?,
+        onKept: (version: Int64, query: Result<TranslatedQuery, any Error>)?
+    ) throws -> QueryResult {
         let version =
             deadline.map { s.send(PostgresCatalog.versionAndTimeoutStatement, [String($0.millisecondsLeft)]) }
             ?? s.send(PostgresCatalog.versionStatement)
         let catalog: PostgresCatalog
-        if let kept = catalogs.kept {
-            let sent = Result { try send(query, variables, kept.catalog, s) }
+        if let onKept {
+            let sent = Result { try onKept.query.get().send() }
             let current = try PostgresCatalog.version(version.wait())
-            if current == kept.version { return try sent.get().answer() }
-            if case .success(let stale) = sent { stale.drop() }
+            if current == onKept.version {
+                let sent = try sent.get()
+                return try sent.answer(sent.wait().rows)
+            }
+            if case .success(let stale) = sent { _ = try? stale.wait() }
             catalog = try catalogs.catalog(version: current) { try PostgresCatalog.load(s) }
         } else {
             catalog = try catalogs.catalog(version: PostgresCatalog.version(version.wait())) {
                 try PostgresCatalog.load(s)
             }
         }
-        return try send(query, variables, catalog, s).answer()
+        let sent = try translate(query, variables, catalog, s).send()
+        return try sent.answer(sent.wait().rows)
     }
 
-    /// Validates and translates `query` on `catalog` and sends its statement.
-    private func send(
+    /// Validates and translates `query` on `catalog`.
+    private func translate(
         _ query: Query, _ variables: [String: Value], _ catalog: PostgresCatalog, _ s: PostgresSession
-    ) throws -> SentQuery {
+    ) throws -> TranslatedQuery {
         let snapshot = PostgresSnapshot(session: s, catalog: catalog, threads: decodeThreads)
         let evaluator = PushdownEvaluator(
             objects: snapshot, limits: limits, variables: variables, now: now, random: random)
         try evaluator.validate(query)
-        let plan = try pushdown(query, catalog, snapshot, evaluator)
-        let statement: SentQuery.Statement =
-            plan.counts
-            ? .count(s.send(plan.sql, plan.bindings)) : .records(snapshot.startRecords(plan.sql, plan.bindings))
-        return SentQuery(query: query, plan: plan, evaluator: evaluator, statement: statement)
+        return TranslatedQuery(
+            query: query, plan: try pushdown(query, catalog, snapshot, evaluator), evaluator: evaluator,
+            snapshot: snapshot)
+    }
+
+    /// A query translated on one catalog, ready to send.
+    private struct TranslatedQuery {
+        let query: Query
+        let plan: PostgresPushdown
+        let evaluator: PushdownEvaluator
+        let snapshot: PostgresSnapshot
+
+        /// Whether its statement's rows are the answer, with nothing left for Quarry that could
+        /// read the store again: no residual, no includes, order and page in the SQL.
+        var answeredByItsStatement: Bool {
+            plan.residual.isEmpty && query.includes.isEmpty && plan.ordered && plan.paged
+        }
+
+        func send(alone: Bool = false) -> SentQuery {
+            let statement: SentQuery.Statement =
+                plan.counts
+                ? .count(snapshot.session.send(plan.sql, plan.bindings, alone: alone))
+                : .records(snapshot.startRecords(plan.sql, plan.bindings, versioned: true, alone: alone))
+            return SentQuery(query: query, plan: plan, evaluator: evaluator, statement: statement)
+        }
     }
 
     /// A query's statement on its way, and what finishes its answer once the rows are in.
@@ -275,27 +371,35 @@ public final class PostgresStore: QueryBackend, Sendable {
             case count(EventLoopFuture<PostgresQueryResult>)
             case records(PostgresSnapshot.PendingRecords)
         }
+        enum Rows {
+            case count(Int)
+            case records([Record])
+        }
         let query: Query
         let plan: PostgresPushdown
         let evaluator: PushdownEvaluator
         let statement: Statement
 
-        func answer() throws -> QueryResult {
+        /// Waits for the statement: its rows, and the catalog version they were read at (nil
+        /// when no row came back).
+        func wait() throws -> (rows: Rows, version: Int64?) {
             switch statement {
-            case .count(let rows):
-                return .count(Int(try storeCall { try rows.wait().rows.first?.text(0) } ?? "") ?? 0)
+            case .count(let result):
+                let row = try storeCall { try result.wait().rows.first }
+                let version = try storeCall { try row?.text(1) }
+                return (.count(Int(try storeCall { try row?.text(0) } ?? "") ?? 0), version.map { Int64($0) ?? -1 })
             case .records(let pending):
-                return try evaluator.finish(
-                    query, candidates: try pending.finish(), residual: plan.residual, ordered: plan.ordered,
-                    paged: plan.paged)
+                let records = try pending.finish()
+                return (.records(records), pending.version)
             }
         }
 
-        /// Waits for the statement and drops its answer.
-        func drop() {
-            switch statement {
-            case .count(let rows): _ = try? rows.wait()
-            case .records(let pending): _ = try? pending.done.wait()
+        func answer(_ rows: Rows) throws -> QueryResult {
+            switch rows {
+            case .count(let n): return .count(n)
+            case .records(let records):
+                return try evaluator.finish(
+                    query, candidates: records, residual: plan.residual, ordered: plan.ordered, paged: plan.paged)
             }
         }
     }

@@ -27,10 +27,10 @@ import Testing
         let read = Task {
             await QueryOutcome { () async throws(Diagnostic) in try await store.run(query, variables: [:]) }
         }
-        try PostgresServer.untilLockWaiters(true, in: url)
+        try await PostgresServer.untilLockWaiters(true, in: url)
         read.cancel()
         // The waiting statement goes away without the lock being released.
-        try PostgresServer.untilLockWaiters(false, in: url)
+        try await PostgresServer.untilLockWaiters(false, in: url)
         try PostgresServer.psql("ROLLBACK PREPARED '\(hold)'", in: url)
         #expect(await read.value == .failure("query.cancelled"))
         // The pool goes on serving reads.

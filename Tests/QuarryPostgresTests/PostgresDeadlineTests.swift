@@ -1,10 +1,13 @@
+import Foundation
 import Quarry
 import QuarryPostgres
+import QuarryTestSupport
 import Testing
 
 /// `Limits.deadlineSeconds` holds PostgreSQL's own work to the query's time budget
 /// (docs/STORAGE.md#deadlines): the read transaction's statements run under a statement
-/// timeout of the time left, and one that runs past it fails the query with `limit.deadline`.
+/// timeout of the time left, a statement sent alone is cancelled when the deadline passes, and
+/// one that runs past it fails the query with `limit.deadline`.
 /// A cancelled task's read does not start.
 @Suite struct PostgresDeadlineTests {
     /// A full scan of 100,000 objects in SQL (no index, nothing left to Quarry, no match) takes
@@ -33,6 +36,36 @@ import Testing
         defer { generous.close() }
         #expect(try await generous.query(try Dialect.sql.compile("n = 7", className: "Item")).objectIds == ["o7"])
         #expect(try await timed.catalog().map(\.objectCount) == [100_000])
+    }
+
+    /// A query answered by its one statement runs outside any transaction, so no statement
+    /// timeout holds it: the store stops it with a cancel request when the deadline passes. The
+    /// statement is held on a table lock (a prepared transaction holds it), so only that ends it;
+    /// the ten seconds leave the test time to see it wait on a busy machine.
+    @Test func aStatementAnsweredAloneIsStoppedAtTheDeadline() async throws {
+        let url = try PostgresServer.database()
+        let store = try await PostgresStore.open(url: url, limits: Limits(deadlineSeconds: 10))
+        defer { store.close() }
+        try await store.write(
+            (0..<5).map { .save(Record(objectId: "i\($0)", fields: [("n", .int(Int64($0)))]), in: "Item") })
+        let query = Query(className: "Item", predicate: .constant(true))
+        // The store keeps the catalog, and the pool's connection knows its server process.
+        #expect(try await store.run(query, variables: [:]).objectIds.count == 5)
+        #expect(try await store.explain(query, variables: [:]).residual.isEmpty)
+        let table = try PostgresServer.table(of: "Item", in: url)
+        let hold = "hold_\(UUID().uuidString.prefix(8))"
+        try PostgresServer.psql(
+            "BEGIN; LOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE; PREPARE TRANSACTION '\(hold)'", in: url)
+        defer { _ = try? PostgresServer.psql("ROLLBACK PREPARED '\(hold)'", in: url) }
+        let read = Task {
+            await QueryOutcome { () async throws(Diagnostic) in try await store.run(query, variables: [:]) }
+        }
+        try await PostgresServer.untilLockWaiters(true, in: url)
+        // The waiting statement goes away at the deadline, the lock still held.
+        try await PostgresServer.untilLockWaiters(false, in: url)
+        try PostgresServer.psql("ROLLBACK PREPARED '\(hold)'", in: url)
+        #expect(await read.value == .failure("limit.deadline"))
+        #expect(try await store.run(query, variables: [:]).objectIds.count == 5)
     }
 
     /// A task cancelled before its read starts gets `query.cancelled` without the read

@@ -46,7 +46,7 @@ import Testing
         let second = try PostgresServer.spawn(
             quarry, ["import", "--data", large.path, "--class", "Item", "--store", url], output: "/dev/null")
         // Returns once the import's session waits on that lock (or fails after a minute).
-        try PostgresServer.untilLockWaiters(true, in: url)
+        try await PostgresServer.untilLockWaiters(true, in: url)
         // The 10,000 objects before l10000 are in the table's heap, not committed.
         let written =
             Int(

@@ -39,9 +39,19 @@ final class PostgresServer: Sendable {
 
     /// Returns once a backend of the database at `url` waits on a lock (`waiting`), or once none
     /// does; fails after a minute. Polls `pg_stat_activity`: a statement is held at a known point
-    /// without timing.
-    static func untilLockWaiters(_ waiting: Bool, in url: String) throws {
-        try psql(
+    /// without timing. The poll waits on a Dispatch thread: blocking a concurrency thread, two
+    /// tests polling at once left the reads they wait for no thread to start on.
+    static func untilLockWaiters(_ waiting: Bool, in url: String) async throws {
+        let outcome: Result<Void, any Error> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { try pollLockWaiters(waiting, url) })
+            }
+        }
+        try outcome.get()
+    }
+
+    private static func pollLockWaiters(_ waiting: Bool, _ url: String) throws {
+        _ = try psql(
             """
             SET statement_timeout = '60s';
             DO $$ BEGIN
@@ -77,7 +87,7 @@ final class PostgresServer: Sendable {
             try serverCommand(
                 "\(bin)/initdb", ["-D", "\(folder)/data", "-U", user, "--auth=trust", "-E", "UTF8", "--locale=C"])
             let options =
-                "-k \(folder) -p 5432 -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=300 -c max_prepared_transactions=20"
+                "-k \(folder) -p 5432 -c listen_addresses='' -c fsync=off -c full_page_writes=off -c max_connections=300 -c max_prepared_transactions=20 -c shared_preload_libraries=pg_stat_statements"
             try serverCommand(
                 "\(bin)/pg_ctl",
                 ["-D", "\(folder)/data", "-o", options, "-l", "\(folder)/log", "-w", "-t", "60", "start"])

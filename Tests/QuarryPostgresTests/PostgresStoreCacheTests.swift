@@ -31,12 +31,66 @@ import Testing
         try await b.createIndex(.ordered, on: "name", in: "Person")
         try await b.write([.save(Record(objectId: "c0", fields: [("n", .int(1))]), in: "City")])
 
+        // Sent alone on the kept catalog, which has no `name`, the statement answers nothing;
+        // the version read after it sends it again on the new catalog.
         #expect(try await a.query(Self.compare("name", .eq, .string("x"))).objectIds == ["p1"])
+        // A count's row carries the version of its snapshot.
+        try await b.write([Self.person("p3", [("nick", .string("y"))])])
+        var count = Self.compare("nick", .eq, .string("y"))
+        count.count = true
+        #expect(try await a.query(count) == .count(1))
         // age now mixes numbers and strings: answered exactly, the comparison left to Quarry.
         #expect(try await a.query(Self.compare("age", .gt, .int(1))).objectIds == ["p1"])
         #expect(try await !a.explain(Self.compare("age", .gt, .int(1)), variables: [:]).residual.isEmpty)
         #expect(try await a.schema().classNames == ["Person", "City"])
-        #expect(try await a.catalog().map(\.objectCount) == [3, 1])
+        #expect(try await a.catalog().map(\.objectCount) == [4, 1])
+    }
+
+    /// A query PostgreSQL answers whole is its one statement, with no transaction around it;
+    /// one that leaves a residual runs in a read transaction (docs/STORAGE.md#fixed-cost-per-query).
+    /// The server's own statistics (`pg_stat_statements`) count what the store sent.
+    @Test func aQueryAnsweredWholeIsOneStatement() async throws {
+        let url = try PostgresServer.database()
+        try PostgresServer.psql("CREATE EXTENSION pg_stat_statements", in: url)
+        let store = try await PostgresStore.open(url: url)
+        defer { store.close() }
+        try await store.write([Self.person("p0", [("age", .int(1))]), Self.person("p1", [("age", .int(2))])])
+        #expect(try await store.query(Self.compare("age", .eq, .int(1))).objectIds == ["p0"])
+        func sent() throws -> [String: Int] {
+            let rows = try PostgresServer.psql(
+                """
+                SELECT split_part(query, ' ', 1) || ' ' || split_part(query, ' ', 2), sum(calls) FROM pg_stat_statements
+                WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND (query LIKE 'BEGIN%' OR query LIKE 'SELECT %quarry_catalog_version%') GROUP BY 1
+                """, in: url)
+            var counts: [String: Int] = [:]
+            for line in rows.split(separator: "\n") {
+                let parts = line.split(separator: "|")
+                if parts.count == 2 { counts[String(parts[0]), default: 0] += Int(parts[1]) ?? 0 }
+            }
+            return counts
+        }
+        let before = try sent()
+        var count = Self.compare("age", .gt, .int(0))
+        count.count = true
+        for _ in 0..<3 {
+            #expect(try await store.query(Self.compare("age", .eq, .int(2))).objectIds == ["p1"])
+            #expect(try await store.query(Self.compare("age", .eq, .int(9))).objectIds == [])
+            #expect(try await store.query(count) == .count(2))
+        }
+        var after = try sent()
+        // No BEGIN; the three queries' statements carry the version, and the empty answers
+        // read it once more each.
+        #expect(after["BEGIN ISOLATION", default: 0] == before["BEGIN ISOLATION", default: 0])
+        #expect(after["SELECT version::text", default: 0] == before["SELECT version::text", default: 0] + 3)
+
+        // `age` now mixes numbers and strings: the comparison stays residual.
+        try await store.write([Self.person("p2", [("age", .string("old"))])])
+        #expect(try await store.query(Self.compare("age", .gt, .int(1))).objectIds == ["p1"])
+        let residual = try sent()
+        for _ in 0..<3 { #expect(try await store.query(Self.compare("age", .gt, .int(1))).objectIds == ["p1"]) }
+        after = try sent()
+        #expect(after["BEGIN ISOLATION", default: 0] == residual["BEGIN ISOLATION", default: 0] + 3)
     }
 
     /// A `raw` document that is not one is `store.postgres-corrupt` naming the object.
