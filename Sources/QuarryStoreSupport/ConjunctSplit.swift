@@ -46,11 +46,13 @@ package struct ConjunctSplit {
                 continue
             }
             if mayThrow(part) {
-                keep(part, "may throw on some row (a regex, a date to parse or an inner query)")
                 blocked = true
                 if let superset = supersetOfThrowing(part) {
+                    keep(part, Self.supersetOfThrowingReason)
                     pushed.append(superset)
                     supersetOfThrowingIndex = residual.count - 1
+                } else {
+                    keep(part, "may throw on some row (a regex, a date to parse or an inner query)")
                 }
                 continue
             }
@@ -65,6 +67,11 @@ package struct ConjunctSplit {
             }
         }
     }
+
+    /// EXPLAIN's reason for the conjunct `supersetOfThrowing` narrows: only the rows its
+    /// regexes left undecided are evaluated by Quarry.
+    package static let supersetOfThrowingReason =
+        "may throw on some row (a regex), so decided by the store only where the regex's uncharged limit decides it; Quarry tests the rows left undecided"
 
     private mutating func keep(_ part: Filter, _ reason: String) {
         residual.append(part)

@@ -96,6 +96,11 @@ import Testing
         #expect(outcome == .failure("limit.regex"))
         let explanation = try store.explanation(query)
         #expect(explanation.statement?.contains("quarry_regexp_undecided()") == true)
+        // EXPLAIN says that Quarry tests only the rows SQLite left undecided.
+        #expect(
+            explanation.residual.map(\.reason) == [
+                "may throw on some row (a regex), so decided by the store only where the regex's uncharged limit decides it; Quarry tests the rows left undecided"
+            ])
         #expect(explanation.plan.contains { $0.contains("USING INDEX") }, "\(explanation.plan)")
         #expect(explanation.plan.contains { $0.contains("TEMP B-TREE FOR ORDER BY") }, "\(explanation.plan)")
     }

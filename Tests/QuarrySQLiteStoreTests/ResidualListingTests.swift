@@ -16,6 +16,7 @@ import Testing
         "it holds values of several types (double and bool)",
         "it holds values of several types (pointer to Item and pointer to Other)",
         "may throw on some row (a regex, a date to parse or an inner query)",
+        "may throw on some row (a regex), so decided by the store only where the regex's uncharged limit decides it; Quarry tests the rows left undecided",
         "text search ($text) has no SQLite equivalent with the same tokenizing",
         "the path … maps over an array, which is not translated",
         // Hidden behind "it holds pointers" until pointers were pushed down (paths through them).
