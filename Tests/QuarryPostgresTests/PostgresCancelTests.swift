@@ -1,4 +1,3 @@
-import Foundation
 import Quarry
 import QuarryPostgres
 import QuarryTestSupport
@@ -18,21 +17,8 @@ import Testing
         let query = Query(className: "Item", predicate: .constant(true))
         // The pool's connections know their server processes once they have read.
         #expect(try await store.run(query, variables: [:]).objectIds.count == 5)
-        let table = try PostgresServer.table(of: "Item", in: url)
-        let hold = "hold_\(UUID().uuidString.prefix(8))"
-        try PostgresServer.psql(
-            "BEGIN; LOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE; PREPARE TRANSACTION '\(hold)'", in: url)
-        // Released below; here too when the test fails first, so that the read ends.
-        defer { _ = try? PostgresServer.psql("ROLLBACK PREPARED '\(hold)'", in: url) }
-        let read = Task {
-            await QueryOutcome { () async throws(Diagnostic) in try await store.run(query, variables: [:]) }
-        }
-        try await PostgresServer.untilLockWaiters(true, in: url)
-        read.cancel()
-        // The waiting statement goes away without the lock being released.
-        try await PostgresServer.untilLockWaiters(false, in: url)
-        try PostgresServer.psql("ROLLBACK PREPARED '\(hold)'", in: url)
-        #expect(await read.value == .failure("query.cancelled"))
+        let outcome = try await PostgresServer.readHeldOnLock(store, query, of: "Item", in: url) { $0.cancel() }
+        #expect(outcome == .failure("query.cancelled"))
         // The pool goes on serving reads.
         #expect(try await store.run(query, variables: [:]).objectIds.count == 5)
     }

@@ -1,4 +1,3 @@
-import Foundation
 import Quarry
 import QuarryPostgres
 import QuarryTestSupport
@@ -52,19 +51,9 @@ import Testing
         // The store keeps the catalog, and the pool's connection knows its server process.
         #expect(try await store.run(query, variables: [:]).objectIds.count == 5)
         #expect(try await store.explain(query, variables: [:]).residual.isEmpty)
-        let table = try PostgresServer.table(of: "Item", in: url)
-        let hold = "hold_\(UUID().uuidString.prefix(8))"
-        try PostgresServer.psql(
-            "BEGIN; LOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE; PREPARE TRANSACTION '\(hold)'", in: url)
-        defer { _ = try? PostgresServer.psql("ROLLBACK PREPARED '\(hold)'", in: url) }
-        let read = Task {
-            await QueryOutcome { () async throws(Diagnostic) in try await store.run(query, variables: [:]) }
-        }
-        try await PostgresServer.untilLockWaiters(true, in: url)
-        // The waiting statement goes away at the deadline, the lock still held.
-        try await PostgresServer.untilLockWaiters(false, in: url)
-        try PostgresServer.psql("ROLLBACK PREPARED '\(hold)'", in: url)
-        #expect(await read.value == .failure("limit.deadline"))
+        // Nothing is done meanwhile: the statement goes away at the deadline.
+        let outcome = try await PostgresServer.readHeldOnLock(store, query, of: "Item", in: url) { _ in }
+        #expect(outcome == .failure("limit.deadline"))
         #expect(try await store.run(query, variables: [:]).objectIds.count == 5)
     }
 

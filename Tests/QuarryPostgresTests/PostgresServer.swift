@@ -1,6 +1,7 @@
 import Foundation
 import Quarry
 import QuarryPostgres
+import QuarryTestSupport
 
 /// A real PostgreSQL server for this test process, started once on first use (`initdb` into
 /// a temporary folder, `pg_ctl start` listening on a Unix socket in that folder only) and
@@ -35,6 +36,29 @@ final class PostgresServer: Sendable {
     static func table(of className: String, in url: String) throws -> String {
         try psql("SELECT 'c' || id FROM quarry_classes WHERE name = '\(className)'", in: url)
             .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs `query` on `store` while a prepared transaction holds an exclusive lock on the
+    /// class's table, so that its statement waits without timing; `meanwhile` runs once it
+    /// waits. The lock is released once no statement waits any more (or when the test failed
+    /// first, so that the read ends); the read's outcome.
+    static func readHeldOnLock(
+        _ store: PostgresStore, _ query: Query, of className: String, in url: String,
+        meanwhile: (Task<QueryOutcome, Never>) -> Void
+    ) async throws -> QueryOutcome {
+        let table = try table(of: className, in: url)
+        let hold = "hold_\(UUID().uuidString.prefix(8))"
+        try psql("BEGIN; LOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE; PREPARE TRANSACTION '\(hold)'", in: url)
+        defer { _ = try? psql("ROLLBACK PREPARED '\(hold)'", in: url) }
+        let read = Task {
+            await QueryOutcome { () async throws(Diagnostic) in try await store.run(query, variables: [:]) }
+        }
+        try await untilLockWaiters(true, in: url)
+        meanwhile(read)
+        // The waiting statement goes away without the lock being released.
+        try await untilLockWaiters(false, in: url)
+        try psql("ROLLBACK PREPARED '\(hold)'", in: url)
+        return await read.value
     }
 
     /// Returns once a backend of the database at `url` waits on a lock (`waiting`), or once none
