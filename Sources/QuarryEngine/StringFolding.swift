@@ -4,7 +4,7 @@ import QuarryCore
 /// The string transformations behind `StringOptions`: Unicode full case folding for
 /// `.caseInsensitive` and diacritic stripping for `.diacriticInsensitive`. Two strings are equal
 /// under the options when their folded forms have the same Unicode scalars.
-enum StringFolding {
+package enum StringFolding {
     /// `s` with the options applied: first diacritics are stripped (NFD, then combining marks
     /// dropped), then every scalar is case folded. With no options the string is unchanged; in
     /// particular `.caseInsensitive` alone does not normalize (`é` and `e\u{301}` stay apart,
@@ -78,6 +78,24 @@ enum StringFolding {
             return candidate
         }
         return s
+    }
+
+    /// The ASCII scalars that the full case folding of some non-ASCII scalar holds (ß → ss,
+    /// ǰ → j + U+030C, K → k, the ligatures…): only through one of these can a non-ASCII
+    /// character fold into a match with an ASCII literal (docs/STORAGE.md#postgresql-residuals).
+    /// Found once from `caseFold` over the planes that hold cased scalars, U+0080–U+1FFFF
+    /// (`StringFoldingTests` checks the rest holds none), so it follows the standard library's
+    /// Unicode version as the folding does.
+    package static let asciiReachedByFolding: Set<UInt8> = asciiReached(in: 0x80...0x1FFFF)
+
+    static func asciiReached(in range: ClosedRange<UInt32>) -> Set<UInt8> {
+        var out = Set<UInt8>()
+        for v in range {
+            guard let u = Unicode.Scalar(v), u.properties.changesWhenCaseFolded || u.properties.changesWhenUppercased
+            else { continue }
+            for f in caseFold(u).unicodeScalars where f.isASCII { out.insert(UInt8(f.value)) }
+        }
+        return out
     }
 
     private static func isFolded(_ s: String) -> Bool {

@@ -402,12 +402,35 @@ extension PostgresTranslator {
     /// rare, rather than `octet_length(x) <> char_length(x)`, which it estimates as nearly
     /// every row: the OR then read as matching every row, and the planner walked the `seq`
     /// index instead of a parallel scan and a sort (docs/STORAGE.md#postgresql-residuals).
+    ///
+    /// A case-insensitive test alone whose pattern has no `_` and no letter that a non-ASCII
+    /// character folds into (`StringFolding.asciiReachedByFolding`: a f h i j k l n s t w y) is
+    /// exact as `ILIKE` in the "C" collation on every text: a non-ASCII character then matches
+    /// no literal of the pattern under either folding, and `%` takes it in both.
     private mutating func like(_ x: String, _ tokens: [LikeText.Token], _ options: StringOptions) -> String {
         let pattern = parameter(Self.like(tokens), "text")
         guard !options.isEmpty else { return "\(x) LIKE \(pattern) ESCAPE '\\'" }
+        if Self.foldsAsASCII(tokens, options) { return "((\(x) COLLATE \"C\") ILIKE \(pattern) ESCAPE '\\')" }
         narrowing = .folding
         let operator_ = options.contains(.caseInsensitive) ? "ILIKE" : "LIKE"
         return "((\(x) COLLATE \"C\") \(operator_) \(pattern) ESCAPE '\\' OR \(x) ~ '[^\\x01-\\x7f]')"
+    }
+
+    /// Whether Quarry's test with `options` is `ILIKE` over ASCII folding on every text (see
+    /// `like`).
+    static func foldsAsASCII(_ tokens: [LikeText.Token], _ options: StringOptions) -> Bool {
+        guard options == .caseInsensitive else { return false }
+        for t in tokens {
+            switch t {
+            case .any: continue
+            case .one: return false
+            case .literal(let u):
+                guard u.isASCII else { return false }
+                let lower = (0x41...0x5A).contains(u.value) ? u.value + 0x20 : u.value
+                if StringFolding.asciiReachedByFolding.contains(UInt8(lower)) { return false }
+            }
+        }
+        return true
     }
 
     /// A LIKE pattern with `\` escaping `%`, `_` and itself.

@@ -51,6 +51,14 @@ import QuarryTestSupport
         #expect(!same("CAFÉ", "cafe", .caseInsensitive))
     }
 
+    /// The ASCII letters a non-ASCII scalar's full folding reaches, which the PostgreSQL store
+    /// reads to push a case-insensitive LIKE down exactly: this Unicode version's, and none
+    /// beyond the planes the store's scan covers.
+    @Test func theASCIIReachedByFoldingIsFoundInTheCasedPlanes() {
+        #expect(StringFolding.asciiReachedByFolding == Set("afhijklnstwy".utf8))
+        #expect(StringFolding.asciiReached(in: 0x20000...0x10FFFF).isEmpty)
+    }
+
     @Test func noOptionsLeavesTheStringAlone() {
         #expect(StringFolding.fold("Ünï", []) == "Ünï")
     }
