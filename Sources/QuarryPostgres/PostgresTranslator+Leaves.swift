@@ -349,8 +349,9 @@ extension PostgresTranslator {
 
     /// BEGINSWITH, ENDSWITH, CONTAINS and LIKE become a case-sensitive LIKE with `\` as the
     /// escape: in a UTF-8 database `_` is one Unicode scalar and `%` any run, as in Quarry.
-    /// With options, an ASCII pattern narrows the rows (`like`) and the test stays residual;
-    /// regular expressions stay residual (PostgreSQL's regex engine is not PCRE2).
+    /// With options, an ASCII pattern narrows the rows and the test stays residual, unless
+    /// `ILIKE` decides it exactly (`like`); regular expressions stay residual (PostgreSQL's
+    /// regex engine is not PCRE2).
     mutating func string(
         _ e: Expr, _ op: StringOperator, _ patternExpr: Expr, _ options: StringOptions, _ rule: LeafRule, _ row: Row
     ) throws(PostgresNotComparable) -> String {
