@@ -13,7 +13,7 @@ import Testing
     /// Loads `text` both ways from a file named `name` and compares.
     static func expectSameLoad(_ text: String, name: String = "Thing.json", _ context: Comment = "") throws {
         let path = try temporaryFile(name, text)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { removeTemporaryFile(path) }
         let reference: Database
         do {
             reference = try DataFile.load(path: path)
@@ -76,6 +76,11 @@ import Testing
         let path = dir.appendingPathComponent(name).path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
+    }
+
+    /// Removes a file `temporaryFile` made, with its folder.
+    static func removeTemporaryFile(_ path: String) {
+        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
     }
 
     // MARK: Random files
@@ -213,6 +218,7 @@ import Testing
         }
         try Self.expectSameLoad(lines.joined(separator: "\n"), name: "P.ndjson")
         let path = try Self.temporaryFile("P.ndjson", lines.joined(separator: "\n"))
+        defer { Self.removeTemporaryFile(path) }
         let table = try Engine.load(contentsOfFile: path).engine.store.table("P")
         #expect(table?.column("score")?.kind == .double)
         #expect(table?.column("tags")?.kind == .array(of: .string))
@@ -233,7 +239,7 @@ import Testing
             lines.append(#"{"objectId": "p\#(i)", "u": "unique\#(i)"\#(name), "tags": \#(tags)\#(repeated)}"#)
         }
         let path = try Self.temporaryFile("P.ndjson", lines.joined(separator: "\n"))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeTemporaryFile(path) }
         let engine = try Engine.load(contentsOfFile: path, parallelism: ScanParallelism(threads: 2)).engine
         let records = try DataFile.load(path: path)
         let reference = Engine(database: records)
@@ -302,7 +308,7 @@ import Testing
     func wrappersReadAsTheRecordLoaderReadsThem(index: Int) throws {
         let text = #"{"objectId": "a", "w": \#(Self.wrapperTexts[index])}"# + "\n" + #"{"objectId": "b", "n": 1}"#
         let path = try Self.temporaryFile("W.ndjson", text)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeTemporaryFile(path) }
         var rejected: DataFileError?
         do { _ = try DataFile.load(path: path) } catch { rejected = error }
         guard let rejected else {
@@ -361,6 +367,7 @@ import Testing
         }
         try Self.expectSameLoad(lines.joined(separator: "\n"), name: "P.ndjson")
         let path = try Self.temporaryFile("P.ndjson", lines.joined(separator: "\n"))
+        defer { Self.removeTemporaryFile(path) }
         let column = try #require(try Engine.load(contentsOfFile: path).engine.store.table("P")?.column("city"))
         #expect(column.kind == .pointer(to: "City"))
         #expect(column.statistics.others == 2000)
@@ -414,6 +421,7 @@ import Testing
         var bytes = Array(text.utf8)
         if name == "utf8.json", let at = bytes.firstIndex(of: 0xEF) { bytes.replaceSubrange(at..<at + 3, with: [0xFF]) }
         let path = try Self.temporaryFile(name, "")
+        defer { Self.removeTemporaryFile(path) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         var expected: DataFileError?
         do { _ = try DataFile.load(path: path) } catch { expected = error }
@@ -434,7 +442,7 @@ import Testing
         let lines = (0..<12_000).map { i in #"{"objectId": "p\#(i == 11_000 ? 7 : i)", "n": \#(i), "s": "x\#(i % 9)"}"#
         }
         let path = try Self.temporaryFile("P.ndjson", lines.joined(separator: "\n"))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeTemporaryFile(path) }
         var rejected: DataFileError?
         do { _ = try DataFile.load(path: path) } catch { rejected = error }
         let expected = try #require(rejected)
