@@ -80,20 +80,20 @@ package enum StringFolding {
         return s
     }
 
-    /// The ASCII scalars that the full case folding of some non-ASCII scalar holds (ß → ss,
-    /// ǰ → j + U+030C, K → k, the ligatures…): only through one of these can a non-ASCII
-    /// character fold into a match with an ASCII literal (docs/STORAGE.md#postgresql-residuals).
-    /// Found once from `caseFold` over the planes that hold cased scalars, U+0080–U+1FFFF
-    /// (`StringFoldingTests` checks the rest holds none), so it follows the standard library's
-    /// Unicode version as the folding does.
-    package static let asciiReachedByFolding: Set<UInt8> = asciiReached(in: 0x80...0x1FFFF)
+    /// For each ASCII scalar that the full case folding of some non-ASCII scalar holds, those
+    /// non-ASCII scalars (`s`: ß ẞ ſ ﬅ ﬆ; `j`: ǰ; `k`: K; the ligatures…): only through one of
+    /// them can a non-ASCII character fold into a match with an ASCII literal
+    /// (docs/STORAGE.md#postgresql-residuals). Found once from `caseFold` over the planes that
+    /// hold cased scalars, U+0080–U+1FFFF (`StringFoldingTests` checks the rest holds none), so
+    /// it follows the standard library's Unicode version as the folding does.
+    package static let nonASCIIFoldingInto: [UInt8: [Unicode.Scalar]] = foldingIntoASCII(in: 0x80...0x1FFFF)
 
-    static func asciiReached(in range: ClosedRange<UInt32>) -> Set<UInt8> {
-        var out = Set<UInt8>()
+    static func foldingIntoASCII(in range: ClosedRange<UInt32>) -> [UInt8: [Unicode.Scalar]] {
+        var out: [UInt8: [Unicode.Scalar]] = [:]
         for v in range {
             guard let u = Unicode.Scalar(v), u.properties.changesWhenCaseFolded || u.properties.changesWhenUppercased
             else { continue }
-            for f in caseFold(u).unicodeScalars where f.isASCII { out.insert(UInt8(f.value)) }
+            for f in Set(caseFold(u).unicodeScalars) where f.isASCII { out[UInt8(f.value), default: []].append(u) }
         }
         return out
     }

@@ -404,34 +404,46 @@ extension PostgresTranslator {
     /// every row: the OR then read as matching every row, and the planner walked the `seq`
     /// index instead of a parallel scan and a sort (docs/STORAGE.md#postgresql-residuals).
     ///
-    /// A case-insensitive test alone whose pattern has no `_` and no letter that a non-ASCII
-    /// character folds into (`StringFolding.asciiReachedByFolding`: a f h i j k l n s t w y) is
-    /// exact as `ILIKE` in the "C" collation on every text: a non-ASCII character then matches
-    /// no literal of the pattern under either folding, and `%` takes it in both.
+    /// Case folding alone with a pattern without `_` needs less (`scalarsFoldingIntoLiterals`):
+    /// a non-ASCII character can match a literal of the pattern only through a folding that
+    /// holds it (ǰ → j + U+030C for `J%`), and is otherwise taken by `%` under both foldings.
+    /// So only text holding such a character passes besides `ILIKE`'s, found by one `LIKE
+    /// '%ǰ%'` each (a plain LIKE costs PostgreSQL less than the regex, and is estimated as
+    /// rare too); with no such character for the pattern's letters, `ILIKE` alone is exact.
     private mutating func like(_ x: String, _ tokens: [LikeText.Token], _ options: StringOptions) -> String {
         let pattern = parameter(Self.like(tokens), "text")
         guard !options.isEmpty else { return "\(x) LIKE \(pattern) ESCAPE '\\'" }
-        if Self.foldsAsASCII(tokens, options) { return "((\(x) COLLATE \"C\") ILIKE \(pattern) ESCAPE '\\')" }
+        let ilike = "(\(x) COLLATE \"C\") ILIKE \(pattern) ESCAPE '\\'"
+        guard let reaching = Self.scalarsFoldingIntoLiterals(tokens, options) else {
+            narrowing = .folding
+            let operator_ = options.contains(.caseInsensitive) ? "ILIKE" : "LIKE"
+            return "((\(x) COLLATE \"C\") \(operator_) \(pattern) ESCAPE '\\' OR \(x) ~ '[^\\x01-\\x7f]')"
+        }
+        if reaching.isEmpty { return "(\(ilike))" }
         narrowing = .folding
-        let operator_ = options.contains(.caseInsensitive) ? "ILIKE" : "LIKE"
-        return "((\(x) COLLATE \"C\") \(operator_) \(pattern) ESCAPE '\\' OR \(x) ~ '[^\\x01-\\x7f]')"
+        let holding = reaching.map { "\(x) LIKE \(parameter("%\($0)%", "text"))" }
+        return "(\(ilike) OR \(holding.joined(separator: " OR ")))"
     }
 
-    /// Whether Quarry's test with `options` is `ILIKE` over ASCII folding on every text (see
-    /// `like`).
-    static func foldsAsASCII(_ tokens: [LikeText.Token], _ options: StringOptions) -> Bool {
-        guard options == .caseInsensitive else { return false }
+    /// With case folding alone and a pattern of ASCII literals and `%`, the non-ASCII scalars
+    /// whose folding holds one of its literals (`StringFolding.nonASCIIFoldingInto`), each once;
+    /// nil for other options or patterns (see `like`).
+    static func scalarsFoldingIntoLiterals(_ tokens: [LikeText.Token], _ options: StringOptions) -> [Unicode.Scalar]? {
+        guard options == .caseInsensitive else { return nil }
+        var letters = Set<UInt8>()
+        var out: [Unicode.Scalar] = []
         for t in tokens {
             switch t {
             case .any: continue
-            case .one: return false
+            case .one: return nil
             case .literal(let u):
-                guard u.isASCII else { return false }
-                let lower = (0x41...0x5A).contains(u.value) ? u.value + 0x20 : u.value
-                if StringFolding.asciiReachedByFolding.contains(UInt8(lower)) { return false }
+                guard u.isASCII else { return nil }
+                let lower = UInt8((0x41...0x5A).contains(u.value) ? u.value + 0x20 : u.value)
+                guard letters.insert(lower).inserted else { continue }
+                for s in StringFolding.nonASCIIFoldingInto[lower] ?? [] where !out.contains(s) { out.append(s) }
             }
         }
-        return true
+        return out
     }
 
     /// A LIKE pattern with `\` escaping `%`, `_` and itself.

@@ -51,12 +51,18 @@ import QuarryTestSupport
         #expect(!same("CAFÉ", "cafe", .caseInsensitive))
     }
 
-    /// The ASCII letters a non-ASCII scalar's full folding reaches, which the PostgreSQL store
-    /// reads to push a case-insensitive LIKE down exactly: this Unicode version's, and none
-    /// beyond the planes the store's scan covers.
-    @Test func theASCIIReachedByFoldingIsFoundInTheCasedPlanes() {
-        #expect(StringFolding.asciiReachedByFolding == Set("afhijklnstwy".utf8))
-        #expect(StringFolding.asciiReached(in: 0x20000...0x10FFFF).isEmpty)
+    /// The non-ASCII scalars whose full folding holds an ASCII letter, which the PostgreSQL store
+    /// reads to push a case-insensitive LIKE down exactly or narrow it to the rows holding them:
+    /// this Unicode version's, and none beyond the planes the store's scan covers.
+    @Test func theScalarsFoldingIntoASCIIAreFoundInTheCasedPlanes() {
+        let into = StringFolding.nonASCIIFoldingInto
+        #expect(Set(into.keys) == Set("afhijklnstwy".utf8))
+        #expect(into.values.reduce(0) { $0 + $1.count } == 25)
+        #expect(into[UInt8(ascii: "j")] == ["\u{1F0}"])
+        #expect(into[UInt8(ascii: "k")] == ["\u{212A}"])
+        #expect(into[UInt8(ascii: "s")] == ["\u{DF}", "\u{17F}", "\u{1E9E}", "\u{FB05}", "\u{FB06}"])
+        #expect(into[UInt8(ascii: "f")] == ["\u{FB00}", "\u{FB01}", "\u{FB02}", "\u{FB03}", "\u{FB04}"])
+        #expect(StringFolding.foldingIntoASCII(in: 0x20000...0x10FFFF).isEmpty)
     }
 
     @Test func noOptionsLeavesTheStringAlone() {

@@ -69,6 +69,20 @@ import Testing
         }
         #expect(narrowed > 0)
         #expect(exact > 0)
+        // Case folding alone without `_`: narrowed to the rows holding a scalar that folds into
+        // one of the pattern's letters, one bound `LIKE '%c%'` each; otherwise any non-ASCII text.
+        for (pattern, op, options, parameters, regex) in [
+            ("K%", StringOperator.like(.sql(escape: "\\")), StringOptions.caseInsensitive, 2, false),
+            ("sam", .beginsWith, .caseInsensitive, 7, false),  // s: ß ſ ẞ ﬅ ﬆ; a: ẚ; m: none
+            ("%e_", .like(.sql(escape: "\\")), .caseInsensitive, 1, true),
+            ("K%", .like(.sql(escape: "\\")), .diacriticInsensitive, 1, true),
+        ] {
+            let leaf = Leaf(.string(.key("name"), op, .literal(.string(pattern)), options), semantics: .sql)
+            let e = try await store.explain(Query(className: "Person", predicate: .leaf(leaf)), variables: [:])
+            #expect(e.parameterCount == parameters, "\(pattern) \(options)")
+            #expect(e.statement?.contains("~ '[^") == regex, "\(pattern) \(options): \(e.statement ?? "")")
+            #expect(e.residual.count == 1)
+        }
         // A non-ASCII pattern stays residual whole.
         let q = Query(
             className: "Person",
