@@ -240,10 +240,11 @@ public final class PostgresStore: QueryBackend, Sendable {
 
     // MARK: - Work inside a read
 
-    /// The answer on the catalog of the snapshot it was read in. A query PostgreSQL answers
-    /// whole is sent alone, on the kept catalog, with no transaction around it (`answerAlone`);
-    /// every other read runs in one REPEATABLE READ transaction (`answerInTransaction`)
-    /// (docs/STORAGE.md#fixed-cost-per-query).
+    /// The answer on the catalog of the snapshot it was read in. A query whose statement's rows
+    /// are all Quarry reads to finish it (no pointer to follow, no inner query left to Quarry,
+    /// no include) is sent alone, on the kept catalog, with no transaction around it
+    /// (`answerAlone`); every other read runs in one REPEATABLE READ transaction
+    /// (`answerInTransaction`) (docs/STORAGE.md#fixed-cost-per-query).
     func answer(_ query: Query, _ variables: [String: Value], _ s: PostgresSession, deadline: StoreDeadline?)
         throws -> QueryResult
     {
@@ -350,10 +351,10 @@ public final class PostgresStore: QueryBackend, Sendable {
         let evaluator: PushdownEvaluator
         let snapshot: PostgresSnapshot
 
-        /// Whether its statement's rows are the answer, with nothing left for Quarry that could
-        /// read the store again: no residual, no includes, order and page in the SQL.
+        /// Whether its statement's rows are all Quarry needs: what is left to finish (a residual
+        /// conjunct, the order, the page) reads nothing but those rows.
         var answeredByItsStatement: Bool {
-            plan.residual.isEmpty && query.includes.isEmpty && plan.ordered && plan.paged
+            PushdownEvaluator.finishReadsOnlyTheRows(query, residual: plan.residual)
         }
 
         func send(alone: Bool = false) -> SentQuery {

@@ -46,10 +46,11 @@ import Testing
         #expect(try await a.catalog().map(\.objectCount) == [4, 1])
     }
 
-    /// A query PostgreSQL answers whole is its one statement, with no transaction around it;
-    /// one that leaves a residual runs in a read transaction (docs/STORAGE.md#fixed-cost-per-query).
+    /// A query Quarry finishes from its statement's rows alone is that one statement, with no
+    /// transaction around it; one whose residual reads other objects runs in a read transaction
+    /// (docs/STORAGE.md#fixed-cost-per-query).
     /// The server's own statistics (`pg_stat_statements`) count what the store sent.
-    @Test func aQueryAnsweredWholeIsOneStatement() async throws {
+    @Test func aQueryFinishedFromItsRowsIsOneStatement() async throws {
         let url = try PostgresServer.database()
         try PostgresServer.psql("CREATE EXTENSION pg_stat_statements", in: url)
         let store = try await PostgresStore.open(url: url)
@@ -84,13 +85,32 @@ import Testing
         #expect(after["BEGIN ISOLATION", default: 0] == before["BEGIN ISOLATION", default: 0])
         #expect(after["SELECT version::text", default: 0] == before["SELECT version::text", default: 0] + 3)
 
-        // `age` now mixes numbers and strings: the comparison stays residual.
-        try await store.write([Self.person("p2", [("age", .string("old"))])])
+        // `age` now mixes numbers and strings: the comparison stays residual, and Quarry decides
+        // it on the statement's rows alone.
+        try await store.write([
+            Self.person(
+                "p2", [("age", .string("old")), ("city", .pointer(Pointer(className: "City", objectId: "c0")))]),
+            .save(Record(objectId: "c0", fields: [("name", .string("Bern"))]), in: "City"),
+        ])
         #expect(try await store.query(Self.compare("age", .gt, .int(1))).objectIds == ["p1"])
         let residual = try sent()
         for _ in 0..<3 { #expect(try await store.query(Self.compare("age", .gt, .int(1))).objectIds == ["p1"]) }
         after = try sent()
-        #expect(after["BEGIN ISOLATION", default: 0] == residual["BEGIN ISOLATION", default: 0] + 3)
+        for statement in ["BEGIN ISOLATION", "SELECT version::text"] {
+            #expect(after[statement, default: 0] == residual[statement, default: 0], "\(statement)")
+        }
+
+        // A residual regex through a pointer reads the City the pointer leads to: in the
+        // statement's snapshot, so in a transaction.
+        let throughPointer = Query(
+            className: "Person",
+            predicate: .leaf(
+                Leaf(
+                    .string(.key("city.name"), .matches(RegexOptions(wholeString: true)), .literal(.string("B.*")), []),
+                    semantics: .document)))
+        for _ in 0..<3 { #expect(try await store.query(throughPointer).objectIds == ["p2"]) }
+        let pointer = try sent()
+        #expect(pointer["BEGIN ISOLATION", default: 0] == after["BEGIN ISOLATION", default: 0] + 3)
     }
 
     /// A `raw` document that is not one is `store.postgres-corrupt` naming the object.
