@@ -49,10 +49,12 @@ extension PostgresTranslator {
         case .polygonContains:
             throw PostgresNotComparable("polygon tests are evaluated by Quarry")
         }
-        // A missing point (SQL NULL) leaves the test NULL; the leaf's value without an operand
+        // A missing point (SQL NULL) leaves the test NULL, which holds nowhere (the translation
+        // asks for TRUE exactly where the leaf holds), so no `IS NOT NULL` is needed: it made
+        // PostgreSQL extract the point once more per row. The leaf's value without an operand
         // is FALSE unless negated under the non-sql semantics.
         if rule.negated { return rule.withoutOperand ? "(\(point) IS NULL OR NOT \(test))" : "(NOT \(test))" }
-        return "(\(point) IS NOT NULL AND \(test))"
+        return test
     }
 
     /// `distance op metres`, widened by the margin; marks the translation narrowing.
@@ -75,7 +77,8 @@ extension PostgresTranslator {
         case .lt, .le: return "(\(d) <= \(high))"
         case .gt, .ge: return "(\(d) >= \(low))"
         case .eq: return "(\(d) BETWEEN \(low) AND \(high))"
-        case .ne: return "TRUE"
+        // Every point but those at about the distance: the test only asks for one.
+        case .ne: return "(\(lat) IS NOT NULL)"
         }
     }
 }
