@@ -252,7 +252,7 @@ public final class PostgresStore: QueryBackend, Sendable {
             return try answerInTransaction(query, variables, s, deadline: deadline, onKept: nil)
         }
         let translated = Result { try translate(query, variables, kept.catalog, s) }
-        if case .success(let t) = translated, s.read?.begun == nil, t.answeredByItsStatement {
+        if case .success(let t) = translated, s.read?.begun == nil, t.finishedFromItsStatement {
             switch try answerAlone(t, kept.version, s) {
             case .answered(let answer): return answer
             // The kept catalog is older than the database's: not sent on again.
@@ -353,7 +353,7 @@ public final class PostgresStore: QueryBackend, Sendable {
 
         /// Whether its statement's rows are all Quarry needs: what is left to finish (a residual
         /// conjunct, the order, the page) reads nothing but those rows.
-        var answeredByItsStatement: Bool {
+        var finishedFromItsStatement: Bool {
             PushdownEvaluator.finishReadsOnlyTheRows(query, residual: plan.residual)
         }
 

@@ -77,7 +77,7 @@ extension PostgresTranslator {
         case .lt, .le: return "(\(d) <= \(high))"
         case .gt, .ge: return "(\(d) >= \(low))"
         case .eq: return "(\(d) BETWEEN \(low) AND \(high))"
-        // Every point but those at about the distance: the test only asks for one.
+        // A distance other than `meters` holds nearly everywhere: the filter asks for a point.
         case .ne: return "(\(lat) IS NOT NULL)"
         }
     }

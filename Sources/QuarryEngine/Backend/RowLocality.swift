@@ -16,7 +16,7 @@ extension PushdownEvaluator {
             && residual.allSatisfy(readsOnlyTheRow)
     }
 
-    static func readsOnlyTheRow(_ filter: Filter) -> Bool {
+    private static func readsOnlyTheRow(_ filter: Filter) -> Bool {
         switch filter {
         case .constant: return true
         case .and(let parts), .or(let parts): return parts.allSatisfy(readsOnlyTheRow)
