@@ -197,6 +197,28 @@ private let sumOfOneTo12Column: Int = {
         #expect(failure(deep, limits: Limits(maxQueryLength: 1_000_000)) == "limit.nesting@1:101")
         let negations = String(repeating: "NOT ", count: 50_000) + "a == 1"
         #expect(failure(negations, limits: Limits(maxQueryLength: 1_000_000)).hasPrefix("limit.nesting@"))
+        // Each index, collection operator and `%K` after a key wraps the expression once more.
+        let indexes = "tags" + String(repeating: "[0]", count: 30_000) + " == 1"
+        #expect(failure(indexes, limits: Limits(maxQueryLength: 1_000_000)) == "limit.nesting@1:303")
+        let operators = "a" + String(repeating: ".@count", count: 10_000) + " == 1"
+        #expect(failure(operators, limits: Limits(maxQueryLength: 1_000_000)) == "limit.nesting@1:703")
+        let arguments = "a" + String(repeating: ".%K", count: 200) + " == 1"
+        #expect(failure(arguments, Array(repeating: .keyPath("b"), count: 200)).hasPrefix("limit.nesting@1:"))
+    }
+
+    /// A key path of many names is one node of the syntax tree and one `FieldPath`: no depth
+    /// limit applies, and nothing recurses on its length (a fuzzer found a 402-name path that
+    /// overflowed the stack while it was lowered, one node per name).
+    @Test func aLongKeyPathIsOnePath() throws {
+        let names = (0..<50_000).map { "k\($0 % 7)" }
+        let query = try PredicateFormat.parse(
+            names.joined(separator: ".") + " == 1", className: "C", schema: nil,
+            limits: Limits(maxQueryLength: 1_000_000))
+        guard case .leaf(let leaf) = query, case .compare(.key(let path), .eq, _, _) = leaf.condition else {
+            Issue.record("\(query)")
+            return
+        }
+        #expect(path.components == names)
     }
 
     @Test func messagesSayWhatWasExpected() {

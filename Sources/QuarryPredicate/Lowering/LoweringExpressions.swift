@@ -23,8 +23,8 @@ extension Lowering {
             for x in xs { out.append(try expr(x)) }
             return .list(out)
         case .parenthesized(let inner): return try expr(inner)
-        case .member(let base, let name):
-            return appending(try expr(base), [name.text])
+        case .member(let base, let names):
+            return appending(try expr(base), names.map(\.text))
         case .memberArgument(let base, let spec, let index, let range):
             return try keyPathExpr(try keyPathArgument(spec, index, at: range), after: try expr(base), at: range)
         case .collectionOperator(let base, let op, let rest):

@@ -66,17 +66,28 @@ extension Parser {
         return ExprNode(kind: .binary(.power, base, exponent), range: base.range.union(exponent.range))
     }
 
+    /// A primary with its `.name`, `.%K`, `.@op` and `[index]` suffixes. A run of names is one
+    /// node; every other suffix wraps the expression in one more, so each counts as a level of
+    /// nesting (a chain of ten thousand `[0]` would otherwise be a tree too deep to lower).
     private mutating func parsePostfix(seed: ExprNode?) throws(Diagnostic) -> ExprNode {
         var e: ExprNode
         if let seed { e = seed } else { e = try parsePrimary() }
+        let saved = depth
+        defer { depth = saved }
         while true {
             if isSymbol(.dot) {
                 _ = advance()
                 switch current.kind {
                 case .identifier(let name):
                     let t = advance()
-                    e = ExprNode(kind: .member(e, Name(text: name, range: t.range)), range: e.range.union(t.range))
+                    let next = Name(text: name, range: t.range)
+                    if case .member(let base, let names) = e.kind {
+                        e = ExprNode(kind: .member(base, names + [next]), range: e.range.union(t.range))
+                    } else {
+                        e = ExprNode(kind: .member(e, [next]), range: e.range.union(t.range))
+                    }
                 case .argument(let spec) where spec.kind == .keyPath:
+                    try enter()
                     // Apple allows `%K.%K` and `name.%K`: the argument names more components.
                     let t = advance()
                     argumentRanges.append(t.range)
@@ -84,6 +95,7 @@ extension Parser {
                         kind: .memberArgument(e, spec, index: argumentRanges.count - 1, range: t.range),
                         range: e.range.union(t.range))
                 case .collectionOperator(let op):
+                    try enter()
                     let t = advance()
                     let rest = try parseRestOfPath()
                     let end = rest.last?.range ?? t.range
@@ -96,6 +108,7 @@ extension Parser {
                     throw expected("a key name after '.'")
                 }
             } else if isSymbol(.leftBracket) {
+                try enter()
                 _ = advance()
                 let spec: IndexSyntax
                 switch current.kind {

@@ -87,9 +87,10 @@ extension Lowering {
     func plainKeyPath(_ node: ExprNode) -> FieldPath? {
         switch node.strippingParentheses.kind {
         case .identifier(let name): return FieldPath([name])
-        case .member(let base, let name):
-            if case .selfRef = base.strippingParentheses.kind { return FieldPath([name.text]) }
-            return plainKeyPath(base)?.appending(name.text)
+        case .member(let base, let names):
+            let rest = FieldPath(names.map(\.text))
+            if case .selfRef = base.strippingParentheses.kind { return rest }
+            return plainKeyPath(base)?.appending(rest)
         case .argument(let spec, let index) where spec.kind == .keyPath:
             return keyPathArgument(index)
         case .memberArgument(let base, _, let index, _):

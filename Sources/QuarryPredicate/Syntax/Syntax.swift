@@ -70,8 +70,9 @@ indirect enum ExprSyntax {
     case percent
     case list([ExprNode])
     case parenthesized(ExprNode)
-    /// `base.name`
-    case member(ExprNode, Name)
+    /// `base.name.name…`: one node for the whole run of names, so that a long key path is no
+    /// deep tree (lowering and freeing a tree recurse on its depth).
+    case member(ExprNode, [Name])
     /// `base.%K`: the key path argument at `index` (written at `range`) continues the path.
     case memberArgument(ExprNode, ArgumentSpec, index: Int, range: SourceRange)
     /// `base.@op.rest…`, or `@op.rest…` at the start of a path (`base` nil).
