@@ -72,6 +72,13 @@ extension Parser {
     private mutating func parsePostfix(seed: ExprNode?) throws(Diagnostic) -> ExprNode {
         var e: ExprNode
         if let seed { e = seed } else { e = try parsePrimary() }
+        // The run of `.name`s after `e`, made into its one node when the run ends.
+        var names: [Name] = []
+        func ended(_ e: ExprNode, _ names: inout [Name]) -> ExprNode {
+            guard let last = names.last else { return e }
+            defer { names.removeAll() }
+            return ExprNode(kind: .member(e, names), range: e.range.union(last.range))
+        }
         let saved = depth
         defer { depth = saved }
         while true {
@@ -80,13 +87,9 @@ extension Parser {
                 switch current.kind {
                 case .identifier(let name):
                     let t = advance()
-                    let next = Name(text: name, range: t.range)
-                    if case .member(let base, let names) = e.kind {
-                        e = ExprNode(kind: .member(base, names + [next]), range: e.range.union(t.range))
-                    } else {
-                        e = ExprNode(kind: .member(e, [next]), range: e.range.union(t.range))
-                    }
+                    names.append(Name(text: name, range: t.range))
                 case .argument(let spec) where spec.kind == .keyPath:
+                    e = ended(e, &names)
                     try enter()
                     // Apple allows `%K.%K` and `name.%K`: the argument names more components.
                     let t = advance()
@@ -95,6 +98,7 @@ extension Parser {
                         kind: .memberArgument(e, spec, index: argumentRanges.count - 1, range: t.range),
                         range: e.range.union(t.range))
                 case .collectionOperator(let op):
+                    e = ended(e, &names)
                     try enter()
                     let t = advance()
                     let rest = try parseRestOfPath()
@@ -108,6 +112,7 @@ extension Parser {
                     throw expected("a key name after '.'")
                 }
             } else if isSymbol(.leftBracket) {
+                e = ended(e, &names)
                 try enter()
                 _ = advance()
                 let spec: IndexSyntax
@@ -123,7 +128,7 @@ extension Parser {
                 let close = try expect(.rightBracket, "']' to close the index")
                 e = ExprNode(kind: .index(e, spec), range: e.range.union(close.range))
             } else {
-                return e
+                return ended(e, &names)
             }
         }
     }
