@@ -82,13 +82,34 @@ public typealias Diagnostics = Diagnostic
 
 /// Maps byte offsets in a query text to lines and columns and renders diagnostics the way a
 /// compiler does. Columns and the reported offsets count Unicode scalars, 1-based for columns.
+/// Lines end at each LF (a CR before it is not shown). Where lines start and how many scalars
+/// come before every 256th byte are found once, so that locating a diagnostic costs the same
+/// wherever it is: a text with thousands of errors is rendered in linear time.
 public struct SourceText: Sendable {
     public let text: String
     private let bytes: [UInt8]
+    /// The byte offset where each line starts.
+    private let lineStarts: [Int]
+    /// Scalars before byte `256 * i`.
+    private let scalarsBeforeBlock: [Int]
+    private static let block = 256
 
     public init(_ text: String) {
         self.text = text
-        self.bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
+        self.bytes = bytes
+        var starts = [0]
+        var blocks: [Int] = []
+        blocks.reserveCapacity(bytes.count / Self.block + 1)
+        var scalars = 0
+        for (i, b) in bytes.enumerated() {
+            if i % Self.block == 0 { blocks.append(scalars) }
+            if b & 0xC0 != 0x80 { scalars += 1 }
+            if b == 0x0A { starts.append(i + 1) }
+        }
+        if bytes.count % Self.block == 0 { blocks.append(scalars) }
+        lineStarts = starts
+        scalarsBeforeBlock = blocks
     }
 
     public struct Position: Hashable, Sendable {
@@ -101,17 +122,36 @@ public struct SourceText: Sendable {
     /// The line, column and scalar offset of a byte offset (clamped to the text).
     public func position(ofByte offset: Int) -> Position {
         let end = Swift.max(0, Swift.min(offset, bytes.count))
-        var line = 1, column = 1, scalars = 0
-        var i = 0
-        while i < end {
-            let b = bytes[i]
-            if b & 0xC0 != 0x80 {  // the first byte of a scalar
-                scalars += 1
-                if b == 0x0A { line += 1; column = 1 } else { column += 1 }
-            }
-            i += 1
+        let line = lineIndex(ofByte: end)
+        let scalars = scalars(before: end)
+        return Position(
+            line: line + 1, column: scalars - self.scalars(before: lineStarts[line]) + 1, scalarOffset: scalars)
+    }
+
+    /// The 0-based line holding byte `offset` (a line's LF is its last byte).
+    private func lineIndex(ofByte offset: Int) -> Int {
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
         }
-        return Position(line: line, column: column, scalarOffset: scalars)
+        return lo
+    }
+
+    /// Scalars in the bytes before `offset` (at most `bytes.count`).
+    private func scalars(before offset: Int) -> Int {
+        let block = offset / Self.block
+        var n = scalarsBeforeBlock[block]
+        for i in (block * Self.block)..<offset where bytes[i] & 0xC0 != 0x80 { n += 1 }
+        return n
+    }
+
+    /// The bytes of a 0-based line, without its LF and a CR before it.
+    private func lineBytes(_ line: Int) -> Range<Int> {
+        let start = lineStarts[line]
+        var end = line + 1 < lineStarts.count ? lineStarts[line + 1] - 1 : bytes.count
+        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+        return start..<end
     }
 
     /// Scalars in the byte range.
@@ -123,12 +163,8 @@ public struct SourceText: Sendable {
 
     /// The text of the 1-based line, without its newline.
     public func line(_ n: Int) -> String {
-        var current = 1
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == n { return String(line.hasSuffix("\r") ? line.dropLast() : line) }
-            current += 1
-        }
-        return ""
+        guard n >= 1, n <= lineStarts.count else { return "" }
+        return String(decoding: bytes[lineBytes(n - 1)], as: UTF8.self)
     }
 
     /// The compiler-style rendering of docs/ARCHITECTURE.md#diagnostic-output.
@@ -141,9 +177,8 @@ public struct SourceText: Sendable {
             let location = d.path.map { "\($0) at " } ?? ""
             out += " --> \(location)\(pos.line):\(pos.column)\n"
             let gutter = String(repeating: " ", count: String(pos.line).count)
-            let window = Self.window(
-                Array(line(pos.line).unicodeScalars), column: pos.column,
-                length: scalarLength(of: range))
+            let window = self.window(
+                line: pos.line - 1, column: pos.column, byte: range.offset, length: scalarLength(of: range))
             out += "\(gutter) |\n"
             out += "\(pos.line) | \(window.text)\n"
             out += "\(gutter) | \(window.lead)\(String(repeating: "^", count: window.width))\n"
@@ -159,6 +194,45 @@ public struct SourceText: Sendable {
     static let maxShownLine = 120
     private static let contextBefore = 40
     private static let maxCaret = 60
+
+    /// `window(_:column:length:)` for a line of the text and a range starting at `byte` (at
+    /// `column`), reading only the bytes around it when the line is too long to be shown whole.
+    func window(line: Int, column: Int, byte: Int, length: Int) -> (text: String, lead: String, width: Int) {
+        let bounds = lineBytes(line)
+        // A line of at most four bytes a scalar is short enough to read whole.
+        if bounds.count <= 4 * Self.maxShownLine {
+            return Self.window(
+                Array(String(decoding: bytes[bounds], as: UTF8.self).unicodeScalars), column: column, length: length)
+        }
+        // Longer than `maxShownLine` scalars: cut, as `window(_:column:length:)` does.
+        func next(_ i: Int) -> Int {
+            var j = i + 1
+            while j < bounds.upperBound, bytes[j] & 0xC0 == 0x80 { j += 1 }
+            return j
+        }
+        func previous(_ i: Int) -> Int {
+            var j = i - 1
+            while j > bounds.lowerBound, bytes[j] & 0xC0 == 0x80 { j -= 1 }
+            return j
+        }
+        let start = Swift.min(Swift.max(byte, bounds.lowerBound), bounds.upperBound)
+        var end = start, width = 0
+        while width < Swift.min(length, Self.maxCaret), end < bounds.upperBound {
+            end = next(end)
+            width += 1
+        }
+        width = Swift.max(width, 1)
+        var to = start
+        for _ in 0..<(width + Self.contextBefore) where to < bounds.upperBound { to = next(to) }
+        var from = start
+        for _ in 0..<Self.contextBefore where from > bounds.lowerBound { from = previous(from) }
+        let opening = from > bounds.lowerBound ? "..." : "", closing = to < bounds.upperBound ? "..." : ""
+        let lead =
+            String(repeating: " ", count: opening.count)
+            + String(
+                String(decoding: bytes[from..<start], as: UTF8.self).unicodeScalars.map { $0 == "\t" ? "\t" : " " })
+        return (opening + String(decoding: bytes[from..<to], as: UTF8.self) + closing, lead, width)
+    }
 
     /// The part of a line to show, the blanks before the caret, and the caret's width.
     static func window(_ line: [Unicode.Scalar], column: Int, length: Int)
