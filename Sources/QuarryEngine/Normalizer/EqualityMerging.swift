@@ -15,23 +15,15 @@ extension Normalizer {
             log("tautology", .or(run), .constant(true))
             return [.constant(true)]
         }
-        // Groups in order of first appearance; runs are short, a linear search beats hashing.
-        var groups: [(key: EqualityGroupKey, members: [Int])] = []
-        for (i, p) in run.enumerated() {
-            guard case .leaf(let l) = p, let key = equalityGroupKey(l) else { continue }
-            if let g = groups.firstIndex(where: { $0.key == key }) {
-                groups[g].members.append(i)
-            } else {
-                groups.append((key, [i]))
-            }
-        }
+        let groups = Self.groups(run, equalityGroupKey)
         var replaced: [Int: Filter] = [:]
         var removed = Set<Int>()
         for (key, members) in groups where members.count >= 2 {
             var values: [Value] = []
+            var seen: Set<Value>? = members.count > Self.shortRun ? [] : nil
             for i in members {
                 guard case .leaf(let l) = run[i] else { continue }
-                for v in l.equalityLiterals where !values.contains(v) { values.append(v) }
+                for v in l.equalityLiterals where seen?.insert(v).inserted ?? !values.contains(v) { values.append(v) }
             }
             guard values.count <= limits.maxInListSize else { continue }
             let merged = Filter.leaf(

@@ -88,9 +88,12 @@ struct Normalizer {
         if flat.count != children.count { log("flatten", original, isAnd ? .and(flat) : .or(flat)) }
 
         var kept: [Filter] = []
+        // Duplicates are found pairwise in a short list, through a set in a long one (a text
+        // of thousands of ORs made the pairwise search quadratic).
+        var seen: Set<Filter>? = flat.count > Self.shortRun ? Set(minimumCapacity: flat.count) : nil
         for child in flat {
             guard case .constant(let b) = child else {
-                if !kept.contains(child) {
+                if seen?.insert(child).inserted ?? !kept.contains(child) {
                     kept.append(child)
                 } else {
                     log("duplicate", isAnd ? .and([child, child]) : .or([child, child]), child)
@@ -138,6 +141,29 @@ struct Normalizer {
         }
         flush(&self)
         return out
+    }
+}
+
+extension Normalizer {
+    /// Runs up to this long are searched pairwise, longer ones through hashing.
+    static let shortRun = 16
+
+    /// The indexes of the leaves of `run` that have a key, grouped by it, the groups in order of
+    /// first appearance: found by a linear search in a short run, through a dictionary in a
+    /// long one.
+    static func groups<Key: Hashable>(_ run: [Filter], _ key: (Leaf) -> Key?) -> [(key: Key, members: [Int])] {
+        var groups: [(key: Key, members: [Int])] = []
+        var index: [Key: Int]? = run.count > shortRun ? [:] : nil
+        for (i, p) in run.enumerated() {
+            guard case .leaf(let l) = p, let k = key(l) else { continue }
+            if let g = index.map({ $0[k] }) ?? groups.firstIndex(where: { $0.key == k }) {
+                groups[g].members.append(i)
+            } else {
+                index?[k] = groups.count
+                groups.append((k, [i]))
+            }
+        }
+        return groups
     }
 }
 

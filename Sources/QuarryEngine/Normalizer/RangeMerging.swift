@@ -15,22 +15,20 @@ extension Normalizer {
             log("contradiction", .and(run), .constant(false))
             return [.constant(false)]
         }
-        // Groups in order of first appearance; runs are short, a linear search beats hashing.
-        var groups: [(key: RangeGroupKey, members: [Int])] = []
-        for (i, p) in run.enumerated() {
-            guard case .leaf(let l) = p, let key = rangeGroupKey(l) else { continue }
-            if let g = groups.firstIndex(where: { $0.key == key }) {
-                groups[g].members.append(i)
-            } else {
-                groups.append((key, [i]))
-            }
-        }
+        let groups = Self.groups(run, rangeGroupKey)
+        // The `!=` leaves of a key: searched for in a short run, found once for a long one.
+        let inequalitiesByKey: [RangeGroupKey: [Int]]? =
+            run.count > Self.shortRun
+            ? Dictionary(grouping: run.indices.compactMap { i in inequalityKey(run[i]).map { (i, $0) } }) { $0.1 }
+                .mapValues { $0.map(\.0) } : nil
         var replaced: [Int: [Filter]] = [:]
         var removed = Set<Int>()
         for (key, members) in groups {
             let equalityLike = members.contains { run[$0].rangeOperator == .eq }
             guard members.count >= 2 || equalityLike else { continue }
-            let inequalities = equalityLike ? inequalityIndices(run, key) : []
+            let inequalities =
+                equalityLike
+                ? inequalitiesByKey.map { $0[key] ?? [] } ?? run.indices.filter { inequalityKey(run[$0]) == key } : []
             guard members.count >= 2 || !inequalities.isEmpty else { continue }
             let before = Filter.and((members + inequalities).sorted().map { run[$0] })
             guard let merged = merge(members.map { run[$0] }, inequalities.map { run[$0] }, key) else {
@@ -98,14 +96,14 @@ extension Normalizer {
     }
 
     /// `a != c` leaves of the group's key and literal kind, which an equality decides.
-    private func inequalityIndices(_ run: [Filter], _ key: RangeGroupKey) -> [Int] {
-        run.indices.filter { i in
-            guard case .leaf(let l) = run[i], !l.negated,
-                case .compare(.key(key.path), .ne, .literal(let c), let options) = l.condition,
-                options.isEmpty, l.semantics == key.semantics, RangeLiteralClass(c, l.semantics) == key.literalClass
-            else { return false }
-            return true
-        }
+    /// The group a `key != literal` leaf (no options, not negated) narrows when the group holds
+    /// an equality.
+    private func inequalityKey(_ p: Filter) -> RangeGroupKey? {
+        guard case .leaf(let l) = p, !l.negated,
+            case .compare(.key(let path), .ne, .literal(let c), let options) = l.condition, options.isEmpty,
+            let literalClass = RangeLiteralClass(c, l.semantics)
+        else { return nil }
+        return RangeGroupKey(path: path, semantics: l.semantics, literalClass: literalClass)
     }
 
     /// The leaves equivalent to the group's conjunction, or nil when it is empty.

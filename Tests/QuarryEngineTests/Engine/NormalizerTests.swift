@@ -142,6 +142,43 @@ private let regex = leaf(.string(.key("s"), .matches(RegexOptions(wholeString: f
         #expect(normalize(.and([cmp("a", .eq, 1), .and([cmp("b", .eq, 2), cmp("c", .eq, 3)])])).1 == ["flatten"])
     }
 
+    /// Runs longer than `Normalizer.shortRun` find duplicates, groups and `!=` leaves by hashing
+    /// instead of pairwise: the same rewrites as a short run's (a text of thousands of ORs took
+    /// a second to normalize pairwise).
+    @Test func longRunsMergeAsShortOnesDo() {
+        // An OR of 40 equalities on `a` (each value twice) and 20 on distinct keys.
+        var disjuncts: [Filter] = []
+        for i in 0..<40 { disjuncts.append(cmp("a", .eq, .int(Int64(i % 20)), .sql)) }
+        for i in 0..<20 { disjuncts.insert(cmp(FieldPath("k\(i)"), .eq, 1, .sql), at: 3 * i) }
+        let merged = leaf(.inCollection(.key("a"), .list((0..<20).map { .literal(.int(Int64($0))) }), []), .sql)
+        let (or, orRules) = normalize(.or(disjuncts))
+        guard case .or(let parts) = or else {
+            Issue.record("\(or)")
+            return
+        }
+        #expect(parts.count == 21)
+        #expect(parts.contains(merged))
+        #expect(parts.filter { $0 != merged } == (0..<20).map { cmp(FieldPath("k\($0)"), .eq, 1, .sql) })
+        #expect(orRules.contains("or-to-in"))
+        // An AND of 30 leaves: duplicates, a range on `a` narrowed by `!=`, an equality that
+        // contradicts another `!=` among many keys.
+        var conjuncts: [Filter] = (0..<20).map { cmp(FieldPath("k\($0)"), .gt, 1) }
+        conjuncts += [cmp("k3", .gt, 1), cmp("a", .ge, 5), cmp("a", .lt, 9), cmp("a", .gt, 7), cmp("k3", .gt, 1)]
+        #expect(
+            normalize(.and(conjuncts)).0
+                == .and(
+                    (0..<20).map { cmp(FieldPath("k\($0)"), .gt, 1) } + [
+                        cmp("a", .gt, 7), cmp("a", .lt, 9),
+                    ]))
+        #expect(normalize(.and(conjuncts + [cmp("b", .eq, 4), cmp("b", .ne, 4)])).0 == .constant(false))
+        #expect(
+            normalize(.and(conjuncts + [cmp("b", .eq, 4), cmp("b", .ne, 5)])).0
+                == .and(
+                    (0..<20).map {
+                        cmp(FieldPath("k\($0)"), .gt, 1)
+                    } + [cmp("a", .gt, 7), cmp("a", .lt, 9), cmp("b", .eq, 4)]))
+    }
+
     /// Normalized predicates select exactly what the originals select, on random data with
     /// the store's facts.
     @Test(arguments: [31, 32, 33] as [UInt64])
