@@ -160,8 +160,8 @@ private let regex = leaf(.string(.key("s"), .matches(RegexOptions(wholeString: f
         #expect(parts.contains(merged))
         #expect(parts.filter { $0 != merged } == (0..<20).map { cmp(FieldPath("k\($0)"), .eq, 1, .sql) })
         #expect(orRules.contains("or-to-in"))
-        // An AND of 30 leaves: duplicates, a range on `a` narrowed by `!=`, an equality that
-        // contradicts another `!=` among many keys.
+        // An AND of 25 leaves (20 keys, a duplicate twice, three ranges on `a` that merge), then
+        // with `b = 4` and a `b !=` that contradicts it or that it makes redundant.
         var conjuncts: [Filter] = (0..<20).map { cmp(FieldPath("k\($0)"), .gt, 1) }
         conjuncts += [cmp("k3", .gt, 1), cmp("a", .ge, 5), cmp("a", .lt, 9), cmp("a", .gt, 7), cmp("k3", .gt, 1)]
         #expect(
