@@ -5,11 +5,12 @@ enum FieldList {
     /// The key paths in order, without repeats.
     static func parse(_ text: String, role: String) throws(InvalidValue) -> [FieldPath] {
         var paths: [FieldPath] = []
+        var seen = Set<FieldPath>()
         for raw in text.split(separator: ",", omittingEmptySubsequences: false) {
             let item = raw.trimmingSpaces
             guard !item.isEmpty else { throw InvalidValue("a \(role) is empty (a stray comma?)") }
             let path = try keyPath(item, role: role)
-            if !paths.contains(path) { paths.append(path) }
+            if seen.insert(path).inserted { paths.append(path) }
         }
         return paths
     }
