@@ -386,6 +386,23 @@ import Testing
         ColumnRecordTests.expectSame(loaded.engine, data.database())
     }
 
+    /// Pointers into objects of their own class, written later in the file, are resolved once
+    /// the file is read: a path through them answers as on the records (`ColumnLoader.finish`
+    /// takes a class's own pointers as read after it).
+    @Test func pointersIntoTheirOwnClassAreFollowed() throws {
+        let objects = (0..<50).map { i in
+            #"{"objectId": "a\#(i)", "n": \#(i), "next": {"__type": "Pointer", "className": "A", "objectId": "a\#((i + 1) % 50)"}}"#
+        }
+        let path = try Self.temporaryFile("A.ndjson", objects.joined(separator: "\n"))
+        defer { Self.removeTemporaryFile(path) }
+        let engine = try Engine.load(contentsOfFile: path).engine
+        let records = try DataFile.load(path: path)
+        let query = Query(
+            className: "A", predicate: .leaf(.compare(.key("next.n"), .gt, .literal(.int(40)), []), .sql))
+        #expect(try engine.run(query).objectIds == (40..<49).map { "a\($0)" })
+        #expect(try engine.run(query) == ReferenceEvaluator(database: records).run(query))
+    }
+
     // MARK: Bad files
 
     static let badFiles: [(String, String)] = [
