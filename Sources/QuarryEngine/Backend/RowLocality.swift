@@ -13,41 +13,21 @@ extension PushdownEvaluator {
                 case .key(let path, _), .distance(let path, _, _): return path.components.count == 1
                 }
             }
-            && residual.allSatisfy(readsOnlyTheRow)
+            && !residual.contains { part in
+                IRNode.filter(part).contains(innerQueries: false) { node, _ in Self.readsOtherObjects(node) }
+            }
     }
 
-    private static func readsOnlyTheRow(_ filter: Filter) -> Bool {
-        switch filter {
-        case .constant: return true
-        case .and(let parts), .or(let parts): return parts.allSatisfy(readsOnlyTheRow)
-        case .not(let part): return readsOnlyTheRow(part)
-        case .leaf(let leaf): return readsOnlyTheRow(leaf.condition)
-        }
-    }
-
-    private static func readsOnlyTheRow(_ condition: Condition) -> Bool {
-        switch condition {
-        case .compare(let a, _, let b, _), .inCollection(let a, let b, _), .containsAll(let a, let b),
-            .containedBy(let a, let b), .string(let a, _, let b, _):
-            return readsOnlyTheRow(a) && readsOnlyTheRow(b)
-        case .between(let e, let lower, let upper):
-            return readsOnlyTheRow(e) && readsOnlyTheRow(lower) && readsOnlyTheRow(upper)
-        case .isNull(let e), .arraySize(let e, _): return readsOnlyTheRow(e)
-        case .geo(let g): return g.key.components.count == 1
-        case .text(let path, _): return path.components.count == 1
-        case .quantified, .inQuery, .select, .relatedTo: return false
-        }
-    }
-
-    private static func readsOnlyTheRow(_ e: Expr) -> Bool {
-        switch e {
-        case .literal, .variable, .evaluatedObject: return true
-        case .key(let path): return path.components.count == 1
-        case .list(let items): return items.allSatisfy(readsOnlyTheRow)
-        case .function(_, let arguments): return arguments.allSatisfy(readsOnlyTheRow)
-        case .arithmetic(_, let a, let b): return readsOnlyTheRow(a) && readsOnlyTheRow(b)
-        case .negate(let a), .cast(let a, _): return readsOnlyTheRow(a)
-        case .member, .aggregate, .index, .subquery: return false
+    /// Whether evaluating this node may read an object other than the row: a path of more than
+    /// one step (it may cross a pointer), a member, aggregate, index or SUBQUERY of a value
+    /// (it may be one), a quantifier, an inner query or a relation.
+    private static func readsOtherObjects(_ node: IRNode) -> Bool {
+        switch node {
+        case .condition(.quantified), .condition(.inQuery), .condition(.select), .condition(.relatedTo): return true
+        case .condition(.geo(let g)): return g.key.components.count > 1
+        case .condition(.text(let path, _)), .expr(.key(let path)): return path.components.count > 1
+        case .expr(.member), .expr(.aggregate), .expr(.index), .expr(.subquery): return true
+        default: return false
         }
     }
 }

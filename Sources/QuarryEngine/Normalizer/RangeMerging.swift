@@ -21,14 +21,16 @@ extension Normalizer {
             run.count > Self.shortRun
             ? Dictionary(grouping: run.indices.compactMap { i in inequalityKey(run[i]).map { (i, $0) } }) { $0.1 }
                 .mapValues { $0.map(\.0) } : nil
+        func inequalities(of key: RangeGroupKey) -> [Int] {
+            if let inequalitiesByKey { return inequalitiesByKey[key] ?? [] }
+            return run.indices.filter { inequalityKey(run[$0]) == key }
+        }
         var replaced: [Int: [Filter]] = [:]
         var removed = Set<Int>()
         for (key, members) in groups {
             let equalityLike = members.contains { run[$0].rangeOperator == .eq }
             guard members.count >= 2 || equalityLike else { continue }
-            let inequalities =
-                equalityLike
-                ? inequalitiesByKey.map { $0[key] ?? [] } ?? run.indices.filter { inequalityKey(run[$0]) == key } : []
+            let inequalities = equalityLike ? inequalities(of: key) : []
             guard members.count >= 2 || !inequalities.isEmpty else { continue }
             let before = Filter.and((members + inequalities).sorted().map { run[$0] })
             guard let merged = merge(members.map { run[$0] }, inequalities.map { run[$0] }, key) else {
