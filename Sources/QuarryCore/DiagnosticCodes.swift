@@ -8,6 +8,7 @@ package enum ParseCode {
     package static let invalidKeyName = 105
     package static let invalidPointer = 106
     package static let invalidJSON = 107
+    package static let objectTooLarge = 116
     package static let invalidLimit = 117
     package static let invalidSkip = 118
 }

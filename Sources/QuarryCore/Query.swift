@@ -111,13 +111,18 @@ public struct Limits: Hashable, Codable, Sendable {
     public var regexTotalLimit: UInt64
     /// Wall-clock budget for running one query, in seconds (nil: none).
     public var deadlineSeconds: Double?
+    /// Most cells (fields × objects) a class of the in-memory store may have while fewer than
+    /// one cell in 64 holds a value: every column keeps a slot for every object, so a class
+    /// whose objects each bring fields of their own grows quadratically. Loading a data file
+    /// past it fails and a write adding fields past it is refused (docs/STORAGE.md#sparse-fields).
+    public var maxSparseCells: Int
 
     public init(
         maxQueryLength: Int = 100_000, maxNestingDepth: Int = 100,
         maxInListSize: Int = 10_000, maxSubqueries: Int = 16, maxSubqueryDepth: Int = 4,
         maxInnerRows: Int = 1_000_000, regexMatchLimit: UInt32 = 1_000_000,
         regexDepthLimit: UInt32 = 10_000, regexJIT: Bool = true, regexTotalLimit: UInt64 = 20_000_000,
-        deadlineSeconds: Double? = nil
+        deadlineSeconds: Double? = nil, maxSparseCells: Int = 1 << 28
     ) {
         self.maxQueryLength = maxQueryLength
         self.maxNestingDepth = maxNestingDepth
@@ -130,16 +135,18 @@ public struct Limits: Hashable, Codable, Sendable {
         self.regexJIT = regexJIT
         self.regexTotalLimit = regexTotalLimit
         self.deadlineSeconds = deadlineSeconds
+        self.maxSparseCells = maxSparseCells
     }
 
     public static let `default` = Limits()
 
     /// Tighter caps for text from clients one does not trust (a public endpoint): short
-    /// queries, shallow nesting, small regex budgets and a 2-second deadline.
+    /// queries, shallow nesting, small regex budgets, a 2-second deadline and classes at most
+    /// 16 million cells wide unless a cell in 64 holds a value.
     public static let untrusted = Limits(
         maxQueryLength: 10_000, maxNestingDepth: 32, maxInListSize: 1_000, maxSubqueries: 8,
         maxSubqueryDepth: 2, maxInnerRows: 100_000, regexMatchLimit: 100_000, regexDepthLimit: 1_000,
-        regexTotalLimit: 2_000_000, deadlineSeconds: 2)
+        regexTotalLimit: 2_000_000, deadlineSeconds: 2, maxSparseCells: 1 << 24)
 }
 
 extension Limits {

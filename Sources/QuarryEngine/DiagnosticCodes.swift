@@ -64,10 +64,23 @@ extension DiagnosticCode.Index {
         example: .situation("`engine.createIndex(.sorted, on: \"agee\", in: \"Contact\")`"))
 }
 
+extension DiagnosticCode.Limit {
+    public static let sparseClass = DiagnosticCode(
+        "limit.sparse-class",
+        meaning: "A class of the in-memory store would have more cells (fields times objects) than "
+            + "`Limits.maxSparseCells` (2^28 by default) and more than 64 per value its objects hold: the "
+            + "store keeps a cell for every field of every object, so a class whose objects each bring "
+            + "fields of their own would grow quadratically. A data file is refused at the object that "
+            + "crosses the limit, a write adding fields is refused whole; keep such data in a SQLite or "
+            + "PostgreSQL store.",
+        example: .situation("loading a data file of 20,000 objects that each have a field no other has"),
+        parseCode: ParseCode.objectTooLarge)
+}
+
 extension DiagnosticCatalogue {
     public static let engine = DiagnosticCatalogue([
         .query.unboundVariable, .query.functionArity, .query.invalidLimit, .query.invalidSkip,
         .query.cancelled, .date.relativeTime, .regex.invalid, .regex.matchFailed,
-        .index.unknownClass, .index.invalidKey, .index.unknownField,
+        .index.unknownClass, .index.invalidKey, .index.unknownField, .limit.sparseClass,
     ])
 }

@@ -103,13 +103,25 @@ public final class Engine: Sendable {
 
     /// Applies changes in order as one: a query sees all of them or none.
     public func apply(_ changes: [StoreChange]) {
-        _ = replicas.write(
-            changes.map { change in
-                switch change {
-                case .save(let record, let className): return .save(record, in: className)
-                case .delete(let objectId, let className): return .delete(objectId: objectId, from: className)
-                }
-            })
+        _ = replicas.write(Self.replicaChanges(changes))
+    }
+
+    /// `apply`, except that a batch adding fields to a class that would then be sparser than
+    /// `Limits.maxSparseCells` allows is refused whole with `limit.sparse-class`
+    /// (docs/STORAGE.md#sparse-fields): what writes from untrusted clients go through.
+    public func applyWithinLimits(_ changes: [StoreChange]) throws(Diagnostic) {
+        _ = try replicas.write(Self.replicaChanges(changes)) { (r) throws(Diagnostic) in
+            try SparseLimit.check(changes, against: r.store, limit: limits.maxSparseCells)
+        }
+    }
+
+    private static func replicaChanges(_ changes: [StoreChange]) -> [Change] {
+        changes.map { change in
+            switch change {
+            case .save(let record, let className): return .save(record, in: className)
+            case .delete(let objectId, let className): return .delete(objectId: objectId, from: className)
+            }
+        }
     }
 
     // MARK: - Indexes

@@ -54,10 +54,11 @@ public final class InMemoryBackend: QueryBackend {
             plan: report.description.split(separator: "\n").map(String.init))
     }
 
-    /// Applies the changes in order, published as one. The engine's changes cannot fail, so the
-    /// batch is all-or-nothing by construction.
+    /// Applies the changes in order, published as one. The batch is checked before any of it
+    /// is applied (a class made too sparse is refused, `Engine.applyWithinLimits`) and the
+    /// engine's changes cannot fail, so it is all-or-nothing by construction.
     public func write(_ changes: [StoreChange]) async throws(Diagnostic) {
-        engine.apply(changes)
+        try engine.applyWithinLimits(changes)
     }
 
     public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) async throws(Diagnostic) {

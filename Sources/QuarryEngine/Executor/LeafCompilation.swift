@@ -222,8 +222,11 @@ extension FilterCompiler {
                 return pointerListLeaf(l, access, lists, answers) ?? fallback(l)
             }
         }
-        guard column.kind != .generic, let node = build(access, column, answers) else { return fallback(l) }
-        return node
+        if column.kind == .generic {
+            return GenericColumnLeaf(
+                l, access: access, column: column, answers: answers, mayThrow: fallibility.mayThrow(l))
+        }
+        return build(access, column, answers) ?? fallback(l)
     }
 
     /// Whole-array tests and quantifiers on a typed column that holds no arrays: a value is

@@ -142,6 +142,23 @@ final class SlotLeaf: KeyLeaf {
     }
 }
 
+/// A key whose column is generic (values of mixed types, or a sparse field:
+/// docs/STORAGE.md#sparse-fields): the slot decides the rows reaching nothing or null, and the
+/// reference each value (instead of the reference for every row).
+final class GenericColumnLeaf: KeyLeaf {
+    init(_ leaf: Leaf, access: KeyAccess, column: Column, answers: SlotAnswers, mayThrow: Bool) {
+        let held = Double(column.statistics.others) / Double(Swift.max(1, column.rowCount))
+        super.init(
+            leaf, access: access, answers: answers, cost: 0.25 + 200 * held,
+            selectivity: (answers.missing ? 1 - held : 0) + held / 2, mayThrow: mayThrow)
+    }
+
+    override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
+        // A generic column holds no typed value: each one is asked of the reference.
+        try driveDeciding(&b, ctx) { _ in 2 }
+    }
+}
+
 /// An int or date column against a set of integers (IN lists).
 final class Int64SetLeaf: KeyLeaf {
     /// An IN list's numbers: searched in order when few, hashed otherwise.

@@ -5,9 +5,14 @@ import QuarryData
 /// with no `Record` in between (docs/STORAGE.md#direct-loading). A field's column takes the
 /// kind of its first value and is rebuilt with `ColumnKind.best` when its values stop fitting,
 /// the rule `ColumnStore` follows for inserts; once the file is read, `finish` settles every
-/// column as `ColumnStore.init(database:)` does.
+/// column as `ColumnStore.init(database:)` does. A column is brought up to its class's rows
+/// only when it is written and when the file is read, so an object costs the fields it has,
+/// and a field first met after many rows starts generic, as a sparse field's column is
+/// (docs/STORAGE.md#sparse-fields).
 struct ColumnLoader: DataFileSink {
     let store = ColumnStore(database: Database())
+    /// `Limits.maxSparseCells`.
+    let sparseCells: Int
     private(set) var schema = LoadedSchema()
     private var table: ClassTable?
     /// The current class's columns and field names, by field number.
@@ -19,7 +24,14 @@ struct ColumnLoader: DataFileSink {
     private var loaded: [String] = []
     /// The current object's fields in the order written, with their types.
     private var written: [(field: Int, type: FieldType?)] = []
-    private var expected = 0
+    /// The values the current class's objects hold so far.
+    private var values = 0
+    /// The object that took its class past `SparseLimit`, where loading stopped.
+    private(set) var sparseExcess: (className: String, fields: Int, objects: Int, values: Int, objectId: String)?
+
+    init(sparseCells: Int = Limits.default.maxSparseCells) {
+        self.sparseCells = sparseCells
+    }
 
     mutating func beginClass(_ name: String) {
         if let table { schema.add(table.name, classFields()) }
@@ -30,15 +42,18 @@ struct ColumnLoader: DataFileSink {
         columns = []
         names = []
         numbers = [:]
-        expected = 0
+        values = 0
     }
 
     mutating func expect(_ objects: Int) {
         guard let table else { return }
-        expected = objects
         table.reserve(objects)
         table.objectIds.reserve(objects)
-        for column in columns { column?.reserve(objects) }
+        // Not a sparse field's column (docs/STORAGE.md#sparse-fields): it would reserve in vain.
+        let rows = table.rowCount
+        for case let column? in columns where column.presentCount * ColumnKind.sparseRatio >= rows {
+            column.reserve(objects)
+        }
     }
 
     mutating func field(named name: String) -> Int {
@@ -55,18 +70,19 @@ struct ColumnLoader: DataFileSink {
         // nil when the field's type stays as it is (noting nil changes nothing).
         let type = schema.keeps(value, field: field) ? nil : FieldType.of(value)
         guard let column = columns[field] else {
-            let column = store.makeColumn(ColumnKind.of(value) ?? .generic)
+            let sparse = ColumnKind.isSparse(present: 1, rows: row + 1)
+            let column = store.makeColumn(sparse ? .generic : ColumnKind.of(value) ?? .generic)
             if column.defersValuesWell { column.deferValueStatistics() }
             column.codeStringsWhileLoading()
-            column.reserve(max(expected, row + 1))
-            for _ in 0..<row { column.append(nil) }
+            column.appendMissing(row)
             column.append(value)
             table.setColumn(column, for: names[field])
             columns[field] = column
             written.append((field, type))
             return
         }
-        if column.rowCount == row {
+        if column.rowCount <= row {
+            column.appendMissing(row - column.rowCount)
             column.append(value)
             written.append((field, type))
         } else {
@@ -84,20 +100,36 @@ struct ColumnLoader: DataFileSink {
             previous = w.field
             schema.note(w.type, field: w.field)
         }
-        if !inOrder { table.noteFieldOrder(written.map { names[$0.field] }, row: row) }
+        // Field numbers follow the class's field order, so fields written out of number order
+        // are out of the class's order.
+        if !inOrder { table.setFieldOrder(written.map { names[$0.field] }, row: row) }
         for w in written {
             guard let column = columns[w.field], column.misfits > 64, column.kind != .generic,
                 column.misfits * 8 > column.statistics.typed
             else { continue }
             rebuild(w.field)
         }
+        values += written.count
         written.removeAll(keepingCapacity: true)
-        // A column that started generic (a null or an empty array first) gets the kind most of
-        // its values have, checked at doubling row counts so the checks cost O(rows) in all.
+        if SparseLimit.exceeded(fields: names.count, objects: row + 1, values: values, limit: sparseCells) {
+            sparseExcess = (table.name, names.count, row + 1, values, objectId)
+            return false
+        }
+        // At doubling row counts (so that the checks cost O(rows) in all), a typed column that
+        // has become sparse turns generic, and a generic one (a null or an empty array first, or
+        // a field first met after many rows) that is not sparse gets the kind most of its
+        // values have.
         let rows = row + 1
-        if rows >= 64, rows & (rows - 1) == 0 {
-            for (field, column) in columns.enumerated() where column?.kind == .generic {
-                if let column, Self.bestKind(column, rows) != .generic { rebuild(field) }
+        if ColumnStore.atDoubling(rows) {
+            for (field, column) in columns.enumerated() {
+                guard let column else { continue }
+                let sparse = ColumnKind.isSparse(present: column.presentCount, rows: rows)
+                if column.kind != .generic {
+                    if sparse { rebuild(field) }
+                } else if !sparse {
+                    column.appendMissing(rows - column.rowCount)
+                    if ColumnStore.bestKind(column) != .generic { rebuild(field) }
+                }
             }
         }
         return true
@@ -108,6 +140,8 @@ struct ColumnLoader: DataFileSink {
     mutating func finish(threads: Int) -> InferredSchema {
         if let table { schema.add(table.name, classFields()) }
         table = nil
+        // The columns rebuilt below are let go of as they are replaced.
+        columns = []
         var noting: [Column] = []
         // Where each class was read: a pointer into a class read at or after its own is
         // resolved now (found by position, not by a set of the later classes per class, which
@@ -122,6 +156,13 @@ struct ColumnLoader: DataFileSink {
             let start = first[name] ?? .max
             for field in table.fieldNames {
                 guard let column = table.columns[field] else { continue }
+                // A sparse field's column is made generic from the rows it holds, before it is
+                // brought up to the class's rows.
+                if column.kind != .generic, ColumnKind.isSparse(present: column.presentCount, rows: table.rowCount) {
+                    store.rebuild(field, in: table)
+                    continue
+                }
+                column.appendMissing(table.rowCount - column.rowCount)
                 let s = column.statistics, e = (column as? ArrayColumn)?.elements.statistics
                 let misfit = column.misfits * 8 > s.typed || (e.map { $0.others * 8 > $0.typed } ?? false)
                 let forward: Bool
@@ -129,7 +170,12 @@ struct ColumnLoader: DataFileSink {
                 case .pointer(let target), .pointerList(let target): forward = (last[target] ?? -1) >= start
                 default: forward = false
                 }
-                if forward || (column.kind == .generic ? Self.bestKind(column, table.rowCount) != .generic : misfit) {
+                let settled =
+                    column.kind == .generic
+                    ? ColumnKind.isSparse(present: column.presentCount, rows: table.rowCount)
+                        || ColumnStore.bestKind(column) == .generic
+                    : !misfit
+                if forward || !settled {
                     store.rebuild(field, in: table)
                 } else {
                     // Settled first: a dictionary-encoded column notes each distinct string once.
@@ -161,10 +207,6 @@ struct ColumnLoader: DataFileSink {
 
     private func classFields() -> [(String, FieldType?)] {
         names.indices.map { (names[$0], $0 < schema.current.count ? schema.current[$0] : nil) }
-    }
-
-    private static func bestKind(_ column: Column, _ rows: Int) -> ColumnKind {
-        ColumnKind.best(for: (0..<rows).lazy.compactMap { column.value(at: $0) })
     }
 }
 

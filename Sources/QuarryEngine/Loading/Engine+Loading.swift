@@ -32,12 +32,12 @@ extension Engine {
         var loader: ColumnLoader
         if parallelism.threads > 1 {
             // The columns are built on a second thread while this one reads.
-            var pipelined = PipelinedSink(ColumnLoader())
+            var pipelined = PipelinedSink(ColumnLoader(sparseCells: limits.maxSparseCells))
             outcome = try DataFile.read(
                 path: path, className: className, format: format, into: &pipelined, progress: progress)
             loader = pipelined.target(as: ColumnLoader.self)
         } else {
-            loader = ColumnLoader()
+            loader = ColumnLoader(sparseCells: limits.maxSparseCells)
             outcome = try DataFile.read(
                 path: path, className: className, format: format, into: &loader, progress: progress)
         }
@@ -51,6 +51,16 @@ extension Engine {
                     random: { Double.random(in: 0..<1) }, parallelism: parallelism),
                 schema: schema, direct: true)
         case .records(let database):
+            // The direct loader stopped at a class too sparse for columns, and the record loader
+            // then read the whole file (so an error anywhere in it comes first).
+            if let e = loader.sparseExcess {
+                throw SparseLimit.error(
+                    e.className, fields: e.fields, objects: e.objects, values: e.values, limit: limits.maxSparseCells,
+                    objectId: e.objectId, file: path)
+            }
+            if let error = SparseLimit.firstExcess(in: database, file: path, limit: limits.maxSparseCells) {
+                throw error
+            }
             return Loaded(
                 engine: Engine(database: database, limits: limits, parallelism: parallelism), schema: database,
                 direct: false)

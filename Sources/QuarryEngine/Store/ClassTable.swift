@@ -13,6 +13,8 @@ final class ClassTable {
     /// `columns` in the order of `fieldNames`: building a record walks them without hashing a
     /// name per field.
     private var orderedColumns: [Column] = []
+    /// Each field's position in `fieldNames`.
+    private var positions: [String: Int] = [:]
     /// Rows whose fields were written in another order than `fieldNames`, with their own.
     private var fieldOrders: [Int: [String]] = [:]
     /// objectId → row, keyed by the objectIds' bytes in their arena.
@@ -33,6 +35,7 @@ final class ClassTable {
         c.columns = columns.mapValues { $0.copy(targets: targets) }
         c.fieldNames = fieldNames
         c.orderedColumns = fieldNames.map { c.columns[$0]! }
+        c.positions = positions
         c.fieldOrders = fieldOrders
         c.lookup = lookup
         c.deleted = deleted
@@ -71,9 +74,10 @@ final class ClassTable {
     /// Adds a field's column (after the others) or replaces it.
     func setColumn(_ column: Column, for field: String) {
         if columns.updateValue(column, forKey: field) == nil {
+            positions[field] = fieldNames.count
             fieldNames.append(field)
             orderedColumns.append(column)
-        } else if let i = fieldNames.firstIndex(of: field) {
+        } else if let i = positions[field] {
             orderedColumns[i] = column
         }
     }
@@ -98,7 +102,10 @@ final class ClassTable {
         return row
     }
 
-    /// `appendRow` for an objectId the class does not hold yet; nil (and no row) when it does.
+    /// A row for an objectId the class does not hold yet; nil (and no row) when it does. The
+    /// columns are left as they are: the direct loader brings each up to the class's rows
+    /// when it next writes it and when the file is read (docs/STORAGE.md#sparse-fields), so
+    /// an object costs the fields it has, not every field of its class.
     func appendRowIfNew(_ objectId: String) -> Int? {
         let row = rowCount
         var id = objectId
@@ -107,7 +114,6 @@ final class ClassTable {
         }
         guard held == nil else { return nil }
         objectIds.append(.string(objectId))
-        for column in columns.values where column.rowCount == row { column.append(nil) }
         return row
     }
 
@@ -129,8 +135,21 @@ final class ClassTable {
     /// Notes the order a row's fields were written in (after its columns are set), so that
     /// its record reads back in that order.
     func noteFieldOrder(_ order: [String], row: Int) {
-        // In order when `order` is a subsequence of `fieldNames` (a walk, no hashing: this
-        // runs for every object loaded).
+        // In order when `order` is a subsequence of `fieldNames`: a walk, no hashing, for an
+        // object with most of its class's fields; positions for one with few of them (else a
+        // class of many sparse fields costs every field per object).
+        if order.count * 8 < fieldNames.count {
+            var last = -1
+            for name in order {
+                guard let p = positions[name], p > last else {
+                    fieldOrders[row] = order
+                    return
+                }
+                last = p
+            }
+            if !fieldOrders.isEmpty { fieldOrders[row] = nil }
+            return
+        }
         var j = 0
         for name in order {
             while j < fieldNames.count, fieldNames[j] != name { j += 1 }
@@ -141,6 +160,12 @@ final class ClassTable {
             j += 1
         }
         if !fieldOrders.isEmpty { fieldOrders[row] = nil }
+    }
+
+    /// Notes the order of a row's fields known to be out of the class's order (the direct
+    /// loader, which tells by the fields' numbers).
+    func setFieldOrder(_ order: [String], row: Int) {
+        fieldOrders[row] = order
     }
 
     /// The object at a row, as a record.
@@ -156,7 +181,7 @@ final class ClassTable {
         // Filled in place, and an object with every field shares `fieldNames` as its order
         // (most objects of a class: no array of names made per record); an order of its own is
         // begun at the first missing field.
-        var fields: [String: Value] = Dictionary(minimumCapacity: fieldNames.count)
+        var fields: [String: Value] = Dictionary(minimumCapacity: min(fieldNames.count, 64))
         var order: [String]? = nil
         for (i, (name, column)) in zip(fieldNames, orderedColumns).enumerated() {
             if let v = column.value(at: row) {

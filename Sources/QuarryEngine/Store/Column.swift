@@ -102,6 +102,19 @@ class Column {
         place(v, at: slots.count - 1)
     }
 
+    /// Adds `n` rows at the end where the object has no such field: how the direct loader
+    /// brings a column that no recent object wrote up to its class's rows in one step
+    /// (docs/STORAGE.md#sparse-fields).
+    final func appendMissing(_ n: Int) {
+        guard n > 0 else { return }
+        if kind != .generic { for _ in 0..<n { appendPlaceholder() } }
+        slots.append(contentsOf: repeatElement(Slot.missing.rawValue, count: n))
+        statistics.missing += n
+    }
+
+    /// Objects holding the field (null included).
+    final var presentCount: Int { statistics.typed + statistics.others + statistics.nulls }
+
     /// Replaces the value at `row`; nil means the field is now missing.
     final func set(_ row: Int, _ v: Value?) {
         forget(row)

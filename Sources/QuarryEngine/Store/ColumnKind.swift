@@ -34,6 +34,20 @@ enum ColumnKind: Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether a field that `present` of a class's `rows` objects hold is sparse: its column is
+    /// then generic, its few values kept by row and a slot byte per row, instead of a typed
+    /// array as long as the class (docs/STORAGE.md#sparse-fields). Small classes never are.
+    static func isSparse(present: Int, rows: Int) -> Bool {
+        rows >= sparseFloor && present * sparseRatio < rows
+    }
+
+    /// Rows a class has at least before a field can be sparse.
+    static let sparseFloor = 4096
+    /// A sparse field is held by fewer than one object in this many: rare enough that asking
+    /// the reference for each of its values (about a microsecond each) costs a scan no more
+    /// than a few milliseconds per million rows, where its typed array would cost 8 bytes a row.
+    static let sparseRatio = 256
+
     /// The kind a single value would be stored as; nil for null.
     static func of(_ v: Value) -> ColumnKind? {
         switch v {

@@ -238,7 +238,19 @@ final class ColumnStore {
 
     private func build(_ data: ClassData, into table: ClassTable) {
         let records = data.records
+        var present: [String: Int] = [:]
+        for record in records { for field in record.fieldOrder { present[field, default: 0] += 1 } }
+        // Sparse fields' columns are generic and filled from the records that hold them, in one
+        // pass over the records (a pass per field made a class of many fields quadratic).
+        var sparse: [String: Column] = [:]
         for field in data.fieldNames {
+            guard !ColumnKind.isSparse(present: present[field] ?? 0, rows: records.count) else {
+                let column = makeColumn(.generic)
+                column.appendMissing(records.count)
+                sparse[field] = column
+                table.setColumn(column, for: field)
+                continue
+            }
             let column = makeColumn(initialKind(field, data))
             column.reserve(records.count)
             for record in records { column.append(record.fields[field]) }
@@ -249,6 +261,12 @@ final class ColumnStore {
             } else {
                 column.settle()
             }
+        }
+        if !sparse.isEmpty {
+            for (row, record) in records.enumerated() {
+                for field in record.fieldOrder { sparse[field]?.set(row, record.fields[field]) }
+            }
+            for column in sparse.values { column.settle() }
         }
         table.objectIds.settleDistinct()
         for (row, record) in records.enumerated() { table.noteFieldOrder(record.fieldOrder, row: row) }
@@ -310,8 +328,10 @@ final class ColumnStore {
     /// column whose values stopped fitting its type is rebuilt with the type that fits best.
     private func set(_ field: String, _ value: Value?, row: Int, in table: ClassTable) {
         guard let column = table.columns[field] else {
-            let column = makeColumn(value.flatMap(ColumnKind.of) ?? .generic)
-            for _ in 0..<table.rowCount { column.append(nil) }
+            // A new field of a large class starts sparse (docs/STORAGE.md#sparse-fields).
+            let sparse = ColumnKind.isSparse(present: 1, rows: table.liveCount)
+            let column = makeColumn(sparse ? .generic : value.flatMap(ColumnKind.of) ?? .generic)
+            column.appendMissing(table.rowCount)
             table.discountDeleted(column)
             column.set(row, value)
             table.setColumn(column, for: field)
@@ -323,15 +343,44 @@ final class ColumnStore {
             rebuild(field, in: table)
         } else if let sliced = column as? SlicedColumn, sliced.wasteful {
             rebuild(field, in: table)
+        } else if column.kind == .generic, value != nil, Self.atDoubling(column.presentCount),
+            !ColumnKind.isSparse(present: column.presentCount, rows: table.liveCount),
+            Self.bestKind(column) != .generic
+        {
+            // A generic column is looked at again each time its values double: a sparse field
+            // that most objects now hold, or one whose mixed values settled, gets its kind.
+            rebuild(field, in: table)
         }
     }
 
+    /// Counts at which a generic column is looked at again: 64, 128, 256, …
+    static func atDoubling(_ n: Int) -> Bool { n >= 64 && n & (n - 1) == 0 }
+
+    /// The kind that fits a column's values best (`ColumnKind.best`).
+    static func bestKind(_ column: Column) -> ColumnKind {
+        ColumnKind.best(for: (0..<column.rowCount).lazy.compactMap { column.value(at: $0) })
+    }
+
+    /// A field's column made again with the kind its values call for: generic when the field
+    /// is sparse, else the kind most values fit (`ColumnKind.best`). The old column may be
+    /// shorter than the class (the direct loader's, docs/STORAGE.md#sparse-fields): the rows
+    /// past its end are missing.
     func rebuild(_ field: String, in table: ClassTable) {
         guard let old = table.columns[field] else { return }
-        let values = (0..<table.rowCount).map { old.value(at: $0) }
-        let column = makeColumn(ColumnKind.best(for: values.lazy.compactMap { $0 }))
-        column.reserve(values.count)
-        for v in values { column.append(v) }
+        let rows = table.rowCount
+        let column: Column
+        if ColumnKind.isSparse(present: old.presentCount, rows: table.liveCount) {
+            column = makeColumn(.generic)
+            column.appendMissing(rows)
+            for row in 0..<old.rowCount where old.slots[row] != Slot.missing.rawValue {
+                column.set(row, old.value(at: row))
+            }
+        } else {
+            let values = (0..<rows).map { $0 < old.rowCount ? old.value(at: $0) : nil }
+            column = makeColumn(ColumnKind.best(for: values.lazy.compactMap { $0 }))
+            column.reserve(values.count)
+            for v in values { column.append(v) }
+        }
         table.discountDeleted(column)
         column.settle()
         table.setColumn(column, for: field)
