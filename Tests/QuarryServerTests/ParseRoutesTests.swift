@@ -195,4 +195,28 @@ import Testing
             #expect(error["code"] == 124)
         }
     }
+
+    /// A create that would make a class of the in-memory store too sparse (docs/STORAGE.md#sparse-fields)
+    /// is refused with Parse's OBJECT_TOO_LARGE, and nothing is stored; one field more is fine.
+    @Test func aCreateMakingAClassTooSparseIsRefused() async throws {
+        let records = (0..<3_000).map { Record(objectId: "w\($0)", fields: [("n", .int(Int64($0)))]) }
+        var limits = H.configuration.limits
+        limits.maxSparseCells = 1 << 16
+        let backend = InMemoryBackend(database: Database([ClassData(name: "Wide", records: records)]), limits: limits)
+        try await H.withServer(backend: backend) { (c: H.Client) async throws in
+            // 73 fields (createdAt and updatedAt too) × 3,001 objects: more than 2^16 cells and more
+            // than 64 per value.
+            let fields = (0..<70).map { "\"f\($0)\":1" }.joined(separator: ",")
+            let (status, error) = try await c.send(.post, "/parse/classes/Wide", body: "{\(fields)}")
+            #expect(status == .badRequest)
+            #expect(error["code"] == 116)
+            #expect(
+                error["error"]?.stringValue?.hasPrefix("class 'Wide': the class would have 73 fields") == true,
+                "\(error)")
+            let (_, count) = try await c.send(.get, "/parse/classes/Wide?count=1&limit=0", headers: master)
+            #expect(count["count"] == .int(3_000))
+            let (created, _) = try await c.send(.post, "/parse/classes/Wide", body: #"{"extra":1}"#)
+            #expect(created == .created)
+        }
+    }
 }

@@ -21,7 +21,7 @@ enum SparseLimit {
             + (overflow ? "more cells than can be counted" : "\(cells) cells")
             + " (the in-memory store keeps one for every field of every object) for \(values) values: "
             + "more than the limit of \(limit) cells and more than \(cellsPerValue) per value; "
-            + "keep data this sparse in a store (quarry import --store sqlite:PATH)"
+            + "data this sparse belongs in a SQLite or PostgreSQL store"
     }
 
     /// The first object of a data file's records that takes its class past the limit, as the

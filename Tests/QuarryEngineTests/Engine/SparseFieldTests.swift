@@ -154,7 +154,7 @@ import Testing
                         == "\(path): class 'Wide', object #1025 (objectId 'o1024'): the class would have 1025 fields "
                         + "over 1025 objects, 1050625 cells (the in-memory store keeps one for every field of every "
                         + "object) for 1025 values: more than the limit of 1048576 cells and more than 64 per value; "
-                        + "keep data this sparse in a store (quarry import --store sqlite:PATH)")
+                        + "data this sparse belongs in a SQLite or PostgreSQL store")
             }
         }
         // Within the default limit the same file loads.
