@@ -19,6 +19,11 @@ extension GRDB.Database {
 
     func prepared(_ sql: String, _ bindings: [SQLiteBinding?]) throws -> SQLiteStatement {
         guard let handle = sqliteConnection else { throw SQLiteError(code: 21, message: "the connection is closed") }
+        // GRDB's authorizer, set once on each connection, gathers what every statement compiled
+        // there touches until GRDB compiles one of its own, and searches what it gathered at
+        // each column an UPDATE names: compiling a trivial statement of GRDB's first starts it
+        // afresh (otherwise an import adding thousands of fields took minutes, quadratically).
+        _ = try makeStatement(sql: "SELECT 1")
         let statement = try SQLiteStatement(sql, on: handle)
         for (i, b) in bindings.enumerated() { statement.bind(Int32(i + 1), b) }
         return statement

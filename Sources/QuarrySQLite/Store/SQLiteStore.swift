@@ -263,6 +263,12 @@ public final class SQLiteStore: QueryBackend, Sendable {
         // objectId (already unique) needs none.
         guard key.count == 1, key.first != "objectId" else { return }
         let field = try catalog.ensureField(key.first, in: className, db)
+        guard field.hasColumns else {
+            throw Diagnostic(
+                .index.invalidKey,
+                "'\(key)' of class '\(className)' cannot be indexed in a SQLite store: "
+                    + StoreCatalog.documentOnlyReason)
+        }
         let c = catalog.classes[className]!
         try db.run(
             "CREATE INDEX IF NOT EXISTS \(c.table)_f\(field.number) ON \(c.table) (f\(field.number), g\(field.number))")

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import GRDB
 import Quarry
@@ -23,16 +24,53 @@ struct StoreCatalog {
 
         /// The catalog's `flags` column.
         var flags: Int64 { (largeInts ? 1 : 0) | (nulStrings ? 2 : 0) }
+
+        /// Whether the field has its column pair; a field past the table's columns lives in
+        /// the document only (docs/STORAGE.md#tables).
+        var hasColumns: Bool { number < StoreCatalog.documentOnlyNumbers }
     }
+
+    /// Numbers from here on name fields without columns, so that they sort after every field
+    /// with columns.
+    static let documentOnlyNumbers = 1 << 40
+
+    /// Why a document-only field's tests are left to Quarry (its kind in the catalog).
+    static let documentOnlyReason =
+        "the class has more fields than a SQLite table has columns, so this one lives in the document only"
 
     struct Class {
         let id: Int64
         let name: String
-        var fields: [Field]
+        private(set) var fields: [Field] = []
+        /// Each field's position in `fields` (a class may have thousands).
+        private var positions: [String: Int] = [:]
+        /// The fields with columns, and the highest of their numbers.
+        private(set) var withColumns = 0
+        private(set) var lastColumnNumber = 0
         var indexes: [IndexDeclaration]
         var table: String { "c\(id)" }
 
-        func field(_ name: String) -> Field? { fields.first { $0.name == name } }
+        init(id: Int64, name: String, indexes: [IndexDeclaration]) {
+            self.id = id
+            self.name = name
+            self.indexes = indexes
+        }
+
+        func position(_ name: String) -> Int? { positions[name] }
+        func field(_ name: String) -> Field? { positions[name].map { fields[$0] } }
+
+        mutating func append(_ field: Field) {
+            positions[field.name] = fields.count
+            fields.append(field)
+            if field.hasColumns {
+                withColumns += 1
+                lastColumnNumber = max(lastColumnNumber, field.number)
+            }
+        }
+
+        mutating func replace(_ field: Field) {
+            if let at = positions[field.name] { fields[at] = field }
+        }
     }
 
     private(set) var classes: [String: Class] = [:]
@@ -80,13 +118,13 @@ struct StoreCatalog {
         var byId: [Int64: String] = [:]
         try db.each("SELECT id, name FROM quarry_classes ORDER BY id") { row in
             let name = row.string(1)
-            catalog.classes[name] = Class(id: row.int64(0), name: name, fields: [], indexes: [])
+            catalog.classes[name] = Class(id: row.int64(0), name: name, indexes: [])
             catalog.classNames.append(name)
             byId[row.int64(0)] = name
         }
         try db.each("SELECT class, name, number, kind, flags, type FROM quarry_fields ORDER BY class, number") { row in
             guard let className = byId[row.int64(0)] else { return }
-            catalog.classes[className]?.fields.append(
+            catalog.classes[className]?.append(
                 Field(
                     name: row.string(1), number: Int(row.int64(2)),
                     kind: row.text(3).flatMap(SQLiteColumnKind.init(storedText:)),
@@ -108,7 +146,7 @@ struct StoreCatalog {
     mutating func ensureClass(_ name: String, _ db: GRDB.Database) throws -> Class {
         if let c = classes[name] { return c }
         try db.run("INSERT INTO quarry_classes (name) VALUES (?1)", [.text(name)])
-        let c = Class(id: db.lastInsertedRowID, name: name, fields: [], indexes: [])
+        let c = Class(id: db.lastInsertedRowID, name: name, indexes: [])
         try Self.changed(db)
         // seq is the rowid: insertion order, kept by VACUUM and by replacement in place.
         try db.run(
@@ -122,26 +160,43 @@ struct StoreCatalog {
     }
 
     /// The field, given a column pair of its own (`f<n>`, `g<n>`, no declared type, so values
-    /// keep the storage class they were bound with) when it is new.
+    /// keep the storage class they were bound with) when it is new. Once the class's table has
+    /// as many columns as SQLite allows a table (`SQLITE_LIMIT_COLUMN`, 2,000 by default: 997
+    /// fields), a new field lives in the document only: its kind is unsupported, so every test
+    /// of it is left to Quarry.
     mutating func ensureField(_ name: String, in className: String, _ db: GRDB.Database) throws -> Field {
         guard var c = classes[className] else { preconditionFailure("ensureClass first") }
         if let f = c.field(name) { return f }
-        let number = (c.fields.map(\.number).max() ?? 0) + 1
-        try db.run("ALTER TABLE \(c.table) ADD COLUMN f\(number)")
-        try db.run("ALTER TABLE \(c.table) ADD COLUMN g\(number)")
+        let number: Int
+        var kind: SQLiteColumnKind? = nil
+        if c.withColumns < Self.fieldsWithColumns(db) {
+            number = c.lastColumnNumber + 1
+            try db.run("ALTER TABLE \(c.table) ADD COLUMN f\(number)")
+            try db.run("ALTER TABLE \(c.table) ADD COLUMN g\(number)")
+        } else {
+            number = (c.fields.last.map { max($0.number, Self.documentOnlyNumbers - 1) } ?? 0) + 1
+            kind = .unsupported(reason: Self.documentOnlyReason)
+        }
         try db.run(
-            "INSERT INTO quarry_fields (class, name, number) VALUES (?1, ?2, ?3)",
-            [.int(c.id), .text(name), .int(Int64(number))])
+            "INSERT INTO quarry_fields (class, name, number, kind) VALUES (?1, ?2, ?3, ?4)",
+            [.int(c.id), .text(name), .int(Int64(number)), kind.map { .text($0.storedText) }])
         try Self.changed(db)
-        let f = Field(name: name, number: number, kind: nil, largeInts: false, nulStrings: false, type: nil)
-        c.fields.append(f)
+        let f = Field(name: name, number: number, kind: kind, largeInts: false, nulStrings: false, type: nil)
+        c.append(f)
         classes[className] = c
         return f
     }
 
+    /// Fields a class's table has room for: SQLite's column limit less the five fixed columns,
+    /// two columns a field.
+    static func fieldsWithColumns(_ db: GRDB.Database) -> Int {
+        let limit = db.sqliteConnection.map { Int(sqlite3_limit($0, SQLITE_LIMIT_COLUMN, -1)) } ?? 2000
+        return (limit - 5) / 2
+    }
+
     mutating func update(_ field: Field, in className: String, _ db: GRDB.Database) throws {
-        guard var c = classes[className], let at = c.fields.firstIndex(where: { $0.name == field.name }) else { return }
-        c.fields[at] = field
+        guard var c = classes[className] else { return }
+        c.replace(field)
         classes[className] = c
         let type = try field.type.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try db.run(
@@ -176,7 +231,8 @@ struct StoreCatalog {
             out[c.name] = SQLiteTable(
                 className: c.name, name: c.table, fields: c.fields.map(\.name), kinds: kinds,
                 nulFields: Set(c.fields.filter(\.nulStrings).map(\.name)),
-                columnNumbers: Dictionary(uniqueKeysWithValues: c.fields.map { ($0.name, $0.number) }))
+                columnNumbers: Dictionary(
+                    uniqueKeysWithValues: c.fields.filter(\.hasColumns).map { ($0.name, $0.number) }))
         }
         return out
     }

@@ -7,8 +7,17 @@ import QuarryCore
 struct StoreWriter {
     var catalog: StoreCatalog
     let db: GRDB.Database
-    /// Each class's upsert and the number of fields it binds.
-    private var upserts: [String: (Int, SQLiteStatement)] = [:]
+    /// Each class's insert and update for its columns.
+    private var upserts: [String: Upsert] = [:]
+
+    private struct Upsert {
+        /// The fields with columns the statements bind.
+        let columns: Int
+        let insert: SQLiteStatement
+        var update: SQLiteStatement?
+        /// Each field's first parameter; 0 for a field without columns.
+        var parameters: [Int32]
+    }
     /// The document being written, its storage reused from row to row.
     private var document: [UInt8] = []
     /// The saved object's values beside their fields' positions, reused from row to row.
@@ -26,13 +35,14 @@ struct StoreWriter {
         // Each value beside its field's position in `c.fields`, so that binding reads no
         // dictionary (the import's hot path, docs/STORAGE.md#writes).
         placed.removeAll(keepingCapacity: true)
+        document.removeAll(keepingCapacity: true)
         var created: Value?
         var updated: Value?
         for name in record.fieldOrder {
             guard let value = record.fields[name] else { continue }
             if name == "createdAt" { created = value } else if name == "updatedAt" { updated = value }
             let at: Int
-            if let known = c.fields.firstIndex(where: { $0.name == name }) {
+            if let known = c.position(name) {
                 at = known
             } else {
                 _ = try catalog.ensureField(name, in: className, db)
@@ -58,39 +68,82 @@ struct StoreWriter {
             }
             placed.append((at, value))
         }
-        let statement = try upsert(c)
-        // Fields this object lacks are NULL.
+        let upsert = try self.upsert(c)
+        try bind(upsert.insert, record, created, updated, placed, c, upsert.parameters)
+        try upsert.insert.run()
+        guard db.changesCount == 0 else { return }
+        // The objectId is taken: the object is replaced in place (its seq kept).
+        let update = try replacement(c)
+        try bind(update, record, created, updated, placed, c, upsert.parameters)
+        try update.run()
+    }
+
+    /// Binds an object to the class's insert or update: objectId, dates, document, and each
+    /// field's columns (fields this object lacks are NULL).
+    private mutating func bind(
+        _ statement: SQLiteStatement, _ record: QuarryCore.Record, _ created: Value?, _ updated: Value?,
+        _ placed: [(Int, Value)], _ c: StoreCatalog.Class, _ parameters: [Int32]
+    ) throws {
         statement.clearBindings()
-        document.removeAll(keepingCapacity: true)
-        StoredRecordCodec.write(record, to: &document)
+        if document.isEmpty { StoredRecordCodec.write(record, to: &document) }
         statement.bind(1, .text(record.objectId))
         statement.bind(2, Self.millis(created))
         statement.bind(3, Self.millis(updated))
         document.withUnsafeBufferPointer { statement.bind(4, utf8: $0) }
         for (at, value) in placed {
+            // A document-only field has no columns (docs/STORAGE.md#tables).
+            let p = parameters[at]
+            guard p > 0 else { continue }
             let (a, b) = Self.columns(value, c.fields[at].kind)
-            statement.bind(Int32(5 + 2 * at), a)
-            statement.bind(Int32(6 + 2 * at), b)
+            statement.bind(p, a)
+            statement.bind(p + 1, b)
         }
-        try statement.run()
     }
 
-    /// The class's upsert for its current columns, prepared once for each set of columns
-    /// (the hot path of an import, docs/STORAGE.md#writes).
-    private mutating func upsert(_ c: StoreCatalog.Class) throws -> SQLiteStatement {
-        if let (fields, statement) = upserts[c.name], fields == c.fields.count { return statement }
-        let columns =
-            ["objectId", "createdAt", "updatedAt", "doc"] + c.fields.flatMap { ["f\($0.number)", "g\($0.number)"] }
-        let placeholders = (1...columns.count).map { "?\($0)" }.joined(separator: ", ")
-        // An upsert on objectId updates the row in place: the seq (insertion order) stays.
-        let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        let statement = try db.prepared(
-            """
-            INSERT INTO \(c.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
-            ON CONFLICT (objectId) DO UPDATE SET \(updates)
-            """, [])
-        upserts[c.name] = (c.fields.count, statement)
-        return statement
+    /// The class's insert for its current columns, prepared once for each set of columns (the
+    /// hot path of an import, docs/STORAGE.md#writes), with each field's first parameter (0 for
+    /// a field without columns). An insert, not an upsert: SQLite's authorizer reports every
+    /// column of an upsert's `DO UPDATE SET`, which GRDB's authorizer gathers in time quadratic
+    /// in the columns (minutes for a class of a thousand fields); the update that replaces an
+    /// object is prepared only when one is replaced.
+    private mutating func upsert(_ c: StoreCatalog.Class) throws -> Upsert {
+        if var known = upserts[c.name], known.columns == c.withColumns {
+            // Fields added since, if any, live in the document only: no parameters.
+            guard known.parameters.count < c.fields.count else { return known }
+            known.parameters += [Int32](repeating: 0, count: c.fields.count - known.parameters.count)
+            upserts[c.name] = known
+            return known
+        }
+        var parameters: [Int32] = [], next: Int32 = 5
+        for field in c.fields {
+            parameters.append(field.hasColumns ? next : 0)
+            if field.hasColumns { next += 2 }
+        }
+        // Every column in the table's order (seq, objectId, createdAt, updatedAt, doc, then each
+        // field's pair by number), unnamed: SQLite looks up named columns and numbered
+        // parameters one by one, in time quadratic in a wide table's columns.
+        let placeholders = Array(repeating: "?", count: Self.columns(of: c).count).joined(separator: ", ")
+        let insert = try db.prepared(
+            "INSERT INTO \(c.table) VALUES (NULL, \(placeholders)) ON CONFLICT (objectId) DO NOTHING", [])
+        let made = Upsert(columns: c.withColumns, insert: insert, update: nil, parameters: parameters)
+        upserts[c.name] = made
+        return made
+    }
+
+    /// The class's update of an object by objectId, with the parameters of its insert; the
+    /// seq (insertion order) stays.
+    private mutating func replacement(_ c: StoreCatalog.Class) throws -> SQLiteStatement {
+        if let update = upserts[c.name]?.update { return update }
+        let columns = Self.columns(of: c)
+        let sets = columns.enumerated().dropFirst().map { "\($1) = ?\($0 + 1)" }.joined(separator: ", ")
+        let update = try db.prepared("UPDATE \(c.table) SET \(sets) WHERE objectId = ?1", [])
+        upserts[c.name]?.update = update
+        return update
+    }
+
+    private static func columns(of c: StoreCatalog.Class) -> [String] {
+        ["objectId", "createdAt", "updatedAt", "doc"]
+            + c.fields.filter(\.hasColumns).flatMap { ["f\($0.number)", "g\($0.number)"] }
     }
 
     /// Removes the object; returns whether it was there.
