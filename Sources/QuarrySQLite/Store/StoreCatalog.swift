@@ -44,9 +44,10 @@ struct StoreCatalog {
         private(set) var fields: [Field] = []
         /// Each field's position in `fields` (a class may have thousands).
         private var positions: [String: Int] = [:]
-        /// The fields with columns, and the highest of their numbers.
+        /// The fields with columns, the highest of their numbers, and the highest of all.
         private(set) var withColumns = 0
         private(set) var lastColumnNumber = 0
+        private(set) var lastNumber = 0
         var indexes: [IndexDeclaration]
         var table: String { "c\(id)" }
 
@@ -62,6 +63,7 @@ struct StoreCatalog {
         mutating func append(_ field: Field) {
             positions[field.name] = fields.count
             fields.append(field)
+            lastNumber = max(lastNumber, field.number)
             if field.hasColumns {
                 withColumns += 1
                 lastColumnNumber = max(lastColumnNumber, field.number)
@@ -174,7 +176,7 @@ struct StoreCatalog {
             try db.run("ALTER TABLE \(c.table) ADD COLUMN f\(number)")
             try db.run("ALTER TABLE \(c.table) ADD COLUMN g\(number)")
         } else {
-            number = (c.fields.last.map { max($0.number, Self.documentOnlyNumbers - 1) } ?? 0) + 1
+            number = max(c.lastNumber, Self.documentOnlyNumbers - 1) + 1
             kind = .unsupported(reason: Self.documentOnlyReason)
         }
         try db.run(
