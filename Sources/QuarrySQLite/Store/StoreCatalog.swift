@@ -167,25 +167,27 @@ struct StoreCatalog {
     /// fields), a new field lives in the document only: its kind is unsupported, so every test
     /// of it is left to Quarry.
     mutating func ensureField(_ name: String, in className: String, _ db: GRDB.Database) throws -> Field {
-        guard var c = classes[className] else { preconditionFailure("ensureClass first") }
-        if let f = c.field(name) { return f }
+        guard let known = classes[className] else { preconditionFailure("ensureClass first") }
+        if let f = known.field(name) { return f }
+        let (id, table, withColumns) = (known.id, known.table, known.withColumns)
+        let (lastColumnNumber, lastNumber) = (known.lastColumnNumber, known.lastNumber)
         let number: Int
         var kind: SQLiteColumnKind? = nil
-        if c.withColumns < Self.fieldsWithColumns(db) {
-            number = c.lastColumnNumber + 1
-            try db.run("ALTER TABLE \(c.table) ADD COLUMN f\(number)")
-            try db.run("ALTER TABLE \(c.table) ADD COLUMN g\(number)")
+        if withColumns < Self.fieldsWithColumns(db) {
+            number = lastColumnNumber + 1
+            try db.run("ALTER TABLE \(table) ADD COLUMN f\(number)")
+            try db.run("ALTER TABLE \(table) ADD COLUMN g\(number)")
         } else {
-            number = max(c.lastNumber, Self.documentOnlyNumbers - 1) + 1
+            number = max(lastNumber, Self.documentOnlyNumbers - 1) + 1
             kind = .unsupported(reason: Self.documentOnlyReason)
         }
         try db.run(
             "INSERT INTO quarry_fields (class, name, number, kind) VALUES (?1, ?2, ?3, ?4)",
-            [.int(c.id), .text(name), .int(Int64(number)), kind.map { .text($0.storedText) }])
+            [.int(id), .text(name), .int(Int64(number)), kind.map { .text($0.storedText) }])
         try Self.changed(db)
         let f = Field(name: name, number: number, kind: kind, largeInts: false, nulStrings: false, type: nil)
-        c.append(f)
-        classes[className] = c
+        // In place: a copy of the class would copy its fields, each time one is added.
+        classes[className]!.append(f)
         return f
     }
 
@@ -197,14 +199,13 @@ struct StoreCatalog {
     }
 
     mutating func update(_ field: Field, in className: String, _ db: GRDB.Database) throws {
-        guard var c = classes[className] else { return }
-        c.replace(field)
-        classes[className] = c
+        guard let id = classes[className]?.id else { return }
+        classes[className]!.replace(field)
         let type = try field.type.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try db.run(
             "UPDATE quarry_fields SET kind = ?1, flags = ?2, type = ?3 WHERE class = ?4 AND name = ?5",
             [
-                field.kind.map { .text($0.storedText) }, .int(field.flags), type.map { .text($0) }, .int(c.id),
+                field.kind.map { .text($0.storedText) }, .int(field.flags), type.map { .text($0) }, .int(id),
                 .text(field.name),
             ])
         try Self.changed(db)

@@ -45,6 +45,7 @@ struct StoreWriter {
             if let known = c.position(name) {
                 at = known
             } else {
+                c = Self.released(c)
                 _ = try catalog.ensureField(name, in: className, db)
                 c = catalog.classes[className]!
                 at = c.fields.count - 1  // ensureField appends the new field
@@ -60,6 +61,7 @@ struct StoreWriter {
             // Merged as `ClassData` merges types, so the schema reads as the same objects' would.
             if let t = FieldType.of(value) { field.type = field.type.map { $0 == t ? $0 : $0.merged(with: t) } ?? t }
             if field.kind != before.kind || field.flags != before.flags || field.type != before.type {
+                c = Self.released(c)
                 try catalog.update(field, in: className, db)
                 c = catalog.classes[className]!
                 // Integers in a field that now also holds doubles are stored as REAL, as the
@@ -76,6 +78,13 @@ struct StoreWriter {
         let update = try replacement(c)
         try bind(update, record, created, updated, placed, c, upsert.parameters)
         try update.run()
+    }
+
+    /// An empty stand-in for the writer's copy of a class, taken before the catalog changes the
+    /// class, so that it changes it in place: while the copy shares the class's fields, adding
+    /// one copied them all (quadratic in a class of thousands of fields).
+    private static func released(_ c: StoreCatalog.Class) -> StoreCatalog.Class {
+        StoreCatalog.Class(id: c.id, name: c.name, indexes: [])
     }
 
     /// Binds an object to the class's insert or update: objectId, dates, document, and each
