@@ -21,11 +21,31 @@ struct PostgresCatalog {
     struct Class {
         let id: Int
         let name: String
-        var fields: [Field]
+        private(set) var fields: [Field] = []
+        /// Each field's position in `fields` (a class may have thousands), and the highest
+        /// field number.
+        private var positions: [String: Int] = [:]
+        private(set) var lastNumber = 0
         var indexes: [IndexDeclaration]
         var table: String { "c\(id)" }
 
-        func field(_ name: String) -> Field? { fields.first { $0.name == name } }
+        init(id: Int, name: String, indexes: [IndexDeclaration]) {
+            self.id = id
+            self.name = name
+            self.indexes = indexes
+        }
+
+        func field(_ name: String) -> Field? { positions[name].map { fields[$0] } }
+
+        mutating func append(_ field: Field) {
+            positions[field.name] = fields.count
+            fields.append(field)
+            lastNumber = max(lastNumber, field.number)
+        }
+
+        mutating func replace(_ field: Field) {
+            if let at = positions[field.name] { fields[at] = field }
+        }
     }
 
     private(set) var classes: [String: Class] = [:]
@@ -73,7 +93,7 @@ struct PostgresCatalog {
         var byId: [Int: String] = [:]
         for row in try s.rows("SELECT id::text, name FROM quarry_classes ORDER BY quarry_classes.id") {
             let id = Int(try row.text(0) ?? "") ?? 0, name = try row.text(1) ?? ""
-            catalog.classes[name] = Class(id: id, name: name, fields: [], indexes: [])
+            catalog.classes[name] = Class(id: id, name: name, indexes: [])
             catalog.classNames.append(name)
             byId[id] = name
         }
@@ -81,7 +101,7 @@ struct PostgresCatalog {
             "SELECT class::text, name, number::text, kind, type FROM quarry_fields ORDER BY quarry_fields.class, quarry_fields.number"
         ) {
             guard let className = byId[Int(try row.text(0) ?? "") ?? -1] else { continue }
-            catalog.classes[className]?.fields.append(
+            catalog.classes[className]?.append(
                 Field(
                     name: try row.text(1) ?? "", number: Int(try row.text(2) ?? "") ?? 0,
                     kind: try row.text(3).flatMap(PostgresKind.init(storedText:)),
@@ -104,7 +124,7 @@ struct PostgresCatalog {
         if let c = classes[name] { return c }
         try Self.storable(name, "a class name")
         let rows = try s.rows("INSERT INTO quarry_classes (name) VALUES ($1) RETURNING id::text", [name])
-        let c = Class(id: Int(try rows.first?.text(0) ?? "") ?? 0, name: name, fields: [], indexes: [])
+        let c = Class(id: Int(try rows.first?.text(0) ?? "") ?? 0, name: name, indexes: [])
         try Self.changed(s)
         // seq keeps insertion order; a replacement updates the row in place and keeps it.
         try s.run(
@@ -119,28 +139,27 @@ struct PostgresCatalog {
 
     /// The field, numbered when it is new.
     mutating func ensureField(_ name: String, in className: String, _ s: PostgresSession) throws -> Field {
-        guard var c = classes[className] else { preconditionFailure("ensureClass first") }
-        if let f = c.field(name) { return f }
+        guard let known = classes[className] else { preconditionFailure("ensureClass first") }
+        if let f = known.field(name) { return f }
         try Self.storable(name, "a field name")
-        let number = (c.fields.map(\.number).max() ?? 0) + 1
+        let (id, number) = (known.id, known.lastNumber + 1)
         try s.run(
             "INSERT INTO quarry_fields (class, name, number) VALUES ($1::int, $2, $3::int)",
-            [String(c.id), name, String(number)])
+            [String(id), name, String(number)])
         try Self.changed(s)
         let f = Field(name: name, number: number, kind: nil, type: nil)
-        c.fields.append(f)
-        classes[className] = c
+        // In place: a copy of the class would copy its fields, each time one is added.
+        classes[className]!.append(f)
         return f
     }
 
     mutating func update(_ field: Field, in className: String, _ s: PostgresSession) throws {
-        guard var c = classes[className], let at = c.fields.firstIndex(where: { $0.name == field.name }) else { return }
-        c.fields[at] = field
-        classes[className] = c
+        guard let id = classes[className]?.id else { return }
+        classes[className]!.replace(field)
         let type = try field.type.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try s.run(
             "UPDATE quarry_fields SET kind = $1, type = $2 WHERE class = $3::int AND name = $4",
-            [field.kind?.storedText, type, String(c.id), field.name])
+            [field.kind?.storedText, type, String(id), field.name])
         try Self.changed(s)
     }
 
