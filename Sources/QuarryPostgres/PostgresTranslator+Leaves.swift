@@ -413,11 +413,13 @@ extension PostgresTranslator {
     private mutating func like(_ x: String, _ tokens: [LikeText.Token], _ options: StringOptions) -> String {
         let pattern = parameter(Self.like(tokens), "text")
         guard !options.isEmpty else { return "\(x) LIKE \(pattern) ESCAPE '\\'" }
-        let ilike = "(\(x) COLLATE \"C\") ILIKE \(pattern) ESCAPE '\\'"
+        // A field's text is read in the "C" collation already (`PostgresTranslator+Operands`).
+        let inC = x.hasSuffix(" COLLATE \"C\")") ? x : "(\(x) COLLATE \"C\")"
+        let ilike = "\(inC) ILIKE \(pattern) ESCAPE '\\'"
         guard let reaching = Self.scalarsFoldingIntoLiterals(tokens, options) else {
             narrowing = .folding
             let operator_ = options.contains(.caseInsensitive) ? "ILIKE" : "LIKE"
-            return "((\(x) COLLATE \"C\") \(operator_) \(pattern) ESCAPE '\\' OR \(x) ~ '[^\\x01-\\x7f]')"
+            return "(\(inC) \(operator_) \(pattern) ESCAPE '\\' OR \(x) ~ '[^\\x01-\\x7f]')"
         }
         if reaching.isEmpty { return "(\(ilike))" }
         narrowing = .folding
