@@ -102,7 +102,9 @@ struct ColumnLoader: DataFileSink {
         }
         // Field numbers follow the class's field order, so fields written out of number order
         // are out of the class's order.
-        if !inOrder { table.setFieldOrder(written.map { names[$0.field] }, row: row) }
+        if !inOrder || ClassTable.holdsFew(written.count, of: names.count) {
+            table.setFieldOrder(written.map { names[$0.field] }, row: row)
+        }
         for w in written {
             guard let column = columns[w.field], column.misfits > 64, column.kind != .generic,
                 column.misfits * 8 > column.statistics.typed

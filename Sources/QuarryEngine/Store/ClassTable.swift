@@ -135,6 +135,10 @@ final class ClassTable {
     /// Notes the order a row's fields were written in (after its columns are set), so that
     /// its record reads back in that order.
     func noteFieldOrder(_ order: [String], row: Int) {
+        if Self.holdsFew(order.count, of: fieldNames.count) {
+            fieldOrders[row] = order
+            return
+        }
         // In order when `order` is a subsequence of `fieldNames`: a walk, no hashing, for an
         // object with most of its class's fields; positions for one with few of them (else a
         // class of many sparse fields costs every field per object).
@@ -162,8 +166,13 @@ final class ClassTable {
         if !fieldOrders.isEmpty { fieldOrders[row] = nil }
     }
 
-    /// Notes the order of a row's fields known to be out of the class's order (the direct
-    /// loader, which tells by the fields' numbers).
+    /// Whether a row with `count` of its class's `fields` keeps the list of its fields even in
+    /// the class's order: building its record then reads those, not every column of a class of
+    /// thousands of sparse fields (docs/STORAGE.md#sparse-fields).
+    static func holdsFew(_ count: Int, of fields: Int) -> Bool { count * 64 < fields }
+
+    /// Notes the order of a row's fields known to be out of the class's order, or
+    /// `holdsFew` (the direct loader, which tells order by the fields' numbers).
     func setFieldOrder(_ order: [String], row: Int) {
         fieldOrders[row] = order
     }
