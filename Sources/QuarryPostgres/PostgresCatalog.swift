@@ -10,7 +10,7 @@ import QuarryStoreSupport
 /// `quarry_catalog_version`, which a reader checks in its own snapshot to reuse the catalog
 /// read before (`CatalogCache`).
 struct PostgresCatalog {
-    struct Field {
+    struct Field: CatalogField {
         let name: String
         let number: Int
         var kind: PostgresKind?
@@ -21,13 +21,11 @@ struct PostgresCatalog {
     struct Class {
         let id: Int
         let name: String
-        private(set) var fields: [Field] = []
-        /// Each field's position in `fields` (a class may have thousands), and the highest
-        /// field number.
-        private var positions: [String: Int] = [:]
-        private(set) var lastNumber = 0
+        private(set) var list = CatalogFields<Field>()
         var indexes: [IndexDeclaration]
         var table: String { "c\(id)" }
+        var fields: [Field] { list.all }
+        var lastNumber: Int { list.lastNumber }
 
         init(id: Int, name: String, indexes: [IndexDeclaration]) {
             self.id = id
@@ -35,17 +33,9 @@ struct PostgresCatalog {
             self.indexes = indexes
         }
 
-        func field(_ name: String) -> Field? { positions[name].map { fields[$0] } }
-
-        mutating func append(_ field: Field) {
-            positions[field.name] = fields.count
-            fields.append(field)
-            lastNumber = max(lastNumber, field.number)
-        }
-
-        mutating func replace(_ field: Field) {
-            if let at = positions[field.name] { fields[at] = field }
-        }
+        func field(_ name: String) -> Field? { list.field(name) }
+        mutating func append(_ field: Field) { list.append(field) }
+        mutating func replace(_ field: Field) { list.replace(field) }
     }
 
     private(set) var classes: [String: Class] = [:]

@@ -18,15 +18,20 @@ extension GRDB.Database {
     }
 
     func prepared(_ sql: String, _ bindings: [SQLiteBinding?]) throws -> SQLiteStatement {
-        guard let handle = sqliteConnection else { throw SQLiteError(code: 21, message: "the connection is closed") }
-        // GRDB's authorizer, set once on each connection, gathers what every statement compiled
-        // there touches until GRDB compiles one of its own, and searches what it gathered at
-        // each column an UPDATE names: compiling a trivial statement of GRDB's first starts it
-        // afresh (otherwise an import adding thousands of fields took minutes, quadratically).
-        _ = try makeStatement(sql: "SELECT 1")
-        let statement = try SQLiteStatement(sql, on: handle)
+        let statement = try compiled(sql)
         for (i, b) in bindings.enumerated() { statement.bind(Int32(i + 1), b) }
         return statement
+    }
+
+    /// Every statement the store compiles on a GRDB connection. GRDB's authorizer, set once on
+    /// each connection, gathers what every statement compiled there touches until GRDB compiles
+    /// one of its own, and searches what it gathered at each column an UPDATE names: compiling
+    /// a trivial statement of GRDB's first starts it afresh (otherwise an import adding
+    /// thousands of fields took minutes, quadratically).
+    func compiled(_ sql: String) throws -> SQLiteStatement {
+        guard let handle = sqliteConnection else { throw SQLiteError(code: 21, message: "the connection is closed") }
+        _ = try makeStatement(sql: "SELECT 1")
+        return try SQLiteStatement(sql, on: handle)
     }
 }
 

@@ -29,7 +29,7 @@ final class StatementCache: @unchecked Sendable {
     ) throws -> T {
         guard let handle = db.sqliteConnection else { throw SQLiteError(code: 21, message: "the connection is closed") }
         let key = UInt(bitPattern: handle)
-        let statement = try take(sql, key) ?? SQLiteStatement(sql, on: handle)
+        let statement = try take(sql, key) ?? db.compiled(sql)
         defer {
             statement.reset()
             statement.clearBindings()

@@ -11,7 +11,7 @@ import QuarryStoreSupport
 /// counts up `quarry_catalog_version`, which a reader checks in its own snapshot to reuse the
 /// catalog read before (`CatalogCache`).
 struct StoreCatalog {
-    struct Field {
+    struct Field: CatalogField {
         let name: String
         let number: Int
         var kind: SQLiteColumnKind?
@@ -41,15 +41,14 @@ struct StoreCatalog {
     struct Class {
         let id: Int64
         let name: String
-        private(set) var fields: [Field] = []
-        /// Each field's position in `fields` (a class may have thousands).
-        private var positions: [String: Int] = [:]
-        /// The fields with columns, the highest of their numbers, and the highest of all.
+        private(set) var list = CatalogFields<Field>()
+        /// The fields with columns, and the highest of their numbers.
         private(set) var withColumns = 0
         private(set) var lastColumnNumber = 0
-        private(set) var lastNumber = 0
         var indexes: [IndexDeclaration]
         var table: String { "c\(id)" }
+        var fields: [Field] { list.all }
+        var lastNumber: Int { list.lastNumber }
 
         init(id: Int64, name: String, indexes: [IndexDeclaration]) {
             self.id = id
@@ -57,22 +56,18 @@ struct StoreCatalog {
             self.indexes = indexes
         }
 
-        func position(_ name: String) -> Int? { positions[name] }
-        func field(_ name: String) -> Field? { positions[name].map { fields[$0] } }
+        func position(_ name: String) -> Int? { list.position(name) }
+        func field(_ name: String) -> Field? { list.field(name) }
 
         mutating func append(_ field: Field) {
-            positions[field.name] = fields.count
-            fields.append(field)
-            lastNumber = max(lastNumber, field.number)
+            list.append(field)
             if field.hasColumns {
                 withColumns += 1
                 lastColumnNumber = max(lastColumnNumber, field.number)
             }
         }
 
-        mutating func replace(_ field: Field) {
-            if let at = positions[field.name] { fields[at] = field }
-        }
+        mutating func replace(_ field: Field) { list.replace(field) }
     }
 
     private(set) var classes: [String: Class] = [:]

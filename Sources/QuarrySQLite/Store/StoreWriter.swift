@@ -7,8 +7,9 @@ import QuarryCore
 struct StoreWriter {
     var catalog: StoreCatalog
     let db: GRDB.Database
-    /// Each class's insert and update for its columns.
+    /// Each class's insert and update for its columns, and its delete.
     private var upserts: [String: Upsert] = [:]
+    private var deletes: [String: SQLiteStatement] = [:]
 
     private struct Upsert {
         /// The fields with columns the statements bind.
@@ -157,9 +158,17 @@ struct StoreWriter {
 
     /// Removes the object; returns whether it was there.
     @discardableResult
-    func delete(_ objectId: String, from className: String) throws -> Bool {
+    mutating func delete(_ objectId: String, from className: String) throws -> Bool {
         guard let c = catalog.classes[className] else { return false }
-        try db.run("DELETE FROM \(c.table) WHERE objectId = ?1", [.text(objectId)])
+        let statement: SQLiteStatement
+        if let known = deletes[c.name] {
+            statement = known
+        } else {
+            statement = try db.prepared("DELETE FROM \(c.table) WHERE objectId = ?1", [])
+            deletes[c.name] = statement
+        }
+        statement.bind(1, .text(objectId))
+        try statement.run()
         return db.changesCount > 0
     }
 
