@@ -21,11 +21,20 @@ extension IRNode {
     /// Visits this node and every node below it, each node before its children and children in
     /// source order. `visit` returns whether to go on below the node it was given. Inner
     /// queries are visited only with `innerQueries`.
-    package func forEach<E: Error>(innerQueries: Bool, _ visit: (IRNode, IRContext) throws(E) -> Bool) throws(E) {
-        var failure: E?
+    package func forEach(innerQueries: Bool, _ visit: (IRNode, IRContext) -> Bool) {
+        walk(innerQueries: innerQueries, visit)
+    }
+
+    /// `forEach` with a visit that may fail: the walk stops at the first error, which it throws.
+    /// Not generic over the error: planning walks every query, and a generic walk instantiated
+    /// its metadata at run time on each call.
+    package func forEach(
+        innerQueries: Bool, _ visit: (IRNode, IRContext) throws(Diagnostic) -> Bool
+    ) throws(Diagnostic) {
+        var failure: Diagnostic?
         walk(innerQueries: innerQueries) { node, context in
             guard failure == nil else { return false }
-            do throws(E) {
+            do throws(Diagnostic) {
                 return try visit(node, context)
             } catch {
                 failure = error
