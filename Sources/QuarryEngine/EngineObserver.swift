@@ -106,7 +106,7 @@ extension Replica {
             let matches: Int
             switch result {
             case .count(let n): matches = n
-            case .rows(let rows, _): matches = rows.count
+            case .rows(let rows, _, _): matches = rows.count
             }
             observer.engine(finished: QueryEvent(query: query, seconds: seconds(), matches: matches, error: nil))
             return result

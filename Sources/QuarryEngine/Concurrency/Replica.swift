@@ -117,7 +117,7 @@ final class Replica: @unchecked Sendable {
             timing: false, parallelism: parallelism)
         switch try observedResult(query, run, known) {
         case .count(let n): return .count(n)
-        case .rows(let rows, let shaping):
+        case .rows(let rows, let shaping, _):
             guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
             guard let shaping else { return .records(table.records(rows, parallelism: run.parallelism)) }
             return .records(rows.map { shaping.evaluation.shape(table.record($0), shaping.query) })
@@ -132,39 +132,45 @@ final class Replica: @unchecked Sendable {
         let run = RunState(
             store: store, limits: limits, variables: variables, nowMillis: nowMillis(), random: randomSource,
             timing: false, parallelism: parallelism ?? self.parallelism)
-        switch try observedResult(query, run, nil) {
+        switch try observedResult(query, run, nil, ids: true) {
         case .count(let n): return .count(n)
-        case .rows(let rows, _):
+        case .rows(let rows, _, let ids):
+            if let ids { return .rows(ids) }
             guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
             return .rows(ResultSet(rows: rows, of: table.objectIds, parallelism: run.parallelism))
         }
     }
 
-    /// A query's rows (with the shaping its includes and keys ask for) or count.
+    /// A query's rows (with the shaping its includes and keys ask for, and their objectIds
+    /// when they were asked for and a parallel scan copied them) or count.
     enum RowsOrCount {
-        case rows([Int], ResultShaping?)
+        case rows([Int], ResultShaping?, ids: ResultSet?)
         case count(Int)
     }
 
     /// `result`, reported to the engine's observer when one is attached.
-    private func observedResult(_ query: Query, _ run: RunState, _ known: KnownShape?) throws(Diagnostic) -> RowsOrCount
-    {
-        guard let observer = observation.observer else { return try result(query, run, known) }
-        return try observing(query, observer) { () throws(Diagnostic) in try result(query, run, known) }
+    private func observedResult(
+        _ query: Query, _ run: RunState, _ known: KnownShape?, ids: Bool = false
+    ) throws(Diagnostic) -> RowsOrCount {
+        guard let observer = observation.observer else { return try result(query, run, known, ids: ids) }
+        return try observing(query, observer) { () throws(Diagnostic) in try result(query, run, known, ids: ids) }
     }
 
-    func result(_ query: Query, _ run: RunState, _ known: KnownShape? = nil) throws(Diagnostic) -> RowsOrCount {
+    /// - Parameter ids: whether the caller wants the rows' objectIds (`Runner.execute`).
+    func result(
+        _ query: Query, _ run: RunState, _ known: KnownShape? = nil, ids: Bool = false
+    ) throws(Diagnostic) -> RowsOrCount {
         var limit = query.limit ?? query.profile.defaultLimit
         if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
-        switch try execute(query, run, skip: query.skip ?? 0, limit: limit, known: known) {
+        switch try execute(query, run, skip: query.skip ?? 0, limit: limit, known: known, ids: ids) {
         case .count(let n):
             return .count(n)
-        case .rows(let rows):
+        case .rows(let rows, let copied):
             // Nothing to embed or project: the stored objects are the answer as they are.
             let shaping =
                 query.includes.isEmpty && query.keys == nil && query.excludeKeys.isEmpty
                 ? nil : ResultShaping(query: query, evaluation: run.evaluation)
-            return .rows(rows, shaping)
+            return .rows(rows, shaping, ids: copied)
         }
     }
 
@@ -255,7 +261,7 @@ final class Replica: @unchecked Sendable {
 
     /// Inner queries first (their errors kept for the leaves that reach them), then the plan.
     func execute(
-        _ query: Query, _ run: RunState, skip: Int, limit: Int?, known: KnownShape? = nil
+        _ query: Query, _ run: RunState, skip: Int, limit: Int?, known: KnownShape? = nil, ids: Bool = false
     ) throws(Diagnostic) -> Runner.Output {
         let checkout = try checkOut(query, variables: Set(run.variables.keys), known: known)
         // An analyzed run keeps its plans: EXPLAIN reads their counters afterwards.
@@ -279,7 +285,9 @@ final class Replica: @unchecked Sendable {
         }
         guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
         let ctx = ExecContext(run: run, table: table, literals: literals)
-        guard run.timing else { return try Runner.execute(plan, ctx, skip: skip, limit: limit) }
+        guard run.timing else {
+            return try Runner.execute(plan, ctx, skip: skip, limit: limit, ids: ids ? table.objectIds : nil)
+        }
         plan.filter.resetCounters()
         plan.source.rowsOut = 0
         let stats = ExecutionStats(plan: plan)
@@ -298,7 +306,7 @@ final class Replica: @unchecked Sendable {
         rowsQuery.count = false
         do throws(Diagnostic) {
             guard
-                case .rows(let rows) = try execute(
+                case .rows(let rows, _) = try execute(
                     rowsQuery, run, skip: query.skip ?? 0, limit: InnerQueries.limit(query))
             else { return }
             guard rows.count <= limits.maxInnerRows else {

@@ -20,12 +20,17 @@ final class MorselScan: @unchecked Sendable {
     /// Rows wanted in order before the scan may stop (a LIMIT with nothing that can throw).
     private let stop: Int?
     private let workers: [(filter: FilterNode, ctx: ExecContext)]
+    /// The objectId column whose ids each morsel copies for its rows, when the caller wants
+    /// ids; its spans are set while the morsels run.
+    private let ids: StringColumn?
+    private var spans: StringSpans?
 
     // Guarded by `lock`.
     private let lock = NSLock()
     private var nextMorsel = 0
     private var nextWorker = 0
     private var rows: [[Int]?]
+    private var morselIds: [ResultSet?]
     private var counts: [Int]
     private var done: [Bool]
     /// Morsels done from the first on, and the rows they matched.
@@ -37,7 +42,8 @@ final class MorselScan: @unchecked Sendable {
     /// A parallel scan for the plan, or nil when it should run sequentially: one thread, a
     /// source other than a full scan, fewer than two morsels of rows, a timed run (EXPLAIN
     /// ANALYZE counts per node), or a predicate whose rows must be tested in order.
-    init?(_ plan: Plan, _ ctx: ExecContext, counting: Bool, stop: Int?) {
+    /// - Parameter ids: the class's objectId column, when the rows' ids are wanted too.
+    init?(_ plan: Plan, _ ctx: ExecContext, counting: Bool, stop: Int?, ids: StringColumn? = nil) {
         let parallelism = ctx.run.parallelism
         let n = ctx.table.rowCount
         guard parallelism.threads > 1, plan.source is FullScan, !ctx.run.timing,
@@ -54,18 +60,29 @@ final class MorselScan: @unchecked Sendable {
         countsDense = counting && ctx.table.deletedCount == 0
         self.stop = stop
         rows = counting ? [] : [[Int]?](repeating: nil, count: morselCount)
+        self.ids = counting ? nil : ids
+        morselIds = self.ids == nil ? [] : [ResultSet?](repeating: nil, count: morselCount)
         counts = [Int](repeating: 0, count: morselCount)
         done = [Bool](repeating: false, count: morselCount)
     }
 
-    /// The matching rows in row order (empty when counting) and their number.
-    func run() throws(Diagnostic) -> (rows: [Int], count: Int) {
-        ScanThreads.shared.run(helpers: workers.count - 1) { self.work() }
+    /// The matching rows in row order (empty when counting), their number, and their
+    /// objectIds when the scan was given the column.
+    func run() throws(Diagnostic) -> (rows: [Int], count: Int, ids: ResultSet?) {
+        if let ids {
+            ids.withBytes { spans in
+                self.spans = spans
+                ScanThreads.shared.run(helpers: workers.count - 1) { self.work() }
+                self.spans = nil
+            }
+        } else {
+            ScanThreads.shared.run(helpers: workers.count - 1) { self.work() }
+        }
         if let failure, !(stopped && failure.morsel >= prefix) { throw failure.error }
         let finished = stopped ? prefix : morselCount
         let total = counts[..<finished].reduce(0, +)
-        guard !counting else { return ([], total) }
-        return (gathered(finished, total), total)
+        guard !counting else { return ([], total, nil) }
+        return (gathered(finished, total), total, gatheredIds(finished, total))
     }
 
     /// The first `finished` morsels' rows in one array, each morsel's copied to its place by
@@ -82,6 +99,22 @@ final class MorselScan: @unchecked Sendable {
             }
             initialized = total
         }
+    }
+
+    /// The ids the first `finished` morsels copied, one after another; nil unless every one of
+    /// them did. They are few (at most an eighth of the rows scanned), so one thread joins them.
+    private func gatheredIds(_ finished: Int, _ total: Int) -> ResultSet? {
+        guard ids != nil, morselIds.prefix(finished).allSatisfy({ $0 != nil }) else { return nil }
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+        bytes.reserveCapacity(morselIds.prefix(finished).reduce(0) { $0 + ($1?.bytes.count ?? 0) })
+        ends.reserveCapacity(total)
+        for case let part? in morselIds.prefix(finished) {
+            let offset = bytes.count
+            bytes += part.bytes
+            ends += part.ends.lazy.map { $0 + offset }
+        }
+        return ResultSet(bytes: bytes, ends: ends)
     }
 
     private func work() {
@@ -112,7 +145,13 @@ final class MorselScan: @unchecked Sendable {
                     if !counting { batch.append(to: &matched) }
                     start = batchEnd
                 }
-                locked { finish(m, matched, count) }
+                // The ids of a morsel's few rows, while its thread is at work: copied after the
+                // scan on one thread, they bounded the speedup of a scan with a small answer.
+                // Many rows' ids are copied after the scan on every thread, in place (copied
+                // here they would be moved once more).
+                let copiedIds =
+                    matched.count <= morselRows / 8 ? spans.map { ResultSet(rows: matched, of: $0) } : nil
+                locked { finish(m, matched, count, copiedIds) }
             } catch {
                 locked {
                     if failure.map({ m < $0.morsel }) ?? true { failure = (m, error) }
@@ -135,10 +174,11 @@ final class MorselScan: @unchecked Sendable {
         return nextMorsel
     }
 
-    private func finish(_ m: Int, _ matched: [Int], _ count: Int) {
+    private func finish(_ m: Int, _ matched: [Int], _ count: Int, _ copiedIds: ResultSet?) {
         counts[m] = count
         done[m] = true
         if !counting { rows[m] = matched }
+        if let copiedIds { morselIds[m] = copiedIds }
         guard let stop else { return }
         while prefix < morselCount, done[prefix] {
             prefixRows += counts[prefix]

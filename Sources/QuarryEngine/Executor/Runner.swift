@@ -7,12 +7,17 @@ import QuarryCore
 enum Runner {
     enum Output {
         case count(Int)
-        case rows([Int])
+        /// The rows, and their objectIds when they were asked for and copied by a parallel
+        /// scan's threads (nil: the caller copies them from the rows).
+        case rows([Int], ids: ResultSet?)
     }
 
+    /// - Parameter ids: the class's objectId column when the caller wants the rows' objectIds
+    ///   (`Engine.runLazily`): a parallel scan copies each morsel's on the thread that
+    ///   filtered it (docs/ARCHITECTURE.md#result-sets).
     static func execute(
         _ plan: Plan, _ ctx: ExecContext, skip: Int, limit: Int?,
-        stats: ExecutionStats? = nil
+        stats: ExecutionStats? = nil, ids: StringColumn? = nil
     ) throws(Diagnostic) -> Output {
         let q = plan.query
         let needsSort = !q.order.isEmpty && !plan.ordered
@@ -20,10 +25,13 @@ enum Runner {
         let stopEarly = !q.count && !needsSort && !plan.filter.mayThrow ? wanted : nil
         var matched: [Int] = []
         var count = 0
+        var copied: ResultSet? = nil
         // A LIMIT of 0 reads no row.
         let reads = stopEarly != 0
-        if reads, let scan = MorselScan(plan, ctx, counting: q.count, stop: stopEarly) {
-            (matched, count) = try scan.run()
+        // The morsels' ids are the answer's only when its rows stay in scan order from the first.
+        let morselIds = !q.count && !needsSort && skip == 0 ? ids : nil
+        if reads, let scan = MorselScan(plan, ctx, counting: q.count, stop: stopEarly, ids: morselIds) {
+            (matched, count, copied) = try scan.run()
         } else if reads, q.count, let counted = try denseCount(plan, ctx) {
             count = counted
         } else if reads {
@@ -55,7 +63,8 @@ enum Runner {
         let from = Swift.min(skip, matched.count)
         let to = limit.map { from + Swift.min(matched.count - from, $0) } ?? matched.count
         stats?.returned = to - from
-        return .rows(from == 0 && to == matched.count ? matched : Array(matched[from..<to]))
+        if from == 0 && to == matched.count { return .rows(matched, ids: copied) }
+        return .rows(Array(matched[from..<to]), ids: from == 0 ? copied?.first(to) : nil)
     }
 
     /// A count the filter makes batch by batch without listing rows (`FilterNode.count`: a

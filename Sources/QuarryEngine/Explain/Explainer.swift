@@ -26,7 +26,7 @@ extension Replica {
         root.time = ContinuousClock.now - start
         switch result {
         case .count(let n): root.actualRows = n
-        case .rows(let r, _): root.actualRows = r.count
+        case .rows(let r, _, _): root.actualRows = r.count
         }
         return ExplainReport(root: root, analyzed: true)
     }

@@ -33,6 +33,14 @@ import Testing
             // Again, on the cached plan's filter copies with their memos filled by the first run.
             let again = Self.outcome { () throws(Diagnostic) in try parallel.run(q) }
             #expect(again == one, "again: \(PredicateText.render(q.predicate)) in \(q)")
+            // The objectIds alone, some copied by the morsels' threads.
+            if case .success(.records(let records)) = one {
+                if case .rows(let ids)? = try? parallel.runLazily(q) {
+                    #expect(ids.objectIds == records.map(\.objectId), "ids: \(PredicateText.render(q.predicate))")
+                } else {
+                    Issue.record("runLazily gave no rows for \(PredicateText.render(q.predicate))")
+                }
+            }
             let expected = Self.outcome { () throws(Diagnostic) in try reference.run(q) }
             switch (many, expected) {
             case (.success(let a), .success(let e)): #expect(a == e, "\(PredicateText.render(q.predicate))")
@@ -163,5 +171,58 @@ import Testing
         #expect(!random.testsRowsIndependently)
         #expect(!Filter.not(.and([plain, regex])).testsRowsIndependently)
         #expect(plain.testsRowsIndependently)
+    }
+
+    /// `Engine.runLazily` on a parallel scan: a morsel that matched few of its rows copies
+    /// their objectIds on its own thread (docs/ARCHITECTURE.md#result-sets), the rest are
+    /// copied after the scan. Every morsel copying, some, none; a LIMIT cutting the copied ids;
+    /// a skip, a sort and deleted rows: always the sequential scan's ids, in its order.
+    @Test(arguments: [(2, 64), (3, 64), (4, 80)] as [(Int, Int)])
+    func lazyIdsAreTheSequentialOnes(threads: Int, morselRows: Int) throws {
+        var db = Database()
+        for i in 0..<3000 {
+            // Ids of 1 to 14 bytes, so that every copy width is met.
+            let id = String(repeating: "x", count: i % 14) + "\(i)"
+            db.insert(Record(objectId: id, fields: [("n", .int(Int64(i))), ("k", .int(Int64(i % 50)))]), into: "T")
+        }
+        let sequential = Self.engine(db, .sequential)
+        let parallel = Self.engine(db, ScanParallelism(threads: threads, morselRows: morselRows))
+        func leaf(_ key: FieldPath, _ op: ComparisonOperator, _ v: Int64) -> Filter {
+            .leaf(Leaf(.compare(.key(key), op, .literal(.int(v)), []), semantics: .sql))
+        }
+        let few = leaf("k", .eq, 0)  // 1 row in 50: every morsel copies its ids
+        let predicates: [Filter] = [
+            few,
+            leaf("k", .lt, 20),  // 2 in 5: no morsel does
+            .or([leaf("n", .lt, 700), few]),  // the first morsels match every row, the others few
+            .and([leaf("n", .ge, 2990), few]),  // no row
+        ]
+        func check(_ q: Query, _ note: String) throws {
+            guard case .rows(let lazy) = try parallel.runLazily(q) else {
+                Issue.record("a count: \(note)")
+                return
+            }
+            let expected = try sequential.run(q).objectIds
+            #expect(lazy.objectIds == expected, "\(note)")
+            #expect(lazy.indices.map { i in lazy.withUTF8(at: i) { Array($0) } } == expected.map { Array($0.utf8) })
+        }
+        for (p, predicate) in predicates.enumerated() {
+            for (skip, limit) in [(nil, nil), (nil, 5), (nil, 61), (3, 10), (nil, 0)] as [(Int?, Int?)] {
+                var q = Query(className: "T", predicate: predicate, skip: skip, limit: limit)
+                q.profile = .exact
+                try check(q, "predicate \(p) skip \(skip as Any) limit \(limit as Any)")
+                q.order = [.key("n", .descending)]
+                try check(q, "predicate \(p) sorted, skip \(skip as Any) limit \(limit as Any)")
+            }
+        }
+        for i in stride(from: 0, to: 3000, by: 7) {
+            let id = String(repeating: "x", count: i % 14) + "\(i)"
+            #expect(sequential.delete(id, from: "T") && parallel.delete(id, from: "T"))
+        }
+        for (p, predicate) in predicates.enumerated() {
+            var q = Query(className: "T", predicate: predicate)
+            q.profile = .exact
+            try check(q, "predicate \(p) after deletes")
+        }
     }
 }
