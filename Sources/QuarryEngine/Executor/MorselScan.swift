@@ -24,6 +24,8 @@ final class MorselScan: @unchecked Sendable {
     /// ids; its spans are set while the morsels run.
     private let ids: StringColumn?
     private var spans: StringSpans?
+    /// An ORDER BY with a LIMIT: each morsel keeps only its first `first` rows in that order.
+    private let topK: (order: [SortKey], first: Int)?
 
     // Guarded by `lock`.
     private let lock = NSLock()
@@ -42,8 +44,14 @@ final class MorselScan: @unchecked Sendable {
     /// A parallel scan for the plan, or nil when it should run sequentially: one thread, a
     /// source other than a full scan, fewer than two morsels of rows, a timed run (EXPLAIN
     /// ANALYZE counts per node), or a predicate whose rows must be tested in order.
-    /// - Parameter ids: the class's objectId column, when the rows' ids are wanted too.
-    init?(_ plan: Plan, _ ctx: ExecContext, counting: Bool, stop: Int?, ids: StringColumn? = nil) {
+    /// - Parameters:
+    ///   - ids: the class's objectId column, when the rows' ids are wanted too.
+    ///   - topK: the order the rows will be sorted in and how many of them are wanted, when
+    ///     only those are.
+    init?(
+        _ plan: Plan, _ ctx: ExecContext, counting: Bool, stop: Int?, ids: StringColumn? = nil,
+        topK: (order: [SortKey], first: Int)? = nil
+    ) {
         let parallelism = ctx.run.parallelism
         let n = ctx.table.rowCount
         guard parallelism.threads > 1, plan.source is FullScan, !ctx.run.timing,
@@ -61,6 +69,7 @@ final class MorselScan: @unchecked Sendable {
         self.stop = stop
         rows = counting ? [] : [[Int]?](repeating: nil, count: morselCount)
         self.ids = counting ? nil : ids
+        self.topK = counting ? nil : topK
         morselIds = self.ids == nil ? [] : [ResultSet?](repeating: nil, count: morselCount)
         counts = [Int](repeating: 0, count: morselCount)
         done = [Bool](repeating: false, count: morselCount)
@@ -144,6 +153,14 @@ final class MorselScan: @unchecked Sendable {
                     count += batch.count
                     if !counting { batch.append(to: &matched) }
                     start = batchEnd
+                }
+                // Only a morsel's first k rows in the order asked can be among the answer's
+                // first k, so the sort is shared out instead of done after the scan on one
+                // thread (docs/ARCHITECTURE.md#parallel-scans). Ties go by row: rows of equal
+                // keys stay in row order here, and so in the final sort's input.
+                if let (order, k) = topK, k < matched.count / 4 {
+                    matched = RowSorter(order, rows: matched, ctx: step.ctx).sorted(matched, first: k)
+                    count = matched.count
                 }
                 // The ids of a morsel's few rows, while its thread is at work: copied after the
                 // scan on one thread, they bounded the speedup of a scan with a small answer.

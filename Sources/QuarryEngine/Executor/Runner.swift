@@ -30,7 +30,8 @@ enum Runner {
         let reads = stopEarly != 0
         // The morsels' ids are the answer's only when its rows stay in scan order from the first.
         let morselIds = !q.count && !needsSort && skip == 0 ? ids : nil
-        if reads, let scan = MorselScan(plan, ctx, counting: q.count, stop: stopEarly, ids: morselIds) {
+        let topK = needsSort ? wanted.map { (order: q.order, first: $0) } : nil
+        if reads, let scan = MorselScan(plan, ctx, counting: q.count, stop: stopEarly, ids: morselIds, topK: topK) {
             (matched, count, copied) = try scan.run()
         } else if reads, q.count, let counted = try denseCount(plan, ctx) {
             count = counted

@@ -7,7 +7,7 @@ struct RowSorter {
     private let keys: [SortColumn]
     private let ascending: [Bool]
 
-    /// `rows` must be in row order; positions into it break ties.
+    /// Positions into `rows` break ties: rows of equal keys must be in row order in it.
     init(_ order: [SortKey], rows: [Int], ctx: ExecContext) {
         keys = order.map { SortColumn($0, rows: rows, ctx: ctx) }
         ascending = order.map { $0.direction == .ascending }

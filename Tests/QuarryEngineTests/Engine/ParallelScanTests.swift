@@ -225,4 +225,50 @@ import Testing
             try check(q, "predicate \(p) after deletes")
         }
     }
+
+    /// An ORDER BY with a LIMIT on a parallel scan: each morsel keeps its own first rows in
+    /// that order (docs/ARCHITECTURE.md#parallel-scans). Keys with many ties, missing and null
+    /// values, both directions, two keys, a skip: the sequential scan's rows, in its order.
+    @Test(arguments: [(2, 64), (3, 40)] as [(Int, Int)])
+    func sortedPagesAreTheSequentialOnes(threads: Int, morselRows: Int) throws {
+        var db = Database()
+        for i in 0..<3000 {
+            var fields: [(String, Value)] = [("n", .int(Int64(i)))]
+            switch i % 23 {
+            case 0: break  // k missing
+            case 1: fields.append(("k", .null))
+            case 2: fields.append(("k", .string("s\(i % 3)")))
+            default: fields.append(("k", .int(Int64(i % 50))))
+            }
+            fields.append(("d", .double(Double((i * 7919) % 1000) / 10)))
+            db.insert(Record(objectId: "o\(i)", fields: fields), into: "T")
+        }
+        let sequential = Self.engine(db, .sequential)
+        let parallel = Self.engine(db, ScanParallelism(threads: threads, morselRows: morselRows))
+        let reference = ReferenceEvaluator(database: db, now: Self.clock, random: { 0.5 })
+        let orders: [[SortKey]] = [
+            [.key("k", .ascending)], [.key("k", .descending)], [.key("k", .ascending), .key("d", .descending)],
+            [.key("d", .ascending)],
+        ]
+        let predicates: [Filter] = [
+            .constant(true),
+            .leaf(Leaf(.compare(.key("n"), .ge, .literal(.int(100)), []), semantics: .sql)),
+        ]
+        for order in orders {
+            for predicate in predicates {
+                for (skip, limit) in [(nil, 1), (nil, 7), (3, 10), (nil, 2000)] as [(Int?, Int?)] {
+                    var q = Query(className: "T", predicate: predicate, order: order, skip: skip, limit: limit)
+                    q.profile = .exact
+                    let expected = try sequential.run(q)
+                    #expect(try parallel.run(q) == expected, "\(order) skip \(skip as Any) limit \(limit as Any)")
+                    #expect(try reference.run(q) == expected, "\(order) skip \(skip as Any) limit \(limit as Any)")
+                    guard case .rows(let ids) = try parallel.runLazily(q) else {
+                        Issue.record("a count")
+                        continue
+                    }
+                    #expect(ids.objectIds == expected.objectIds)
+                }
+            }
+        }
+    }
 }
