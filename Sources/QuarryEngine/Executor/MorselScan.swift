@@ -20,8 +20,8 @@ final class MorselScan: @unchecked Sendable {
     /// Rows wanted in order before the scan may stop (a LIMIT with nothing that can throw).
     private let stop: Int?
     private let workers: [(filter: FilterNode, ctx: ExecContext)]
-    /// The objectId column whose ids each morsel copies for its rows, when the caller wants
-    /// ids; its spans are set while the morsels run.
+    /// The objectId column, when the caller wants the rows' ids: a morsel that matched few of
+    /// its rows copies theirs (`spans` is set while the morsels run).
     private let ids: StringColumn?
     private var spans: StringSpans?
     /// An ORDER BY with a LIMIT: each morsel keeps only its first `first` rows in that order.
