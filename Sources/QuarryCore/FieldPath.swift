@@ -12,6 +12,11 @@ public struct FieldPath: Hashable, Codable, Sendable, CustomStringConvertible,
 
     /// Splits on dots: `FieldPath("address.city")`.
     public init(_ dotted: String) {
+        // Most keys have no dot: the string itself, without splitting and copying it.
+        guard dotted.utf8.contains(UInt8(ascii: ".")) else {
+            self.init([dotted])
+            return
+        }
         self.init(dotted.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
     }
 

@@ -287,6 +287,27 @@ private func failure(_ text: String, maxDepth: Int = 512) -> Diagnostic? {
         #expect(root.member("a")?.keyRange == SourceRange(offset: 13, length: 3))
     }
 
+    /// Objects of up to eight keys are searched for a repeated key pairwise, larger ones by
+    /// fingerprint: the same members either way, the later value in the first key's place, and
+    /// keys compared by their bytes (`é` precomposed and decomposed are two keys).
+    @Test(arguments: [3, 8, 9, 40])
+    func locatedParsingCollapsesRepeatedKeysAtAnySize(keys: Int) throws {
+        let parts =
+            (0..<keys).map { "\"k\($0)\":\($0)" } + [#""k1":"again""#, "\"\u{e9}\":1", "\"e\u{301}\":2"]
+        let text = "{" + parts.joined(separator: ",") + "}"
+        let root = try JSONParser().parseLocated(text)
+        #expect(root.json == (try parse(text)))
+        guard case .object(let members) = root.kind else {
+            Issue.record("not an object")
+            return
+        }
+        // By their bytes: Swift's `==` holds the two spellings of é equal.
+        #expect(
+            members.map { Array($0.key.utf8) }
+                == ((0..<keys).map { "k\($0)" } + ["\u{e9}", "e\u{301}"]).map { Array($0.utf8) })
+        #expect(root["k1"]?.json == .string("again"))
+    }
+
     @Test func locatedParsingReportsTheSameErrors() throws {
         for text in ["[1,]", "{\"a\":01}", "\"\\uD800\""] {
             var located: Diagnostic?

@@ -82,6 +82,9 @@ struct TreeBuilder: JSONTreeBuilder {
 
 /// Builds `JSONNode`s, collapsing repeated keys the way `JSONObject` does.
 struct LocatingBuilder: JSONTreeBuilder {
+    /// Objects of up to this many keys are checked for repeated keys pairwise.
+    static let smallObject = 8
+
     func null(_ range: SourceRange) -> JSONNode { JSONNode(range: range, kind: .null) }
     func bool(_ value: Bool, _ range: SourceRange) -> JSONNode { JSONNode(range: range, kind: .bool(value)) }
     func int(_ value: Int64, _ range: SourceRange) -> JSONNode { JSONNode(range: range, kind: .int(value)) }
@@ -93,6 +96,19 @@ struct LocatingBuilder: JSONTreeBuilder {
     func object(_ keys: ArraySlice<ParsedKey>, _ values: ArraySlice<JSONNode>, _ range: SourceRange) -> JSONNode {
         var members: [JSONNode.Member] = []
         members.reserveCapacity(keys.count)
+        // A repeated key's later value replaces the earlier one in its place. A small object
+        // (most of them: a where clause's) is searched key by key, without hashing.
+        if keys.count <= Self.smallObject {
+            for (key, value) in zip(keys, values) {
+                let member = JSONNode.Member(key: key.name, keyRange: key.range, value: value)
+                if let repeated = members.firstIndex(where: { JSONObject.exactlyEqual($0.key, key.name) }) {
+                    members[repeated] = member
+                } else {
+                    members.append(member)
+                }
+            }
+            return JSONNode(range: range, kind: .object(members))
+        }
         var positions: [UInt64: Int] = [:]  // fingerprint → first member with it
         for (key, value) in zip(keys, values) {
             let member = JSONNode.Member(key: key.name, keyRange: key.range, value: value)

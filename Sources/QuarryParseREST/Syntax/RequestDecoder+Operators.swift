@@ -22,7 +22,7 @@ extension RequestDecoder {
         var out: [OperatorEntry] = []
         for m in members {
             let opAt = at.member(m.key, range: m.value.range)
-            let keyAt = at.member(m.key, range: m.keyRange)
+            let keyAt = Location(path: opAt.path, range: m.keyRange)
             if let op = decode(m.key, m.value, at: opAt, keyAt: keyAt, find: find) {
                 out.append(OperatorEntry(op: op, location: opAt))
             }

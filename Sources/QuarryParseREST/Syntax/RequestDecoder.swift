@@ -145,8 +145,9 @@ struct RequestDecoder {
             return clause
         }
         for m in members {
-            let keyAt = at.member(m.key, range: m.keyRange)
             let valueAt = at.member(m.key, range: m.value.range)
+            // The same path (one string for both), the key's own range.
+            let keyAt = Location(path: valueAt.path, range: m.keyRange)
             switch m.key {
             case "$or", "$and", "$nor":
                 let kind = CompoundKind(rawValue: m.key)!
