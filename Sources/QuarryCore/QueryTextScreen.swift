@@ -13,10 +13,15 @@ public enum QueryTextScreen {
                 "the query is \(length) bytes long; the limit is \(limits.maxQueryLength) (Limits.maxQueryLength)",
                 at: SourceRange(offset: limits.maxQueryLength, length: length - limits.maxQueryLength))
         }
-        if let nul = text.utf8.firstIndex(of: 0) {
+        // Over the bytes in place when the string has them (native strings do): the view's
+        // own search steps index by index.
+        let nul =
+            text.utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: 0) }
+            ?? text.utf8.firstIndex(of: 0).map { text.utf8.distance(from: text.utf8.startIndex, to: $0) }
+        if let nul {
             throw Diagnostic(
                 .input.nul, "the query holds a NUL character; remove it (write \\u0000 inside a JSON string)",
-                at: SourceRange(offset: text.utf8.distance(from: text.utf8.startIndex, to: nul), length: 1))
+                at: SourceRange(offset: nul, length: 1))
         }
     }
 }
