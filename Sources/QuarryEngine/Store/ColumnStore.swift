@@ -236,15 +236,26 @@ final class ColumnStore {
 
     // MARK: - Building
 
+    /// Classes of more fields than this count their fields' objects before building columns.
+    static let countFirstFields = 64
+
     private func build(_ data: ClassData, into table: ClassTable) {
         let records = data.records
+        // Which fields are sparse is known once they are counted. A wide class counts first, so
+        // that no field of it gets a typed column as long as the class; a narrow one counts as
+        // it builds each column and makes one found sparse again (at most `countFirstFields`
+        // typed columns made in vain, where counting first cost a tenth of building 1M objects
+        // of seven fields).
+        let countFirst = records.count >= ColumnKind.sparseFloor && data.fieldNames.count > Self.countFirstFields
         var present: [String: Int] = [:]
-        for record in records { for field in record.fieldOrder { present[field, default: 0] += 1 } }
+        if countFirst {
+            for record in records { for field in record.fieldOrder { present[field, default: 0] += 1 } }
+        }
         // Sparse fields' columns are generic and filled from the records that hold them, in one
         // pass over the records (a pass per field made a class of many fields quadratic).
         var sparse: [String: Column] = [:]
         for field in data.fieldNames {
-            guard !ColumnKind.isSparse(present: present[field] ?? 0, rows: records.count) else {
+            guard !countFirst || !ColumnKind.isSparse(present: present[field] ?? 0, rows: records.count) else {
                 let column = makeColumn(.generic)
                 column.appendMissing(records.count)
                 sparse[field] = column
@@ -256,7 +267,10 @@ final class ColumnStore {
             for record in records { column.append(record.fields[field]) }
             table.setColumn(column, for: field)
             let s = column.statistics, e = (column as? ArrayColumn)?.elements.statistics
-            if column.kind != .generic, column.misfits * 8 > s.typed || (e.map { $0.others * 8 > $0.typed } ?? false) {
+            if column.kind != .generic,
+                column.misfits * 8 > s.typed || (e.map { $0.others * 8 > $0.typed } ?? false)
+                    || ColumnKind.isSparse(present: column.presentCount, rows: records.count)
+            {
                 rebuild(field, in: table)
             } else {
                 column.settle()

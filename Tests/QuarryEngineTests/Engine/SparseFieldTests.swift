@@ -66,6 +66,32 @@ import Testing
         #expect(kinds["late"] == .int)
     }
 
+    /// A class of few fields finds its sparse ones as it builds each column (a class of many
+    /// counts them first): the same kinds, and the same answers as the reference.
+    @Test func aNarrowClassFindsItsSparseFieldsAsItBuilds() throws {
+        let records = (0..<5_000).map { n -> Record in
+            var fields: [(String, Value)] = [("n", .int(Int64(n)))]
+            if n % 300 == 0 { fields.append(("rare", .int(Int64(n / 300)))) }
+            if n < 18 { fields.append(("early", .string("e\(n)"))) }
+            if n % 10 == 0 { fields.append(("tenth", .double(Double(n) / 3))) }
+            return Record(objectId: "o\(n)", fields: fields)
+        }
+        let db = Database([ClassData(name: "T", records: records)])
+        let engine = Engine(database: db)
+        let kinds = Self.kinds(engine, "T")
+        #expect(kinds["rare"] == .generic)
+        #expect(kinds["early"] == .generic)
+        #expect(kinds["tenth"] == .double)
+        #expect(kinds["n"] == .int)
+        let reference = ReferenceEvaluator(database: db)
+        for predicate in [
+            compare("rare", .gt, 5, .sql), compare("early", .ne, "e3", .document), compare("tenth", .lt, 40, .sql),
+        ] {
+            let q = Query(className: "T", predicate: predicate)
+            #expect(try engine.run(q) == (try reference.run(q)))
+        }
+    }
+
     @Test(arguments: [3, 4] as [UInt64])
     func recordBuiltStoreAnswersAsTheReference(seed: UInt64) {
         var random = RandomData(seed: seed)
