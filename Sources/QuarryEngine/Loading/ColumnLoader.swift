@@ -137,14 +137,14 @@ struct ColumnLoader: DataFileSink {
         return true
     }
 
-    /// Settles every column and resolves pointers into classes read after theirs; then the
-    /// columns' deferred statistics are noted on up to `threads` threads at once.
+    /// Resolves pointers into classes read after theirs; then every other column is settled
+    /// and its deferred statistics noted, on up to `threads` threads at once.
     mutating func finish(threads: Int) -> InferredSchema {
         if let table { schema.add(table.name, classFields()) }
         table = nil
         // The columns rebuilt below are let go of as they are replaced.
         columns = []
-        var noting: [Column] = []
+        var settling: [Column] = [], noting: [Column] = []
         // Where each class was read: a pointer into a class read at or after its own is
         // resolved now (found by position, not by a set of the later classes per class, which
         // made a file of 10,000 classes take 5 s).
@@ -180,24 +180,27 @@ struct ColumnLoader: DataFileSink {
                 if forward || !settled {
                     store.rebuild(field, in: table)
                 } else {
-                    // Settled first: a dictionary-encoded column notes each distinct string once.
-                    column.settle()
-                    noting.append(column)
+                    settling.append(column)
                 }
             }
             table.objectIds.settleDistinct()
             noting.append(table.objectIds)
         }
-        Self.noteDeferredValues(of: noting, threads: threads)
+        Self.settleAndNote(settling, then: noting, threads: threads)
         return schema.inferred
     }
 
     /// Columns are taken one at a time from a shared list, so a large one keeps one thread
-    /// while the others take the rest.
-    private static func noteDeferredValues(of columns: [Column], threads: Int) {
-        let work = NotingWork(columns)
-        ScanThreads.shared.run(helpers: max(0, min(threads, columns.count) - 1)) {
-            while let i = work.items.take() { work.columns[i].noteDeferredValues() }
+    /// while the others take the rest. A column is settled before its statistics are noted
+    /// (a dictionary-encoded one notes each distinct string once); settling a plain string
+    /// column into a dictionary hashes every row, 66 ms for the benchmark's million names.
+    private static func settleAndNote(_ settling: [Column], then noting: [Column], threads: Int) {
+        let work = NotingWork(settling + noting, settling: settling.count)
+        ScanThreads.shared.run(helpers: max(0, min(threads, work.columns.count) - 1)) {
+            while let i = work.items.take() {
+                if i < work.settling { work.columns[i].settle() }
+                work.columns[i].noteDeferredValues()
+            }
         }
     }
 
@@ -212,14 +215,17 @@ struct ColumnLoader: DataFileSink {
     }
 }
 
-/// The loader's columns whose statistics are still to be noted, handed out one at a time to
-/// the threads that note them (each column is touched by one thread only).
+/// The loader's columns still to be settled (the first `settling`) and whose statistics are
+/// still to be noted, handed out one at a time to the threads that finish them (each column
+/// is touched by one thread only).
 private final class NotingWork: @unchecked Sendable {
     let columns: [Column]
+    let settling: Int
     let items: SharedItems
 
-    init(_ columns: [Column]) {
+    init(_ columns: [Column], settling: Int) {
         self.columns = columns
+        self.settling = settling
         items = SharedItems(columns.count)
     }
 }
