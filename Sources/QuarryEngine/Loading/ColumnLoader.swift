@@ -26,6 +26,8 @@ struct ColumnLoader: DataFileSink {
     private var written: [(field: Int, type: FieldType?)] = []
     /// The values the current class's objects hold so far.
     private var values = 0
+    /// An objectId held twice in a class, found when its objectIds were filed.
+    private var repeatedObjectId = false
     /// The object that took its class past `SparseLimit`, where loading stopped.
     private(set) var sparseExcess: (className: String, fields: Int, objects: Int, values: Int, objectId: String)?
 
@@ -34,7 +36,7 @@ struct ColumnLoader: DataFileSink {
     }
 
     mutating func beginClass(_ name: String) {
-        if let table { schema.add(table.name, classFields()) }
+        if let table { end(table) }
         let table = store.table(creating: name)
         if table.rowCount == 0 { table.objectIds.deferValueStatistics() }
         self.table = table
@@ -47,7 +49,6 @@ struct ColumnLoader: DataFileSink {
 
     mutating func expect(_ objects: Int) {
         guard let table else { return }
-        table.reserve(objects)
         table.objectIds.reserve(objects)
         // Not a sparse field's column (docs/STORAGE.md#sparse-fields): it would reserve in vain.
         let rows = table.rowCount
@@ -93,7 +94,8 @@ struct ColumnLoader: DataFileSink {
     }
 
     mutating func endObject(objectId: String) -> Bool {
-        guard let table, let row = table.appendRowIfNew(objectId) else { return false }
+        guard let table, !repeatedObjectId else { return false }
+        let row = table.appendRowUnfiled(objectId)
         var previous = -1, inOrder = true
         for w in written {
             inOrder = inOrder && w.field > previous
@@ -138,10 +140,12 @@ struct ColumnLoader: DataFileSink {
     }
 
     /// Resolves pointers into classes read after theirs; then every other column is settled
-    /// and its deferred statistics noted, on up to `threads` threads at once.
-    mutating func finish(threads: Int) -> InferredSchema {
-        if let table { schema.add(table.name, classFields()) }
+    /// and its deferred statistics noted, on up to `threads` threads at once. Nil when a class
+    /// holds an objectId twice.
+    mutating func finish(threads: Int) -> InferredSchema? {
+        if let table { end(table) }
         table = nil
+        guard !repeatedObjectId else { return nil }
         // The columns rebuilt below are let go of as they are replaced.
         columns = []
         var settling: [Column] = [], noting: [Column] = []
@@ -202,6 +206,13 @@ struct ColumnLoader: DataFileSink {
                 work.columns[i].noteDeferredValues()
             }
         }
+    }
+
+    /// The class's objects are read: its fields go to the schema and its objectIds are filed
+    /// (a pointer into it from a later class finds its row from now on).
+    private mutating func end(_ table: ClassTable) {
+        schema.add(table.name, classFields())
+        if !table.fileObjectIds() { repeatedObjectId = true }
     }
 
     private mutating func rebuild(_ field: Int) {

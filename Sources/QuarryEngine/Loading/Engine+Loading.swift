@@ -41,16 +41,21 @@ extension Engine {
             outcome = try DataFile.read(
                 path: path, className: className, format: format, into: &loader, progress: progress)
         }
+        let database: Database
         switch outcome {
         case .streamed:
-            let schema = loader.finish(threads: parallelism.threads)
-            return Loaded(
-                engine: Engine(
-                    store: loader.store, schema: schema, limits: limits,
-                    now: ReferenceEvaluator.systemClock,
-                    random: { Double.random(in: 0..<1) }, parallelism: parallelism),
-                schema: schema, direct: true)
-        case .records(let database):
+            if let schema = loader.finish(threads: parallelism.threads) {
+                return Loaded(
+                    engine: Engine(
+                        store: loader.store, schema: schema, limits: limits,
+                        now: ReferenceEvaluator.systemClock,
+                        random: { Double.random(in: 0..<1) }, parallelism: parallelism),
+                    schema: schema, direct: true)
+            }
+            // An objectId held twice, found once its class was read: the record loader reads
+            // the file and reports it where it is.
+            database = try DataFile.load(path: path, className: className, format: format)
+        case .records(let records):
             // The direct loader stopped at a class too sparse for columns, and the record loader
             // then read the whole file (so an error anywhere in it comes first).
             if let e = loader.sparseExcess {
@@ -58,12 +63,13 @@ extension Engine {
                     e.className, fields: e.fields, objects: e.objects, values: e.values, limit: limits.maxSparseCells,
                     objectId: e.objectId, file: path)
             }
-            if let error = SparseLimit.firstExcess(in: database, file: path, limit: limits.maxSparseCells) {
-                throw error
-            }
-            return Loaded(
-                engine: Engine(database: database, limits: limits, parallelism: parallelism), schema: database,
-                direct: false)
+            database = records
         }
+        if let error = SparseLimit.firstExcess(in: database, file: path, limit: limits.maxSparseCells) {
+            throw error
+        }
+        return Loaded(
+            engine: Engine(database: database, limits: limits, parallelism: parallelism), schema: database,
+            direct: false)
     }
 }

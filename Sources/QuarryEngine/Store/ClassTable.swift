@@ -19,6 +19,8 @@ final class ClassTable {
     private var fieldOrders: [Int: [String]] = [:]
     /// objectId → row, keyed by the objectIds' bytes in their arena.
     private var lookup = SpanTable()
+    /// The first row a direct load appended without filing it in `lookup` (`appendRowUnfiled`).
+    private var unfiledFrom: Int?
     /// Rows whose object was deleted.
     private var deleted = RowBits()
     private(set) var deletedCount = 0
@@ -102,19 +104,28 @@ final class ClassTable {
         return row
     }
 
-    /// A row for an objectId the class does not hold yet; nil (and no row) when it does. The
-    /// columns are left as they are: the direct loader brings each up to the class's rows
-    /// when it next writes it and when the file is read (docs/STORAGE.md#sparse-fields), so
-    /// an object costs the fields it has, not every field of its class.
-    func appendRowIfNew(_ objectId: String) -> Int? {
+    /// A row for an objectId that is not filed in the lookup until `fileObjectIds`: the direct
+    /// loader files a class's objectIds once its objects are read, hashed a run ahead of their
+    /// probes (docs/STORAGE.md#direct-loading), and finds a repeated one only then. The
+    /// columns are left as they are: the direct loader brings each up to the class's rows when
+    /// it next writes it and when the file is read (docs/STORAGE.md#sparse-fields), so an
+    /// object costs the fields it has, not every field of its class.
+    func appendRowUnfiled(_ objectId: String) -> Int {
         let row = rowCount
-        var id = objectId
-        let held = id.withUTF8 { key in
-            objectIds.withBytes { s in lookup.insertIfAbsent(Int32(row), key) { s.span(Int($0)) } }
-        }
-        guard held == nil else { return nil }
+        if unfiledFrom == nil { unfiledFrom = row }
         objectIds.append(.string(objectId))
         return row
+    }
+
+    /// Files the rows `appendRowUnfiled` appended; false when one of their objectIds is held
+    /// by an earlier row (the lookup is then incomplete).
+    func fileObjectIds() -> Bool {
+        guard let from = unfiledFrom else { return true }
+        unfiledFrom = nil
+        let repeated = objectIds.withBytes { s in
+            lookup.insertAllIfAbsent(Int32(from)..<Int32(rowCount)) { s.span(Int($0)) }
+        }
+        return repeated == nil
     }
 
     /// Room for `rows` more rows in the objectId lookup.

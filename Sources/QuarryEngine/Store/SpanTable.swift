@@ -30,25 +30,43 @@ struct SpanTable {
         count += 1
     }
 
-    /// Files `n`, whose key `bytes` is not in the arena yet, unless an entry has that key: then
-    /// that entry, and nothing filed. One probe where `find` then `insert` take two.
-    mutating func insertIfAbsent(
-        _ n: Int32, _ bytes: UnsafeBufferPointer<UInt8>, _ key: (Int32) -> UnsafeBufferPointer<UInt8>
-    ) -> Int32? {
-        if (count + 1) * 4 > slots.count * 3 { resize(Swift.max(16, (count + 1) * 2), key) }
-        let h = Self.hash(bytes), tag = Self.tag(h)
-        var i = home(h)
-        while true {
-            let m = slots[i]
-            if m == Self.empty {
-                slots[i] = n
-                tags[i] = tag
-                count += 1
-                return nil
+    /// Files the numbers of `range`, whose keys are in the arena and not filed yet, in order;
+    /// the first whose key an entry already has (nothing filed from it on), or nil. A run of
+    /// keys is hashed and its home slots read before any of them is probed, so that the cache
+    /// misses of a large table's probes overlap instead of coming one after another.
+    mutating func insertAllIfAbsent(_ range: Range<Int32>, _ key: (Int32) -> UnsafeBufferPointer<UInt8>) -> Int32? {
+        reserve(count + range.count, key)
+        let run = 16
+        var hashes = [UInt64](repeating: 0, count: run)
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = Swift.min(start + Int32(run), range.upperBound)
+            var touched: Int32 = 0
+            for n in start..<end {
+                let h = Self.hash(key(n))
+                hashes[Int(n - start)] = h
+                touched &+= slots[home(h)]
             }
-            if tags[i] == tag, Bytes.equal(key(m), bytes) { return m }
-            i = i + 1 == slots.count ? 0 : i + 1
+            // Kept alive so that the loads above are made.
+            withExtendedLifetime(touched) {}
+            for n in start..<end {
+                let h = hashes[Int(n - start)], tag = Self.tag(h)
+                var i = home(h)
+                while true {
+                    let m = slots[i]
+                    if m == Self.empty {
+                        slots[i] = n
+                        tags[i] = tag
+                        count += 1
+                        break
+                    }
+                    if tags[i] == tag, Bytes.equal(key(m), key(n)) { return n }
+                    i = i + 1 == slots.count ? 0 : i + 1
+                }
+            }
+            start = end
         }
+        return nil
     }
 
     /// Room for `total` entries at about three quarters full, so that a bulk load grows the

@@ -419,6 +419,10 @@ import Testing
         ("truncated.json", #"{"A": [{"objectId": "a", "n": 1}, {"objectId": "b", "#),
         ("truncated-string.ndjson", "{\"objectId\": \"a\"}\n{\"objectId\": \"b\", \"s\": \"abc"),
         ("duplicate.json", #"[{"objectId": "a"}, {"objectId": "b"}, {"objectId": "a"}]"#),
+        // A class's objectIds are filed once it is read: before the next class's first object,
+        // and at the end when the next class is empty.
+        ("duplicate-first.json", #"{"A": [{"objectId": "a"}, {"objectId": "a"}], "B": [{"objectId": "b"}]}"#),
+        ("duplicate-before-empty.json", #"{"A": [{"objectId": "a"}, {"objectId": "a"}], "B": []}"#),
         ("wrapper.json", #"[{"objectId": "a", "p": {"__type": "Pointer", "className": "B"}}]"#),
         ("geo.json", #"[{"objectId": "a", "g": {"__type": "GeoPoint", "latitude": 100, "longitude": 0}}]"#),
         ("date.json", #"[{"objectId": "a", "createdAt": "yesterday"}]"#),
