@@ -75,17 +75,9 @@ struct DataFileStreamer<Sink: DataFileSink> {
     private var classes: Set<String> = []
     /// The current class's keys by their position in an object: objects of a class usually
     /// list the same keys in the same order, so a key is found by comparing its bytes.
-    private var keys: [Key] = []
+    private var keys: [CachedKey] = []
     /// Where the current class's first object starts (to estimate how many follow).
     private var classStart = 0
-
-    private struct Key {
-        var bytes: [UInt8]
-        var role: Role
-        var field: Int
-    }
-
-    private enum Role: Equatable { case objectId, systemDate(String), plain }
 
     /// The direct reader met something it leaves to the record loader.
     private struct Stop: Error {}
@@ -239,7 +231,8 @@ struct DataFileStreamer<Sink: DataFileSink> {
                     let id = try r.parseString()
                     guard !id.isEmpty else { throw Stop() }
                     objectId = id
-                case .systemDate(let name):
+                case .createdAt, .updatedAt:
+                    let name = key.role == .createdAt ? "createdAt" : "updatedAt"
                     let v = try ParseJSON.systemDate(try r.parseValue(), field: name)
                     sink.value(v, field: key.field)
                 case .plain:
@@ -261,9 +254,10 @@ struct DataFileStreamer<Sink: DataFileSink> {
         }
     }
 
-    /// The key at `r` (its opening quote), from the cache when its bytes are the ones seen at
-    /// this position before.
-    private mutating func key(_ r: inout JSONReader<TreeBuilder>, _ position: Int) throws -> Key {
+    /// What the key at `r` (its opening quote) is, from the cache when its bytes are the ones
+    /// seen at this position before (only what it is is handed back: a `CachedKey` copied out would
+    /// retain and release its bytes for every member read).
+    private mutating func key(_ r: inout JSONReader<TreeBuilder>, _ position: Int) throws -> KeyUse {
         let start = r.pos + 1
         if position < keys.count {
             let cached = keys[position].bytes
@@ -275,24 +269,25 @@ struct DataFileStreamer<Sink: DataFileSink> {
                     })
             {
                 r.pos = end + 1
-                return keys[position]
+                return keys[position].use
             }
         }
         let name = try r.parseString()
-        let role: Role
+        let role: KeyUse.Role
         switch name {
         case "objectId": role = .objectId
-        case "createdAt", "updatedAt": role = .systemDate(name)
+        case "createdAt": role = .createdAt
+        case "updatedAt": role = .updatedAt
         default: role = .plain
         }
-        let found = Key(
-            bytes: Array(buf[start..<(r.pos - 1)]), role: role,
-            field: role == .objectId ? -1 : sink.field(named: name))
+        let found = CachedKey(
+            bytes: Array(buf[start..<(r.pos - 1)]),
+            use: KeyUse(role: role, field: role == .objectId ? -1 : sink.field(named: name)))
         // Only keys written without escapes are found by their bytes.
         if !found.bytes.contains(UInt8(ascii: "\\")) {
             if position < keys.count { keys[position] = found } else if position == keys.count { keys.append(found) }
         }
-        return found
+        return found.use
     }
 
     // MARK: Values
@@ -458,6 +453,20 @@ struct DataFileStreamer<Sink: DataFileSink> {
 private func plainEqual(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
     guard bytes.count == literal.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
     return memcmp(base, literal.utf8Start, bytes.count) == 0
+}
+
+/// A key `DataFileStreamer` met at a position of its class's objects: its bytes, and what it is.
+private struct CachedKey {
+    var bytes: [UInt8]
+    var use: KeyUse
+}
+
+/// What an object's key is to `DataFileStreamer`: the objectId, a system date, or a field and
+/// its number (outside the generic streamer, so that it has no generic metadata).
+private struct KeyUse {
+    enum Role { case objectId, createdAt, updatedAt, plain }
+    let role: Role
+    let field: Int
 }
 
 /// The wrapper types `DataFileStreamer.wrapper` reads (outside the generic streamer, so that

@@ -22,8 +22,12 @@ struct ColumnLoader: DataFileSink {
     /// Classes in the order they were read (a pointer into a later one, or into its own class,
     /// dangles until `finish`).
     private var loaded: [String] = []
-    /// The current object's fields in the order written, with their types.
-    private var written: [(field: Int, type: FieldType?)] = []
+    /// The current object's fields in the order written.
+    private var written: [Int] = []
+    /// The current object's fields whose values change their field's type (after a class's
+    /// first objects, hardly any: an array of them would be emptied, element by element, for
+    /// every object).
+    private var changedTypes: [(field: Int, type: FieldType)] = []
     /// The values the current class's objects hold so far.
     private var values = 0
     /// An objectId held twice in a class, found when its objectIds were filed.
@@ -79,17 +83,20 @@ struct ColumnLoader: DataFileSink {
             column.append(value)
             table.setColumn(column, for: names[field])
             columns[field] = column
-            written.append((field, type))
+            written.append(field)
+            if let type { changedTypes.append((field, type)) }
             return
         }
         if column.rowCount <= row {
             column.appendMissing(row - column.rowCount)
             column.append(value)
-            written.append((field, type))
+            written.append(field)
+            if let type { changedTypes.append((field, type)) }
         } else {
             // A repeated key: the last value wins, the first position stays.
             column.set(row, value)
-            if let i = written.firstIndex(where: { $0.field == field }) { written[i].type = type }
+            changedTypes.removeAll { $0.field == field }
+            if let type { changedTypes.append((field, type)) }
         }
     }
 
@@ -97,24 +104,25 @@ struct ColumnLoader: DataFileSink {
         guard let table, !repeatedObjectId else { return false }
         let row = table.appendRowUnfiled(objectId)
         var previous = -1, inOrder = true
-        for w in written {
-            inOrder = inOrder && w.field > previous
-            previous = w.field
-            schema.note(w.type, field: w.field)
+        for field in written {
+            inOrder = inOrder && field > previous
+            previous = field
         }
+        for c in changedTypes { schema.note(c.type, field: c.field) }
         // Field numbers follow the class's field order, so fields written out of number order
         // are out of the class's order.
         if !inOrder || ClassTable.holdsFew(written.count, of: names.count) {
-            table.setFieldOrder(written.map { names[$0.field] }, row: row)
+            table.setFieldOrder(written.map { names[$0] }, row: row)
         }
-        for w in written {
-            guard let column = columns[w.field], column.misfits > 64, column.kind != .generic,
+        for field in written {
+            guard let column = columns[field], column.misfits > 64, column.kind != .generic,
                 column.misfits * 8 > column.statistics.typed
             else { continue }
-            rebuild(w.field)
+            rebuild(field)
         }
         values += written.count
         written.removeAll(keepingCapacity: true)
+        if !changedTypes.isEmpty { changedTypes.removeAll(keepingCapacity: true) }
         if SparseLimit.exceeded(fields: names.count, objects: row + 1, values: values, limit: sparseCells) {
             sparseExcess = (table.name, names.count, row + 1, values, objectId)
             return false

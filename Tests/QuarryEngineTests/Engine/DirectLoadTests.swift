@@ -296,6 +296,9 @@ import Testing
             // An element type of its own kind: arrays of arrays, and of mixed elements.
             #"{"objectId": "g", "w": [[1]], "m": [1, "x"]}"#,
             #"{"objectId": "h", "w": [[]], "m": [1]}"#,
+            // A repeated key: only the last value's type counts, whichever of the two changes it.
+            #"{"objectId": "i", "k": 1, "l": "x"}"#,
+            #"{"objectId": "j", "k": "x", "k": 2, "l": "y", "l": 3}"#,
         ]
         try Self.expectSameLoad(rows.joined(separator: "\n"), name: "T.ndjson")
     }
