@@ -151,8 +151,15 @@ struct ColumnLoader: DataFileSink {
     /// and its deferred statistics noted, on up to `threads` threads at once. Nil when a class
     /// holds an objectId twice.
     mutating func finish(threads: Int) -> InferredSchema? {
-        if let table { end(table) }
+        // The last class's objectIds are filed beside the columns' settling, unless a column
+        // rebuilt first needs them (a pointer into that class finds its rows there).
+        var unfiled = table
+        if let table { schema.add(table.name, classFields()) }
         table = nil
+        func fileUnfiled() {
+            if let t = unfiled, !t.fileObjectIds() { repeatedObjectId = true }
+            unfiled = nil
+        }
         guard !repeatedObjectId else { return nil }
         // The columns rebuilt below are let go of as they are replaced.
         columns = []
@@ -173,6 +180,7 @@ struct ColumnLoader: DataFileSink {
                 // A sparse field's column is made generic from the rows it holds, before it is
                 // brought up to the class's rows.
                 if column.kind != .generic, ColumnKind.isSparse(present: column.presentCount, rows: table.rowCount) {
+                    fileUnfiled()
                     store.rebuild(field, in: table)
                     continue
                 }
@@ -190,6 +198,7 @@ struct ColumnLoader: DataFileSink {
                         || ColumnStore.bestKind(column) == .generic
                     : !misfit
                 if forward || !settled {
+                    fileUnfiled()
                     store.rebuild(field, in: table)
                 } else {
                     settling.append(column)
@@ -198,20 +207,29 @@ struct ColumnLoader: DataFileSink {
             table.objectIds.settleDistinct()
             noting.append(table.objectIds)
         }
-        Self.settleAndNote(settling, then: noting, threads: threads)
+        let work = FinishingWork(filing: unfiled, settling: settling, noting: noting)
+        Self.finish(work, threads: threads)
+        guard !repeatedObjectId, !work.repeatedObjectId else { return nil }
         return schema.inferred
     }
 
-    /// Columns are taken one at a time from a shared list, so a large one keeps one thread
-    /// while the others take the rest. A column is settled before its statistics are noted
-    /// (a dictionary-encoded one notes each distinct string once); settling a plain string
-    /// column into a dictionary hashes every row, 66 ms for the benchmark's million names.
-    private static func settleAndNote(_ settling: [Column], then noting: [Column], threads: Int) {
-        let work = NotingWork(settling + noting, settling: settling.count)
-        ScanThreads.shared.run(helpers: max(0, min(threads, work.columns.count) - 1)) {
+    /// The work is taken one item at a time from a shared list, so a large one keeps one
+    /// thread while the others take the rest: first the filing of the last class's objectIds
+    /// (40 ms for a million), then each column to settle and note, then those only to note. A
+    /// column is settled before its statistics are noted (a dictionary-encoded one notes each
+    /// distinct string once); settling a plain string column into a dictionary hashes every
+    /// row, 66 ms for the benchmark's million names.
+    private static func finish(_ work: FinishingWork, threads: Int) {
+        let filing = work.filing == nil ? 0 : 1
+        ScanThreads.shared.run(helpers: max(0, min(threads, work.columns.count + filing) - 1)) {
             while let i = work.items.take() {
-                if i < work.settling { work.columns[i].settle() }
-                work.columns[i].noteDeferredValues()
+                if i < filing {
+                    if work.filing?.fileObjectIds() == false { work.repeatedObjectId = true }
+                    continue
+                }
+                let c = i - filing
+                if c < work.settling { work.columns[c].settle() }
+                work.columns[c].noteDeferredValues()
             }
         }
     }
@@ -234,17 +252,21 @@ struct ColumnLoader: DataFileSink {
     }
 }
 
-/// The loader's columns still to be settled (the first `settling`) and whose statistics are
-/// still to be noted, handed out one at a time to the threads that finish them (each column
-/// is touched by one thread only).
-private final class NotingWork: @unchecked Sendable {
+/// What is left of a load once its columns are rebuilt: a class's objectIds to file, the
+/// columns still to be settled (the first `settling`) and whose statistics are still to be
+/// noted, handed out one at a time to the threads that finish them (each item is touched by
+/// one thread only; `repeatedObjectId` is read once they have all returned).
+private final class FinishingWork: @unchecked Sendable {
+    let filing: ClassTable?
     let columns: [Column]
     let settling: Int
     let items: SharedItems
+    var repeatedObjectId = false
 
-    init(_ columns: [Column], settling: Int) {
-        self.columns = columns
-        self.settling = settling
-        items = SharedItems(columns.count)
+    init(filing: ClassTable?, settling: [Column], noting: [Column]) {
+        self.filing = filing
+        columns = settling + noting
+        self.settling = settling.count
+        items = SharedItems((filing == nil ? 0 : 1) + columns.count)
     }
 }
