@@ -19,7 +19,7 @@ public struct PipelinedSink: DataFileSink {
     /// the number the target gives the same name.
     private var numbers: [String: Int] = [:]
     private var refused = false
-    private static var batchCalls: Int { 16_384 }
+    private static var batchCalls: Int { 8_192 }
 
     fileprivate enum Call {
         case beginClass(String)
@@ -74,7 +74,11 @@ public struct PipelinedSink: DataFileSink {
         batch.append(call)
         guard batch.count >= Self.batchCalls else { return }
         refused = !handoff.send(batch, last: false)
+        // A batch the builder is done with comes back to be emptied here, so that freeing
+        // its calls' values costs the reader, not the builder (the load's slower thread).
+        batch = handoff.spentBatch() ?? []
         batch.removeAll(keepingCapacity: true)
+        batch.reserveCapacity(Self.batchCalls)
     }
 }
 
@@ -83,6 +87,8 @@ private class Handoff: @unchecked Sendable {
     private let depth: Int
     private let condition = NSCondition()
     private var queue: [[PipelinedSink.Call]] = []
+    /// Batches the builder has made, still holding their calls.
+    private var spent: [[PipelinedSink.Call]] = []
     private var closed = false
     private var ended = false
     private var refused = false
@@ -99,6 +105,13 @@ private class Handoff: @unchecked Sendable {
         if last { closed = true }
         condition.broadcast()
         return !refused
+    }
+
+    /// A batch the builder has made, if any: emptied by the caller, it is the next batch.
+    final func spentBatch() -> [PipelinedSink.Call]? {
+        condition.lock()
+        defer { condition.unlock() }
+        return spent.popLast()
     }
 
     /// Waits for the builder to end; false when the target refused an object.
@@ -125,13 +138,17 @@ private class Handoff: @unchecked Sendable {
             let calls = queue.removeFirst()
             condition.broadcast()
             condition.unlock()
-            if !make(calls) {
-                condition.lock()
+            let made = make(calls)
+            condition.lock()
+            if !made {
                 refused = true
                 queue.removeAll()
                 condition.broadcast()
-                condition.unlock()
+            } else if spent.isEmpty, !closed {
+                // At most one batch waits to be reused: the reader takes it as it sends the next.
+                spent.append(calls)
             }
+            condition.unlock()
         }
     }
 }
