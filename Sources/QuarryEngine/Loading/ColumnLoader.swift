@@ -77,7 +77,7 @@ struct ColumnLoader: DataFileSink {
         guard let column = columns[field] else {
             let sparse = ColumnKind.isSparse(present: 1, rows: row + 1)
             let column = store.makeColumn(sparse ? .generic : ColumnKind.of(value) ?? .generic)
-            if column.defersValuesWell { column.deferValueStatistics() }
+            column.deferStatisticsWhileLoading()
             column.codeStringsWhileLoading()
             column.appendMissing(row)
             column.append(value)

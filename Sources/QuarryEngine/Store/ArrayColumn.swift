@@ -33,6 +33,16 @@ final class ArrayColumn: SlicedColumn {
 
     override func codeStringsWhileLoading() { elements.codeStringsWhileLoading() }
 
+    /// The elements are a scalar or string column, whose values are cheap to read back (a
+    /// dictionary-coded one notes each distinct string once); the arrays themselves are
+    /// noted as they come.
+    override func deferStatisticsWhileLoading() { elements.deferStatisticsWhileLoading() }
+
+    override func noteDeferredValues() {
+        elements.noteDeferredValues()
+        super.noteDeferredValues()
+    }
+
     override func settle() {
         elements.settle()
         super.settle()

@@ -175,10 +175,16 @@ class Column {
     /// `noteDeferredValues`.
     final func deferValueStatistics() { defersValues = true }
 
+    /// A loading column defers what is cheaper to note afterwards: its own values when
+    /// `defersValuesWell`; an array column its elements'.
+    func deferStatisticsWhileLoading() {
+        if defersValuesWell { deferValueStatistics() }
+    }
+
     /// Notes every value the column holds in its statistics, if they were deferred, and stops
     /// deferring. Columns of one store may do this on several threads at once (each reads
     /// only itself).
-    final func noteDeferredValues() {
+    func noteDeferredValues() {
         guard defersValues else { return }
         defersValues = false
         noteTypedValues()
