@@ -17,10 +17,15 @@ final class PointerColumn: Column {
     private let targets: PointerTargets
     /// The objectIds of dangling pointers written in row order (a load), by ascending row:
     /// kept here rather than in `others`, a hash table entry and a `Value` each, because a
-    /// class loaded without its pointers' target class dangles on every row. Nil: forgotten
-    /// (the row's value went elsewhere). Dangling pointers written out of order go to `others`.
+    /// class loaded without its pointers' target class dangles on every row. Each objectId's
+    /// bytes are a span of `keptBytes` (no `String` each, which made trimming the array a copy
+    /// with a retain per objectId); a length of `forgotten` means the row's value went
+    /// elsewhere. Dangling pointers written out of order go to `others`.
     private var keptRows: [Int32] = []
-    private var keptIds: [String?] = []
+    private var keptStarts: [UInt32] = []
+    private var keptLengths: [UInt32] = []
+    private var keptBytes: [UInt8] = []
+    private static let forgotten = UInt32.max
 
     static let none: Int32 = -1
     static let dangling: Int32 = -2
@@ -38,7 +43,9 @@ final class PointerColumn: Column {
         c.danglingCount = danglingCount
         c.foreignCount = foreignCount
         c.keptRows = keptRows
-        c.keptIds = keptIds
+        c.keptStarts = keptStarts
+        c.keptLengths = keptLengths
+        c.keptBytes = keptBytes
         copyBase(to: c)
         return c
     }
@@ -62,15 +69,28 @@ final class PointerColumn: Column {
     override func typedValue(at row: Int) -> Value {
         .pointer(Pointer(className: targetClass, objectId: targets.objectId(Int(rows[row]))))
     }
-    override func reserveTyped(_ n: Int) { rows.reserveCapacity(rows.count + n) }
+    override func reserveTyped(_ n: Int) {
+        rows.reserveCapacity(rows.count + n)
+        // Pointers that dangle so far (into a class not loaded yet) keep their objectIds here:
+        // room for as many more, so that these arrays are not grown by doubling and then
+        // trimmed, a copy of every objectId, once the file is read.
+        guard !keptRows.isEmpty else { return }
+        keptRows.reserveCapacity(keptRows.count + n)
+        keptStarts.reserveCapacity(keptStarts.count + n)
+        keptLengths.reserveCapacity(keptLengths.count + n)
+    }
     override func trimTyped() {
         rows.trimCapacity()
         keptRows.trimCapacity()
-        keptIds.trimCapacity()
+        keptStarts.trimCapacity()
+        keptLengths.trimCapacity()
+        keptBytes.trimCapacity()
     }
     override func appendPlaceholder() { rows.append(Self.none) }
     override func forgetTyped(at row: Int) { rows[row] = Self.none }
-    override var typedBytes: Int { rows.capacity * 4 + keptRows.capacity * 4 + keptIds.capacity * 16 }
+    override var typedBytes: Int {
+        rows.capacity * 4 + (keptRows.capacity + keptStarts.capacity + keptLengths.capacity) * 4 + keptBytes.capacity
+    }
 
     /// A dangling pointer is kept as an `other` value but is of the column's kind: only foreign
     /// values are misfits (counting dangling ones rebuilt a column of pointers into a class not
@@ -80,13 +100,21 @@ final class PointerColumn: Column {
     override func keepsOther(_ v: Value, at row: Int) -> Bool {
         guard rows[row] == Self.dangling, case .pointer(let p) = v, keptRows.last.map({ Int($0) < row }) ?? true
         else { return false }
-        keptRows.append(Int32(row))
-        keptIds.append(p.objectId)
-        return true
+        var id = p.objectId
+        return id.withUTF8 { bytes in
+            guard keptBytes.count + bytes.count < Int(Self.forgotten) else { return false }
+            keptRows.append(Int32(row))
+            keptStarts.append(UInt32(keptBytes.count))
+            keptLengths.append(UInt32(bytes.count))
+            keptBytes.append(contentsOf: bytes)
+            return true
+        }
     }
 
     override func otherValue(at row: Int) -> Value? {
-        if rows[row] == Self.dangling, let i = kept(row), let id = keptIds[i] {
+        if rows[row] == Self.dangling, let i = kept(row), keptLengths[i] != Self.forgotten {
+            let start = Int(keptStarts[i])
+            let id = String(decoding: keptBytes[start..<start + Int(keptLengths[i])], as: UTF8.self)
             return .pointer(Pointer(className: targetClass, objectId: id))
         }
         return super.otherValue(at: row)
@@ -104,7 +132,7 @@ final class PointerColumn: Column {
     }
 
     private func forgetKept(_ row: Int) {
-        if let i = kept(row) { keptIds[i] = nil }
+        if let i = kept(row) { keptLengths[i] = Self.forgotten }
     }
 
     override func forgetOther(at row: Int) {
