@@ -22,6 +22,21 @@ struct DistinctSketch: Hashable, Sendable {
         add(hash: Int(truncatingIfNeeded: Self.mix(Self.stableHash(value))))
     }
 
+    /// The same as adding `.int(i)`, or `.date(i)` with `date`.
+    mutating func add(_ i: Int64, date: Bool) {
+        add(hash: Int(truncatingIfNeeded: Self.mix(date ? Self.dateHash(i) : UInt64(bitPattern: i))))
+    }
+
+    /// The same as adding `.double(d)`.
+    mutating func add(_ d: Double) {
+        add(hash: Int(truncatingIfNeeded: Self.mix(Self.doubleHash(d))))
+    }
+
+    /// The same as adding `.geoPoint(p)`.
+    mutating func add(_ p: GeoPoint) {
+        add(hash: Int(truncatingIfNeeded: Self.mix(Self.geoHash(p))))
+    }
+
     /// Adds a string by its UTF-8 bytes: the same as adding the `.string` value.
     mutating func add(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         add(hash: Int(truncatingIfNeeded: Self.mix(Self.fnv(bytes, seed: Self.stringSeed))))
@@ -32,19 +47,27 @@ struct DistinctSketch: Hashable, Sendable {
     private static func stableHash(_ v: Value) -> UInt64 {
         switch v {
         case .int(let i): return UInt64(bitPattern: i)
-        case .double(let d):
-            if let i = Int64(exactly: d) { return UInt64(bitPattern: i) }
-            return d.isNaN ? 0x7FF8_0000_0000_0000 : d.bitPattern
+        case .double(let d): return doubleHash(d)
         case .string(let s): return fnv(s, seed: stringSeed)
-        case .date(let ms): return UInt64(bitPattern: ms) ^ 0x5DA7_E000_0000_0000
+        case .date(let ms): return dateHash(ms)
         case .bool(let b): return b ? 0xB001 : 0xB000
         case .pointer(let p): return fnv(p.objectId, seed: fnv(p.className, seed: 2))
-        case .geoPoint(let g): return mix(g.latitude.bitPattern) ^ g.longitude.bitPattern
+        case .geoPoint(let g): return geoHash(g)
         case .array(let items): return items.reduce(0xA77A) { mix($0 ^ stableHash($1)) }
         case .null: return 0
         default: return fnv(String(describing: v).utf8, seed: 3)
         }
     }
+
+    /// A double equal to an int hashes as the int does.
+    private static func doubleHash(_ d: Double) -> UInt64 {
+        if let i = Int64(exactly: d) { return UInt64(bitPattern: i) }
+        return d.isNaN ? 0x7FF8_0000_0000_0000 : d.bitPattern
+    }
+
+    private static func dateHash(_ ms: Int64) -> UInt64 { UInt64(bitPattern: ms) ^ 0x5DA7_E000_0000_0000 }
+
+    private static func geoHash(_ g: GeoPoint) -> UInt64 { mix(g.latitude.bitPattern) ^ g.longitude.bitPattern }
 
     /// A string's bytes where it holds them (stepping through its UTF-8 view byte by byte
     /// cost a direct load's builder a percent of its samples, for pointers' objectIds).

@@ -22,6 +22,21 @@ final class Int64Column: Column {
         }
     }
     override func typedValue(at row: Int) -> Value { kind == .date ? .date(values[row]) : .int(values[row]) }
+
+    /// Each row's number hashed where it is, as its `Value` would be; only the two bounds
+    /// become `Value`s (the same statistics as noting every row, a third of the time).
+    override func noteTypedValues() {
+        let date = kind == .date
+        var minRow = -1, maxRow = -1
+        for row in slots.indices where slots[row] == Slot.value.rawValue {
+            let x = values[row]
+            statistics.distinct.add(x, date: date)
+            if minRow < 0 || x < values[minRow] { minRow = row }
+            if maxRow < 0 || x > values[maxRow] { maxRow = row }
+        }
+        for row in [minRow, maxRow] where row >= 0 { statistics.note(typedValue(at: row)) }
+    }
+
     override func trimTyped() { values.trimCapacity() }
     override func reserveTyped(_ n: Int) { values.reserveCapacity(values.count + n) }
     override func appendPlaceholder() { values.append(0) }
@@ -64,6 +79,20 @@ final class DoubleColumn: Column {
     }
     override func typedValue(at row: Int) -> Value {
         storedInts[row] ? .int(Int64(values[row])) : .double(values[row])
+    }
+
+    /// As `Int64Column`'s: ints and doubles hash and order by value alike. A NaN, which has
+    /// no place in that order, sends the column the `Value` way.
+    override func noteTypedValues() {
+        var minRow = -1, maxRow = -1
+        for row in slots.indices where slots[row] == Slot.value.rawValue {
+            let x = values[row]
+            guard !x.isNaN else { return super.noteTypedValues() }
+            if minRow < 0 || x < values[minRow] { minRow = row }
+            if maxRow < 0 || x > values[maxRow] { maxRow = row }
+        }
+        for row in slots.indices where slots[row] == Slot.value.rawValue { statistics.distinct.add(values[row]) }
+        for row in [minRow, maxRow] where row >= 0 { statistics.note(typedValue(at: row)) }
     }
     override func trimTyped() { values.trimCapacity() }
     override func reserveTyped(_ n: Int) { values.reserveCapacity(values.count + n) }
@@ -115,6 +144,23 @@ final class GeoColumn: Column {
         return true
     }
     override func typedValue(at row: Int) -> Value { .geoPoint(point(row)) }
+
+    /// As `Int64Column`'s, in `Value.sortOrder`'s order of points (latitude, then longitude).
+    override func noteTypedValues() {
+        func order(_ a: Int, _ b: Int) -> Int {
+            if latitudes[a] != latitudes[b] { return latitudes[a] < latitudes[b] ? -1 : 1 }
+            if longitudes[a] != longitudes[b] { return longitudes[a] < longitudes[b] ? -1 : 1 }
+            return 0
+        }
+        var minRow = -1, maxRow = -1
+        for row in slots.indices where slots[row] == Slot.value.rawValue {
+            statistics.distinct.add(point(row))
+            if minRow < 0 || order(row, minRow) < 0 { minRow = row }
+            if maxRow < 0 || order(row, maxRow) > 0 { maxRow = row }
+        }
+        for row in [minRow, maxRow] where row >= 0 { statistics.note(typedValue(at: row)) }
+    }
+
     override func trimTyped() {
         latitudes.trimCapacity()
         longitudes.trimCapacity()
