@@ -36,37 +36,44 @@ struct SpanTable {
     /// misses of a large table's probes overlap instead of coming one after another.
     mutating func insertAllIfAbsent(_ range: Range<Int32>, _ key: (Int32) -> UnsafeBufferPointer<UInt8>) -> Int32? {
         reserve(count + range.count, key)
-        let run = 16
+        let run = 32
         var hashes = [UInt64](repeating: 0, count: run)
-        var start = range.lowerBound
-        while start < range.upperBound {
-            let end = Swift.min(start + Int32(run), range.upperBound)
-            var touched: Int32 = 0
-            for n in start..<end {
-                let h = Self.hash(key(n))
-                hashes[Int(n - start)] = h
-                touched &+= slots[home(h)]
-            }
-            // Kept alive so that the loads above are made.
-            withExtendedLifetime(touched) {}
-            for n in start..<end {
-                let h = hashes[Int(n - start)], tag = Self.tag(h)
-                var i = home(h)
-                while true {
-                    let m = slots[i]
-                    if m == Self.empty {
-                        slots[i] = n
-                        tags[i] = tag
-                        count += 1
-                        break
+        var filed = 0
+        defer { count += filed }
+        let capacity = UInt64(slots.count)
+        return slots.withUnsafeMutableBufferPointer { slots in
+            tags.withUnsafeMutableBufferPointer { tags in
+                var start = range.lowerBound
+                while start < range.upperBound {
+                    let end = Swift.min(start + Int32(run), range.upperBound)
+                    var touched: Int32 = 0
+                    for n in start..<end {
+                        let h = Self.hash(key(n))
+                        hashes[Int(n - start)] = h
+                        touched &+= slots[Int(h.multipliedFullWidth(by: capacity).high)]
                     }
-                    if tags[i] == tag, Bytes.equal(key(m), key(n)) { return n }
-                    i = i + 1 == slots.count ? 0 : i + 1
+                    // Kept alive so that the loads above are made.
+                    withExtendedLifetime(touched) {}
+                    for n in start..<end {
+                        let h = hashes[Int(n - start)], tag = Self.tag(h)
+                        var i = Int(h.multipliedFullWidth(by: capacity).high)
+                        while true {
+                            let m = slots[i]
+                            if m == Self.empty {
+                                slots[i] = n
+                                tags[i] = tag
+                                filed += 1
+                                break
+                            }
+                            if tags[i] == tag, Bytes.equal(key(m), key(n)) { return n }
+                            i = i + 1 == slots.count ? 0 : i + 1
+                        }
+                    }
+                    start = end
                 }
+                return nil
             }
-            start = end
         }
-        return nil
     }
 
     /// Room for `total` entries at about three quarters full, so that a bulk load grows the
