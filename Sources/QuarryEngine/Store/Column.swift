@@ -188,15 +188,21 @@ class Column {
         guard defersValues else { return }
         defersValues = false
         noteTypedValues()
-        for row in slots.indices where slots[row] == Slot.other.rawValue {
-            if let v = otherValue(at: row) { statistics.note(v) }
-        }
+        noteOtherValues()
     }
 
     /// Notes the typed values in the statistics; a subclass with a faster way than a `Value`
     /// a row overrides it.
     func noteTypedValues() {
         for row in slots.indices where slots[row] == Slot.value.rawValue { statistics.note(typedValue(at: row)) }
+    }
+
+    /// Notes the `other` values in the statistics; a subclass that keeps some of them itself
+    /// may override it.
+    func noteOtherValues() {
+        for row in slots.indices where slots[row] == Slot.other.rawValue {
+            if let v = otherValue(at: row) { statistics.note(v) }
+        }
     }
 
     /// Values the column's kind does not hold; many of them call for a column of another kind.

@@ -37,6 +37,15 @@ struct DistinctSketch: Hashable, Sendable {
         add(hash: Int(truncatingIfNeeded: Self.mix(Self.geoHash(p))))
     }
 
+    /// The same as adding a pointer into a class whose `classSeed` this gives, with these
+    /// objectId bytes.
+    mutating func add(pointerTo classSeed: UInt64, objectId bytes: UnsafeBufferPointer<UInt8>) {
+        add(hash: Int(truncatingIfNeeded: Self.mix(Self.fnv(bytes, seed: classSeed))))
+    }
+
+    /// What `add(pointerTo:objectId:)` takes for pointers into `className`.
+    static func pointerSeed(_ className: String) -> UInt64 { fnv(className, seed: 2) }
+
     /// Adds a string by its UTF-8 bytes: the same as adding the `.string` value.
     mutating func add(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         add(hash: Int(truncatingIfNeeded: Self.mix(Self.fnv(bytes, seed: Self.stringSeed))))
@@ -51,7 +60,7 @@ struct DistinctSketch: Hashable, Sendable {
         case .string(let s): return fnv(s, seed: stringSeed)
         case .date(let ms): return dateHash(ms)
         case .bool(let b): return b ? 0xB001 : 0xB000
-        case .pointer(let p): return fnv(p.objectId, seed: fnv(p.className, seed: 2))
+        case .pointer(let p): return fnv(p.objectId, seed: pointerSeed(p.className))
         case .geoPoint(let g): return geoHash(g)
         case .array(let items): return items.reduce(0xA77A) { mix($0 ^ stableHash($1)) }
         case .null: return 0

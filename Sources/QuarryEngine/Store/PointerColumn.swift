@@ -92,6 +92,38 @@ final class PointerColumn: Column {
         rows.capacity * 4 + (keptRows.capacity + keptStarts.capacity + keptLengths.capacity) * 4 + keptBytes.capacity
     }
 
+    /// The pointers' statistics are noted after a load, from their objectIds' bytes: every
+    /// typed or kept pointer is into `targetClass`, so they order by objectId alone.
+    override var defersValuesWell: Bool { true }
+
+    override func noteTypedValues() {
+        var bounds = PointerBounds(targetClass)
+        for row in slots.indices where slots[row] == Slot.value.rawValue {
+            var id = targets.objectId(Int(rows[row]))
+            id.withUTF8 { bounds.note($0, &statistics) }
+        }
+        bounds.finish(&statistics)
+    }
+
+    override func noteOtherValues() {
+        var bounds = PointerBounds(targetClass)
+        var k = 0
+        keptBytes.withUnsafeBufferPointer { bytes in
+            for row in slots.indices where slots[row] == Slot.other.rawValue {
+                while k < keptRows.count, Int(keptRows[k]) < row { k += 1 }
+                if rows[row] == Self.dangling, k < keptRows.count, Int(keptRows[k]) == row,
+                    keptLengths[k] != Self.forgotten
+                {
+                    let start = Int(keptStarts[k])
+                    bounds.note(UnsafeBufferPointer(rebasing: bytes[start..<start + Int(keptLengths[k])]), &statistics)
+                } else if let v = otherValue(at: row) {
+                    statistics.note(v)
+                }
+            }
+        }
+        bounds.finish(&statistics)
+    }
+
     /// A dangling pointer is kept as an `other` value but is of the column's kind: only foreign
     /// values are misfits (counting dangling ones rebuilt a column of pointers into a class not
     /// loaded yet after every object).
@@ -171,5 +203,32 @@ final class PointerColumn: Column {
     /// The target class was compacted: `moved[old]` is each target row's new row.
     func targetsMoved(_ moved: [Int32]) {
         for row in rows.indices where rows[row] >= 0 { rows[row] = moved[Int(rows[row])] }
+    }
+}
+
+/// The smallest and largest objectIds of pointers into one class, and their distinct count,
+/// noted from the objectIds' bytes; only the two bounds become `Value`s.
+private struct PointerBounds {
+    let className: String
+    let seed: UInt64
+    var min: [UInt8]?
+    var max: [UInt8]?
+
+    init(_ className: String) {
+        self.className = className
+        seed = DistinctSketch.pointerSeed(className)
+    }
+
+    mutating func note(_ id: UnsafeBufferPointer<UInt8>, _ statistics: inout ColumnStatistics) {
+        statistics.distinct.add(pointerTo: seed, objectId: id)
+        if min.map({ m in m.withUnsafeBufferPointer { Bytes.compare(id, $0) < 0 } }) ?? true { min = Array(id) }
+        if max.map({ m in m.withUnsafeBufferPointer { Bytes.compare(id, $0) > 0 } }) ?? true { max = Array(id) }
+    }
+
+    func finish(_ statistics: inout ColumnStatistics) {
+        for id in [min, max] {
+            guard let id else { continue }
+            statistics.note(.pointer(Pointer(className: className, objectId: String(decoding: id, as: UTF8.self))))
+        }
     }
 }

@@ -7,7 +7,8 @@ import Testing
 /// Statistics a loading column notes after the load (`noteDeferredValues`,
 /// docs/STORAGE.md#direct-loading) equal those of noting every value as it comes: bounds,
 /// distinct sketch, types and counts, for each kind whose rows are read back without a `Value`
-/// each, with ties, negative zero, ints stored as doubles, NaN, nulls, misfits and missing rows.
+/// each, with ties, negative zero, ints stored as doubles, NaN, nulls, misfits and missing rows,
+/// and pointers resolved, dangling and into another class.
 @Suite struct DeferredStatisticsTests {
     static func values(_ kind: ColumnKind, _ rng: inout SplitMix64) -> [Value?] {
         (0..<Int(rng.next() % 200)).map { _ -> Value? in
@@ -21,6 +22,10 @@ import Testing
             switch kind {
             case .int: return .int(rng.next() % 4 == 0 ? small : Int64(bitPattern: rng.next()))
             case .date: return .date(small * 86_400_000)
+            case .pointer:
+                // Into T (objects a0…a4 exist; others dangle), or into another class (a misfit).
+                let id = "a\(rng.next() % 9)"
+                return .pointer(Pointer(className: rng.next() % 8 == 0 ? "U" : "T", objectId: id))
             case .double:
                 // Few values, so that the bounds tie across ints, doubles and signed zeros.
                 switch rng.next() % 6 {
@@ -39,7 +44,9 @@ import Testing
     func deferredNotingIsNotingEveryValue(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
         let store = ColumnStore(database: Database())
-        for kind in [ColumnKind.int, .date, .double, .geoPoint] {
+        let target = store.table(creating: "T")
+        for i in 0..<5 { _ = target.appendRow("a\(i)") }
+        for kind in [ColumnKind.int, .date, .double, .geoPoint, .pointer(to: "T")] {
             let values = Self.values(kind, &rng)
             let deferred = store.makeColumn(kind), noted = store.makeColumn(kind)
             deferred.deferStatisticsWhileLoading()
