@@ -34,9 +34,77 @@ final class ArrayColumn: SlicedColumn {
     override func codeStringsWhileLoading() { elements.codeStringsWhileLoading() }
 
     /// The elements are a scalar or string column, whose values are cheap to read back (a
-    /// dictionary-coded one notes each distinct string once); the arrays themselves are
-    /// noted as they come.
-    override func deferStatisticsWhileLoading() { elements.deferStatisticsWhileLoading() }
+    /// dictionary-coded one notes each distinct string once). Arrays of strings are noted
+    /// afterwards too, from their elements' bytes; other arrays as they come.
+    override func deferStatisticsWhileLoading() {
+        elements.deferStatisticsWhileLoading()
+        super.deferStatisticsWhileLoading()
+    }
+
+    override var defersValuesWell: Bool { elements is StringColumn }
+
+    /// For arrays of strings: each array hashed from its elements' bytes (a dictionary-coded
+    /// string's hash made once) and ordered by them, as `Value.sortOrder` orders arrays; only
+    /// the two bounds become `Value`s. An array with an element the column does not hold typed
+    /// is noted as a `Value`.
+    override func noteTypedValues() {
+        guard let strings = elements as? StringColumn else { return super.noteTypedValues() }
+        let arrayBits = Value.array([]).typeBit
+        let stringBit = Value.string("").typeBit, nullBit = Value.null.typeBit
+        let slots = elements.slots
+        strings.withBytes { s in
+            var entryHashes = [UInt64?](repeating: nil, count: s.isCoded ? s.entryCount : 0)
+            func hash(_ e: Int) -> UInt64 {
+                guard s.isCoded else { return DistinctSketch.stringHash(s.span(e)) }
+                if let h = entryHashes[s.entry(e)] { return h }
+                let h = DistinctSketch.stringHash(s.span(e))
+                entryHashes[s.entry(e)] = h
+                return h
+            }
+            /// `Value.sortOrder` of two arrays: element by element (null before any string),
+            /// then the shorter first.
+            func order(_ a: Int, _ b: Int) -> Int {
+                let sa = Int(starts[a]), na = Int(counts[a]), sb = Int(starts[b]), nb = Int(counts[b])
+                for i in 0..<Swift.min(na, nb) {
+                    let x = slots[sa + i] == Slot.value.rawValue, y = slots[sb + i] == Slot.value.rawValue
+                    if x != y { return x ? 1 : -1 }
+                    guard x else { continue }
+                    let c = Bytes.compare(s.span(sa + i), s.span(sb + i))
+                    if c != 0 { return c }
+                }
+                return na == nb ? 0 : (na < nb ? -1 : 1)
+            }
+            var minRow = -1, maxRow = -1
+            var hashes: [UInt64] = []
+            for row in self.slots.indices where self.slots[row] == Slot.value.rawValue {
+                let start = Int(starts[row]), count = Int(counts[row])
+                hashes.removeAll(keepingCapacity: true)
+                var bits = arrayBits, typed = true
+                for e in start..<start + count {
+                    switch slots[e] {
+                    case Slot.value.rawValue:
+                        hashes.append(hash(e))
+                        bits |= stringBit
+                    case Slot.null.rawValue, Slot.missing.rawValue:
+                        hashes.append(0)
+                        bits |= nullBit
+                    default:
+                        typed = false
+                    }
+                }
+                guard typed else {
+                    statistics.note(typedValue(at: row))
+                    continue
+                }
+                statistics.typeBits |= bits
+                statistics.multiValued += 1
+                statistics.distinct.add(arrayOf: hashes)
+                if minRow < 0 || order(row, minRow) < 0 { minRow = row }
+                if maxRow < 0 || order(row, maxRow) > 0 { maxRow = row }
+            }
+            for row in [minRow, maxRow] where row >= 0 { statistics.widen(typedValue(at: row)) }
+        }
+    }
 
     override func noteDeferredValues() {
         elements.noteDeferredValues()

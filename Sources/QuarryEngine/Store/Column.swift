@@ -257,6 +257,11 @@ struct ColumnStatistics {
         typeBits |= v.typeBitsWithElements
         if v.isMultiValued { multiValued += 1 }
         distinct.add(v)
+        widen(v)
+    }
+
+    /// The bounds alone, for a value whose row is otherwise noted.
+    mutating func widen(_ v: Value) {
         if min.map({ Self.order(v, $0) < 0 }) ?? true { min = v }
         if max.map({ Self.order(v, $0) > 0 }) ?? true { max = v }
     }

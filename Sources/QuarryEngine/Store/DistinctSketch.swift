@@ -46,6 +46,17 @@ struct DistinctSketch: Hashable, Sendable {
     /// What `add(pointerTo:objectId:)` takes for pointers into `className`.
     static func pointerSeed(_ className: String) -> UInt64 { fnv(className, seed: 2) }
 
+    /// The same as adding an array whose elements' stable hashes `elementHashes` gives (a
+    /// string's is `stringHash`, a null's 0).
+    mutating func add(arrayOf elementHashes: some Sequence<UInt64>) {
+        add(hash: Int(truncatingIfNeeded: Self.mix(elementHashes.reduce(Self.arraySeed) { Self.mix($0 ^ $1) })))
+    }
+
+    /// A string element's hash, for `add(arrayOf:)`.
+    static func stringHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { fnv(bytes, seed: stringSeed) }
+
+    private static let arraySeed: UInt64 = 0xA77A
+
     /// Adds a string by its UTF-8 bytes: the same as adding the `.string` value.
     mutating func add(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         add(hash: Int(truncatingIfNeeded: Self.mix(Self.fnv(bytes, seed: Self.stringSeed))))
@@ -62,7 +73,7 @@ struct DistinctSketch: Hashable, Sendable {
         case .bool(let b): return b ? 0xB001 : 0xB000
         case .pointer(let p): return fnv(p.objectId, seed: pointerSeed(p.className))
         case .geoPoint(let g): return geoHash(g)
-        case .array(let items): return items.reduce(0xA77A) { mix($0 ^ stableHash($1)) }
+        case .array(let items): return items.reduce(arraySeed) { mix($0 ^ stableHash($1)) }
         case .null: return 0
         default: return fnv(String(describing: v).utf8, seed: 3)
         }

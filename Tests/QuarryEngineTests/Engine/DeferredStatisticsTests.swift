@@ -8,7 +8,8 @@ import Testing
 /// docs/STORAGE.md#direct-loading) equal those of noting every value as it comes: bounds,
 /// distinct sketch, types and counts, for each kind whose rows are read back without a `Value`
 /// each, with ties, negative zero, ints stored as doubles, NaN, nulls, misfits and missing rows,
-/// and pointers resolved, dangling and into another class.
+/// pointers resolved, dangling and into another class, and arrays of strings (ties, prefixes,
+/// null and misfit elements, empty arrays), their elements plain or dictionary-coded.
 @Suite struct DeferredStatisticsTests {
     static func values(_ kind: ColumnKind, _ rng: inout SplitMix64) -> [Value?] {
         (0..<Int(rng.next() % 200)).map { _ -> Value? in
@@ -22,6 +23,16 @@ import Testing
             switch kind {
             case .int: return .int(rng.next() % 4 == 0 ? small : Int64(bitPattern: rng.next()))
             case .date: return .date(small * 86_400_000)
+            case .array:
+                // Few strings, so that arrays tie and share prefixes; nulls and misfit elements.
+                return .array(
+                    (0..<Int(rng.next() % 4)).map { _ -> Value in
+                        switch rng.next() % 12 {
+                        case 0: return .null
+                        case 1: return .int(7)
+                        default: return .string(["", "a", "ab", "b", "é"][Int(rng.next() % 5)])
+                        }
+                    })
             case .pointer:
                 // Into T (objects a0…a4 exist; others dangle), or into another class (a misfit).
                 let id = "a\(rng.next() % 9)"
@@ -46,10 +57,15 @@ import Testing
         let store = ColumnStore(database: Database())
         let target = store.table(creating: "T")
         for i in 0..<5 { _ = target.appendRow("a\(i)") }
-        for kind in [ColumnKind.int, .date, .double, .geoPoint, .pointer(to: "T")] {
+        let kinds = [
+            ColumnKind.int, .date, .double, .geoPoint, .pointer(to: "T"), .array(of: .string), .array(of: .string),
+        ]
+        for (k, kind) in kinds.enumerated() {
             let values = Self.values(kind, &rng)
             let deferred = store.makeColumn(kind), noted = store.makeColumn(kind)
             deferred.deferStatisticsWhileLoading()
+            // Array elements both plain and dictionary-coded as they load.
+            if k == kinds.count - 1 { deferred.codeStringsWhileLoading() }
             for v in values {
                 deferred.append(v)
                 noted.append(v)

@@ -47,16 +47,20 @@ import Testing
         for name in built.store.classNames {
             guard let mine = loaded.store.table(name), let theirs = built.store.table(name) else { continue }
             for field in ["objectId"] + theirs.fieldNames {
-                guard var m = mine.column(field), var t = theirs.column(field), m.kind == t.kind else { continue }
-                // An array column's elements are noted after the load too; the arrays as they come.
-                if let ma = m as? ArrayColumn, let ta = t as? ArrayColumn { (m, t) = (ma.elements, ta.elements) }
-                guard m.defersValuesWell else { continue }
-                let a = m.statistics, b = t.statistics
-                let same =
-                    (a.missing, a.nulls, a.typed, a.others, a.multiValued, a.typeBits)
-                    == (b.missing, b.nulls, b.typed, b.others, b.multiValued, b.typeBits)
-                    && a.distinct == b.distinct && sameBound(a.min, b.min) && sameBound(a.max, b.max)
-                #expect(same, "\(context) \(name).\(field): loaded \(a), built \(b)")
+                guard let m = mine.column(field), let t = theirs.column(field), m.kind == t.kind else { continue }
+                // An array column's elements are noted after the load too.
+                var pairs = [(m, t, field)]
+                if let ma = m as? ArrayColumn, let ta = t as? ArrayColumn {
+                    pairs.append((ma.elements, ta.elements, field + " elements"))
+                }
+                for (m, t, what) in pairs where m.defersValuesWell {
+                    let a = m.statistics, b = t.statistics
+                    let same =
+                        (a.missing, a.nulls, a.typed, a.others, a.multiValued, a.typeBits)
+                        == (b.missing, b.nulls, b.typed, b.others, b.multiValued, b.typeBits)
+                        && a.distinct == b.distinct && sameBound(a.min, b.min) && sameBound(a.max, b.max)
+                    #expect(same, "\(context) \(name).\(what): loaded \(a), built \(b)")
+                }
             }
         }
     }
