@@ -215,10 +215,10 @@ struct ColumnLoader: DataFileSink {
 
     /// The work is taken one item at a time from a shared list, so a large one keeps one
     /// thread while the others take the rest: first the filing of the last class's objectIds
-    /// (40 ms for a million), then each column to settle and note, then those only to note. A
+    /// (30 ms for a million), then each column to settle and note, then those only to note. A
     /// column is settled before its statistics are noted (a dictionary-encoded one notes each
     /// distinct string once); settling a plain string column into a dictionary hashes every
-    /// row, 66 ms for the benchmark's million names.
+    /// row, 57 ms for the benchmark's million names.
     private static func finish(_ work: FinishingWork, threads: Int) {
         let filing = work.filing == nil ? 0 : 1
         ScanThreads.shared.run(helpers: max(0, min(threads, work.columns.count + filing) - 1)) {
