@@ -127,6 +127,35 @@ import QuarryTestSupport
         }
     }
 
+    /// The loading comparison runs `quarry run --count` and the peer's load `--repeat` times each,
+    /// alternated, and reports the medians (a shell script stands in for the peer).
+    @Test func theLoadingComparisonIsAMedianOfAlternatedRuns() throws {
+        let base = NSTemporaryDirectory() + "quarry-duckdb-load-\(UUID().uuidString)"
+        let script = base + ".sh", clauses = base + ".sql", log = base + ".log"
+        try """
+        if [ "$1" = load ]; then echo "$1 $3" >> \(log); echo 7; exit 0; fi
+        cat > /dev/null
+        echo '{"count_ms":1.0,"ids_ms":2.0,"matches":1}'
+
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        try "age > 50\n".write(toFile: clauses, atomically: true, encoding: .utf8)
+        defer { for f in [script, clauses, log] { try? FileManager.default.removeItem(atPath: f) } }
+        let out = quarry([
+            "bench", "--data", Self.file, "--class", "Person", "--repeat", "3", "--duckdb", "/bin/sh",
+            "--duckdb-script", script, "--duckdb-queries", clauses, "--duckdb-table", "Person=\(Self.file)",
+            "age > 50",
+        ])
+        #expect(out.status == 0, "\(out.err)")
+        #expect(out.out.contains("the median of 3 alternated runs)"))
+        #expect(out.out.contains("| DuckDB `read_json`, 1 thread | "))
+        #expect(out.out.contains("| Quarry / DuckDB (1 thread) | "))
+        // Three rounds, each loading on one thread and on every core.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let loads = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(loads.count == 3 * Set([1, cores]).count)
+        #expect(loads.filter { $0 == "load 1" }.count == 3)
+    }
+
     @Test func anInvalidQueryIsReportedAndTheOthersStillRun() {
         let out = quarry(["bench", "--data", Self.file, "--class", "Person", "age > 5", "age > AND"])
         #expect(out.status == 1)
