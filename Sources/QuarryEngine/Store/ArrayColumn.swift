@@ -74,7 +74,7 @@ final class ArrayColumn: SlicedColumn {
                 }
                 return na == nb ? 0 : (na < nb ? -1 : 1)
             }
-            var minRow = -1, maxRow = -1
+            var bounds = BoundRows()
             var hashes: [UInt64] = []
             for row in self.slots.indices where self.slots[row] == Slot.value.rawValue {
                 let start = Int(starts[row]), count = Int(counts[row])
@@ -99,10 +99,9 @@ final class ArrayColumn: SlicedColumn {
                 statistics.typeBits |= bits
                 statistics.multiValued += 1
                 statistics.distinct.add(arrayOf: hashes)
-                if minRow < 0 || order(row, minRow) < 0 { minRow = row }
-                if maxRow < 0 || order(row, maxRow) > 0 { maxRow = row }
+                bounds.see(row, order)
             }
-            for row in [minRow, maxRow] where row >= 0 { statistics.widen(typedValue(at: row)) }
+            for row in bounds.rows { statistics.widen(typedValue(at: row)) }
         }
     }
 

@@ -266,3 +266,18 @@ struct ColumnStatistics {
         if max.map({ Self.order(v, $0) > 0 }) ?? true { max = v }
     }
 }
+
+/// The rows holding the smallest and the largest of a column's values by an order of rows, for
+/// noting its statistics after a load (`noteTypedValues`) with only the two bounds made into
+/// `Value`s. Of equal values the first row stays, as noting the values in row order keeps it.
+struct BoundRows {
+    private var low = -1, high = -1
+
+    mutating func see(_ row: Int, _ order: (_ row: Int, _ bound: Int) -> Int) {
+        if low < 0 || order(row, low) < 0 { low = row }
+        if high < 0 || order(row, high) > 0 { high = row }
+    }
+
+    /// The smallest's row and the largest's, none before a row is seen.
+    var rows: [Int] { low < 0 ? [] : [low, high] }
+}

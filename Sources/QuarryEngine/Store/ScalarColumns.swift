@@ -27,14 +27,12 @@ final class Int64Column: Column {
     /// become `Value`s (the same statistics as noting every row, a third of the time).
     override func noteTypedValues() {
         let date = kind == .date
-        var minRow = -1, maxRow = -1
+        var bounds = BoundRows()
         for row in slots.indices where slots[row] == Slot.value.rawValue {
-            let x = values[row]
-            statistics.distinct.add(x, date: date)
-            if minRow < 0 || x < values[minRow] { minRow = row }
-            if maxRow < 0 || x > values[maxRow] { maxRow = row }
+            statistics.distinct.add(values[row], date: date)
+            bounds.see(row) { a, b in values[a] < values[b] ? -1 : (values[a] == values[b] ? 0 : 1) }
         }
-        for row in [minRow, maxRow] where row >= 0 { statistics.note(typedValue(at: row)) }
+        for row in bounds.rows { statistics.note(typedValue(at: row)) }
     }
 
     override func trimTyped() { values.trimCapacity() }
@@ -84,15 +82,13 @@ final class DoubleColumn: Column {
     /// As `Int64Column`'s: ints and doubles hash and order by value alike. A NaN, which has
     /// no place in that order, sends the column the `Value` way.
     override func noteTypedValues() {
-        var minRow = -1, maxRow = -1
+        var bounds = BoundRows()
         for row in slots.indices where slots[row] == Slot.value.rawValue {
-            let x = values[row]
-            guard !x.isNaN else { return super.noteTypedValues() }
-            if minRow < 0 || x < values[minRow] { minRow = row }
-            if maxRow < 0 || x > values[maxRow] { maxRow = row }
+            guard !values[row].isNaN else { return super.noteTypedValues() }
+            bounds.see(row) { a, b in values[a] < values[b] ? -1 : (values[a] == values[b] ? 0 : 1) }
         }
         for row in slots.indices where slots[row] == Slot.value.rawValue { statistics.distinct.add(values[row]) }
-        for row in [minRow, maxRow] where row >= 0 { statistics.note(typedValue(at: row)) }
+        for row in bounds.rows { statistics.note(typedValue(at: row)) }
     }
     override func trimTyped() { values.trimCapacity() }
     override func reserveTyped(_ n: Int) { values.reserveCapacity(values.count + n) }
@@ -152,13 +148,12 @@ final class GeoColumn: Column {
             if longitudes[a] != longitudes[b] { return longitudes[a] < longitudes[b] ? -1 : 1 }
             return 0
         }
-        var minRow = -1, maxRow = -1
+        var bounds = BoundRows()
         for row in slots.indices where slots[row] == Slot.value.rawValue {
             statistics.distinct.add(point(row))
-            if minRow < 0 || order(row, minRow) < 0 { minRow = row }
-            if maxRow < 0 || order(row, maxRow) > 0 { maxRow = row }
+            bounds.see(row, order)
         }
-        for row in [minRow, maxRow] where row >= 0 { statistics.note(typedValue(at: row)) }
+        for row in bounds.rows { statistics.note(typedValue(at: row)) }
     }
 
     override func trimTyped() {

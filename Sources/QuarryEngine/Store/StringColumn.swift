@@ -124,7 +124,7 @@ final class StringColumn: Column {
     /// Each distinct string's bytes hashed and compared once (each row's, when plain), with
     /// no `String` made but for the two bounds.
     override func noteTypedValues() {
-        var minRow: Int?, maxRow: Int?
+        var bounds = BoundRows()
         withBytes { s in
             var seen = [Bool](repeating: false, count: s.isCoded ? s.entryCount : 0)
             for row in 0..<rowCount where slots[row] == Slot.value.rawValue {
@@ -135,11 +135,10 @@ final class StringColumn: Column {
                 }
                 let span = s.span(row)
                 statistics.distinct.add(utf8: span)
-                if minRow.map({ Bytes.compare(span, s.span($0)) < 0 }) ?? true { minRow = row }
-                if maxRow.map({ Bytes.compare(span, s.span($0)) > 0 }) ?? true { maxRow = row }
+                bounds.see(row) { _, bound in Bytes.compare(span, s.span(bound)) }
             }
         }
-        for row in [minRow, maxRow].compactMap({ $0 }) { statistics.note(typedValue(at: row)) }
+        for row in bounds.rows { statistics.note(typedValue(at: row)) }
     }
 
     override var typedBytes: Int {
