@@ -51,7 +51,7 @@ final class ArrayColumn: SlicedColumn {
         guard let strings = elements as? StringColumn else { return super.noteTypedValues() }
         let arrayBits = Value.array([]).typeBit
         let stringBit = Value.string("").typeBit, nullBit = Value.null.typeBit
-        let slots = elements.slots
+        let elementSlots = elements.slots
         strings.withBytes { s in
             var entryHashes = [UInt64?](repeating: nil, count: s.isCoded ? s.entryCount : 0)
             func hash(_ e: Int) -> UInt64 {
@@ -66,7 +66,7 @@ final class ArrayColumn: SlicedColumn {
             func order(_ a: Int, _ b: Int) -> Int {
                 let sa = Int(starts[a]), na = Int(counts[a]), sb = Int(starts[b]), nb = Int(counts[b])
                 for i in 0..<Swift.min(na, nb) {
-                    let x = slots[sa + i] == Slot.value.rawValue, y = slots[sb + i] == Slot.value.rawValue
+                    let x = elementSlots[sa + i] == Slot.value.rawValue, y = elementSlots[sb + i] == Slot.value.rawValue
                     if x != y { return x ? 1 : -1 }
                     guard x else { continue }
                     let c = Bytes.compare(s.span(sa + i), s.span(sb + i))
@@ -76,12 +76,12 @@ final class ArrayColumn: SlicedColumn {
             }
             var bounds = BoundRows()
             var hashes: [UInt64] = []
-            for row in self.slots.indices where self.slots[row] == Slot.value.rawValue {
+            for row in slots.indices where slots[row] == Slot.value.rawValue {
                 let start = Int(starts[row]), count = Int(counts[row])
                 hashes.removeAll(keepingCapacity: true)
                 var bits = arrayBits, typed = true
                 for e in start..<start + count {
-                    switch slots[e] {
+                    switch elementSlots[e] {
                     case Slot.value.rawValue:
                         hashes.append(hash(e))
                         bits |= stringBit

@@ -59,7 +59,7 @@ struct DistinctSketch: Hashable, Sendable {
 
     /// Adds a string by its UTF-8 bytes: the same as adding the `.string` value.
     mutating func add(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        add(hash: Int(truncatingIfNeeded: Self.mix(Self.fnv(bytes, seed: Self.stringSeed))))
+        add(hash: Int(truncatingIfNeeded: Self.mix(Self.stringHash(bytes))))
     }
 
     private static let stringSeed: UInt64 = 1

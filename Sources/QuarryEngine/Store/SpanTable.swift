@@ -40,7 +40,6 @@ struct SpanTable {
         var hashes = [UInt64](repeating: 0, count: run)
         var filed = 0
         defer { count += filed }
-        let capacity = UInt64(slots.count)
         return slots.withUnsafeMutableBufferPointer { slots in
             tags.withUnsafeMutableBufferPointer { tags in
                 var start = range.lowerBound
@@ -50,13 +49,13 @@ struct SpanTable {
                     for n in start..<end {
                         let h = Self.hash(key(n))
                         hashes[Int(n - start)] = h
-                        touched &+= slots[Int(h.multipliedFullWidth(by: capacity).high)]
+                        touched &+= slots[Self.home(h, slots.count)]
                     }
                     // Kept alive so that the loads above are made.
                     withExtendedLifetime(touched) {}
                     for n in start..<end {
                         let h = hashes[Int(n - start)], tag = Self.tag(h)
-                        var i = Int(h.multipliedFullWidth(by: capacity).high)
+                        var i = Self.home(h, slots.count)
                         while true {
                             let m = slots[i]
                             if m == Self.empty {
@@ -130,8 +129,10 @@ struct SpanTable {
 
     /// The slot a hash starts probing at: the high half of hash × capacity, so that any
     /// capacity works (no power of two needed).
-    @inline(__always) private func home(_ hash: UInt64) -> Int {
-        Int(hash.multipliedFullWidth(by: UInt64(slots.count)).high)
+    @inline(__always) private func home(_ hash: UInt64) -> Int { Self.home(hash, slots.count) }
+
+    @inline(__always) private static func home(_ hash: UInt64, _ capacity: Int) -> Int {
+        Int(hash.multipliedFullWidth(by: UInt64(capacity)).high)
     }
 
     /// The low byte of a hash (`home` uses the high bits).
