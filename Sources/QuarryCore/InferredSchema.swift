@@ -64,6 +64,13 @@ public struct InferredSchema: Schema {
         return matches.count == 1 ? matches[0] : nil
     }
 
+    /// A stored field's name and type from one lookup of its class; other names (system
+    /// fields, other cases) as `resolveField` and `fieldType` answer them.
+    public func field(_ name: String, in className: String) -> (stored: String, type: FieldType?)? {
+        if name != "objectId", let type = classes[className]?.types[name] { return (name, type) }
+        return resolveField(name, in: className).map { ($0, fieldType($0, in: className)) }
+    }
+
     public func fieldType(_ field: String, in className: String) -> FieldType? {
         switch field {
         case "objectId": return .string

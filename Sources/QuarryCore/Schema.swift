@@ -9,6 +9,10 @@ public protocol Schema: Sendable {
     func resolveField(_ name: String, in className: String) -> String?
     /// The field's type, if the class has the field.
     func fieldType(_ field: String, in className: String) -> FieldType?
+    /// `resolveField` and the stored field's `fieldType` in one call; nil when the name does
+    /// not resolve. A schema that answers both from one lookup overrides it (front-ends ask it
+    /// for every name they lower).
+    func field(_ name: String, in className: String) -> (stored: String, type: FieldType?)?
     /// Every class name (for "did you mean" hints; empty when the schema cannot list them).
     var classNames: [String] { get }
     /// The class's field names (for "did you mean" hints; empty when unknown).
@@ -16,6 +20,10 @@ public protocol Schema: Sendable {
 }
 
 extension Schema {
+    public func field(_ name: String, in className: String) -> (stored: String, type: FieldType?)? {
+        resolveField(name, in: className).map { ($0, fieldType($0, in: className)) }
+    }
+
     public var classNames: [String] { [] }
     public func fieldNames(in className: String) -> [String] { [] }
 }

@@ -46,6 +46,20 @@ struct QueryValidator {
     mutating func check(_ predicate: Filter, subqueryDepth: Int = 0) throws(Diagnostic) {
         // The leaf being checked (nodes come in pre-order), whose text locates what is found in it.
         var leafRange: SourceRange?
+        // Most predicates test keys against literals: no variable, function or inner query to
+        // check, and no node deeper than a list's items below the deepest leaf. Unless that
+        // could pass the depth limit, only their patterns are left, leaf by leaf in order.
+        if predicate.onlyKeysAndConstants, predicate.height + 3 <= maxDepth {
+            try predicate.forEachLeaf { (leaf) throws(Diagnostic) in
+                leafRange = leaf.range ?? leafRange
+                do throws(Diagnostic) {
+                    try checkPattern(leaf.condition)
+                } catch {
+                    throw error.located(at: leafRange)
+                }
+            }
+            return
+        }
         try IRNode.filter(predicate).forEach(innerQueries: true) { (node, context) throws(Diagnostic) in
             do throws(Diagnostic) {
                 switch node {

@@ -146,6 +146,38 @@ import QuarryTestSupport
         #expect(errorCode { _ = try ids(db, "Contact", p, limits: Limits(maxNestingDepth: 200)) } == nil)
     }
 
+    /// The deepest node of a leaf holding a list is its list's items, three levels below the
+    /// filters above it: the limit counts them whether the predicate is checked leaf by leaf
+    /// (keys and literals only) or walked node by node (a variable in it), in the reference
+    /// and in the engine.
+    @Test(arguments: [false, true]) func nestingCapCountsTheItemsOfAList(walked: Bool) {
+        let limits = Limits(maxNestingDepth: 10)
+        let maxDepth = 2 * limits.maxNestingDepth + 8
+        let engine = Engine(database: db, limits: limits)
+        let other: Expr = walked ? .variable("v") : .literal(.int(2))
+        for height in (maxDepth - 5)...(maxDepth - 1) {
+            var p = Filter.leaf(.inCollection(.key("age"), .list([.literal(.int(1)), other]), []), .predicate)
+            for _ in 0..<height { p = .not(p) }
+            let query = Query(className: "Contact", predicate: p)
+            let expected = height + 3 > maxDepth ? "limit.nesting" : nil
+            #expect(errorCode { _ = try ids(db, query, variables: ["v": .int(2)], limits: limits) } == expected)
+            #expect(errorCode { _ = try engine.run(query, variables: ["v": .int(2)]) } == expected, "\(height)")
+        }
+    }
+
+    /// An invalid pattern is found before any row is read, at its leaf.
+    @Test func anInvalidPatternIsLocatedAtItsLeaf() {
+        let leaf = Leaf(
+            .string(.key("name"), .matches(RegexOptions(wholeString: true)), .literal(.string("(")), []),
+            semantics: .sql, range: SourceRange(offset: 12, length: 9))
+        let query = Query(className: "Contact", predicate: .and([compare("age", .gt, 1, .sql), .leaf(leaf)]))
+        for run in [{ _ = try ids(db, query) }, { _ = try Engine(database: db).run(query) }] as [() throws -> Void] {
+            let error = #expect(throws: Diagnostic.self) { try run() }
+            #expect(error?.code == "regex.invalid")
+            #expect(error?.range == SourceRange(offset: 12, length: 9))
+        }
+    }
+
     @Test func malformedIR() {
         let wrongArity = Filter.leaf(.compare(.function(.sqrt, []), .eq, .literal(1), []), .predicate)
         #expect(errorCode { _ = try ids(db, "Contact", wrongArity) } == "query.function-arity")

@@ -77,6 +77,24 @@ import QuarrySQL
         #expect(try SQLWhere.parse("`and` = 1") == .leaf(.compare(.key("and"), .eq, .literal(.int(1)), []), .sql))
     }
 
+    /// A keyword is the whole word: names that start with one, or that one starts, are names.
+    @Test func namesThatShareLettersWithKeywordsAreNames() throws {
+        let names = ["android", "isbn", "notes", "inx", "nullable", "betweens", "trueness", "i", "n", "a"]
+        let text = names.enumerated().map { "\($1) = \($0)" }.joined(separator: " AND ")
+        let expected = Filter.and(
+            names.enumerated().map { .leaf(.compare(.key(FieldPath($1)), .eq, .literal(.int(Int64($0))), []), .sql) })
+        #expect(try SQLWhere.parse(text) == expected)
+        // The words that are keywords only where one is expected stay names elsewhere.
+        for name in ["after", "before", "at", "escape", "distance", "within"] {
+            #expect(
+                try SQLWhere.parse("\(name) = 1")
+                    == .leaf(.compare(.key(FieldPath(name)), .eq, .literal(.int(1)), []), .sql))
+        }
+        // DISTANCE is eight letters; a ninth makes another (unknown) function.
+        let error = #expect(throws: Diagnostic.self) { try SQLWhere.parse("distancex(1, 2, 3, 4) < 5") }
+        #expect(error?.code == "syntax.unknown-function")
+    }
+
     @Test func multiWordDateOperatorSpansAllItsWords() throws {
         let source = "updated  at\nor   after 5"
         let tree = try SQLWhere.syntaxTree(source)

@@ -73,10 +73,6 @@ struct FilterCompiler {
     /// What the leaf answers for a row whose key reaches nothing, and one where it reaches
     /// null: the reference's own answer on a synthetic object.
     func answers(_ l: Leaf, _ path: FieldPath) -> SlotAnswers? {
-        memo.answers(l, subject: path, table.name) { evaluatedAnswers(l, path) }
-    }
-
-    private func evaluatedAnswers(_ l: Leaf, _ path: FieldPath) -> SlotAnswers? {
         guard let synthetic = l.replacingSubject(path, with: Self.operand) else { return nil }
         let predicate = Filter.leaf(synthetic)
         guard let m = try? folding.evaluate(predicate, Scope(record: Self.missingOperand, className: table.name)),

@@ -65,21 +65,23 @@ struct Fallibility {
     /// comparison throws `date.unparseable`. It cannot throw when every string parses, or when
     /// the other side is a key that never reaches a date.
     private func dateParseMayFail(_ constant: Expr, against other: Expr) -> Bool {
-        // The key's facts first: they are a lookup, parsing dates is not.
+        // Cheapest first: most constants hold no string at all; then the key's facts (a
+        // lookup); parsing dates last.
+        guard constant.isConstant, constant.containsStringLiteral(where: { _ in true }) else { return false }
         if case .key(let path) = other, !facts.mayReachDate(path) { return false }
-        return constant.isConstant && constant.stringLiterals.contains(where: { BackendlessDate.parse($0) == nil })
+        return constant.containsStringLiteral { BackendlessDate.parse($0) == nil }
     }
 }
 
 extension Expr {
-    /// The string literals of a literal or a list of literals.
-    var stringLiterals: [String] {
+    /// Whether a string literal of a literal or a list of literals passes `test`.
+    func containsStringLiteral(where test: (String) -> Bool) -> Bool {
         switch self {
-        case .literal(.string(let s)): return [s]
+        case .literal(.string(let s)): return test(s)
         case .literal(.array(let items)):
-            return items.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
-        case .list(let items): return items.flatMap(\.stringLiterals)
-        default: return []
+            return items.contains { if case .string(let s) = $0 { return test(s) } else { return false } }
+        case .list(let items): return items.contains { $0.containsStringLiteral(where: test) }
+        default: return false
         }
     }
 }
@@ -94,6 +96,39 @@ extension Leaf {
         case .between(let e, let lo, let hi): return e.isKeyOrConstant && lo.isKeyOrConstant && hi.isKeyOrConstant
         case .isNull(let e), .arraySize(let e, _): return e.isKeyOrConstant
         case .quantified, .geo, .inQuery, .select, .relatedTo, .text: return false
+        }
+    }
+}
+
+extension Filter {
+    /// Whether every leaf tests key paths against literals or lists of literals
+    /// (`Leaf.operandsAreKeysOrConstants`): such a predicate holds no inner query, variable
+    /// or function.
+    var onlyKeysAndConstants: Bool {
+        switch self {
+        case .constant: return true
+        case .leaf(let l): return l.operandsAreKeysOrConstants
+        case .not(let f): return f.onlyKeysAndConstants
+        case .and(let fs), .or(let fs): return fs.allSatisfy(\.onlyKeysAndConstants)
+        }
+    }
+
+    /// Levels of AND, OR and NOT above the deepest leaf (0 for a leaf or a constant).
+    var height: Int {
+        switch self {
+        case .constant, .leaf: return 0
+        case .not(let f): return f.height + 1
+        case .and(let fs), .or(let fs): return fs.reduce(0) { Swift.max($0, $1.height) } + 1
+        }
+    }
+
+    /// Visits the leaves in order (pre-order, as a walk of the tree meets them).
+    func forEachLeaf<E: Error>(_ visit: (Leaf) throws(E) -> Void) throws(E) {
+        switch self {
+        case .constant: return
+        case .leaf(let l): try visit(l)
+        case .not(let f): try f.forEachLeaf(visit)
+        case .and(let fs), .or(let fs): for f in fs { try f.forEachLeaf(visit) }
         }
     }
 }

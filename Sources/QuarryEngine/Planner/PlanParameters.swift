@@ -118,14 +118,14 @@ struct LeafSlots {
 
     private struct Walk: IRChildTransform {
         static var readsOnly: Bool { true }
-        var builder = PlanShape.Builder()
+        var next = 0
         var slots: [Leaf: Range<Int>] = [:]
         var repeated: Set<Leaf> = []
 
         mutating func leaf(_ l: Leaf) -> Leaf {
-            let start = builder.literals.count
-            _ = builder.leaf(l)
-            if slots.updateValue(start..<builder.literals.count, forKey: l) != nil { repeated.insert(l) }
+            let start = next
+            next += PlanShape.literalCount(of: l)
+            if slots.updateValue(start..<next, forKey: l) != nil { repeated.insert(l) }
             return l
         }
 

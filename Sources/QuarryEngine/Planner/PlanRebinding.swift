@@ -5,7 +5,7 @@ import QuarryCore
 /// whatever the literals' values (they move operands, flip negations and flatten, and keep
 /// each leaf and each literal in its place), the normalized predicate for new literals is the
 /// cached one with the literals and source ranges put back in order. Only the filter is
-/// compiled again, from memoized key resolutions and answers.
+/// compiled again, from memoized key resolutions.
 struct PlanRebinding {
     /// How the literals of a query, normalized so, become those of its normalized predicate,
     /// and those literals, when its plan may be rebound; nil when it may not.

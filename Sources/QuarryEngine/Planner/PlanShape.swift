@@ -42,13 +42,6 @@ struct PlanShape: Hashable {
         return (PlanShape(skeleton: skeleton), builder.literals)
     }
 
-    /// A leaf with its parameters replaced by placeholders; nil when it keeps a non-ASCII string.
-    static func skeleton(of leaf: Leaf) -> Leaf? {
-        var builder = Builder()
-        let l = builder.leaf(leaf)
-        return builder.cacheable ? l : nil
-    }
-
     /// The parameters of a predicate, in the order `of` lists a query's.
     static func literals(of predicate: Filter) -> [Value] {
         var builder = Builder()
@@ -81,6 +74,28 @@ struct PlanShape: Hashable {
     }
 
     /// One pass over the predicate: placeholders in, literals out, every kept string checked.
+    /// How many literals `Builder` takes out of a leaf (its parameters), counted without
+    /// rebuilding the leaf.
+    static func literalCount(of l: Leaf) -> Int {
+        var counter = LiteralCounter()
+        _ = counter.leaf(l)
+        return counter.count
+    }
+
+    private struct LiteralCounter: IRChildTransform {
+        static var readsOnly: Bool { true }
+        var count = 0
+
+        mutating func expr(_ e: Expr) -> Expr {
+            guard case .literal(let v) = e else { return e.mapChildren(&self) }
+            if Builder.placeholder(v) != nil { count += 1 }
+            return e
+        }
+
+        /// Inner queries stay in the shape as they are (`Builder.query`).
+        mutating func query(_ q: Query) -> Query { q }
+    }
+
     struct Builder: IRChildTransform {
         var literals: [Value] = []
         var cacheable = true

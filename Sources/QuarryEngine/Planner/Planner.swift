@@ -188,6 +188,9 @@ extension Planner {
 /// SUBQUERY, whose reference evaluation then finds them already run).
 enum InnerQueries {
     static func collect(_ p: Filter) -> [Query] {
+        // Most predicates test keys against constants: none of their leaves holds a query,
+        // which is found without walking them as tree nodes.
+        guard !p.onlyKeysAndConstants else { return [] }
         var out: [Query] = []
         IRNode.filter(p).forEach(innerQueries: true) { node, _ in
             // Queries nested in an inner query run when that one runs.

@@ -2,14 +2,14 @@ import QuarryCore
 
 /// What planning learns from the store that no literal changes, kept across plans until the
 /// store changes (as a database keeps its parsed schema between prepares): how each key path
-/// resolves to columns, what the statistics say about it, and what a leaf answers for an
-/// object whose key reaches nothing or null.
+/// resolves to columns and what the statistics say about it. (What a leaf answers for an
+/// object whose key reaches nothing or null is worked out anew each time: two evaluations on
+/// synthetic objects cost less than hashing the leaf's shape to look them up.)
 final class PlanningMemo {
     private var version: UInt64
     private var accesses: [ClassKey: KeyAccess?] = [:]
     private var reachable: [ClassKey: UInt16?] = [:]
     private var singleValued: [ClassKey: Bool] = [:]
-    private var answers: [AnswerKey: SlotAnswers?] = [:]
     private var regexes: [RegexKey: Result<CompiledRegex, Diagnostic>] = [:]
 
     init(version: UInt64) { self.version = version }
@@ -26,7 +26,6 @@ final class PlanningMemo {
         accesses.removeAll(keepingCapacity: true)
         reachable.removeAll(keepingCapacity: true)
         singleValued.removeAll(keepingCapacity: true)
-        answers.removeAll(keepingCapacity: true)
         regexes.removeAll(keepingCapacity: true)
     }
 
@@ -78,39 +77,9 @@ final class PlanningMemo {
         return single
     }
 
-    /// A leaf's answers on a missing and a null subject, computed once per leaf shape.
-    ///
-    /// Only for leaves whose answers no literal value changes, given its type: comparisons,
-    /// BETWEEN, IN lists, IS NULL and the affix tests decide a subject that reaches nothing
-    /// without reading the literal (nulls stay in the shape). LIKE and regular expressions
-    /// compile their pattern first, and an invalid one throws for every object: those are
-    /// asked every time.
-    func answers(_ l: Leaf, subject: FieldPath, _ className: String, _ compute: () -> SlotAnswers?) -> SlotAnswers? {
-        guard Self.literalFree(l.condition), let skeleton = PlanShape.skeleton(of: l) else { return compute() }
-        let key = AnswerKey(className: className, subject: subject, leaf: skeleton)
-        if let known = answers[key] { return known }
-        let found = compute()
-        answers[key] = found
-        return found
-    }
-
-    private static func literalFree(_ c: Condition) -> Bool {
-        switch c {
-        case .compare, .between, .inCollection, .isNull: return true
-        case .string(_, .beginsWith, _, _), .string(_, .endsWith, _, _), .string(_, .contains, _, _): return true
-        default: return false
-        }
-    }
-
     private struct ClassKey: Hashable {
         let className: String
         let path: FieldPath
-    }
-
-    private struct AnswerKey: Hashable {
-        let className: String
-        let subject: FieldPath
-        let leaf: Leaf
     }
 }
 

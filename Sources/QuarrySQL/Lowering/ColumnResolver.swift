@@ -8,25 +8,30 @@ struct ColumnResolver {
 
     /// The stored key path and the type of the field it reaches (nil when unknown).
     func resolve(_ path: SQLPath, in className: String?) throws(Diagnostic) -> (FieldPath, FieldType?) {
-        let written = path.components.map(\.text)
+        /// The path as written from component `i` on, after the names resolved before it.
+        func unchecked(_ resolved: [String], from i: Int) -> FieldPath {
+            FieldPath(resolved + path.components[i...].map(\.text))
+        }
         guard let schema, var current = className, schema.hasClass(current) else {
-            return (FieldPath(written), nil)
+            return (unchecked([], from: 0), nil)
         }
         var out: [String] = []
+        out.reserveCapacity(path.components.count)
         var type: FieldType?
         var i = 0
         while i < path.components.count {
             let component = path.components[i]
-            guard let stored = schema.resolveField(component.text, in: current) else {
+            guard let field = schema.field(component.text, in: current) else {
                 throw unknownColumn(component, in: current)
             }
+            let stored = field.stored
             out.append(stored)
-            type = schema.fieldType(stored, in: current)
+            type = field.type
             i += 1
             guard i < path.components.count else { break }
             switch type {
             case .pointer(let target)?, .relation(let target)?, .array(of: .pointer(let target)?)?:
-                guard schema.hasClass(target) else { return (FieldPath(out + written[i...]), nil) }
+                guard schema.hasClass(target) else { return (unchecked(out, from: i), nil) }
                 current = target
             case .geoPoint?:
                 let sub = path.components[i]
@@ -48,7 +53,7 @@ struct ColumnResolver {
                 return (FieldPath(out), .number)
             case nil, .mixed?, .object?, .array?:
                 // Shape unknown below here: accept the rest as written.
-                return (FieldPath(out + written[i...]), nil)
+                return (unchecked(out, from: i), nil)
             case let t?:
                 throw Diagnostic(
                     .query.unknownColumn,

@@ -379,7 +379,7 @@ struct SQLLowering {
     }
 
     /// A date literal: a Backendless date string or epoch milliseconds.
-    private func date(_ l: SQLLiteral, context: String) throws(Diagnostic) -> Value {
+    private func date(_ l: SQLLiteral, context: @autoclosure () -> String) throws(Diagnostic) -> Value {
         parameters?.note(l.range, nil)
         switch l.value {
         case .string(let s):
@@ -407,7 +407,7 @@ struct SQLLowering {
         case .bool, .null:
             throw Diagnostic(
                 .type.mismatch,
-                "\(context): expected a date string or epoch milliseconds, not \(kind(of: l))", at: l.range)
+                "\(context()): expected a date string or epoch milliseconds, not \(kind(of: l))", at: l.range)
         }
     }
 

@@ -56,38 +56,47 @@ enum CharacterClasses {
     }
 }
 
-/// Words with a fixed meaning wherever they stand; everything else (`after`, `at`, `distance`,
-/// `Within`, `ESCAPE`, unit names) is a keyword only in the position that expects it.
-enum Keyword {
-    static let reserved = ["AND", "OR", "NOT", "IS", "NULL", "LIKE", "IN", "BETWEEN", "TRUE", "FALSE"]
+/// The words the parser reads as keywords where one may stand, matched in any ASCII case
+/// (`ıs`, with a dotless i, is not `IS`). The lexer finds each unquoted identifier's word once
+/// (`SQLToken.keyword`), so that the parser compares a byte, not text.
+enum SQLKeyword: UInt8, CaseIterable {
+    // Reserved: a fixed meaning wherever they stand (first, see `isReserved`).
+    case and, or, not, `is`, null, like, `in`, between, `true`, `false`
+    // Keywords only in the position that expects them (`after`, `distance`… stay column names).
+    case after, before, at, escape, distance, within
 
-    static func isReserved(_ name: String) -> Bool {
-        reserved.contains { equals(name, $0) }
+    /// The word in capitals.
+    var spelling: String { String(describing: self).uppercased() }
+
+    var isReserved: Bool { rawValue <= SQLKeyword.false.rawValue }
+
+    /// The keyword `bytes` spell, in any ASCII case.
+    init?(_ bytes: some Collection<UInt8>) {
+        guard let packed = Self.packed(bytes), let i = Self.words.firstIndex(of: packed) else { return nil }
+        self = Self.allCases[i]
     }
+
+    /// Every keyword's spelling packed by `packed`, in `allCases` order.
+    private static let words: [UInt64] = allCases.map { packed($0.spelling.utf8)! }
+
+    /// Up to 8 bytes in one integer, ASCII lowercase letters in capitals; nil for a longer or
+    /// empty word (no keyword is one).
+    private static func packed(_ bytes: some Collection<UInt8>) -> UInt64? {
+        guard bytes.count > 0, bytes.count <= 8 else { return nil }
+        var word: UInt64 = 0
+        for b in bytes.reversed() { word = word << 8 | UInt64(b &- 0x61 < 26 ? b - 0x20 : b) }
+        return word
+    }
+}
+
+enum Keyword {
+    static func isReserved(_ name: String) -> Bool { SQLKeyword(name.utf8)?.isReserved ?? false }
 
     /// Whether two names are equal up to ASCII case.
     static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
         return zip(a.utf8, b.utf8).allSatisfy { x, y in
             x == y || (x | 0x20 == y | 0x20 && x | 0x20 >= 0x61 && x | 0x20 <= 0x7A)
-        }
-    }
-
-    /// Whether `text` is `upperWord` in any ASCII case, without allocating. Keywords match
-    /// ASCII case-insensitively only: `ıs` (dotless i) is not `IS`.
-    static func equals(_ text: String, _ upperWord: String) -> Bool {
-        guard text.utf8.count == upperWord.utf8.count else { return false }
-        // Over the two strings' bytes where both are contiguous (native strings always are):
-        // iterating two UTF-8 views in step cost a tenth of compiling a short clause.
-        let compared = text.utf8.withContiguousStorageIfAvailable { a in
-            upperWord.utf8.withContiguousStorageIfAvailable { b in
-                for i in 0..<a.count where (a[i] &- 0x61 < 26 ? a[i] - 0x20 : a[i]) != b[i] { return false }
-                return true
-            }
-        }
-        if let compared = compared ?? nil { return compared }
-        return zip(text.utf8, upperWord.utf8).allSatisfy { a, b in
-            (a >= 0x61 && a <= 0x7A ? a - 0x20 : a) == b
         }
     }
 }

@@ -11,6 +11,9 @@ struct SQLLexer {
     static func tokens(_ bytes: [UInt8]) throws(Diagnostic) -> [SQLToken] {
         var lexer = SQLLexer(bytes)
         var out: [SQLToken] = []
+        // About a token per four bytes in a typical clause; growing from empty reallocated
+        // five times for a clause of three conditions.
+        out.reserveCapacity(min(bytes.count / 4 + 2, 256))
         while true {
             let t = try lexer.next()
             out.append(t)
@@ -20,7 +23,7 @@ struct SQLLexer {
 
     mutating func next() throws(Diagnostic) -> SQLToken {
         skipWhitespace()
-        guard i < bytes.count else { return SQLToken(.end, SourceRange(offset: i, length: 0)) }
+        guard i < bytes.count else { return SQLToken(.end, SourceRange(offset: i, length: 0), keyword: nil) }
         let start = i
         let b = bytes[i]
         switch b {
@@ -70,7 +73,7 @@ struct SQLLexer {
 
     private mutating func symbol(_ s: SQLSymbol, _ length: Int) -> SQLToken {
         defer { i += length }
-        return SQLToken(.symbol(s), SourceRange(offset: i, length: length))
+        return SQLToken(.symbol(s), SourceRange(offset: i, length: length), keyword: nil)
     }
 
     private mutating func skipWhitespace() {
@@ -87,12 +90,21 @@ struct SQLLexer {
     private mutating func identifier() -> SQLToken {
         let start = i
         while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x80 {
+                // ASCII without decoding a scalar: letters, digits and `_`.
+                guard b &- 0x61 < 26 || b &- 0x41 < 26 || b &- 0x30 < 10 || b == 0x5F else { break }
+                i += 1
+                continue
+            }
             let (s, length) = CharacterClasses.scalar(in: bytes, at: i)
             guard CharacterClasses.isIdentifierContinue(s) else { break }
             i += length
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
-        return SQLToken(.identifier(text, quoted: false), SourceRange(offset: start, length: i - start))
+        return SQLToken(
+            .identifier(text, quoted: false), SourceRange(offset: start, length: i - start),
+            keyword: SQLKeyword(bytes[start..<i]))
     }
 
     /// `` `weird name` `` with ```` `` ```` for a literal backquote.
@@ -111,7 +123,7 @@ struct SQLLexer {
                 .syntax.invalidIdentifier,
                 "a quoted name cannot contain '.'; write a path as `a`.`b`", at: range)
         }
-        return SQLToken(.identifier(text, quoted: true), range)
+        return SQLToken(.identifier(text, quoted: true), range, keyword: nil)
     }
 
     private mutating func string() throws(Diagnostic) -> SQLToken {
@@ -119,7 +131,7 @@ struct SQLLexer {
         let text = try delimited(
             by: UInt8(ascii: "'"), code: .lex.unterminatedString,
             what: "string", closing: "'")
-        return SQLToken(.string(text), SourceRange(offset: start, length: i - start))
+        return SQLToken(.string(text), SourceRange(offset: start, length: i - start), keyword: nil)
     }
 
     /// Reads from the opening delimiter through the closing one; a doubled delimiter stands for
@@ -192,14 +204,14 @@ struct SQLLexer {
                     .lex.numberOutOfRange, "the number \(text) is too large for a double",
                     at: range)
             }
-            return SQLToken(.decimal(d), range)
+            return SQLToken(.decimal(d), range, keyword: nil)
         }
         guard let u = UInt64(text) else {
             throw Diagnostic(
                 .lex.numberOutOfRange,
                 "the integer \(text) does not fit in 64 bits", at: range)
         }
-        return SQLToken(.integer(u), range)
+        return SQLToken(.integer(u), range, keyword: nil)
     }
 
     @discardableResult

@@ -30,7 +30,7 @@ struct SQLParser {
     mutating func orExpression() throws(Diagnostic) -> SQLCondition {
         let first = try andExpression()
         var items = [first]
-        while isKeyword("OR") {
+        while isKeyword(.or) {
             advance()
             items.append(try andExpression())
         }
@@ -41,7 +41,7 @@ struct SQLParser {
     mutating func andExpression() throws(Diagnostic) -> SQLCondition {
         let first = try notExpression()
         var items = [first]
-        while isKeyword("AND") {
+        while isKeyword(.and) {
             advance()
             items.append(try notExpression())
         }
@@ -50,7 +50,7 @@ struct SQLParser {
     }
 
     mutating func notExpression() throws(Diagnostic) -> SQLCondition {
-        guard isKeyword("NOT") else { return try primary() }
+        guard isKeyword(.not) else { return try primary() }
         let start = current.range.offset
         try enter()
         advance()
@@ -90,8 +90,8 @@ struct SQLParser {
         let start = current.range.offset
         if case .identifier(let name, let quoted) = current.kind, !quoted {
             if isSymbol(.leftParen, at: position + 1) {
-                if Keyword.equals(name, "DISTANCE") { return try distance() }
-                if Keyword.equals(name, "WITHIN") { return try within() }
+                if current.keyword == .distance { return try distance() }
+                if current.keyword == .within { return try within() }
                 throw unknownFunction(name, current.range)
             }
         }
@@ -112,48 +112,48 @@ struct SQLParser {
             let right = try scalar(expected: "a value", after: op.range)
             return .compare(left, op, right)
         }
-        if isKeyword("IS") {
+        if isKeyword(.is) {
             let isToken = current
             advance()
             var negated = false
-            if isKeyword("NOT") {
+            if isKeyword(.not) {
                 negated = true
                 advance()
             }
-            guard isKeyword("NULL") else {
+            guard isKeyword(.null) else {
                 throw unexpected(negated ? "NULL" : "NULL or NOT NULL", after: negated ? lastToken : isToken)
             }
             advance()
             return .isNull(left, negated: negated)
         }
         var negated = false
-        if isKeyword("NOT") {
+        if isKeyword(.not) {
             negated = true
             advance()
-            guard isKeyword("LIKE") || isKeyword("IN") || isKeyword("BETWEEN") else {
+            guard isKeyword(.like) || isKeyword(.in) || isKeyword(.between) else {
                 throw unexpected("LIKE, IN or BETWEEN", after: lastToken)
             }
         }
-        if isKeyword("LIKE") {
+        if isKeyword(.like) {
             let likeToken = current
             advance()
             let pattern = try stringLiteral(expected: "a string pattern", after: likeToken)
             var escape: SQLLiteral?
-            if isKeyword("ESCAPE") {
+            if isKeyword(.escape) {
                 let escapeToken = current
                 advance()
                 escape = try stringLiteral(expected: "a one-character string", after: escapeToken)
             }
             return .like(left, pattern: pattern, escape: escape, negated: negated)
         }
-        if isKeyword("IN") {
+        if isKeyword(.in) {
             return try inTail(left, negated: negated)
         }
-        if isKeyword("BETWEEN") {
+        if isKeyword(.between) {
             let betweenToken = current
             advance()
             let lower = try scalar(expected: "a value", after: betweenToken.range)
-            guard isKeyword("AND") else {
+            guard isKeyword(.and) else {
                 throw unexpected("AND and the upper bound of BETWEEN", after: lastToken)
             }
             let andToken = current
@@ -255,7 +255,7 @@ struct SQLParser {
 
     /// A path or a literal.
     mutating func scalar(expected: String, after: SourceRange?) throws(Diagnostic) -> SQLScalar {
-        if case .identifier(let text, let quoted) = current.kind, quoted || !Keyword.isReserved(text) {
+        if case .identifier(let text, let quoted) = current.kind, !isReservedWord(current) {
             if !quoted, isSymbol(.leftParen, at: position + 1) { throw unknownFunction(text, current.range) }
             if isSymbol(.leftBracket, at: position + 1) {
                 throw Diagnostic(
@@ -266,7 +266,7 @@ struct SQLParser {
             return .path(try path(expected: expected, after: nil))
         }
         if case .identifier(let text, quoted: false) = current.kind, booleanKeyword(current) == nil,
-            !isKeyword("NULL"), startsPredicateTail(at: position + 1)
+            !isKeyword(.null), startsPredicateTail(at: position + 1)
         {
             // `and = 1`: a reserved word used as a column name.
             throw Diagnostic(
@@ -301,16 +301,13 @@ struct SQLParser {
             case .integer, .decimal: return try number(negative: true, start: t.range.offset)
             default: throw unexpected("a number", after: t)
             }
-        case .identifier(let text, quoted: false):
+        case .identifier(_, quoted: false):
             let value: SQLLiteral.Value
-            if Keyword.equals(text, "TRUE") {
-                value = .bool(true)
-            } else if Keyword.equals(text, "FALSE") {
-                value = .bool(false)
-            } else if Keyword.equals(text, "NULL") {
-                value = .null
-            } else {
-                return nil
+            switch t.keyword {
+            case .true?: value = .bool(true)
+            case .false?: value = .bool(false)
+            case .null?: value = .null
+            default: return nil
             }
             advance()
             return SQLLiteral(value: value, range: t.range)
@@ -366,7 +363,7 @@ struct SQLParser {
     }
 
     mutating func name(expected: String, after: SQLToken?) throws(Diagnostic) -> SQLName {
-        guard case .identifier(let text, let quoted) = current.kind, quoted || !Keyword.isReserved(text) else {
+        guard case .identifier(let text, let quoted) = current.kind, !isReservedWord(current) else {
             if case .identifier(let text, false) = current.kind {
                 throw Diagnostic(
                     .syntax.unexpectedToken,
@@ -389,17 +386,17 @@ struct SQLParser {
             guard let sp = Self.spelling(of: s) else { return nil }
             spelling = sp
         case .identifier:
-            if isKeyword("AFTER") {
+            if isKeyword(.after) {
                 spelling = .after
-            } else if isKeyword("BEFORE") {
+            } else if isKeyword(.before) {
                 spelling = .before
-            } else if isKeyword("AT") {
+            } else if isKeyword(.at) {
                 advance()
-                guard isKeyword("OR") else { throw unexpected("'or after' or 'or before'", after: t) }
+                guard isKeyword(.or) else { throw unexpected("'or after' or 'or before'", after: t) }
                 advance()
-                if isKeyword("AFTER") {
+                if isKeyword(.after) {
                     spelling = .atOrAfter
-                } else if isKeyword("BEFORE") {
+                } else if isKeyword(.before) {
                     spelling = .atOrBefore
                 } else {
                     throw unexpected("'after' or 'before' in 'at or after' / 'at or before'", after: lastToken)
@@ -443,17 +440,11 @@ struct SQLParser {
 
     func span(_ start: Int) -> SourceRange { SourceRange(offset: start, length: max(0, lastEnd - start)) }
 
-    func isKeyword(_ word: String) -> Bool { isKeyword(word, current) }
+    func isKeyword(_ word: SQLKeyword) -> Bool { tokens[position].keyword == word }
 
-    func isKeyword(_ word: String, _ t: SQLToken) -> Bool {
-        guard case .identifier(let text, quoted: false) = t.kind else { return false }
-        return Keyword.equals(text, word)
-    }
+    func isKeyword(_ word: SQLKeyword, _ t: SQLToken) -> Bool { t.keyword == word }
 
-    func isReservedWord(_ t: SQLToken) -> Bool {
-        if case .identifier(let text, quoted: false) = t.kind { return Keyword.isReserved(text) }
-        return false
-    }
+    func isReservedWord(_ t: SQLToken) -> Bool { t.keyword?.isReserved ?? false }
 
     func isSymbol(_ s: SQLSymbol) -> Bool { isSymbol(s, at: position) }
 
@@ -463,8 +454,8 @@ struct SQLParser {
     }
 
     func booleanKeyword(_ t: SQLToken) -> Bool? {
-        if isKeyword("TRUE", t) { return true }
-        if isKeyword("FALSE", t) { return false }
+        if isKeyword(.true, t) { return true }
+        if isKeyword(.false, t) { return false }
         return nil
     }
 
@@ -473,11 +464,15 @@ struct SQLParser {
     func startsPredicateTail(at index: Int) -> Bool {
         let t = tokens[index]
         if case .symbol(let s) = t.kind { return Self.spelling(of: s) != nil }
-        if ["IS", "LIKE", "IN", "BETWEEN", "AFTER", "BEFORE", "AT"].contains(where: { isKeyword($0, t) }) {
-            return true
+        switch t.keyword {
+        case .is?, .like?, .in?, .between?, .after?, .before?, .at?: return true
+        case .not? where index + 1 < tokens.count:
+            switch tokens[index + 1].keyword {
+            case .like?, .in?, .between?: return true
+            default: return false
+            }
+        default: return false
         }
-        guard isKeyword("NOT", t), index + 1 < tokens.count else { return false }
-        return ["LIKE", "IN", "BETWEEN"].contains { isKeyword($0, tokens[index + 1]) }
     }
 
     mutating func enter() throws(Diagnostic) {

@@ -21,10 +21,19 @@ public struct SQLToken: Hashable, Sendable {
 
     public var kind: Kind
     public var range: SourceRange
+    /// The keyword an unquoted identifier spells, if any.
+    let keyword: SQLKeyword?
 
     public init(_ kind: Kind, _ range: SourceRange) {
+        var keyword: SQLKeyword?
+        if case .identifier(let text, quoted: false) = kind { keyword = SQLKeyword(text.utf8) }
+        self.init(kind, range, keyword: keyword)
+    }
+
+    init(_ kind: Kind, _ range: SourceRange, keyword: SQLKeyword?) {
         self.kind = kind
         self.range = range
+        self.keyword = keyword
     }
 }
 

@@ -352,6 +352,29 @@ import Testing
 
     // MARK: - When the cache is used
 
+    /// A leaf's slots are counted without building its shape: as many as the shape takes out.
+    @Test(arguments: [21, 22] as [UInt64]) func literalCountIsTheShapesLiterals(seed: UInt64) {
+        // Literals the shape takes out (numbers, strings, dates, bools) and ones it keeps (null,
+        // arrays, geo points, objects).
+        let constants: [Value] = [
+            .int(1), .double(2.5), .string("a"), .date(5), .bool(true), .null, .array([.int(1), .string("b")]),
+            .geoPoint(GeoPoint(latitude: 1, longitude: 2)), .object(["k": .int(1)]),
+        ]
+        var generator = RandomIR(
+            seed: seed,
+            subset: .anySemantics(keys: ["a", "b.c"], constants: constants, semantics: LeafSemantics.allCases))
+        var counted = 0
+        for _ in 0..<300 {
+            generator.filter().forEachLeaf { l in
+                var builder = PlanShape.Builder()
+                _ = builder.leaf(l)
+                #expect(PlanShape.literalCount(of: l) == builder.literals.count, "\(l)")
+                counted += builder.literals.count
+            }
+        }
+        #expect(counted > 200)
+    }
+
     @Test func theSameQueryReusesItsPlan() throws {
         let engine = Engine(database: Self.people)
         let q = Query(className: "Person", predicate: compare("age", .gt, 5, .sql))
