@@ -288,4 +288,36 @@ class KeyLeaf: FilterNode {
 struct SlotAnswers {
     var missing: Bool
     var null: Bool
+
+    /// The answers of the commonest leaves, `key op literal`, `key BETWEEN lo AND hi` with
+    /// non-null scalar literals and prefix, suffix and substring tests of a literal string,
+    /// from their semantics' rules (docs/SEMANTICS.md#compare, docs/SEMANTICS.md#between,
+    /// docs/SEMANTICS.md#string) instead of an evaluation: under `sql` a row with no value
+    /// fails; under `predicate` and `document` missing and null equal no value, differ from
+    /// every value, order with none and are no string. Nil for any other leaf.
+    static func ofScalarTest(_ l: Leaf, subject: FieldPath) -> SlotAnswers? {
+        let answer: Bool
+        switch l.condition {
+        case .compare(.key(let k), let op, .literal(let v), _) where k == subject && isScalar(v):
+            answer = l.semantics == .sql ? false : (op == .ne) != l.negated
+        case .between(.key(let k), .literal(let lo), .literal(let hi))
+        where k == subject && isScalar(lo) && isScalar(hi):
+            answer = l.semantics == .sql ? false : l.negated
+        case .string(.key(let k), .beginsWith, .literal(.string), _),
+            .string(.key(let k), .endsWith, .literal(.string), _),
+            .string(.key(let k), .contains, .literal(.string), _):
+            guard k == subject else { return nil }
+            answer = l.semantics == .sql ? false : l.negated
+        default:
+            return nil
+        }
+        return SlotAnswers(missing: answer, null: answer)
+    }
+
+    private static func isScalar(_ v: Value) -> Bool {
+        switch v {
+        case .int, .double, .string, .date, .bool: return true
+        default: return false
+        }
+    }
 }

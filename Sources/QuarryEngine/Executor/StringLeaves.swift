@@ -89,7 +89,8 @@ final class StringSetLeaf: KeyLeaf {
             set = ByteStringSet(members)
             short =
                 options.isEmpty && members.count <= 16 && members.allSatisfy({ $0.count <= 8 })
-                ? (members.map(\.count), members.map(Bytes.word)) : nil
+                // Closures, not `\.count`: applying a key path here cost a tenth of planning an IN list.
+                ? (members.map { $0.count }, members.map { Bytes.word($0) }) : nil
         }
     }
 

@@ -79,7 +79,7 @@ struct LiteralForms {
     /// The leaves of a predicate in walk order, each with where its literals end.
     private struct Walk: IRChildTransform {
         static var readsOnly: Bool { true }
-        var builder = PlanShape.Builder()
+        var literals = 0
         var leaves: [(leaf: Leaf, end: Int)] = []
 
         static func leaves(_ p: Filter) -> [(leaf: Leaf, end: Int)] {
@@ -89,8 +89,8 @@ struct LiteralForms {
         }
 
         mutating func leaf(_ l: Leaf) -> Leaf {
-            _ = builder.leaf(l)
-            leaves.append((l, builder.literals.count))
+            literals += PlanShape.literalCount(of: l)
+            leaves.append((l, literals))
             return l
         }
 
@@ -102,7 +102,11 @@ struct LiteralForms {
 /// and how many it holds, in `PlanShape` order. A leaf that occurs twice gets none (which of
 /// its occurrences a compiled node stands for is not known).
 struct LeafSlots {
-    private(set) var slots: [Leaf: Range<Int>] = [:]
+    /// Each distinct leaf with its slots (nil: it occurs more than once).
+    private var leaves: [(leaf: Leaf, slots: Range<Int>?)] = []
+    /// Where each leaf is in `leaves`, once they are more than a short run: a few leaves are
+    /// found by comparing them, which costs less than hashing them (a leaf hashes its literals).
+    private var positions: [Leaf: Int]?
 
     static var none: LeafSlots { LeafSlots() }
 
@@ -111,21 +115,40 @@ struct LeafSlots {
     init(_ normalized: Filter) {
         var walk = Walk()
         _ = walk.filter(normalized, binding: nil)
-        slots = walk.slots.filter { !walk.repeated.contains($0.key) }
+        self = walk.slots
     }
 
-    func slots(of l: Leaf) -> Range<Int>? { slots[l] }
+    func slots(of l: Leaf) -> Range<Int>? {
+        position(of: l).flatMap { leaves[$0].slots }
+    }
+
+    private func position(of l: Leaf) -> Int? {
+        if let positions { return positions[l] }
+        return leaves.firstIndex { $0.leaf == l }
+    }
+
+    private mutating func note(_ l: Leaf, _ slots: Range<Int>) {
+        if let i = position(of: l) {
+            leaves[i].slots = nil
+            return
+        }
+        leaves.append((l, slots))
+        if positions != nil {
+            positions?[l] = leaves.count - 1
+        } else if leaves.count > Normalizer.shortRun {
+            positions = Dictionary(uniqueKeysWithValues: leaves.enumerated().map { ($1.leaf, $0) })
+        }
+    }
 
     private struct Walk: IRChildTransform {
         static var readsOnly: Bool { true }
         var next = 0
-        var slots: [Leaf: Range<Int>] = [:]
-        var repeated: Set<Leaf> = []
+        var slots = LeafSlots()
 
         mutating func leaf(_ l: Leaf) -> Leaf {
             let start = next
             next += PlanShape.literalCount(of: l)
-            if slots.updateValue(start..<next, forKey: l) != nil { repeated.insert(l) }
+            slots.note(l, start..<next)
             return l
         }
 

@@ -11,6 +11,74 @@ import Testing
 /// missing fields, mixed arrays, NaN, dangling pointers, points near the antimeridian): each
 /// compiles to typed nodes and answers exactly as the reference does, with and without
 /// indexes.
+/// The answers for missing and null that the compiler takes from the rules of the commonest
+/// leaves are the reference's answers, for every operator, semantics, negation and scalar.
+@Suite struct ScalarAnswerTests {
+    static let scalars: [Value] = [
+        .int(3), .double(-0.5), .double(.nan), .string(""), .string("x"), .date(7), .bool(false),
+    ]
+    static let evaluator = ReferenceEvaluator(database: Database([ClassData(name: "T")]))
+    static let missing = Record(objectId: "m", fields: [])
+    static let null = Record(objectId: "n", fields: [("a", .null)])
+
+    static func reference(_ l: Leaf) throws -> SlotAnswers {
+        SlotAnswers(
+            missing: try evaluator.matches(missing, className: "T", predicate: .leaf(l)),
+            null: try evaluator.matches(null, className: "T", predicate: .leaf(l)))
+    }
+
+    @Test(arguments: LeafSemantics.allCases, [false, true]) func rulesAreTheReferencesAnswers(
+        semantics: LeafSemantics, negated: Bool
+    ) throws {
+        var leaves: [Leaf] = []
+        for v in Self.scalars {
+            for op in ComparisonOperator.allCases {
+                for options: StringOptions in [[], .caseInsensitive] {
+                    leaves.append(
+                        Leaf(.compare(.key("a"), op, .literal(v), options), negated: negated, semantics: semantics))
+                }
+            }
+            for hi in Self.scalars {
+                leaves.append(
+                    Leaf(
+                        .between(.key("a"), lower: .literal(v), upper: .literal(hi)), negated: negated,
+                        semantics: semantics))
+            }
+        }
+        for op: StringOperator in [.beginsWith, .endsWith, .contains] {
+            for pattern in ["", "x", "É"] {
+                for options: StringOptions in [[], .caseInsensitive, [.caseInsensitive, .diacriticInsensitive]] {
+                    leaves.append(
+                        Leaf(
+                            .string(.key("a"), op, .literal(.string(pattern)), options), negated: negated,
+                            semantics: semantics))
+                }
+            }
+        }
+        for l in leaves {
+            let rule = try #require(SlotAnswers.ofScalarTest(l, subject: "a"), "\(l)")
+            let expected = try Self.reference(l)
+            #expect(rule.missing == expected.missing && rule.null == expected.null, "\(l)")
+        }
+    }
+
+    /// Other leaves are evaluated: null and array literals, the key on the right, another key.
+    @Test func otherLeavesHaveNoRule() {
+        for condition: Condition in [
+            .compare(.key("a"), .eq, .literal(.null), []), .compare(.key("a"), .eq, .literal(.array([.int(1)])), []),
+            .compare(.literal(.int(1)), .lt, .key("a"), []), .compare(.key("b"), .eq, .literal(.int(1)), []),
+            .between(.key("a"), lower: .literal(.null), upper: .literal(.int(1))),
+            .inCollection(.key("a"), .literal(.array([.int(1)])), []),
+            .string(.key("a"), .like(.sql(escape: nil)), .literal(.string("x%")), []),
+            .string(.key("a"), .matches(RegexOptions(wholeString: true)), .literal(.string("(")), []),
+            .string(.key("a"), .contains, .literal(.null), []),
+        ] {
+            #expect(
+                SlotAnswers.ofScalarTest(Leaf(condition, semantics: .document), subject: "a") == nil, "\(condition)")
+        }
+    }
+}
+
 @Suite struct CompiledLeafTests {
     static let strings = [
         "", "an", "AN", "Jan", "JAN", "Jon", "jän", "Ja\u{308}n", "Jün", "bANana", "ß", "SS", "ss", "Straße",

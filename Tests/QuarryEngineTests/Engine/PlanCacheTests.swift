@@ -375,6 +375,27 @@ import Testing
         #expect(counted > 200)
     }
 
+    /// Each leaf's slots follow the literals of the leaves before it; a leaf written twice has
+    /// none, whether the leaves are few (compared) or many (hashed).
+    @Test(arguments: [3, 40]) func leafSlotsNumberTheLiteralsInOrder(count: Int) {
+        let leaves = (0..<count).map { i -> Leaf in
+            i % 2 == 0
+                ? Leaf(.compare(.key("a"), .gt, .literal(.int(Int64(i))), []), semantics: .sql)
+                : Leaf(
+                    .between(.key("b"), lower: .literal(.double(Double(i))), upper: .literal(.int(99))), semantics: .sql
+                )
+        }
+        let repeated = leaves[1]
+        let slots = LeafSlots(.or(leaves.map { .leaf($0) } + [.leaf(repeated)]))
+        var next = 0
+        for (i, l) in leaves.enumerated() {
+            let width = i % 2 == 0 ? 1 : 2
+            #expect(slots.slots(of: l) == (i == 1 ? nil : next..<(next + width)), "leaf \(i)")
+            next += width
+        }
+        #expect(slots.slots(of: Leaf(.compare(.key("c"), .eq, .literal(.int(0)), []), semantics: .sql)) == nil)
+    }
+
     @Test func theSameQueryReusesItsPlan() throws {
         let engine = Engine(database: Self.people)
         let q = Query(className: "Person", predicate: compare("age", .gt, 5, .sql))
