@@ -10,6 +10,9 @@ struct QueryValidator {
     let limits: Limits
     /// The caller's variables; quantifiers and SUBQUERY bind more below them.
     let variables: Set<String>
+    /// Where the patterns it compiles are kept, when planning follows (the plan's leaves then
+    /// take them from there instead of compiling them again).
+    var regexes: PlanningMemo?
     private var subqueries = 0
 
     init(source: any RecordSource, limits: Limits, variables: Set<String>) {
@@ -122,7 +125,11 @@ struct QueryValidator {
     private func checkPattern(_ condition: Condition) throws(Diagnostic) {
         guard case .string(_, .matches(let regexOptions), .literal(.string(let pattern)), let options) = condition
         else { return }
-        _ = try StringMatcher.regex(pattern, regexOptions, options, limits)
+        if let regexes {
+            _ = try regexes.regex(pattern, regexOptions, options, limits)
+        } else {
+            _ = try StringMatcher.regex(pattern, regexOptions, options, limits)
+        }
     }
 
     private func checkDepth(_ depth: Int) throws(Diagnostic) {

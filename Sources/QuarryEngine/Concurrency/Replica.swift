@@ -187,14 +187,10 @@ final class Replica: @unchecked Sendable {
         _ query: Query, variables: Set<String> = [], known: KnownShape? = nil
     ) throws(Diagnostic) -> CheckedOutPlan {
         let store = self.store, limits = self.limits
-        func validate() throws(Diagnostic) {
-            var validator = QueryValidator(source: store, limits: limits, variables: variables)
-            try validator.check(query)
-        }
         assert(known.map { $0.describes(query) } ?? true, "a known shape that is not the query's")
         guard let (shape, literals) = known.map({ ($0.shape, $0.literals) }) ?? PlanShape.of(query) else {
             return try cache.withLock { (c) throws(Diagnostic) -> CheckedOutPlan in
-                try validate()
+                try c.planner.validate(query, variables: variables)
                 return CheckedOutPlan(plan: try c.build(query), entry: nil, outcome: .built)
             }
         }
@@ -203,7 +199,7 @@ final class Replica: @unchecked Sendable {
                 do throws(Diagnostic) {
                     let sameVariables = cached.variables == variables
                     if !sameVariables {
-                        try validate()
+                        try c.planner.validate(query, variables: variables)
                         cached.variables = variables
                     }
                     if PlanShape.sameLiterals(cached.literals, literals) {
@@ -224,7 +220,7 @@ final class Replica: @unchecked Sendable {
                 c.counts.rebound += 1
                 return CheckedOutPlan(plan: cached.plan, entry: cached, outcome: .rebound)
             }
-            try validate()
+            try c.planner.validate(query, variables: variables)
             let entry = CachedPlan(
                 shape: shape, plan: try c.build(query, literals: literals), literals: literals, variables: variables)
             c.counts.built += 1

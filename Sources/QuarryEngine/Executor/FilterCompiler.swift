@@ -74,7 +74,10 @@ struct FilterCompiler {
     /// null: the reference's own answer on a synthetic object (or, for the commonest leaves,
     /// its rule: `SlotAnswers.ofScalarTest`).
     func answers(_ l: Leaf, _ path: FieldPath) -> SlotAnswers? {
-        if let known = SlotAnswers.ofScalarTest(l, subject: path) { return known }
+        let known = SlotAnswers.ofScalarTest(l, subject: path) { pattern, regexOptions, options in
+            (try? memo.regex(pattern, regexOptions, options, limits)) != nil
+        }
+        if let known { return known }
         guard let synthetic = l.replacingSubject(path, with: Self.operand) else { return nil }
         let predicate = Filter.leaf(synthetic)
         guard let m = try? folding.evaluate(predicate, Scope(record: Self.missingOperand, className: table.name)),

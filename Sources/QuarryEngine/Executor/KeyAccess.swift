@@ -290,12 +290,16 @@ struct SlotAnswers {
     var null: Bool
 
     /// The answers of the commonest leaves, `key op literal`, `key BETWEEN lo AND hi` with
-    /// non-null scalar literals and prefix, suffix and substring tests of a literal string,
-    /// from their semantics' rules (docs/SEMANTICS.md#compare, docs/SEMANTICS.md#between,
-    /// docs/SEMANTICS.md#string) instead of an evaluation: under `sql` a row with no value
-    /// fails; under `predicate` and `document` missing and null equal no value, differ from
-    /// every value, order with none and are no string. Nil for any other leaf.
-    static func ofScalarTest(_ l: Leaf, subject: FieldPath) -> SlotAnswers? {
+    /// non-null scalar literals, prefix, suffix and substring tests of a literal string and
+    /// matches of a literal pattern that compiles (`compiles`), from their semantics' rules
+    /// (docs/SEMANTICS.md#compare, docs/SEMANTICS.md#between, docs/SEMANTICS.md#string)
+    /// instead of an evaluation: under `sql` a row with no value fails; under `predicate` and
+    /// `document` missing and null equal no value, differ from every value, order with none
+    /// and are no string. Nil for any other leaf.
+    static func ofScalarTest(
+        _ l: Leaf, subject: FieldPath,
+        compiles: (String, RegexOptions, StringOptions) -> Bool = { _, _, _ in false }
+    ) -> SlotAnswers? {
         let answer: Bool
         switch l.condition {
         case .compare(.key(let k), let op, .literal(let v), _) where k == subject && isScalar(v):
@@ -307,6 +311,10 @@ struct SlotAnswers {
             .string(.key(let k), .endsWith, .literal(.string), _),
             .string(.key(let k), .contains, .literal(.string), _):
             guard k == subject else { return nil }
+            answer = l.semantics == .sql ? false : l.negated
+        case .string(.key(let k), .matches(let regexOptions), .literal(.string(let pattern)), let options):
+            // An invalid pattern fails every row, whatever it holds: no answer then.
+            guard k == subject, compiles(pattern, regexOptions, options) else { return nil }
             answer = l.semantics == .sql ? false : l.negated
         default:
             return nil

@@ -16,6 +16,14 @@ struct Planner {
         memo = PlanningMemo(version: store.version)
     }
 
+    /// Checks a query before it is planned (`QueryValidator`); the patterns it compiles are
+    /// kept for the plan's leaves.
+    func validate(_ query: Query, variables: Set<String>) throws(Diagnostic) {
+        var validator = QueryValidator(source: store, limits: limits, variables: variables)
+        validator.regexes = memo
+        try validator.check(query)
+    }
+
     /// - Parameter literals: the query's literals in `PlanShape` order, when the plan is cached
     ///   by shape and may read them from each execution (nil: it holds them).
     func plan(_ query: Query, failedInner: [Query: Diagnostic], literals: [Value]? = nil) -> Plan? {

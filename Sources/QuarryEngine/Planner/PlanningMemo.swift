@@ -8,8 +8,6 @@ import QuarryCore
 final class PlanningMemo {
     private var version: UInt64
     private var accesses: [ClassKey: KeyAccess?] = [:]
-    private var reachable: [ClassKey: UInt16?] = [:]
-    private var singleValued: [ClassKey: Bool] = [:]
     private var regexes: [RegexKey: Result<CompiledRegex, Diagnostic>] = [:]
 
     init(version: UInt64) { self.version = version }
@@ -24,8 +22,6 @@ final class PlanningMemo {
     /// Empties the memo (its storage stays: the next plans fill it again).
     func forget() {
         accesses.removeAll(keepingCapacity: true)
-        reachable.removeAll(keepingCapacity: true)
-        singleValued.removeAll(keepingCapacity: true)
         regexes.removeAll(keepingCapacity: true)
     }
 
@@ -61,20 +57,14 @@ final class PlanningMemo {
         return access
     }
 
+    /// The key's facts come from its memoized access: one resolution of the key serves them
+    /// all.
     func reachableTypes(_ path: FieldPath, _ facts: StoreKeyFacts) -> UInt16? {
-        let key = ClassKey(className: facts.table.name, path: path)
-        if let known = reachable[key] { return known }
-        let types = facts.reachableTypes(path)
-        reachable[key] = types
-        return types
+        StoreKeyFacts.reachableTypes(access(path, in: facts.table, store: facts.store))
     }
 
     func isSingleValued(_ path: FieldPath, _ facts: StoreKeyFacts) -> Bool {
-        let key = ClassKey(className: facts.table.name, path: path)
-        if let known = singleValued[key] { return known }
-        let single = facts.isSingleValued(path)
-        singleValued[key] = single
-        return single
+        StoreKeyFacts.isSingleValued(access(path, in: facts.table, store: facts.store))
     }
 
     private struct ClassKey: Hashable {

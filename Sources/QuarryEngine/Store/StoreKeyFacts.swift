@@ -6,21 +6,25 @@ struct StoreKeyFacts: KeyFacts {
     let store: ColumnStore
     let table: ClassTable
 
-    func reachableTypes(_ path: FieldPath) -> UInt16? {
-        guard let access = clean(path) else { return nil }
+    func reachableTypes(_ path: FieldPath) -> UInt16? { Self.reachableTypes(KeyAccess(path, in: table, store: store)) }
+
+    func isSingleValued(_ path: FieldPath) -> Bool { Self.isSingleValued(KeyAccess(path, in: table, store: store)) }
+
+    /// The types a key's access reaches (nil: unknown).
+    static func reachableTypes(_ access: KeyAccess?) -> UInt16? {
+        guard let access = clean(access) else { return nil }
         return access.column?.statistics.typeBits ?? 0
     }
 
-    func isSingleValued(_ path: FieldPath) -> Bool {
-        guard let access = clean(path) else { return false }
+    /// Whether a key's access reaches one value per object at most.
+    static func isSingleValued(_ access: KeyAccess?) -> Bool {
+        guard let access = clean(access) else { return false }
         return (access.column?.statistics.multiValued ?? 0) == 0
     }
 
-    /// The path when every step is a pointer column holding only pointers into its class.
-    private func clean(_ path: FieldPath) -> KeyAccess? {
-        guard let access = KeyAccess(path, in: table, store: store),
-            access.hops.allSatisfy({ $0.foreignCount == 0 })
-        else { return nil }
+    /// The access when every step is a pointer column holding only pointers into its class.
+    private static func clean(_ access: KeyAccess?) -> KeyAccess? {
+        guard let access, access.hops.allSatisfy({ $0.foreignCount == 0 }) else { return nil }
         return access
     }
 }

@@ -21,6 +21,10 @@ import Testing
     static let missing = Record(objectId: "m", fields: [])
     static let null = Record(objectId: "n", fields: [("a", .null)])
 
+    static func compiles(_ pattern: String, _ regexOptions: RegexOptions, _ options: StringOptions) -> Bool {
+        (try? StringMatcher.regex(pattern, regexOptions, options, .default)) != nil
+    }
+
     static func reference(_ l: Leaf) throws -> SlotAnswers {
         SlotAnswers(
             missing: try evaluator.matches(missing, className: "T", predicate: .leaf(l)),
@@ -55,8 +59,15 @@ import Testing
                 }
             }
         }
+        for pattern in ["^J.n", "", "(?i)É"] {
+            for options: StringOptions in [[], .caseInsensitive, .diacriticInsensitive] {
+                let condition = Condition.string(
+                    .key("a"), .matches(RegexOptions(wholeString: false)), .literal(.string(pattern)), options)
+                leaves.append(Leaf(condition, negated: negated, semantics: semantics))
+            }
+        }
         for l in leaves {
-            let rule = try #require(SlotAnswers.ofScalarTest(l, subject: "a"), "\(l)")
+            let rule = try #require(SlotAnswers.ofScalarTest(l, subject: "a", compiles: Self.compiles), "\(l)")
             let expected = try Self.reference(l)
             #expect(rule.missing == expected.missing && rule.null == expected.null, "\(l)")
         }
@@ -71,10 +82,12 @@ import Testing
             .inCollection(.key("a"), .literal(.array([.int(1)])), []),
             .string(.key("a"), .like(.sql(escape: nil)), .literal(.string("x%")), []),
             .string(.key("a"), .matches(RegexOptions(wholeString: true)), .literal(.string("(")), []),
+            .string(.key("a"), .matches(RegexOptions(wholeString: true)), .key("b"), []),
             .string(.key("a"), .contains, .literal(.null), []),
         ] {
             #expect(
-                SlotAnswers.ofScalarTest(Leaf(condition, semantics: .document), subject: "a") == nil, "\(condition)")
+                SlotAnswers.ofScalarTest(Leaf(condition, semantics: .document), subject: "a", compiles: Self.compiles)
+                    == nil, "\(condition)")
         }
     }
 }
