@@ -186,7 +186,7 @@ final class Replica: @unchecked Sendable {
     func checkOut(
         _ query: Query, variables: Set<String> = [], known: KnownShape? = nil
     ) throws(Diagnostic) -> CheckedOutPlan {
-        let store = self.store, limits = self.limits
+        let store = self.store
         assert(known.map { $0.describes(query) } ?? true, "a known shape that is not the query's")
         guard let (shape, literals) = known.map({ ($0.shape, $0.literals) }) ?? PlanShape.of(query) else {
             return try cache.withLock { (c) throws(Diagnostic) -> CheckedOutPlan in

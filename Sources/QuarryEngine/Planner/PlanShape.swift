@@ -73,7 +73,6 @@ struct PlanShape: Hashable {
         }
     }
 
-    /// One pass over the predicate: placeholders in, literals out, every kept string checked.
     /// How many literals `Builder` takes out of a leaf (its parameters), counted without
     /// rebuilding the leaf.
     static func literalCount(of l: Leaf) -> Int {
@@ -96,6 +95,7 @@ struct PlanShape: Hashable {
         mutating func query(_ q: Query) -> Query { q }
     }
 
+    /// One pass over the predicate: placeholders in, literals out, every kept string checked.
     struct Builder: IRChildTransform {
         var literals: [Value] = []
         var cacheable = true

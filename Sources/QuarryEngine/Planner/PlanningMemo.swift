@@ -2,9 +2,10 @@ import QuarryCore
 
 /// What planning learns from the store that no literal changes, kept across plans until the
 /// store changes (as a database keeps its parsed schema between prepares): how each key path
-/// resolves to columns and what the statistics say about it. (What a leaf answers for an
-/// object whose key reaches nothing or null is worked out anew each time: two evaluations on
-/// synthetic objects cost less than hashing the leaf's shape to look them up.)
+/// resolves to columns and what the statistics say about it, and the regular expressions
+/// compiled. (What a leaf answers for an object whose key reaches nothing or null is worked
+/// out anew each time, from the leaf's rule or by evaluating it: that costs less than hashing
+/// the leaf's shape to look it up.)
 final class PlanningMemo {
     private var version: UInt64
     private var accesses: [ClassKey: KeyAccess?] = [:]

@@ -89,6 +89,7 @@ enum SQLKeyword: UInt8, CaseIterable {
     }
 }
 
+/// Names compared as the parser compares keywords.
 enum Keyword {
     static func isReserved(_ name: String) -> Bool { SQLKeyword(name.utf8)?.isReserved ?? false }
 
