@@ -18,13 +18,26 @@ struct PlanCache {
 
     /// A plan for the shape made for the store's current version, preferring one made for the
     /// same literals; it leaves the cache until it is put back.
-    mutating func take(_ shape: PlanShape, _ literals: [Value], version: UInt64) -> CachedPlan? {
-        // One lookup (a shape compares its whole skeleton), then changes in place.
-        guard let at = plans.index(forKey: shape), !plans.values[at].isEmpty else { return nil }
+    ///
+    /// - Parameter lasting: the caller hands this same shape object again for the same shape
+    ///   (a text template's, docs/ARCHITECTURE.md#text-templates): the plans are then filed
+    ///   under it, so that the next lookups find it by identity instead of comparing the whole
+    ///   skeleton.
+    mutating func take(_ shape: PlanShape, _ literals: [Value], version: UInt64, lasting: Bool = false) -> CachedPlan? {
+        // One lookup (a shape compares its whole skeleton unless it is the key itself), then
+        // changes in place.
+        guard var at = plans.index(forKey: shape), !plans.values[at].isEmpty else { return nil }
+        if lasting, !PlanShape.identical(plans.keys[at], shape) {
+            let pool = plans.remove(at: at).value
+            plans[shape] = pool
+            at = plans.index(forKey: shape)!
+        }
         let pool = plans.values[at]
         let i = pool.lastIndex { PlanShape.sameLiterals($0.literals, literals) } ?? pool.count - 1
         let cached = plans.values[at].remove(at: i)
         size -= 1
+        // Put back, it finds its key by identity too.
+        if lasting { cached.shape = shape }
         return cached.plan.storeVersion == version ? cached : nil
     }
 
@@ -60,7 +73,7 @@ struct PlanCache {
 /// The plan last built for a shape, with the literals and variable names it was built for.
 /// Unchecked: it is either in the cache (behind the lock) or checked out by one reader.
 final class CachedPlan: @unchecked Sendable {
-    let shape: PlanShape
+    var shape: PlanShape
     var plan: Plan
     var literals: [Value]
     var variables: Set<String>

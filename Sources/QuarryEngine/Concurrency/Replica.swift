@@ -195,7 +195,7 @@ final class Replica: @unchecked Sendable {
             }
         }
         return try cache.withLock { (c) throws(Diagnostic) -> CheckedOutPlan in
-            if let cached = c.take(shape, literals, version: store.version) {
+            if let cached = c.take(shape, literals, version: store.version, lasting: known != nil) {
                 do throws(Diagnostic) {
                     let sameVariables = cached.variables == variables
                     if !sameVariables {

@@ -52,6 +52,9 @@ struct PlanShape: Hashable {
     private init(skeleton: Query) { box = Box(skeleton) }
 
     func hash(into h: inout Hasher) { h.combine(box.hash) }
+    /// The same shape object (which `==` finds without comparing skeletons).
+    static func identical(_ a: PlanShape, _ b: PlanShape) -> Bool { a.box === b.box }
+
     /// The same shape: the same box (a cached entry's own key), or equal skeletons.
     static func == (a: PlanShape, b: PlanShape) -> Bool {
         a.box === b.box || (a.box.hash == b.box.hash && a.box.skeleton == b.box.skeleton)
