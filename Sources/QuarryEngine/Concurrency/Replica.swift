@@ -53,21 +53,25 @@ final class Replica: @unchecked Sendable {
 
     func leave() { readers.subtract(1, ordering: .sequentiallyConsistent) }
 
-    /// Waits until no reader is inside and marks the replica as being written.
+    /// Waits until no reader is inside and marks the replica as being written. Its cached
+    /// plans go first: made for the data about to change, they would only keep the columns'
+    /// arrays shared, so that each write to them copied them whole.
     func enterWriting() {
         var spins = 0
         while true {
             writing.store(true, ordering: .sequentiallyConsistent)
-            if readers.load(ordering: .sequentiallyConsistent) == 0 { return }
+            if readers.load(ordering: .sequentiallyConsistent) == 0 {
+                cache.withLock { $0.reset() }
+                return
+            }
             writing.store(false, ordering: .sequentiallyConsistent)
             spins += 1
             Backoff.pause(spins)
         }
     }
 
-    /// The replica is consistent again; its cached plans were made for the old data.
+    /// The replica is consistent again (its plans went when the writing began).
     func leaveWriting() {
-        cache.withLock { $0.reset() }
         writing.store(false, ordering: .sequentiallyConsistent)
     }
 

@@ -8,6 +8,35 @@ import Testing
 /// kind of index in step with the data: after each change the engine still answers exactly
 /// as the reference does on a database changed the same way.
 @Suite struct MutationTests {
+    /// A plan holds an array column's slices (`ElementSource`); were it still cached when its
+    /// replica is written, each append would copy them whole. Cached plans go before a write
+    /// (`Replica.enterWriting`), so a write between queries appends in place.
+    @Test func aWriteBetweenQueriesAppendsInPlace() throws {
+        let records = (0..<2000).map { i in record("t\(i)", ["tags": .array([.string(i % 2 == 0 ? "a" : "b")])]) }
+        let engine = Engine(database: database(("T", records)), parallelism: .sequential)
+        let query = Query(className: "T", predicate: compare("tags", .eq, "a", .sql))
+        func insert(_ i: Int) { engine.insert(record("n\(i)", ["tags": .array([.string("a")])]), into: "T") }
+        func starts() -> [UnsafeRawPointer?] {
+            engine.replicas.replicas.map { r in
+                (r.store.table("T")?.column("tags") as? ArrayColumn)?.starts.withUnsafeBufferPointer {
+                    UnsafeRawPointer($0.baseAddress)
+                }
+            }
+        }
+        // Both replicas made and grown once past their loaded size.
+        for i in 0..<4 {
+            _ = try engine.run(query)
+            insert(i)
+        }
+        let before = starts()
+        #expect(before.count == 2)
+        for i in 4..<12 {
+            #expect(try engine.run(query).records.count == 1000 + i)
+            insert(i)
+        }
+        #expect(starts() == before)
+    }
+
     @Test(arguments: [21, 22, 23] as [UInt64])
     func changesInterleavedWithQueries(seed: UInt64) throws {
         var random = RandomData(seed: seed)
