@@ -48,7 +48,7 @@ struct LiteralForms {
     /// leaves in the same order: a LIKE leaf whose normalized leaf is a prefix, suffix or
     /// substring test gives its pattern's slot (as `PlanShape` numbers them) that test.
     init(likesOf predicate: Filter, normalized: Filter) {
-        let written = Walk.leaves(predicate), tests = Walk.leaves(normalized)
+        let written = LeafLiterals.of(predicate), tests = LeafLiterals.of(normalized)
         guard written.count == tests.count else { return }
         for (w, t) in zip(written, tests) {
             guard case .string(.key, .like(let syntax), .literal(.string), _) = w.leaf.condition,
@@ -56,7 +56,7 @@ struct LiteralForms {
                 op == .beginsWith || op == .endsWith || op == .contains
             else { continue }
             // The pattern is the leaf's last literal (the key before it holds none).
-            likes[w.end - 1] = Like(syntax: syntax, op: op, predicate: w.leaf.semantics == .predicate)
+            likes[w.slots.upperBound - 1] = Like(syntax: syntax, op: op, predicate: w.leaf.semantics == .predicate)
         }
     }
 
@@ -75,22 +75,26 @@ struct LiteralForms {
         }
         return out
     }
+}
 
-    /// The leaves of a predicate in walk order, each with where its literals end.
+/// The leaves of a predicate in walk order, each with the slots of its literals (as
+/// `PlanShape` numbers a predicate's literals).
+enum LeafLiterals {
+    static func of(_ p: Filter) -> [(leaf: Leaf, slots: Range<Int>)] {
+        var walk = Walk()
+        _ = walk.filter(p, binding: nil)
+        return walk.leaves
+    }
+
     private struct Walk: IRChildTransform {
         static var readsOnly: Bool { true }
-        var literals = 0
-        var leaves: [(leaf: Leaf, end: Int)] = []
-
-        static func leaves(_ p: Filter) -> [(leaf: Leaf, end: Int)] {
-            var walk = Walk()
-            _ = walk.filter(p, binding: nil)
-            return walk.leaves
-        }
+        var next = 0
+        var leaves: [(leaf: Leaf, slots: Range<Int>)] = []
 
         mutating func leaf(_ l: Leaf) -> Leaf {
-            literals += PlanShape.literalCount(of: l)
-            leaves.append((l, literals))
+            let start = next
+            next += PlanShape.literalCount(of: l)
+            leaves.append((l, start..<next))
             return l
         }
 
@@ -113,9 +117,7 @@ struct LeafSlots {
     init() {}
 
     init(_ normalized: Filter) {
-        var walk = Walk()
-        _ = walk.filter(normalized, binding: nil)
-        self = walk.slots
+        for (l, slots) in LeafLiterals.of(normalized) { note(l, slots) }
     }
 
     func slots(of l: Leaf) -> Range<Int>? {
@@ -140,20 +142,6 @@ struct LeafSlots {
         }
     }
 
-    private struct Walk: IRChildTransform {
-        static var readsOnly: Bool { true }
-        var next = 0
-        var slots = LeafSlots()
-
-        mutating func leaf(_ l: Leaf) -> Leaf {
-            let start = next
-            next += PlanShape.literalCount(of: l)
-            slots.note(l, start..<next)
-            return l
-        }
-
-        mutating func query(_ q: Query) -> Query { q }
-    }
 }
 
 /// What the compiler learns of the parameters while it compiles one filter: the checks of the
