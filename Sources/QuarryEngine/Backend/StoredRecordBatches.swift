@@ -14,7 +14,8 @@ public final class StoredRecordBatches {
     private let corruption: DiagnosticCode
     private let threads: Int
     private var batch = Batch()
-    private var records: [Record] = []
+    /// The records decoded so far, in row order, moved into one array by `finish`.
+    private var chunks: [RecordChunk] = []
     /// The last full batch, being decoded while the caller reads the next.
     private var inFlight: InFlight?
 
@@ -41,7 +42,8 @@ public final class StoredRecordBatches {
     /// Every row's record, in the order the rows came.
     public func finish() throws(Diagnostic) -> [Record] {
         try handOver(last: true)
-        return records
+        defer { chunks.removeAll() }
+        return RecordChunk.join(chunks)
     }
 
     /// Starts decoding the current batch on the scan threads, then finishes the one before it
@@ -52,9 +54,10 @@ public final class StoredRecordBatches {
         let previous = inFlight
         inFlight = nil
         guard threads > 1, batch.count >= 2 * Self.sliceRows else {
-            try previous?.complete(into: &records)
-            records.reserveCapacity(records.count + batch.count)
-            try batch.decode(0..<batch.count, fields, corruption, StoredRecordReader.FieldNames(), into: &records)
+            try previous?.complete(into: &chunks)
+            let chunk = RecordChunk(capacity: batch.count)
+            chunks.append(chunk)
+            try batch.decode(0..<batch.count, fields, corruption, StoredRecordReader.FieldNames(), into: chunk)
             batch.removeAll()
             return
         }
@@ -63,10 +66,10 @@ public final class StoredRecordBatches {
         let current = InFlight(work, ScanThreads.shared.start(helpers: threads - 1) { work.decodeSlices() })
         inFlight = current
         // A failure leaves the current batch in flight: dropping it withdraws it.
-        try previous?.complete(into: &records)
+        try previous?.complete(into: &chunks)
         if last {
             inFlight = nil
-            try current.complete(into: &records)
+            try current.complete(into: &chunks)
         }
     }
 
@@ -93,7 +96,7 @@ public final class StoredRecordBatches {
 
         func decode(
             _ rows: Range<Int>, _ fields: Set<String>?, _ corruption: DiagnosticCode,
-            _ names: StoredRecordReader.FieldNames, into out: inout [Record]
+            _ names: StoredRecordReader.FieldNames, into out: RecordChunk
         ) throws(Diagnostic) {
             try bytes.withUnsafeBufferPointer { (all) throws(Diagnostic) in
                 for row in rows {
@@ -121,11 +124,11 @@ private final class InFlight {
         self.offer = offer
     }
 
-    func complete(into records: inout [Record]) throws(Diagnostic) {
+    func complete(into chunks: inout [RecordChunk]) throws(Diagnostic) {
         work.decodeSlices()
         ScanThreads.shared.finish(offer)
         completed = true
-        try work.collect(into: &records)
+        try work.collect(into: &chunks)
     }
 
     deinit {
@@ -144,7 +147,7 @@ private final class SliceWork: @unchecked Sendable {
     private let slices: SharedItems
     /// Guards `results`.
     private let lock = NSLock()
-    private var results: [Result<[Record], Diagnostic>?]
+    private var results: [Result<RecordChunk, Diagnostic>?]
 
     init(batch: StoredRecordBatches.Batch, fields: Set<String>?, corruption: DiagnosticCode) {
         self.batch = batch
@@ -161,11 +164,10 @@ private final class SliceWork: @unchecked Sendable {
                 slice
                 * StoredRecordBatches.sliceRows..<Swift.min(
                     batch.count, (slice + 1) * StoredRecordBatches.sliceRows)
-            var out: [Record] = []
-            out.reserveCapacity(rows.count)
-            let result: Result<[Record], Diagnostic>
+            let out = RecordChunk(capacity: rows.count)
+            let result: Result<RecordChunk, Diagnostic>
             do throws(Diagnostic) {
-                try batch.decode(rows, fields, corruption, StoredRecordReader.FieldNames(), into: &out)
+                try batch.decode(rows, fields, corruption, StoredRecordReader.FieldNames(), into: out)
                 result = .success(out)
             } catch {
                 result = .failure(error)
@@ -181,14 +183,52 @@ private final class SliceWork: @unchecked Sendable {
 
     /// The slices' records in order, or the first slice's error (every slice has been
     /// decoded: the caller took what was left, and the helpers have returned).
-    func collect(into records: inout [Record]) throws(Diagnostic) {
-        records.reserveCapacity(records.count + batch.count)
+    func collect(into chunks: inout [RecordChunk]) throws(Diagnostic) {
         for result in results {
             switch result {
-            case .success(let slice)?: records.append(contentsOf: slice)
+            case .success(let slice)?: chunks.append(slice)
             case .failure(let error)?: throw error
             case nil: preconditionFailure("a slice was left undecoded")
             }
         }
+    }
+}
+
+/// Records decoded into storage of their own, later moved (not copied) into the answer's one
+/// array: appending each slice's records to a growing array retained every record's parts
+/// and released them again with the slice, and copied the array on each growth
+/// (docs/STORAGE.md#reading-rows).
+private final class RecordChunk {
+    private let base: UnsafeMutablePointer<Record>
+    private let capacity: Int
+    /// The records initialized so far, from `base`.
+    private var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: Swift.max(1, capacity))
+    }
+
+    func append(_ record: Record) {
+        precondition(count < capacity, "a record chunk is full")
+        (base + count).initialize(to: record)
+        count += 1
+    }
+
+    /// Every chunk's records in order, moved out of them (they are left empty).
+    static func join(_ chunks: [RecordChunk]) -> [Record] {
+        let total = chunks.reduce(0) { $0 + $1.count }
+        return Array(unsafeUninitializedCapacity: total) { buffer, initialized in
+            for chunk in chunks {
+                (buffer.baseAddress! + initialized).moveInitialize(from: chunk.base, count: chunk.count)
+                initialized += chunk.count
+                chunk.count = 0
+            }
+        }
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
     }
 }
