@@ -13,8 +13,9 @@ private final class SQLTextTemplate: TextTemplate {
         let variant = SQLSkeleton(template.variantText).flatMap { template.predict(template.variantText, $0) }
         if let own = template.predict(text, skeleton), let variant {
             shape = TemplateShape(
-                base: Query(className: className, predicate: own.filter, profile: profile), own.values,
-                variant: Query(className: className, predicate: variant.filter, profile: profile), variant.values)
+                base: Query(className: className, predicate: own.filter, profile: profile), own.parameters,
+                variant: Query(className: className, predicate: variant.filter, profile: profile),
+                variant.parameters)
         } else {
             shape = nil
         }

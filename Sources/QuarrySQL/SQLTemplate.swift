@@ -139,7 +139,11 @@ package final class SQLTemplate: Sendable {
     private let filter: Filter
     /// The parameters' tokens in the template's text, which a text's ranges move from.
     private let slotSpans: [SQLSkeleton.Literal]
-    private let literalCount: Int
+    /// For each of the IR's literals, whether it is a parameter.
+    private let isParameter: [Bool]
+    /// A null for each of the IR's literals: a prediction's values start as a copy of it. Made
+    /// anew, the array looked up its type's metadata in the runtime on every call.
+    private let nulls: [Value]
     private let slots: [Slot]
     /// The literals that are not parameters, and their bytes.
     private let fixed: [(token: Int, bytes: [UInt8])]
@@ -148,20 +152,26 @@ package final class SQLTemplate: Sendable {
     package let variantText: String
 
     /// What compiling a text of the template gives: its predicate, and each parameter's value
-    /// at its place among the predicate's literals (in walk order, inner queries included;
-    /// nil where a literal is not a parameter).
+    /// at its place among the predicate's literals (in walk order, inner queries included).
+    /// The places of the literals that are not parameters hold null (`isParameter` tells them
+    /// apart).
     package struct Prediction {
         package let filter: Filter
-        package let values: [Value?]
+        package let values: [Value]
+        package let isParameter: [Bool]
+
+        /// `values` with nil where a literal is not a parameter.
+        package var parameters: [Value?] { zip(values, isParameter).map { $1 ? $0 : nil } }
     }
 
     private init(
-        filter: Filter, slotSpans: [SQLSkeleton.Literal], literalCount: Int, slots: [Slot],
+        filter: Filter, slotSpans: [SQLSkeleton.Literal], isParameter: [Bool], slots: [Slot],
         fixed: [(token: Int, bytes: [UInt8])], variantText: String
     ) {
         self.filter = filter
         self.slotSpans = slotSpans
-        self.literalCount = literalCount
+        self.isParameter = isParameter
+        nulls = Array(repeating: .null, count: isParameter.count)
         self.slots = slots
         self.fixed = fixed
         self.variantText = variantText
@@ -221,8 +231,9 @@ package final class SQLTemplate: Sendable {
         let originalValues = LiteralList.of(original).values, checkedValues = LiteralList.of(checked).values
         guard originalValues.count == checkedValues.count else { return nil }
         var slots: [Slot] = []
-        var sentinelValues: [Value?] = Array(repeating: nil, count: checkedValues.count)
-        var ownValues: [Value?] = Array(repeating: nil, count: checkedValues.count)
+        var sentinelValues = [Value](repeating: .null, count: checkedValues.count)
+        var ownValues = sentinelValues
+        var isParameter = [Bool](repeating: false, count: checkedValues.count)
         var candidateSpans: [SQLSkeleton.Literal] = []
         for (k, c) in candidates.enumerated() {
             let span = sentinelLiterals[k]
@@ -237,18 +248,20 @@ package final class SQLTemplate: Sendable {
             slots.append(Slot(token: c.token, literal: places[0], negated: c.negated, use: c.use))
             sentinelValues[places[0]] = value
             ownValues[places[0]] = own
+            isParameter[places[0]] = true
             candidateSpans.append(skeleton.literals[c.token])
         }
         // The prediction for both texts must be what compiling them gave.
         guard
             let predicted = substitute(
-                original, sentinelValues, RangeMap(from: candidateSpans, to: sentinelLiterals)),
+                original, sentinelValues, isParameter, RangeMap(from: candidateSpans, to: sentinelLiterals)),
             same(predicted, checked),
-            let own = substitute(original, ownValues, RangeMap(from: candidateSpans, to: candidateSpans)),
+            let own = substitute(
+                original, ownValues, isParameter, RangeMap(from: candidateSpans, to: candidateSpans)),
             same(own, original)
         else { return nil }
         return SQLTemplate(
-            filter: original, slotSpans: candidateSpans, literalCount: originalValues.count, slots: slots,
+            filter: original, slotSpans: candidateSpans, isParameter: isParameter, slots: slots,
             fixed: fixed, variantText: sentinelSource)
     }
 
@@ -263,7 +276,7 @@ package final class SQLTemplate: Sendable {
                 guard l.end - l.start == bytes.count else { return nil }
                 for k in bytes.indices where bytes[k] != p[l.start + k] { return nil }
             }
-            var values: [Value?] = Array(repeating: nil, count: literalCount)
+            var values = nulls
             var to: [SQLSkeleton.Literal] = []
             to.reserveCapacity(slots.count)
             for slot in slots {
@@ -272,8 +285,8 @@ package final class SQLTemplate: Sendable {
                 values[slot.literal] = v
                 to.append(l)
             }
-            return Self.substitute(filter, values, RangeMap(from: slotSpans, to: to)).map {
-                Prediction(filter: $0, values: values)
+            return Self.substitute(filter, values, isParameter, RangeMap(from: slotSpans, to: to)).map {
+                Prediction(filter: $0, values: values, isParameter: isParameter)
             }
         }
     }
@@ -338,8 +351,10 @@ package final class SQLTemplate: Sendable {
         }
     }
 
-    private static func substitute(_ f: Filter, _ values: [Value?], _ ranges: RangeMap) -> Filter? {
-        var substitution = Substitution(values: values, ranges: ranges)
+    private static func substitute(_ f: Filter, _ values: [Value], _ isParameter: [Bool], _ ranges: RangeMap)
+        -> Filter?
+    {
+        var substitution = Substitution(values: values, isParameter: isParameter, ranges: ranges)
         let out = substitution.filter(f, binding: nil)
         return substitution.failed ? nil : out
     }
@@ -417,9 +432,10 @@ private struct LiteralList: IRChildTransform {
     }
 }
 
-/// The predicate with new values at some literal places and its leaves' ranges moved.
+/// The predicate with new values at its parameters' places and its leaves' ranges moved.
 private struct Substitution: IRChildTransform {
-    let values: [Value?]
+    let values: [Value]
+    let isParameter: [Bool]
     let ranges: RangeMap
     var next = 0
     var failed = false
@@ -435,7 +451,7 @@ private struct Substitution: IRChildTransform {
     mutating func expr(_ e: Expr) -> Expr {
         if case .literal = e {
             defer { next += 1 }
-            if next < values.count, let v = values[next] { return .literal(v) }
+            if next < values.count, isParameter[next] { return .literal(values[next]) }
             return e
         }
         return e.mapChildren(&self)

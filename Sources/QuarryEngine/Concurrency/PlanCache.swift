@@ -33,7 +33,8 @@ struct PlanCache {
             at = plans.index(forKey: shape)!
         }
         let pool = plans.values[at]
-        let i = pool.lastIndex { PlanShape.sameLiterals($0.literals, literals) } ?? pool.count - 1
+        let i =
+            pool.count == 1 ? 0 : pool.lastIndex { PlanShape.sameLiterals($0.literals, literals) } ?? pool.count - 1
         let cached = plans.values[at].remove(at: i)
         size -= 1
         // Put back, it finds its key by identity too.

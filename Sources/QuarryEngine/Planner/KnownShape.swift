@@ -58,12 +58,13 @@ package struct TemplateShape: Sendable {
         self.places = places
     }
 
-    /// The shape of a text of the template, from its parameters' values.
-    package func shape(_ values: [Value?]) -> KnownShape? {
+    /// The shape of a text of the template, from its values (indexed as the template's, each
+    /// parameter's at its place).
+    package func shape(_ values: [Value]) -> KnownShape? {
         var literals = base.literals
         for (i, j) in places {
-            guard i < values.count, let v = values[i] else { return nil }
-            literals[j] = v
+            guard i < values.count else { return nil }
+            literals[j] = values[i]
         }
         return KnownShape(shape: base.shape, literals: literals)
     }
