@@ -24,6 +24,20 @@ import Testing
         #expect(child.status == 3)
     }
 
+    /// The pipes of one peer are not inherited by another started meanwhile from another thread
+    /// (two tests that ran peers at once hung, each `cat` waiting for an input the other child
+    /// held open): a pipe made as `run` makes its own stays out of a child started while it is
+    /// open.
+    @Test func aChildInheritsNoOtherPeersPipe() throws {
+        let held = try #require(Subprocess.pipe())
+        defer { for fd in held { close(fd) } }
+        let child = Subprocess.run(["/bin/sh", "-c", "ls /proc/$$/fd"])
+        #expect(child.status == 0)
+        let open = Set(child.output.split(separator: "\n").compactMap { Int32($0) })
+        #expect(open.contains(0) && open.contains(1))
+        #expect(open.isDisjoint(with: held), "the child holds \(open.intersection(held).sorted()) of \(held)")
+    }
+
     @Test func aMissingProgramIsReportedNotRun() {
         let child = Subprocess.run(["/nonexistent/quarry-peer"])
         #expect(child.status != 0)

@@ -15,8 +15,7 @@ struct Subprocess {
     var peakMB: Int
 
     static func run(_ arguments: [String], input: [UInt8] = []) -> Subprocess {
-        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0]
-        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else {
+        guard let inPipe = pipe(), let outPipe = pipe() else {
             return Subprocess(output: "cannot create a pipe", status: -1, seconds: 0, peakMB: 0)
         }
         var actions = posix_spawn_file_actions_t()
@@ -29,7 +28,9 @@ struct Subprocess {
         defer { for p in argv { free(p) } }
         let start = ContinuousClock.now
         var pid: pid_t = 0
+        spawning.lock()
         let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        spawning.unlock()
         close(inPipe[0])
         close(outPipe[1])
         guard spawned == 0 else {
@@ -68,6 +69,22 @@ struct Subprocess {
             }
         }
     }
+
+    /// A pipe whose two ends are closed on `exec`: a child started by another thread meanwhile
+    /// must not inherit them. It did (plain `pipe`), and two peers started at once each held
+    /// the other's input open, so neither `cat` ever saw its input end. (`pipe2`, which sets
+    /// the flag at once, is not in Swift's Glibc module; the lock keeps this process's other
+    /// pipes from being made between the two calls while one of its children starts.)
+    static func pipe() -> [Int32]? {
+        spawning.lock()
+        defer { spawning.unlock() }
+        var fds: [Int32] = [0, 0]
+        guard Glibc.pipe(&fds) == 0 else { return nil }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fds
+    }
+
+    private static let spawning = NSLock()
 
     /// `VmHWM` of a live process in kB; nil once it has exited (a zombie has no address space).
     private static func highWaterKB(_ pid: pid_t) -> Int? {
