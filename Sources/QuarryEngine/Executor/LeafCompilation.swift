@@ -471,7 +471,9 @@ extension FilterCompiler {
         // set is made from the execution's literals, each of which must make a typed member.
         let count = literals.filter { !$0.isNull }.count
         func parameter<T>(_ make: @escaping ([TypedLiteral]) -> T) -> Parameter<T>? {
-            let check = { [self] (v: Value) in typedMembers([v], l, options, column) != nil }
+            let check = { [self] (v: Value) in
+                if case .fails = typedMember(v, l, options, column) { false } else { true }
+            }
             guard let slots = parameterSlots(l, key: access.path, count: count, check: check) else { return nil }
             return Parameter(slots: slots) { [self] in typedMembers(Array($0), l, options, column).map(make) }
         }
@@ -521,25 +523,37 @@ extension FilterCompiler {
         _ literals: [Value], _ l: Leaf, _ options: StringOptions, _ column: Column
     ) -> [TypedLiteral]? {
         var typed: [TypedLiteral] = []
-        for v in literals where !v.isNull {
-            switch (column, v) {
-            case (is DoubleColumn, .int(let i)) where Double(exactly: i) == nil:
-                // No double equals it.
-                continue
-            case (is StringColumn, .pointer(let p)) where l.semantics == .document:
-                // Parse: a stored objectId equals the pointer, exactly (options do not apply).
-                guard options.isEmpty else { return nil }
-                typed.append(.string(Array(p.objectId.utf8)))
-                continue
-            default:
-                guard
-                    let t = TypedLiteral.classify(
-                        v, column: column, semantics: l.semantics, options: options, store: store)
-                else { return nil }
-                typed.append(t)
+        for v in literals {
+            switch typedMember(v, l, options, column) {
+            case .typed(let t): typed.append(t)
+            case .matchesNothing: continue
+            case .fails: return nil
             }
         }
         return typed
+    }
+
+    private enum MemberTyping {
+        case typed(TypedLiteral)
+        /// No stored value equals it (null, an integer no double equals).
+        case matchesNothing
+        /// The column's test cannot take it: the list is not compiled.
+        case fails
+    }
+
+    private func typedMember(_ v: Value, _ l: Leaf, _ options: StringOptions, _ column: Column) -> MemberTyping {
+        switch (column, v) {
+        case (_, .null): return .matchesNothing
+        case (is DoubleColumn, .int(let i)) where Double(exactly: i) == nil:
+            // No double equals it.
+            return .matchesNothing
+        case (is StringColumn, .pointer(let p)) where l.semantics == .document:
+            // Parse: a stored objectId equals the pointer, exactly (options do not apply).
+            return options.isEmpty ? .typed(.string(Array(p.objectId.utf8))) : .fails
+        default:
+            return TypedLiteral.classify(v, column: column, semantics: l.semantics, options: options, store: store)
+                .map(MemberTyping.typed) ?? .fails
+        }
     }
 
     private static func ints(_ typed: [TypedLiteral]) -> [Int64] {

@@ -1,3 +1,4 @@
+import Foundation
 import QuarryCore
 
 /// A query with its scalar literals taken out: the key plans are cached under, and the
@@ -69,11 +70,24 @@ struct PlanShape: Hashable {
 
     static func sameLiteral(_ x: Value, _ y: Value) -> Bool {
         switch (x, y) {
-        case (.string(let s), .string(let t)): return s.utf8.elementsEqual(t.utf8)
+        case (.string(let s), .string(let t)): return sameBytes(s, t)
         case (.double(let d), .double(let e)): return d.bitPattern == e.bitPattern
-        case (.pointer(let p), .pointer(let q)): return p.objectId.utf8.elementsEqual(q.objectId.utf8)
+        case (.pointer(let p), .pointer(let q)): return sameBytes(p.objectId, q.objectId)
         default: return x == y
         }
+    }
+
+    /// Byte for byte (`==` equates canonically equivalent strings), compared where the strings
+    /// hold their bytes: walking two UTF-8 views a byte at a time was a fifth of binding an IN
+    /// list's new literals.
+    private static func sameBytes(_ s: String, _ t: String) -> Bool {
+        guard s.utf8.count == t.utf8.count else { return false }
+        let inPlace = s.utf8.withContiguousStorageIfAvailable { a in
+            t.utf8.withContiguousStorageIfAvailable { b in
+                a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+            }
+        }
+        return (inPlace ?? nil) ?? s.utf8.elementsEqual(t.utf8)
     }
 
     /// How many literals `Builder` takes out of a leaf (its parameters), counted without
