@@ -144,6 +144,18 @@ import QuarryCore
         #expect(try decode(#"{"where":{},"limit":10.0,"count":0}"#).limit == 10)
     }
 
+    /// A list of keys drops the spaces and tabs around each name, and empty names; a space that
+    /// a combining mark follows is part of the name (one character that is not a space), which
+    /// is then not a valid key.
+    @Test func keyListsAreTrimmedOfSpacesAndTabs() throws {
+        let q = try decode(#"{"where":{},"order":" \t-score ,\tname\t, ,","keys":"  a  ,b.c\t"}"#)
+        #expect(q.order == [.key("score", .descending), .key("name", .ascending)])
+        #expect(q.keys == ["a", "b.c"])
+        #expect {
+            try decode(#"{"where":{},"keys":" \u0301x, y "}"#)
+        } throws: { "\($0)".contains("invalid key name ' \u{301}x'") }
+    }
+
     @Test func nearOrdersByDistanceUnlessTheRequestOrders() throws {
         let near = #"{"l":{"$nearSphere":{"__type":"GeoPoint","latitude":1,"longitude":2}}}"#
         #expect(try decode(near).order == [.distance("l", from: geo(1, 2), .ascending)])

@@ -265,7 +265,12 @@ struct RequestDecoder {
 
 extension Substring {
     /// Without leading and trailing spaces and tabs (as parse-server trims order entries).
+    /// Trimmed in place (a `String` built from the reversed characters was a third of compiling
+    /// a request with an order).
     var trimmingSpaces: String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        var s = self
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return String(s)
     }
 }
