@@ -35,6 +35,13 @@ package final class TextTemplates: Sendable {
                 h.combine(className)
             }
         }
+
+        /// Class names compared by their bytes, as they are hashed (`String ==` also equates
+        /// other spellings of the same characters, which hash apart).
+        package static func == (a: Key, b: Key) -> Bool {
+            a.profile == b.profile && a.skeleton == b.skeleton && PlanShape.sameBytes(a.className, b.className)
+                && a.dialect == b.dialect
+        }
     }
 
     private struct Entry {

@@ -321,14 +321,21 @@ package final class SQLTemplate: Sendable {
     ) -> Value? {
         switch l.kind {
         case .string:
-            var content: [UInt8] = []
-            content.reserveCapacity(l.end - l.start - 2)
-            var i = l.start + 1
-            while i < l.end - 1 {
-                content.append(p[i])
-                i += p[i] == UInt8(ascii: "'") ? 2 : 1
+            let inside = UnsafeBufferPointer(rebasing: p[l.start + 1..<l.end - 1])
+            let s: String
+            if inside.contains(UInt8(ascii: "'")) {
+                // A doubled quote stands for one.
+                var content: [UInt8] = []
+                content.reserveCapacity(inside.count)
+                var i = 0
+                while i < inside.count {
+                    content.append(inside[i])
+                    i += inside[i] == UInt8(ascii: "'") ? 2 : 1
+                }
+                s = String(decoding: content, as: UTF8.self)
+            } else {
+                s = String(decoding: inside, as: UTF8.self)
             }
-            let s = String(decoding: content, as: UTF8.self)
             guard use == .date else { return .string(s) }
             return BackendlessDate.parse(s).map(Value.date)
         case .integer:

@@ -80,7 +80,7 @@ struct PlanShape: Hashable {
     /// Byte for byte (`==` equates canonically equivalent strings), compared where the strings
     /// hold their bytes: walking two UTF-8 views a byte at a time was a fifth of binding an IN
     /// list's new literals.
-    private static func sameBytes(_ s: String, _ t: String) -> Bool {
+    static func sameBytes(_ s: String, _ t: String) -> Bool {
         guard s.utf8.count == t.utf8.count else { return false }
         let inPlace = s.utf8.withContiguousStorageIfAvailable { a in
             t.utf8.withContiguousStorageIfAvailable { b in
