@@ -114,15 +114,42 @@ extension FilterCompiler {
     private func elementParameter(_ l: Leaf, _ access: KeyAccess, _ elements: Column)
         -> Parameter<ArrayElementsLeaf.Test>?
     {
-        guard case .compare(_, _, .literal, _) = l.condition else { return nil }
-        let test = { [self] (literal: Value) -> ArrayElementsLeaf.Test? in
-            guard case .leaf(let bound) = PlanRebinding.substituted(.leaf(l), literals: [literal]) else { return nil }
-            return elementTest(bound, elements)
-        }
+        guard case .compare(_, let op, .literal, let options) = l.condition else { return nil }
+        // The leaf's one literal is the comparison's: its test is made without making the leaf.
+        let test = { [self] (literal: Value) in comparisonTest(op, literal, options, l.semantics, elements) }
         guard let slots = parameterSlots(l, key: access.path, count: 1, check: { test($0) != nil }) else {
             return nil
         }
         return Parameter(slots: slots) { test($0[$0.startIndex]) }
+    }
+
+    /// The per-element test of `element op c`, typed by the element column.
+    private func comparisonTest(
+        _ op: ComparisonOperator, _ c: Value, _ options: StringOptions, _ s: LeafSemantics, _ elements: Column
+    ) -> ArrayElementsLeaf.Test? {
+        guard let t = TypedLiteral.classify(c, column: elements, semantics: s, options: options, store: store)
+        else { return nil }
+        switch (elements, t) {
+        case (is Int64Column, .int(let i)): return .ints(IntRange(op, i))
+        case (is Int64Column, .fraction(let d)): return .ints(IntRange(op, fraction: d))
+        case (is DoubleColumn, .double(let d)): return .doubles(DoubleRange(op, d))
+        case (is BoolColumn, .bool(let b)): return .bools(IntRange(op, b ? 1 : 0))
+        case (is StringColumn, .string(let bytes)):
+            if options.isEmpty, op == .eq || op == .ne { return .stringEqual(bytes, invert: op == .ne) }
+            let folder = ByteFolder(options)
+            switch op {
+            case .eq: return .strings(lower: (bytes, true), upper: (bytes, true), invert: false, folder: folder)
+            case .ne: return .strings(lower: (bytes, true), upper: (bytes, true), invert: true, folder: folder)
+            case .lt: return .strings(lower: nil, upper: (bytes, false), invert: false, folder: folder)
+            case .le: return .strings(lower: nil, upper: (bytes, true), invert: false, folder: folder)
+            case .gt: return .strings(lower: (bytes, false), upper: nil, invert: false, folder: folder)
+            case .ge: return .strings(lower: (bytes, true), upper: nil, invert: false, folder: folder)
+            }
+        case (_, .incomparable):
+            return .constant(op == .eq ? false : (op == .ne ? true : nil))
+        default:
+            return nil
+        }
     }
 
     /// The per-element test of a leaf, typed by the element column.
@@ -130,29 +157,7 @@ extension FilterCompiler {
         let s = l.semantics
         switch l.condition {
         case .compare(_, let op, .literal(let c), let options):
-            guard let t = TypedLiteral.classify(c, column: elements, semantics: s, options: options, store: store)
-            else { return nil }
-            switch (elements, t) {
-            case (is Int64Column, .int(let i)): return .ints(IntRange(op, i))
-            case (is Int64Column, .fraction(let d)): return .ints(IntRange(op, fraction: d))
-            case (is DoubleColumn, .double(let d)): return .doubles(DoubleRange(op, d))
-            case (is BoolColumn, .bool(let b)): return .bools(IntRange(op, b ? 1 : 0))
-            case (is StringColumn, .string(let bytes)):
-                if options.isEmpty, op == .eq || op == .ne { return .stringEqual(bytes, invert: op == .ne) }
-                let folder = ByteFolder(options)
-                switch op {
-                case .eq: return .strings(lower: (bytes, true), upper: (bytes, true), invert: false, folder: folder)
-                case .ne: return .strings(lower: (bytes, true), upper: (bytes, true), invert: true, folder: folder)
-                case .lt: return .strings(lower: nil, upper: (bytes, false), invert: false, folder: folder)
-                case .le: return .strings(lower: nil, upper: (bytes, true), invert: false, folder: folder)
-                case .gt: return .strings(lower: (bytes, false), upper: nil, invert: false, folder: folder)
-                case .ge: return .strings(lower: (bytes, true), upper: nil, invert: false, folder: folder)
-                }
-            case (_, .incomparable):
-                return .constant(op == .eq ? false : (op == .ne ? true : nil))
-            default:
-                return nil
-            }
+            return comparisonTest(op, c, options, s, elements)
         case .text(_, let search):
             return elements is StringColumn ? .text(TextMatcher(search)) : .constant(nil)
         case .between(_, .literal(let lo), .literal(let hi)):

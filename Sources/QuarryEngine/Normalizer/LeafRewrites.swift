@@ -45,6 +45,11 @@ extension Normalizer {
     /// equivalent string operator, the literal text between, and the rule's name. Folding for
     /// the options applies to the literal the same way in both tests.
     static func simpleLike(_ pattern: String, _ syntax: LikeSyntax) -> (StringOperator, String, String)? {
+        plainAffixLike(pattern, syntax) ?? tokenizedSimpleLike(pattern, syntax)
+    }
+
+    /// `simpleLike` of any pattern, from its tokens.
+    static func tokenizedSimpleLike(_ pattern: String, _ syntax: LikeSyntax) -> (StringOperator, String, String)? {
         let tokens = LikePattern(pattern, syntax: syntax, options: []).tokens
         guard !tokens.contains(.one) else { return nil }
         let leading = tokens.first == .any, trailing = tokens.count > (leading ? 1 : 0) && tokens.last == .any
@@ -58,6 +63,36 @@ extension Normalizer {
         case (true, true): return (.contains, String(literal), "like-to-contains")
         case (false, false): return nil
         }
+    }
+
+    /// `simpleLike` of a pattern whose only special characters are one "any" at its start,
+    /// its end or both, read from its bytes (tokenizing the pattern was most of binding a new
+    /// LIKE pattern to a cached plan); nil for any other pattern (an escape, a wildcard inside,
+    /// fewer than two bytes), which `simpleLike` tokenizes.
+    static func plainAffixLike(_ pattern: String, _ syntax: LikeSyntax) -> (StringOperator, String, String)? {
+        let any: UInt8, one: UInt8, escape: UInt8?
+        switch syntax {
+        case .sql(let e):
+            guard e == nil else { return nil }
+            (any, one, escape) = (UInt8(ascii: "%"), UInt8(ascii: "_"), nil)
+        case .glob:
+            (any, one, escape) = (UInt8(ascii: "*"), UInt8(ascii: "?"), UInt8(ascii: "\\"))
+        }
+        let found = pattern.utf8.withContiguousStorageIfAvailable { b -> (StringOperator, String, String)? in
+            guard b.count >= 2 else { return nil }
+            let leading = b[0] == any, trailing = b[b.count - 1] == any
+            let inner = UnsafeBufferPointer(rebasing: b[(leading ? 1 : 0)..<(b.count - (trailing ? 1 : 0))])
+            guard leading || trailing, !inner.isEmpty,
+                !inner.contains(where: { $0 == any || $0 == one || $0 == escape })
+            else { return nil }
+            let text = String(decoding: inner, as: UTF8.self)
+            switch (leading, trailing) {
+            case (false, _): return (.beginsWith, text, "like-to-prefix")
+            case (true, false): return (.endsWith, text, "like-to-suffix")
+            case (true, true): return (.contains, text, "like-to-contains")
+            }
+        }
+        return found ?? nil
     }
 }
 

@@ -85,6 +85,27 @@ private let regex = leaf(.string(.key("s"), .matches(RegexOptions(wholeString: f
         #expect(normalize(p) == (expected, [rule]))
     }
 
+    /// The byte-level reading of a pattern with a wildcard only at its ends gives what its
+    /// tokens give, for random patterns of every syntax (wildcards, escapes, non-ASCII and
+    /// combining characters); it reads a good share of them.
+    @Test func plainAffixPatternsReadAsTheirTokens() {
+        var rng = SplitMix64(seed: 7)
+        let pieces = ["%", "_", "*", "?", "\\", "!", "a", "b", "é", "e\u{301}", " ", "z"]
+        let syntaxes: [LikeSyntax] = [.sql(escape: nil), .sql(escape: "\\"), .sql(escape: "!"), .glob]
+        var plain = 0
+        for _ in 0..<1500 {
+            let pattern = (0..<Int.random(in: 0...5, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }
+                .joined()
+            for syntax in syntaxes {
+                guard let fast = Normalizer.plainAffixLike(pattern, syntax) else { continue }
+                plain += 1
+                let tokenized = Normalizer.tokenizedSimpleLike(pattern, syntax)
+                #expect(tokenized.map { "\($0.0) \($0.1) \($0.2)" } == "\(fast.0) \(fast.1) \(fast.2)", "\(pattern)")
+            }
+        }
+        #expect(plain > 150)
+    }
+
     @Test func likePatternsWithInnerWildcardsStay() {
         for pattern in ["a_c%", "a%c", "abc"] {
             let p = leaf(.string(.key("s"), .like(.sql(escape: nil)), .literal(.string(pattern)), []), .sql)
