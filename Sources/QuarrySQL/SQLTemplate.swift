@@ -45,6 +45,9 @@ package struct SQLSkeleton: Sendable {
         var key: [UInt8] = []
         key.reserveCapacity(p.count)
         var literals: [Literal] = []
+        // Room for a few literals at once: grown one by one, a five-literal text reallocated
+        // the array four times (a fifth of its scan).
+        literals.reserveCapacity(8)
         let n = p.count
         var i = 0
         func isWordByte(_ b: UInt8) -> Bool {

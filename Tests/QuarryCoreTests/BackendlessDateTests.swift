@@ -263,4 +263,29 @@ let documentedForms: [DocumentedForm] = [
         }
         #expect(failures.isEmpty)
     }
+
+    /// The canonical form read from its bytes gives what trying the patterns gives, for random
+    /// strings of its shape with fields in and out of range (month 13, day 31 of a short month,
+    /// 29 February, hour 24, minute and second 60, year 0000); a string of that shape the fast
+    /// reading rejects is left to the patterns.
+    @Test func theCanonicalFormReadsAsThePatternsDo() {
+        var rng = SplitMix64(seed: 11)
+        func pick(_ range: ClosedRange<Int>, _ width: Int) -> String {
+            let n = Int.random(in: range, using: &rng)
+            return String(repeating: "0", count: max(0, width - String(n).count)) + String(n)
+        }
+        var read = 0
+        for _ in 0..<3000 {
+            let text =
+                "\(pick(0...9999, 4))-\(pick(0...13, 2))-\(pick(0...31, 2))T\(pick(0...24, 2)):\(pick(0...60, 2)):"
+                + "\(pick(0...60, 2)).\(pick(0...999, 3))Z"
+            let fast = BackendlessDate.canonical(text)
+            if fast != nil { read += 1 }
+            #expect(fast == nil || fast == BackendlessDate.match(text)?.ms, "\(text)")
+            #expect(BackendlessDate.parse(text) == BackendlessDate.match(text)?.ms, "\(text)")
+        }
+        #expect(read > 1000)
+        #expect(BackendlessDate.canonical("2015-03-23T14:30:15.250Z") == 1_427_121_015_250)
+        #expect(BackendlessDate.canonical("2015-03-23T14:30:15.250+0000") == nil)
+    }
 }
