@@ -32,7 +32,7 @@ package final class TextTemplates: Sendable {
             skeleton.withUnsafeBytes { h.combine(bytes: $0) }
             if className.utf8.withContiguousStorageIfAvailable({ h.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil
             {
-                h.combine(className)
+                Array(className.utf8).withUnsafeBytes { h.combine(bytes: $0) }
             }
         }
 

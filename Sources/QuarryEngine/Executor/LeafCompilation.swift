@@ -526,7 +526,7 @@ extension FilterCompiler {
         for v in literals {
             switch typedMember(v, l, options, column) {
             case .typed(let t): typed.append(t)
-            case .matchesNothing: continue
+            case .leftOut: continue
             case .fails: return nil
             }
         }
@@ -535,18 +535,19 @@ extension FilterCompiler {
 
     private enum MemberTyping {
         case typed(TypedLiteral)
-        /// No stored value equals it (null, an integer no double equals).
-        case matchesNothing
+        /// Left out of the typed set: null (the leaf's answers for null decide it) or an
+        /// integer no double of the column equals.
+        case leftOut
         /// The column's test cannot take it: the list is not compiled.
         case fails
     }
 
     private func typedMember(_ v: Value, _ l: Leaf, _ options: StringOptions, _ column: Column) -> MemberTyping {
         switch (column, v) {
-        case (_, .null): return .matchesNothing
+        case (_, .null): return .leftOut
         case (is DoubleColumn, .int(let i)) where Double(exactly: i) == nil:
             // No double equals it.
-            return .matchesNothing
+            return .leftOut
         case (is StringColumn, .pointer(let p)) where l.semantics == .document:
             // Parse: a stored objectId equals the pointer, exactly (options do not apply).
             return options.isEmpty ? .typed(.string(Array(p.objectId.utf8))) : .fails
