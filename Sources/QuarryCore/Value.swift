@@ -230,14 +230,13 @@ extension Value: Hashable {
         case (.bool(let x), .bool(let y)): return x == y
         case (.int, .int), (.int, .double), (.double, .int), (.double, .double):
             return compareNumbers(a, b) == 0
-        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.string(let x), .string(let y)): return String.sameUTF8(x, y)
         case (.date(let x), .date(let y)): return x == y
         case (.bytes(let x), .bytes(let y)): return x == y
         case (.geoPoint(let x), .geoPoint(let y)): return x == y
         case (.polygon(let x), .polygon(let y)): return x == y
         case (.pointer(let x), .pointer(let y)):
-            return x.className.utf8.elementsEqual(y.className.utf8)
-                && x.objectId.utf8.elementsEqual(y.objectId.utf8)
+            return String.sameUTF8(x.className, y.className) && String.sameUTF8(x.objectId, y.objectId)
         case (.relation(let cx, let ix), .relation(let cy, let iy)): return cx == cy && ix == iy
         case (.file(let x), .file(let y)): return x == y
         case (.array(let x), .array(let y)): return x == y

@@ -68,7 +68,7 @@ struct TextMatcher: Sendable {
     private static func contains(_ tokens: [String], phrase: [String]) -> Bool {
         guard phrase.count <= tokens.count else { return false }
         for start in 0...(tokens.count - phrase.count) {
-            if zip(tokens[start...], phrase).allSatisfy({ $0.utf8.elementsEqual($1.utf8) }) { return true }
+            if zip(tokens[start...], phrase).allSatisfy({ String.sameUTF8($0, $1) }) { return true }
         }
         return false
     }

@@ -39,7 +39,7 @@ package final class TextTemplates: Sendable {
         /// Class names compared by their bytes, as they are hashed (`String ==` also equates
         /// other spellings of the same characters, which hash apart).
         package static func == (a: Key, b: Key) -> Bool {
-            a.profile == b.profile && a.skeleton == b.skeleton && PlanShape.sameBytes(a.className, b.className)
+            a.profile == b.profile && a.skeleton == b.skeleton && String.sameUTF8(a.className, b.className)
                 && a.dialect == b.dialect
         }
     }

@@ -34,7 +34,7 @@ struct ValueComparison {
         switch (a, b) {
         case (.string(let x), .string(let y)):
             if options.isEmpty { return a == b }
-            return folds.fold(x, options).utf8.elementsEqual(folds.fold(y, options).utf8)
+            return String.sameUTF8(folds.fold(x, options), folds.fold(y, options))
         default:
             switch (a.objectIdentity, b.objectIdentity) {
             case (let x?, let y?): return Value.pointer(x) == Value.pointer(y)

@@ -382,7 +382,7 @@ package final class SQLTemplate: Sendable {
         switch (a, b) {
         case (.int(let x), .int(let y)): return x == y
         case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern
-        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.string(let x), .string(let y)): return String.sameUTF8(x, y)
         case (.date(let x), .date(let y)): return x == y
         case (.int, _), (.double, _), (.string, _), (.date, _), (_, .int), (_, .double), (_, .string), (_, .date):
             return false

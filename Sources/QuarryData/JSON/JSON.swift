@@ -79,7 +79,7 @@ extension JSON: Hashable {
         case (.int(let x), .int(let y)): return x == y
         // Bit patterns, so that -0.0 and 0.0 differ (the writer keeps the sign).
         case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern || (x.isNaN && y.isNaN)
-        case (.string(let x), .string(let y)): return JSONObject.exactlyEqual(x, y)
+        case (.string(let x), .string(let y)): return String.sameUTF8(x, y)
         case (.array(let x), .array(let y)): return x == y
         case (.object(let x), .object(let y)): return x == y
         default: return false

@@ -49,7 +49,7 @@ public struct JSONNode: Sendable {
     /// The member `key` of an object.
     public func member(_ key: String) -> Member? {
         guard case .object(let members) = kind else { return nil }
-        return members.first { JSONObject.exactlyEqual($0.key, key) }
+        return members.first { String.sameUTF8($0.key, key) }
     }
 
     /// The value of the member `key` of an object.

@@ -100,7 +100,7 @@ public struct JSONObject: Sendable, RandomAccessCollection {
     /// The position of the member with `key`.
     public func position(of key: String) -> Int? {
         if let index { return index[ExactKey(key)] }
-        for i in members.indices where Self.exactlyEqual(members[i].key, key) { return i }
+        for i in members.indices where String.sameUTF8(members[i].key, key) { return i }
         return nil
     }
 
@@ -113,16 +113,6 @@ public struct JSONObject: Sendable, RandomAccessCollection {
         built.reserveCapacity(members.count)
         for (i, m) in members.enumerated() { built[ExactKey(m.key)] = i }
         index = built
-    }
-
-    /// Scalar-exact string equality (`String ==` would equate canonically equivalent strings):
-    /// the UTF-8 bytes compared in place when both strings are contiguous, as native ones are.
-    @inlinable static func exactlyEqual(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        let inPlace = a.utf8.withContiguousStorageIfAvailable { pa in
-            b.utf8.withContiguousStorageIfAvailable { pb in pa.elementsEqual(pb) }
-        }
-        return (inPlace ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     /// FNV-1a over the UTF-8 bytes: equal keys have equal fingerprints.
@@ -142,7 +132,7 @@ public struct JSONObject: Sendable, RandomAccessCollection {
 private struct ExactKey: Hashable {
     let string: String
     init(_ s: String) { string = s }
-    static func == (a: ExactKey, b: ExactKey) -> Bool { JSONObject.exactlyEqual(a.string, b.string) }
+    static func == (a: ExactKey, b: ExactKey) -> Bool { String.sameUTF8(a.string, b.string) }
     func hash(into h: inout Hasher) { JSONObject.hashExactly(string, into: &h) }
 }
 

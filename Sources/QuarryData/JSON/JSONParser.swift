@@ -101,7 +101,7 @@ struct LocatingBuilder: JSONTreeBuilder {
         if keys.count <= Self.smallObject {
             for (key, value) in zip(keys, values) {
                 let member = JSONNode.Member(key: key.name, keyRange: key.range, value: value)
-                if let repeated = members.firstIndex(where: { JSONObject.exactlyEqual($0.key, key.name) }) {
+                if let repeated = members.firstIndex(where: { String.sameUTF8($0.key, key.name) }) {
                     members[repeated] = member
                 } else {
                     members.append(member)
@@ -116,8 +116,8 @@ struct LocatingBuilder: JSONTreeBuilder {
             if let candidate = positions[key.fingerprint] {
                 // A fingerprint collision between different keys is possible, if unlikely.
                 repeated =
-                    JSONObject.exactlyEqual(members[candidate].key, key.name)
-                    ? candidate : members.firstIndex { JSONObject.exactlyEqual($0.key, key.name) }
+                    String.sameUTF8(members[candidate].key, key.name)
+                    ? candidate : members.firstIndex { String.sameUTF8($0.key, key.name) }
             }
             if let repeated {
                 members[repeated] = member

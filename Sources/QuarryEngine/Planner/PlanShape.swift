@@ -1,4 +1,3 @@
-import Foundation
 import QuarryCore
 
 /// A query with its scalar literals taken out: the key plans are cached under, and the
@@ -70,24 +69,11 @@ struct PlanShape: Hashable {
 
     static func sameLiteral(_ x: Value, _ y: Value) -> Bool {
         switch (x, y) {
-        case (.string(let s), .string(let t)): return sameBytes(s, t)
+        case (.string(let s), .string(let t)): return String.sameUTF8(s, t)
         case (.double(let d), .double(let e)): return d.bitPattern == e.bitPattern
-        case (.pointer(let p), .pointer(let q)): return sameBytes(p.objectId, q.objectId)
+        case (.pointer(let p), .pointer(let q)): return String.sameUTF8(p.objectId, q.objectId)
         default: return x == y
         }
-    }
-
-    /// Byte for byte (`==` equates canonically equivalent strings), compared where the strings
-    /// hold their bytes: walking two UTF-8 views a byte at a time was a fifth of binding an IN
-    /// list's new literals.
-    static func sameBytes(_ s: String, _ t: String) -> Bool {
-        guard s.utf8.count == t.utf8.count else { return false }
-        let inPlace = s.utf8.withContiguousStorageIfAvailable { a in
-            t.utf8.withContiguousStorageIfAvailable { b in
-                a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
-            }
-        }
-        return (inPlace ?? nil) ?? s.utf8.elementsEqual(t.utf8)
     }
 
     /// How many literals `Builder` takes out of a leaf (its parameters), counted without
