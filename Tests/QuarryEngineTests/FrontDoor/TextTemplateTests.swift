@@ -69,6 +69,9 @@ import Testing
         let engine = Engine(database: Self.data.database())
         let cases = [
             ("created > '2023-01-01T00:00:00.000Z'", "created > 'not a date'", "date.unparseable"),
+            // The canonical shape with a field out of range: read by no pattern either.
+            ("created > '2023-01-01T00:00:00.000Z'", "created > '2023-13-01T00:00:00.000Z'", "date.unparseable"),
+            ("created > '2023-01-01T00:00:00.000Z'", "created > '2023-02-29T24:00:00.000Z'", "date.unparseable"),
             ("age > 5", "age > 9223372036854775808", "lex.number-out-of-range"),
             ("age > 5", "age > 18446744073709551616", "lex.number-out-of-range"),
             ("score > 1.5", "score > 1e999", "lex.number-out-of-range"),
