@@ -292,6 +292,80 @@ public enum GeoCondition: Hashable, Codable, Sendable {
             return k
         }
     }
+
+    /// The values a cached plan or a text template takes as parameters
+    /// (docs/ARCHITECTURE.md#plan-parameters), in a fixed order: each coordinate and distance
+    /// amount as a double, a polygon's ring as one polygon value. Units, operators and the key
+    /// stay in the condition.
+    package var parameters: [Value] {
+        switch self {
+        case .near(_, let p, let d):
+            return [.double(p.latitude), .double(p.longitude)] + (d.map { [.double($0.value)] } ?? [])
+        case .withinBox(_, let sw, let ne):
+            return [.double(sw.latitude), .double(sw.longitude), .double(ne.latitude), .double(ne.longitude)]
+        case .withinPolygon(_, let ring): return [.polygon(ring)]
+        case .withinCircle(_, let p, let r): return [.double(p.latitude), .double(p.longitude), .double(r.value)]
+        case .polygonContains(_, let p): return [.double(p.latitude), .double(p.longitude)]
+        case .distance(_, let p, _, let d): return [.double(p.latitude), .double(p.longitude), .double(d.value)]
+        }
+    }
+
+    /// How many values `parameters` holds.
+    package var parameterCount: Int {
+        switch self {
+        case .near(_, _, let d): return d == nil ? 2 : 3
+        case .withinBox: return 4
+        case .withinPolygon: return 1
+        case .withinCircle, .distance: return 3
+        case .polygonContains: return 2
+        }
+    }
+
+    /// The condition with `values` in the places `parameters` lists; nil unless they are as
+    /// many, each of the kind its place holds.
+    package func with(parameters values: ArraySlice<Value>) -> GeoCondition? {
+        guard values.count == parameterCount else { return nil }
+        var numbers: [Double] = []
+        var ring: [GeoPoint]?
+        for v in values {
+            switch v {
+            case .double(let d): numbers.append(d)
+            case .polygon(let r): ring = r
+            default: return nil
+            }
+        }
+        func point(_ i: Int) -> GeoPoint { GeoPoint(latitude: numbers[i], longitude: numbers[i + 1]) }
+        switch self {
+        case .near(let k, _, let d):
+            guard numbers.count == values.count else { return nil }
+            return .near(k, point(0), maxDistance: d.map { Distance(numbers[2], $0.unit) })
+        case .withinBox(let k, _, _):
+            guard numbers.count == 4 else { return nil }
+            return .withinBox(k, southwest: point(0), northeast: point(2))
+        case .withinPolygon(let k, _):
+            guard let ring else { return nil }
+            return .withinPolygon(k, ring)
+        case .withinCircle(let k, _, let r):
+            guard numbers.count == 3 else { return nil }
+            return .withinCircle(k, center: point(0), radius: Distance(numbers[2], r.unit))
+        case .polygonContains(let k, _):
+            guard numbers.count == 2 else { return nil }
+            return .polygonContains(k, point(0))
+        case .distance(let k, _, let op, let d):
+            guard numbers.count == 3 else { return nil }
+            return .distance(k, from: point(0), op, Distance(numbers[2], d.unit))
+        }
+    }
+
+    /// The condition with a placeholder in each parameter's place (what a plan shape keeps).
+    package var withPlaceholders: GeoCondition {
+        switch self {
+        case .withinPolygon(let k, _): return .withinPolygon(k, [])
+        default:
+            let zeros = [Value](repeating: .double(0), count: parameterCount)
+            return with(parameters: zeros[...]) ?? self
+        }
+    }
 }
 
 /// A length with its unit, kept as written so that printers reproduce it exactly.

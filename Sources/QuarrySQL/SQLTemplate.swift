@@ -1,9 +1,10 @@
 import QuarryCore
 
 /// How the lowering put a literal into the IR when that depends on its kind alone: as it is,
-/// or read as a date (a date string or epoch milliseconds for a date column).
+/// read as a date (a date string or epoch milliseconds for a date column), as a double (a
+/// distance's amount; a latitude or longitude, within its range) or as a WKT polygon's ring.
 enum SQLParameterUse: Sendable {
-    case plain, date
+    case plain, date, number, latitude, longitude, polygon
 }
 
 /// Hears, while a template is made, how each literal went into the IR. The last word on a
@@ -124,10 +125,10 @@ package struct SQLSkeleton: Sendable {
 /// skeleton, giving what compiling that text gives, without parsing it
 /// (docs/ARCHITECTURE.md#text-templates).
 ///
-/// A literal is a parameter when the lowering put it into the IR as it is or as a date, and
-/// checked nothing else of its value; every other literal (geo coordinates and units, WKT
-/// polygons, a LIKE pattern with an ESCAPE, the ESCAPE itself, a date as a fractional number)
-/// must be the same text for the template to apply. When the template is made, a second text
+/// A literal is a parameter when the lowering put it into the IR in one of the ways
+/// `SQLParameterUse` names, which a prediction repeats (with the same checks: a coordinate in
+/// range, a valid ring); every other literal (a LIKE pattern with an ESCAPE, the ESCAPE itself,
+/// a date as a fractional number) must be the same text for the template to apply. When the template is made, a second text
 /// with a distinct made-up value in each parameter is compiled in full, and the template's
 /// prediction for it (values and source ranges) must equal that compile; otherwise no template.
 package final class SQLTemplate: Sendable {
@@ -210,7 +211,7 @@ package final class SQLTemplate: Sendable {
         var copied = 0
         for (j, literal) in skeleton.literals.enumerated() {
             guard let (range, use) = usesByEnd[literal.end], range.offset <= literal.start,
-                literal.kind != .decimal || use == .plain,
+                literal.kind != .decimal || use != .date,
                 range.offset == literal.start || literal.kind != .string,
                 let made = sentinel(j, literal.kind, use)
             else {
@@ -312,6 +313,11 @@ package final class SQLTemplate: Sendable {
             guard j < 1000 else { return nil }
             let ms = String(j + 1000).dropFirst()
             return Array("'2001-02-03T04:05:06.\(ms)Z'".utf8)
+        case (.string, .polygon): return Array("'POLYGON((0 0, 1 0, 1 1.\(j + 1), 0 0))'".utf8)
+        case (.string, _): return nil
+        // Coordinates within range, distinct for each j (the fraction ends in j and a 7).
+        case (.integer, .latitude), (.integer, .longitude): return j < 60 ? Array(String(21 + j).utf8) : nil
+        case (.decimal, .latitude), (.decimal, .longitude): return Array("\(21 + j % 60).\(j)7".utf8)
         case (.integer, _): return Array(String(7_000_000 + 13 * j).utf8)
         case (.decimal, _): return Array("\(7000 + j).25".utf8)
         }
@@ -339,8 +345,12 @@ package final class SQLTemplate: Sendable {
             } else {
                 s = String(decoding: inside, as: UTF8.self)
             }
-            guard use == .date else { return .string(s) }
-            return BackendlessDate.parse(s).map(Value.date)
+            switch use {
+            case .plain: return .string(s)
+            case .date: return BackendlessDate.parse(s).map(Value.date)
+            case .polygon: return (try? WKTPolygon.parse(s, base: 0)).map(Value.polygon)
+            case .number, .latitude, .longitude: return nil
+            }
         case .integer:
             var u: UInt64 = 0
             for i in l.start..<l.end {
@@ -351,13 +361,27 @@ package final class SQLTemplate: Sendable {
             }
             guard u <= UInt64(Int64.max) else { return nil }
             let i = negated ? -Int64(u) : Int64(u)
-            return use == .date ? .date(i) : .int(i)
+            switch use {
+            case .plain: return .int(i)
+            case .date: return .date(i)
+            case .number, .latitude, .longitude: return number(Double(i), use)
+            case .polygon: return nil
+            }
         case .decimal:
-            guard use == .plain,
+            guard use != .date, use != .polygon,
                 let d = Double(String(decoding: UnsafeBufferPointer(rebasing: p[l.start..<l.end]), as: UTF8.self)),
                 d.isFinite
             else { return nil }
-            return .double(negated ? -d : d)
+            return use == .plain ? .double(negated ? -d : d) : number(negated ? -d : d, use)
+        }
+    }
+
+    /// A number the lowering reads as a double: a coordinate only within its range.
+    private static func number(_ d: Double, _ use: SQLParameterUse) -> Value? {
+        switch use {
+        case .latitude: return (-90...90).contains(d) ? .double(d) : nil
+        case .longitude: return (-180...180).contains(d) ? .double(d) : nil
+        default: return .double(d)
         }
     }
 
@@ -436,6 +460,12 @@ private struct LiteralList: IRChildTransform {
         return e.mapChildren(&self)
     }
 
+    /// A geo condition's coordinates, distance and ring, in `GeoCondition.parameters` order.
+    mutating func condition(_ c: Condition) -> Condition {
+        if case .geo(let g) = c { values += g.parameters }
+        return c.mapChildren(&self)
+    }
+
     mutating func query(_ q: Query) -> Query {
         _ = filter(q.predicate, binding: nil)
         return q
@@ -465,6 +495,24 @@ private struct Substitution: IRChildTransform {
             return e
         }
         return e.mapChildren(&self)
+    }
+
+    mutating func condition(_ c: Condition) -> Condition {
+        guard case .geo(let g) = c else { return c.mapChildren(&self) }
+        var own = g.parameters
+        let start = next
+        next += own.count
+        var changed = false
+        for k in own.indices where start + k < values.count && isParameter[start + k] {
+            own[k] = values[start + k]
+            changed = true
+        }
+        guard changed else { return c }
+        guard let bound = g.with(parameters: own[...]) else {
+            failed = true
+            return c
+        }
+        return .geo(bound)
     }
 
     mutating func query(_ q: Query) -> Query {

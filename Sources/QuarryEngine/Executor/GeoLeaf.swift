@@ -6,16 +6,21 @@ import QuarryCore
 final class GeoLeaf: KeyLeaf {
     let points: GeoColumn
     let condition: GeoCondition
+    /// The condition for the execution's literals, when the leaf reads them (docs/ARCHITECTURE.md#plan-parameters).
+    let conditionOf: Parameter<GeoCondition>?
     let invert: Bool
 
     init(
         _ leaf: Leaf, access: KeyAccess, points: GeoColumn, condition: GeoCondition, invert: Bool,
-        answers: SlotAnswers, selectivity: Double
+        answers: SlotAnswers, selectivity: Double, parameter: Parameter<GeoCondition>? = nil
     ) {
         self.points = points
         self.condition = condition
+        self.conditionOf = parameter
         self.invert = invert
-        super.init(leaf, access: access, answers: answers, cost: 20, selectivity: selectivity)
+        super.init(
+            leaf, access: access, answers: answers, cost: 20, selectivity: selectivity,
+            parameterSlots: parameter?.slots)
     }
 
     /// Degrees of latitude beyond which a point is surely farther than `meters`: the central
@@ -55,7 +60,7 @@ final class GeoLeaf: KeyLeaf {
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
-        let invert = self.invert
+        let invert = self.invert, condition = conditionOf?.madeValue(ctx, for: self) ?? self.condition
         try points.latitudes.withUnsafeBufferPointer { (lat) throws(Diagnostic) in
             try points.longitudes.withUnsafeBufferPointer { (lon) throws(Diagnostic) in
                 switch condition {

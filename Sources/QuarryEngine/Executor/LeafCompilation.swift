@@ -88,7 +88,7 @@ extension FilterCompiler {
                 }
                 return GeoLeaf(
                     l, access: access, points: points, condition: g, invert: l.negated, answers: answers,
-                    selectivity: 0.1)
+                    selectivity: 0.1, parameter: geoParameter(l, access, g))
             }
         case .inQuery(let path, let inner):
             if let error = failedInner[inner] { return ThrowingNode(l, error: error) }

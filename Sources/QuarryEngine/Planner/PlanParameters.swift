@@ -271,6 +271,24 @@ extension FilterCompiler {
         }
     }
 
+    /// A geo condition over a geo-point column, reading its coordinates, distance or ring
+    /// from the execution (nothing in the compiled leaf depends on their values).
+    func geoParameter(_ l: Leaf, _ access: KeyAccess, _ g: GeoCondition) -> Parameter<GeoCondition>? {
+        let ring: Bool
+        if case .withinPolygon = g { ring = true } else { ring = false }
+        let check = { (v: Value) -> Bool in
+            switch v {
+            case .double: return !ring
+            case .polygon: return ring
+            default: return false
+            }
+        }
+        guard let slots = parameterSlots(l, key: access.path, count: g.parameterCount, check: check) else {
+            return nil
+        }
+        return Parameter(slots: slots) { g.with(parameters: $0) }
+    }
+
     private func typed(_ c: Value, _ l: Leaf, _ column: Column, _ options: StringOptions) -> TypedLiteral? {
         c.isNull
             ? nil : TypedLiteral.classify(c, column: column, semantics: l.semantics, options: options, store: store)

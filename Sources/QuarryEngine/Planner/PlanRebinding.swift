@@ -66,6 +66,16 @@ struct PlanRebinding {
             return e.mapChildren(&self)
         }
 
+        mutating func condition(_ c: Condition) -> Condition {
+            guard case .geo(let g) = c else { return c.mapChildren(&self) }
+            let n = g.parameterCount
+            defer { nextLiteral += n }
+            guard nextLiteral + n <= literals.count,
+                let bound = g.with(parameters: literals[nextLiteral..<nextLiteral + n])
+            else { return c }
+            return .geo(bound)
+        }
+
         mutating func query(_ q: Query) -> Query { q }
     }
 }

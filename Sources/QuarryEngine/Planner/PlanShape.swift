@@ -6,8 +6,8 @@ import QuarryCore
 /// keys and columns, and share everything a plan learns without reading a literal.
 ///
 /// Parameters are the scalar literals of the predicate (numbers, strings, dates, booleans,
-/// pointers), also inside IN lists; nulls, arrays, objects, geo conditions, inner queries,
-/// order and page stay in the shape as they are.
+/// pointers), also inside IN lists, and the coordinates, distances and rings of geo conditions;
+/// nulls, arrays, objects, inner queries, order and page stay in the shape as they are.
 ///
 /// `Query` equality goes through Swift's `String`, which compares by canonical equivalence: a
 /// key written with `é` precomposed equals one written with `e` + U+0301 although they name
@@ -72,6 +72,12 @@ struct PlanShape: Hashable {
         case (.string(let s), .string(let t)): return String.sameUTF8(s, t)
         case (.double(let d), .double(let e)): return d.bitPattern == e.bitPattern
         case (.pointer(let p), .pointer(let q)): return String.sameUTF8(p.objectId, q.objectId)
+        case (.polygon(let p), .polygon(let q)):
+            return p.count == q.count
+                && zip(p, q).allSatisfy {
+                    $0.latitude.bitPattern == $1.latitude.bitPattern
+                        && $0.longitude.bitPattern == $1.longitude.bitPattern
+                }
         default: return x == y
         }
     }
@@ -92,6 +98,11 @@ struct PlanShape: Hashable {
             guard case .literal(let v) = e else { return e.mapChildren(&self) }
             if Builder.placeholder(v) != nil { count += 1 }
             return e
+        }
+
+        mutating func condition(_ c: Condition) -> Condition {
+            if case .geo(let g) = c { count += g.parameterCount }
+            return c.mapChildren(&self)
         }
 
         /// Inner queries stay in the shape as they are (`Builder.query`).
@@ -122,7 +133,11 @@ struct PlanShape: Hashable {
         mutating func condition(_ c: Condition) -> Condition {
             switch c {
             case .string(_, .like(.sql(let escape?)), _, _): check(Self.ascii(String(escape)))
-            case .geo(let g): check(g.key)
+            case .geo(let g):
+                // Its coordinates, distance and ring are parameters too (docs/ARCHITECTURE.md#plan-parameters).
+                check(g.key)
+                literals += g.parameters
+                return .geo(g.withPlaceholders)
             case .inQuery(let k, _): check(k)
             case .select(let k, _, let inner):
                 check(k)

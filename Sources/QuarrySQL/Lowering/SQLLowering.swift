@@ -93,6 +93,7 @@ struct SQLLowering {
                     "Within(column, 'POLYGON((…))') is compared with = TRUE or = FALSE", at: p.range)
             }
             let ring = try WKTPolygon.parse(wkt, base: w.geometry.range.offset + 1)
+            parameters?.note(w.geometry.range, .polygon)
             return leaf(.geo(.withinPolygon(key, ring)), negated: !expected)
 
         case .inverted(let parent, let relation, let inner):
@@ -277,6 +278,7 @@ struct SQLLowering {
                 .geo.unknownUnit, "unknown unit '\(d.unit.text)'; the units are \(SQLUnits.list)",
                 at: d.unit.range)
         }
+        parameters?.note(d.amount.range, .number)
         return .distance(
             key, from: GeoPoint(latitude: lat, longitude: lon), d.op.spelling.comparison,
             Distance(amount, unit))
@@ -288,6 +290,7 @@ struct SQLLowering {
                 .geo.invalidCoordinate,
                 "the \(what) of the center must be between -\(Int(limit)) and \(Int(limit))", at: l.range)
         }
+        parameters?.note(l.range, limit == 90 ? .latitude : .longitude)
         return v
     }
 

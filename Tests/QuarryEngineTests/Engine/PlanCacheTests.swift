@@ -272,6 +272,103 @@ import Testing
         #expect(counts.rebound > 100)
     }
 
+    /// Places at random points, with a few whose location is null, missing, a string or a
+    /// polygon (which no point condition matches or the reference alone decides).
+    static let places: Database = {
+        var r = SplitMix64(seed: 41)
+        var rows: [Record] = []
+        for i in 0..<300 {
+            let location: Value? =
+                switch i % 25 {
+                case 0: .null
+                case 1: nil
+                case 2: .string("here")
+                default:
+                    .geoPoint(
+                        GeoPoint(
+                            latitude: Double(r.int(-8_000...8_000)) / 100,
+                            longitude: Double(r.int(-17_000...17_000)) / 100
+                        ))
+                }
+            rows.append(
+                location.map { record("g\(i)", ["n": .int(Int64(i)), "location": $0]) }
+                    ?? record("g\(i)", ["n": .int(Int64(i))]))
+        }
+        return database(("Place", rows))
+    }()
+
+    /// Geo conditions of every kind, each with several centers, corners, rings and distances
+    /// (docs/ARCHITECTURE.md#plan-parameters): one plan for each kind, negation and semantics;
+    /// without an index it is bound to the others' values without planning again, with one the
+    /// plans that look the index up are planned again; every answer is the reference's.
+    @Test(arguments: [false, true]) func geoConditionsAreParameters(indexed: Bool) throws {
+        let engine = Engine(database: Self.places)
+        if indexed { try engine.createIndex(.geo, on: "location", in: "Place") }
+        let reference = ReferenceEvaluator(database: Self.places)
+        func p(_ lat: Double, _ lon: Double) -> GeoPoint { GeoPoint(latitude: lat, longitude: lon) }
+        func ring(_ lat: Double, _ lon: Double, _ size: Double) -> [GeoPoint] {
+            [p(lat, lon), p(lat, lon + size), p(lat + size, lon + size), p(lat, lon)]
+        }
+        let groups: [[GeoCondition]] = [
+            [
+                .near("location", p(10, 20), maxDistance: Distance(3000, .kilometers)),
+                .near("location", p(-30, 100), maxDistance: Distance(800, .kilometers)),
+                .near("location", p(80, -170), maxDistance: Distance(0, .kilometers)),
+            ],
+            [
+                .near("location", p(-30, 100), maxDistance: Distance(0.4, .radians)),
+                .near("location", p(60, -10), maxDistance: Distance(1.2, .radians)),
+            ],
+            [.near("location", p(10, 20), maxDistance: nil), .near("location", p(-45, 5), maxDistance: nil)],
+            [
+                .withinBox("location", southwest: p(-20, -40), northeast: p(30, 60)),
+                .withinBox("location", southwest: p(0, 100), northeast: p(70, 170)),
+                .withinBox("location", southwest: p(30, 60), northeast: p(-20, -40)),
+            ],
+            [
+                .withinPolygon("location", ring(-40, -100, 60)), .withinPolygon("location", ring(10, 10, 35)),
+                .withinPolygon("location", [p(0, 0), p(50, 50), p(0, 0)]),
+            ],
+            [
+                .withinCircle("location", center: p(0, 0), radius: Distance(2500, .miles)),
+                .withinCircle("location", center: p(45, -120), radius: Distance(900, .miles)),
+            ],
+            [
+                .distance("location", from: p(5, 5), .lt, Distance(4000, .kilometers)),
+                .distance("location", from: p(-60, 140), .lt, Distance(1500.5, .kilometers)),
+                .distance("location", from: p(20, -60), .lt, Distance(-1, .kilometers)),
+            ],
+            [
+                .distance("location", from: p(5, 5), .ge, Distance(3000, .miles)),
+                .distance("location", from: p(33.3, 44.4), .ge, Distance(7000, .miles)),
+            ],
+        ]
+        var runs = 0
+        for group in groups {
+            let before = engine.planCounts.built
+            for negated in [false, true] {
+                for semantics in LeafSemantics.allCases {
+                    for g in group + group.reversed() {
+                        let leaf = Leaf(.geo(g), negated: negated, semantics: semantics)
+                        let q = Query(className: "Place", predicate: .leaf(leaf))
+                        let expected = Self.outcome { () throws(Diagnostic) in try reference.run(q) }
+                        let actual = Self.outcome { () throws(Diagnostic) in try engine.run(q) }
+                        #expect(actual == expected, "\(leaf), indexed: \(indexed)")
+                        runs += 1
+                    }
+                }
+            }
+            #expect(engine.planCounts.built - before == 2 * LeafSemantics.allCases.count, "\(group)")
+        }
+        // With the index, a plan whose source is an index lookup is planned again for new values.
+        let counts = engine.planCounts
+        if indexed {
+            #expect(counts.rebound > 0, "\(counts)")
+        } else {
+            #expect(counts.bound > runs / 2, "\(counts)")
+        }
+    }
+
     // MARK: - Literals that change what the normalizer or the planner does
 
     static let people: Database = {
@@ -422,6 +519,35 @@ import Testing
         _ = try engine.run(Query(className: "Person", predicate: compare("age", .gt, 5, .sql), limit: 3))
         _ = try engine.run(Query(className: "Person", predicate: compare("age", .gt, .null, .sql)))
         #expect(engine.planCounts == Engine.PlanCounts(built: 5, reused: 0, rebound: 0))
+    }
+
+    /// A geo condition's values are parameters; its kind, unit, operator and key are its shape.
+    @Test func aGeoConditionsValuesAreParametersItsUnitIsShape() throws {
+        func shape(_ g: GeoCondition) -> PlanShape? {
+            PlanShape.of(Query(className: "Place", predicate: .leaf(Leaf(.geo(g), semantics: .sql))))?.0
+        }
+        let here = GeoPoint(latitude: 1, longitude: 2), there = GeoPoint(latitude: -3, longitude: 4)
+        let km = shape(.distance("location", from: here, .lt, Distance(5, .kilometers)))
+        #expect(km != nil)
+        #expect(km == shape(.distance("location", from: there, .lt, Distance(7.5, .kilometers))))
+        #expect(km != shape(.distance("location", from: here, .lt, Distance(5, .miles))))
+        #expect(km != shape(.distance("location", from: here, .le, Distance(5, .kilometers))))
+        #expect(km != shape(.distance("other", from: here, .lt, Distance(5, .kilometers))))
+        #expect(
+            shape(.near("location", here, maxDistance: nil))
+                != shape(.near("location", here, maxDistance: Distance(1, .radians))))
+        #expect(
+            shape(.withinPolygon("location", [here, there, here]))
+                == shape(.withinPolygon("location", [there, here, there, here])))
+        let (_, literals) = try #require(
+            PlanShape.of(
+                Query(
+                    className: "Place",
+                    predicate: .leaf(
+                        Leaf(
+                            .geo(.withinCircle("location", center: there, radius: Distance(9, .feet))), semantics: .sql)
+                    ))))
+        #expect(literals == [.double(-3), .double(4), .double(9)])
     }
 
     /// The cache holds 256 plans; the plan that would be one more empties it first.

@@ -56,6 +56,18 @@ import Testing
             ),
             ("created after 1700000000000", "created after 1"),
             ("city.objectId IN (City[country = 'BR'].objectId)", "city.objectId IN (City[country = 'FR'].objectId)"),
+            (
+                "distance(3.228735, -96.967772, location.latitude, location.longitude) < km(100)",
+                "distance(90.0, -180.0, location.latitude, location.longitude) < km(0)"
+            ),
+            (
+                "distance(3, -96, location.latitude, location.longitude) >= mi(-2.5)",
+                "distance(89, -180, location.latitude, location.longitude) >= mi(-0.125)"
+            ),
+            (
+                "Within(location, 'POLYGON((-97.2 3, -96.7 3, -96.7 3.5, -97.2 3.5, -97.2 3))') = TRUE",
+                "Within(location, 'POLYGON((10 20,11 20,  11 21,10 20))') = TRUE"
+            ),
         ]
         for (first, second) in cases {
             let (out, hit) = Self.afterTemplate(engine, first, second)
@@ -79,6 +91,26 @@ import Testing
             (
                 "distance(3.2, -96.9, location.latitude, location.longitude) < km(100)",
                 "distance(95.5, -96.9, location.latitude, location.longitude) < km(100)", "geo.invalid-coordinate"
+            ),
+            (
+                "distance(3.2, -96.9, location.latitude, location.longitude) < km(100)",
+                "distance(3.2, -180.5, location.latitude, location.longitude) < km(100)", "geo.invalid-coordinate"
+            ),
+            (
+                "distance(3, -96, location.latitude, location.longitude) < km(100)",
+                "distance(91, -96, location.latitude, location.longitude) < km(100)", "geo.invalid-coordinate"
+            ),
+            (
+                "distance(3.2, -96.9, location.latitude, location.longitude) < km(100)",
+                "distance(3.2, -96.9, location.latitude, location.longitude) < km(1e999)", "lex.number-out-of-range"
+            ),
+            (
+                "Within(location, 'POLYGON((0 0, 1 0, 1 1, 0 0))') = TRUE",
+                "Within(location, 'POLYGON((0 0, 1 0, 1 1, 0 2))') = TRUE", "geo.invalid-wkt"
+            ),
+            (
+                "Within(location, 'POLYGON((0 0, 1 0, 1 1, 0 0))') = TRUE",
+                "Within(location, 'POLYGON((0 0, 1 0, 1 91, 0 0))') = TRUE", "geo.invalid-coordinate"
             ),
             ("name = 'a'", "name = 'a\u{0}'", "input.nul"),
         ]
@@ -205,6 +237,10 @@ private struct ClauseText {
     let strings = ["'J%'", "'O''Brien'", "'é'", "''", "'%an%'", "'a1'", "'Paris3'"]
     let dates = ["'2023-01-01T00:00:00.000Z'", "'23-Mar-2015'", "'03/23/2015'"]
     let ops = ["=", "!=", "<>", "<", "<=", ">", ">="]
+    let polygons = [
+        "'POLYGON((-97.2 3, -96.7 3, -96.7 3.5, -97.2 3.5, -97.2 3))'",
+        "'POLYGON((-180 -90, 180 -90, 0 90, -180 -90))'",
+    ]
 
     mutating func clause(_ r: inout SplitMix64, depth: Int = 0) -> String {
         switch r.int(0...9) {
@@ -235,6 +271,8 @@ private struct ClauseText {
                 "distance(\(r.pick(["3.2", "-10", "45.5"])), -96.9, location.latitude, location.longitude) < km(\(r.pick(ints.filter { !$0.hasPrefix("-") })))"
         case 12: return "city.population \(r.pick(ops)) \(r.pick(ints))"
         case 13: return "city.objectId IN (City[country = \(r.pick(["'BR'", "'FR'", "'US'"]))].objectId)"
+        case 14 where r.chance(0.5):
+            return "Within(location, \(r.pick(polygons))) = \(r.pick(["TRUE", "FALSE"]))"
         case 14: return "tags = \(r.pick(strings))"
         default: return "name IS \(r.chance(0.5) ? "NOT " : "")NULL AND objectId != \(r.pick(strings))"
         }
@@ -264,6 +302,8 @@ private struct ClauseText {
         let strings = [
             "'a'", "'x''y'", "'%'", "''", "'ab!'", "'2024-02-29T12:00:00.000Z'", "'31-Feb-2015'", "'not a date'",
             "'ü'", "'--; DROP TABLE x'", "'\u{1F600}'", "'" + String(repeating: "z", count: 3000) + "'",
+            "'POLYGON((-100 0, -90 0, -90 10, -100 0))'", "'POLYGON((0 0, 1 1, 0 0))'",
+            "'POLYGON((0 0, 1 0, 1 1, 2 2))'",
         ]
         var out: [UInt8] = []
         let bytes = Array(text.utf8)
