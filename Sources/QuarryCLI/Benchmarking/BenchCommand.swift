@@ -128,7 +128,11 @@ extension BenchCommand {
         if dialect == .sql {
             let engine = source.engine
             runner.textPrepare = { text throws(Diagnostic) in _ = try engine.prepare(text, on: className) }
-            runner.textVariation = LiteralVariation.vary(sqlText:)
+            runner.textVariation = { text in
+                LiteralVariation.preparedVariation(of: text) { t throws(Diagnostic) in
+                    _ = try engine.prepare(t, on: className)
+                }
+            }
         }
         let (results, failures) = run(texts, with: runner, console)
         // Below some thousands of objects, allocator and page granularity swamp the figure.

@@ -3,7 +3,8 @@ import Quarry
 /// A query of the same shape with other literals, for timing the planning of a cached shape
 /// with new literals: each scalar literal of the predicate changes value and keeps its type.
 /// Numbers and dates move by a little; a string's last digit (else its last ASCII letter)
-/// steps on, so that LIKE and regex patterns keep their wildcards and date strings still parse.
+/// steps on, so that LIKE and regex patterns keep their wildcards and date strings still parse
+/// (`preparedVariation` falls back to stepping every number of a string, for WKT rings).
 enum LiteralVariation {
     static func vary(_ query: Query) -> Query {
         var q = query
@@ -49,8 +50,10 @@ enum LiteralVariation {
 
     /// The same for a SQL where clause's text: each literal token changes as above and keeps
     /// its kind, everything else stays byte for byte (so that the two texts share a text
-    /// template, docs/ARCHITECTURE.md#text-templates); nil when the text cannot be read.
-    static func vary(sqlText text: String) -> String? {
+    /// template, docs/ARCHITECTURE.md#text-templates); nil when the text cannot be read. With
+    /// `everyNumber`, a string steps the last digit of each number in it instead of its last
+    /// digit alone: a WKT ring then moves every point and stays closed.
+    static func vary(sqlText text: String, everyNumber: Bool = false) -> String? {
         guard let skeleton = SQLSkeleton(text) else { return nil }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
@@ -59,7 +62,7 @@ enum LiteralVariation {
             out += bytes[copied..<literal.start]
             let token = String(decoding: bytes[literal.start..<literal.end], as: UTF8.self)
             switch literal.kind {
-            case .string: out += Array(step(token).utf8)
+            case .string: out += Array(step(token, everyNumber: everyNumber).utf8)
             case .integer:
                 guard let n = Int64(token) else { return nil }
                 out += Array(String(n &+ 1).utf8)
@@ -73,10 +76,28 @@ enum LiteralVariation {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func step(_ s: String) -> String {
+    /// The first variation of the text that `prepare` accepts: a new-literals time measured on
+    /// a text that fails would time the failure (stepping the last digit of a WKT ring leaves
+    /// it open). Nil when none is accepted.
+    static func preparedVariation(of text: String, _ prepare: (String) throws(Diagnostic) -> Void) -> String? {
+        for everyNumber in [false, true] {
+            guard let other = vary(sqlText: text, everyNumber: everyNumber) else { return nil }
+            if other != text, (try? prepare(other)) != nil { return other }
+        }
+        return nil
+    }
+
+    private static func step(_ s: String, everyNumber: Bool = false) -> String {
         var scalars = Array(s.unicodeScalars)
-        if let i = scalars.lastIndex(where: { ("0"..."9").contains($0) }) {
-            scalars[i] = scalars[i] == "9" ? "0" : Unicode.Scalar(scalars[i].value + 1)!
+        func isDigit(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
+        func bump(_ i: Int) { scalars[i] = scalars[i] == "9" ? "0" : Unicode.Scalar(scalars[i].value + 1)! }
+        let lastDigits = scalars.indices.filter {
+            isDigit(scalars[$0]) && ($0 + 1 == scalars.count || !isDigit(scalars[$0 + 1]))
+        }
+        if everyNumber, !lastDigits.isEmpty {
+            lastDigits.forEach(bump)
+        } else if let i = scalars.lastIndex(where: isDigit) {
+            bump(i)
         } else if let i = scalars.lastIndex(where: { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }) {
             let c = scalars[i]
             scalars[i] = c == "z" ? "a" : c == "Z" ? "A" : Unicode.Scalar(c.value + 1)!
