@@ -44,11 +44,11 @@ struct LiteralForms {
 
     static var identity: LiteralForms { LiteralForms() }
 
-    /// The forms of the literals of `predicate`, normalized into `normalized` with the same
+    /// The forms of the literals of `predicate`, normalized into the leaves `tests` with the same
     /// leaves in the same order: a LIKE leaf whose normalized leaf is a prefix, suffix or
     /// substring test gives its pattern's slot (as `PlanShape` numbers them) that test.
-    init(likesOf predicate: Filter, normalized: Filter) {
-        let written = LeafLiterals.of(predicate), tests = LeafLiterals.of(normalized)
+    init(likesOf predicate: Filter, normalized tests: [(leaf: Leaf, slots: Range<Int>)]) {
+        let written = LeafLiterals.of(predicate)
         guard written.count == tests.count else { return }
         for (w, t) in zip(written, tests) {
             guard case .string(.key, .like(let syntax), .literal(.string), _) = w.leaf.condition,
@@ -116,8 +116,9 @@ struct LeafSlots {
 
     init() {}
 
-    init(_ normalized: Filter) {
-        for (l, slots) in LeafLiterals.of(normalized) { note(l, slots) }
+    /// Of the leaves of a normalized predicate (`LeafLiterals.of`).
+    init(_ leaves: [(leaf: Leaf, slots: Range<Int>)]) {
+        for (l, slots) in leaves { note(l, slots) }
     }
 
     func slots(of l: Leaf) -> Range<Int>? {

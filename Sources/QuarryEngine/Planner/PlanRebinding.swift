@@ -8,19 +8,22 @@ import QuarryCore
 /// compiled again, from memoized key resolutions.
 struct PlanRebinding {
     /// How the literals of a query, normalized so, become those of its normalized predicate,
-    /// and those literals, when its plan may be rebound; nil when it may not.
+    /// those literals, and the normalized predicate's leaves with their slots
+    /// (`LeafLiterals.of`, walked once for the forms and the compiler), when its plan may be
+    /// rebound; nil when it may not.
     static func forms(_ query: Query, _ normalized: Filter, rewrites: [Rewrite], literals: [Value])
-        -> (forms: LiteralForms, literals: [Value])?
+        -> (forms: LiteralForms, literals: [Value], leaves: [(leaf: Leaf, slots: Range<Int>)])?
     {
         guard rewrites.allSatisfy({ valueIndependent.contains($0.rule) || likeRules.contains($0.rule) }),
-            LeafRanges.of(query.predicate).count == LeafRanges.of(normalized).count
+            LeafRanges.count(of: query.predicate) == LeafRanges.count(of: normalized)
         else { return nil }
+        let leaves = LeafLiterals.of(normalized)
         let forms =
             rewrites.contains { likeRules.contains($0.rule) }
-            ? LiteralForms(likesOf: query.predicate, normalized: normalized) : .identity
+            ? LiteralForms(likesOf: query.predicate, normalized: leaves) : .identity
         guard let planned = forms.apply(literals), PlanShape.sameLiterals(PlanShape.literals(of: normalized), planned)
         else { return nil }
-        return (forms, planned)
+        return (forms, planned, leaves)
     }
 
     /// Rewrites whose application depends on the shape alone.
@@ -83,16 +86,26 @@ struct PlanRebinding {
 /// The source ranges of a predicate's leaves, in walk order.
 private struct LeafRanges: IRChildTransform {
     static var readsOnly: Bool { true }
+    let lists: Bool
     var ranges: [SourceRange?] = []
+    var count = 0
 
     static func of(_ p: Filter) -> [SourceRange?] {
-        var walk = LeafRanges()
+        var walk = LeafRanges(lists: true)
         _ = walk.filter(p, binding: nil)
         return walk.ranges
     }
 
+    /// How many there are (`of(p).count`, without the list).
+    static func count(of p: Filter) -> Int {
+        var walk = LeafRanges(lists: false)
+        _ = walk.filter(p, binding: nil)
+        return walk.count
+    }
+
     mutating func leaf(_ l: Leaf) -> Leaf {
-        ranges.append(l.range)
+        count += 1
+        if lists { ranges.append(l.range) }
         return l.mapChildren(&self)
     }
 

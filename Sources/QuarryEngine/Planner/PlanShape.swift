@@ -42,11 +42,12 @@ struct PlanShape: Hashable {
         return (PlanShape(skeleton: skeleton), builder.literals)
     }
 
-    /// The parameters of a predicate, in the order `of` lists a query's.
+    /// The parameters of a predicate, in the order `of` lists a query's (read without
+    /// rebuilding the predicate).
     static func literals(of predicate: Filter) -> [Value] {
-        var builder = Builder()
-        _ = builder.filter(predicate, binding: nil)
-        return builder.literals
+        var collector = LiteralCollector(collects: true)
+        _ = collector.filter(predicate, binding: nil)
+        return collector.literals
     }
 
     private init(skeleton: Query) { box = Box(skeleton) }
@@ -85,23 +86,32 @@ struct PlanShape: Hashable {
     /// How many literals `Builder` takes out of a leaf (its parameters), counted without
     /// rebuilding the leaf.
     static func literalCount(of l: Leaf) -> Int {
-        var counter = LiteralCounter()
+        var counter = LiteralCollector(collects: false)
         _ = counter.leaf(l)
         return counter.count
     }
 
-    private struct LiteralCounter: IRChildTransform {
+    /// The literals `Builder` takes out, counted (and with `collects`, listed) in its order.
+    private struct LiteralCollector: IRChildTransform {
         static var readsOnly: Bool { true }
+        let collects: Bool
         var count = 0
+        var literals: [Value] = []
 
         mutating func expr(_ e: Expr) -> Expr {
             guard case .literal(let v) = e else { return e.mapChildren(&self) }
-            if Builder.placeholder(v) != nil { count += 1 }
+            if Builder.placeholder(v) != nil {
+                count += 1
+                if collects { literals.append(v) }
+            }
             return e
         }
 
         mutating func condition(_ c: Condition) -> Condition {
-            if case .geo(let g) = c { count += g.parameterCount }
+            if case .geo(let g) = c {
+                count += g.parameterCount
+                if collects { literals += g.parameters }
+            }
             return c.mapChildren(&self)
         }
 

@@ -38,7 +38,7 @@ struct Planner {
         let rebinding = literals.flatMap { PlanRebinding.forms(query, normalized, rewrites: rewrites, literals: $0) }
         return compile(
             query, normalized, rewrites: { rewrites }, table: table, failedInner: failedInner,
-            literals: rebinding?.literals, forms: rebinding?.forms ?? .identity)
+            literals: rebinding?.literals, forms: rebinding?.forms ?? .identity, leaves: rebinding?.leaves)
     }
 
     /// The plan for a predicate already normalized: the filter compiled, the source chosen.
@@ -47,9 +47,11 @@ struct Planner {
     ///     normalization kept them in place (`Plan.rebindable`): leaves may then read them from
     ///     each execution.
     ///   - forms: how the query's literals became those.
+    ///   - leaves: `LeafLiterals.of(normalized)`, when the caller has it.
     func compile(
         _ query: Query, _ normalized: Filter, rewrites: @escaping () -> [Rewrite], table: ClassTable,
-        failedInner: [Query: Diagnostic], literals: [Value]? = nil, forms: LiteralForms = .identity
+        failedInner: [Query: Diagnostic], literals: [Value]? = nil, forms: LiteralForms = .identity,
+        leaves: [(leaf: Leaf, slots: Range<Int>)]? = nil
     ) -> Plan {
         let facts = MemoizedKeyFacts(facts: StoreKeyFacts(store: store, table: table), memo: memo)
         var fallibility = Fallibility(facts: facts)
@@ -57,7 +59,7 @@ struct Planner {
         var compiler = FilterCompiler(
             store: store, table: table, limits: limits, fallibility: fallibility,
             failedInner: failedInner, folding: folding, memo: memo)
-        if literals != nil { compiler.leafSlots = LeafSlots(normalized) }
+        if literals != nil { compiler.leafSlots = LeafSlots(leaves ?? LeafLiterals.of(normalized)) }
         let inner = InnerQueries.collect(normalized)
         if normalized == .constant(false) {
             return Plan(

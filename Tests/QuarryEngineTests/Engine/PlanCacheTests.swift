@@ -483,7 +483,7 @@ import Testing
                 )
         }
         let repeated = leaves[1]
-        let slots = LeafSlots(.or(leaves.map { .leaf($0) } + [.leaf(repeated)]))
+        let slots = LeafSlots(LeafLiterals.of(.or(leaves.map { .leaf($0) } + [.leaf(repeated)])))
         var next = 0
         for (i, l) in leaves.enumerated() {
             let width = i % 2 == 0 ? 1 : 2
