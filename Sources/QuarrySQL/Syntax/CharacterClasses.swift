@@ -73,7 +73,8 @@ enum SQLKeyword: UInt8, CaseIterable {
     /// The keyword `bytes` spell, in any ASCII case.
     init?(_ bytes: some Collection<UInt8>) {
         guard let packed = Self.packed(bytes), let i = Self.words.firstIndex(of: packed) else { return nil }
-        self = Self.allCases[i]
+        // Raw values count up in `allCases` order (`allCases` itself makes an array each time).
+        self.init(rawValue: UInt8(i))
     }
 
     /// Every keyword's spelling packed by `packed`, in `allCases` order.
@@ -84,7 +85,11 @@ enum SQLKeyword: UInt8, CaseIterable {
     private static func packed(_ bytes: some Collection<UInt8>) -> UInt64? {
         guard bytes.count > 0, bytes.count <= 8 else { return nil }
         var word: UInt64 = 0
-        for b in bytes.reversed() { word = word << 8 | UInt64(b &- 0x61 < 26 ? b - 0x20 : b) }
+        var shift: UInt64 = 0
+        for b in bytes {
+            word |= UInt64(b &- 0x61 < 26 ? b - 0x20 : b) << shift
+            shift += 8
+        }
         return word
     }
 }
