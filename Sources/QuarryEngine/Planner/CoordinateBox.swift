@@ -30,6 +30,11 @@ enum CoordinateBox {
         }
     }
 
+    /// Whether `find` takes a range of `key`'s coordinates from the leaf.
+    static func bounds(_ l: Leaf, of key: FieldPath) -> Bool {
+        !l.negated && bounds(l.condition)?.0 == key
+    }
+
     /// The geo key, the coordinate and the closed range a leaf bounds it to (a superset of its
     /// matches: strict bounds widen to closed ones).
     private static func bounds(_ c: Condition) -> (FieldPath, LatLonBox.Coordinate, Double, Double)? {

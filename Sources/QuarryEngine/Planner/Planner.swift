@@ -88,10 +88,17 @@ struct Planner {
             conjuncts, leading: leading, perRowCost: whole.expectedCost, query: query,
             filterSelectivity: whole.selectivity, fallible: whole.mayThrow)
         let kept = nodes.indices.filter { !choice.covered.contains($0) }
+        // A box of the geo grid reads its coordinate ranges' literals from each execution.
+        let box =
+            literals == nil
+            ? nil
+            : Self.parametricBox(
+                choice.source, of: conjuncts, leading: leading, slots: compiler.leafSlots, store: store,
+                className: table.name)
         // Once the source is chosen, a kept conjunct that held its literals for an index reads
-        // them from each execution, unless the source reads it (a geo or box lookup, which
-        // covers nothing).
-        let sourceIsChosen = literals != nil && Self.readsOnlyCovered(choice.source)
+        // them from each execution, unless the source reads it with its own (a geo lookup, or
+        // a box that does not read the execution's literals).
+        let sourceIsChosen = literals != nil && (Self.readsOnlyCovered(choice.source) || box != nil)
         var recompiled = false
         for i in kept where sourceIsChosen && heldForIndex[i] {
             var one = compiler
@@ -109,7 +116,16 @@ struct Planner {
             PlanParameters(
                 literals: literals, checks: kept.reduce(into: [:]) { $0.merge(checks[$1]) { a, _ in a } }, forms: forms)
         }
-        if let literals, let lookup = source as? ProbeSource,
+        if let literals, let (parametric, boxChecks) = box {
+            // The ranges stay in the filter: a new literal must pass its leaf's check (a leaf
+            // that holds its literals has none, and its slots stay unbound) and the box's.
+            source = parametric
+            var merged = parameters?.checks ?? [:]
+            for (slot, boxCheck) in boxChecks {
+                if let leafCheck = merged[slot] { merged[slot] = { leafCheck($0) && boxCheck($0) } }
+            }
+            parameters = PlanParameters(literals: literals, checks: merged, forms: forms)
+        } else if let literals, let lookup = source as? ProbeSource,
             let (parametric, probeChecks) = Self.parametric(
                 lookup, covering: choice.covered, of: conjuncts, literals: literals,
                 slots: compiler.leafSlots, planner: AccessPlanner(store: store, table: table))
@@ -172,6 +188,45 @@ extension Planner {
             }
         }
         return (lookup.reading(ProbeParameter(slots: slots, make: make)), checks)
+    }
+
+    /// A lookup of one box of the geo grid (`CoordinateBox`) made to read the literals of the
+    /// coordinate ranges it comes from from each execution, with each slot's check: a new
+    /// literal must be a number, which bounds its coordinate as the planned one did (the box is
+    /// a superset; the ranges stay in the filter and test each row). Nil for any other source,
+    /// and when no range has slots.
+    static func parametricBox(
+        _ source: RowSource, of conjuncts: [Filter], leading: Int, slots leafSlots: LeafSlots, store: ColumnStore,
+        className: String
+    ) -> (ProbeSource, [Int: (Value) -> Bool])? {
+        guard let lookup = source as? ProbeSource, lookup.probes.count == 1, case .box(let index, _) = lookup.probes[0]
+        else { return nil }
+        let ranges = conjuncts.prefix(leading).compactMap { c -> (leaf: Leaf, slots: Range<Int>?)? in
+            guard case .leaf(let l) = c, CoordinateBox.bounds(l, of: index.path) else { return nil }
+            return (l, leafSlots.slots(of: l))
+        }
+        let slotted = ranges.compactMap(\.slots)
+        guard let lower = slotted.map(\.lowerBound).min(), let upper = slotted.map(\.upperBound).max() else {
+            return nil
+        }
+        let make = { (values: [Value]) -> Probe? in
+            let bounding = ranges.map { r -> Filter in
+                guard let s = r.slots else { return .leaf(r.leaf) }
+                return PlanRebinding.substituted(
+                    .leaf(r.leaf), literals: Array(values[(s.lowerBound - lower)..<(s.upperBound - lower)]))
+            }
+            let boxes = CoordinateBox.find(bounding, leading: bounding.count, store: store, className: className)
+            return boxes.first { $0.index === index }.map { Probe.box(index, $0.box) }
+        }
+        let number = { (v: Value) -> Bool in
+            switch v {
+            case .int, .double: return true
+            default: return false
+            }
+        }
+        var checks: [Int: (Value) -> Bool] = [:]
+        for s in slotted { for slot in s { checks[slot] = number } }
+        return (lookup.reading(ProbeParameter(slots: lower..<upper, make: make)), checks)
     }
 
     /// Whether the source reads literals of no conjunct but those it covers: a scan, an ORDER BY

@@ -521,6 +521,80 @@ import Testing
         #expect(engine.planCounts == Engine.PlanCounts(built: 5, reused: 0, rebound: 0))
     }
 
+    /// Ranges of a geo-indexed key's latitude and longitude make one box of the grid, which
+    /// reads their literals from each execution (docs/ARCHITECTURE.md#plan-parameters): new
+    /// bounds (wider, narrower, empty, inverted, ints, an int no double holds) run the cached
+    /// plan with a box of their own, and answer as the reference; ranges the normalizer merges,
+    /// and a range written twice (no slots), keep their literals and are planned again.
+    @Test func aCoordinateBoxReadsItsRanges() throws {
+        // Points only (a box needs every row to reach at most one), some null or missing.
+        var r = SplitMix64(seed: 43)
+        let rows = (0..<2_000).map { i -> Record in
+            let point = Value.geoPoint(
+                GeoPoint(
+                    latitude: Double(r.int(-8_000...8_000)) / 100, longitude: Double(r.int(-17_000...17_000)) / 100))
+            return i % 50 == 1
+                ? record("p\(i)", ["n": .int(Int64(i))])
+                : record("p\(i)", ["n": .int(Int64(i)), "location": i % 50 == 0 ? .null : point])
+        }
+        let data = database(("Place", rows))
+        let engine = Engine(database: data)
+        try engine.createIndex(.geo, on: "location", in: "Place")
+        let reference = ReferenceEvaluator(database: data)
+        func box(_ s: Value, _ n: Value, _ w: Value, _ e: Value, more: [Filter] = []) -> Filter {
+            .and(
+                [
+                    .leaf(.between(.key("location.latitude"), lower: .literal(s), upper: .literal(n)), .sql),
+                    compare("location.longitude", .ge, w, .sql), compare("location.longitude", .lt, e, .sql),
+                ] + more)
+        }
+        let groups: [[Filter]] = [
+            [
+                box(3.5, 30.5, -20.5, 40.5), box(-70.25, 10.5, 100.5, 170.5), box(10.5, 10.5, -180.5, 180.5),
+                box(40.5, -40.5, 0.5, 50.5), box(-90.5, 90.5, -1e300, 1e300), box(5.5, 6.5, 7.5, 8.5),
+            ],
+            [box(3, 30, -20, 40), box(-90, 90, 9_007_199_254_740_993, 180), box(-5, 5, -9_007_199_254_740_993, 0)],
+            [
+                box(3.5, 30.5, -20.5, 40.5, more: [compare("n", .gt, 100, .sql)]),
+                box(-60.5, 0.5, -170.5, 170.5, more: [compare("n", .gt, 7, .sql)]),
+            ],
+        ]
+        // Two ranges on one coordinate merge in the normalizer, by their values: planned again.
+        let merged = [
+            box(3.5, 30.5, -20.5, 40.5, more: [compare("location.latitude", .le, 20.5, .sql)]),
+            box(-80.5, 80.5, -100.5, 10.5, more: [compare("location.latitude", .le, -5.5, .sql)]),
+        ]
+        for group in groups + [merged] {
+            let before = engine.planCounts
+            for p in group + group.reversed() {
+                let q = Query(className: "Place", predicate: p)
+                let expected = Self.outcome { () throws(Diagnostic) in try reference.run(q) }
+                let actual = Self.outcome { () throws(Diagnostic) in try engine.run(q) }
+                #expect(actual == expected, "\(PredicateText.render(p))")
+            }
+            // The last is run twice in a row: its plan is reused.
+            let counts = engine.planCounts
+            #expect(counts.built - before.built == 1 && counts.reused - before.reused == 1, "\(counts)")
+            let planned = group == merged ? counts.rebound - before.rebound : counts.bound - before.bound
+            #expect(planned == 2 * group.count - 2, "\(counts)")
+        }
+        let plan = try engine.explain(Query(className: "Place", predicate: box(1.5, 2.5, 3.5, 4.5))).description
+        #expect(plan.contains("box latitude [1.5, 2.5] longitude [3.5, 4.5]"), "\(plan)")
+        // The same range twice has no slots: new literals there plan again.
+        let twice = { (lo: Value) -> Filter in
+            let range = compare("location.latitude", .ge, lo, .sql)
+            return .and([range, compare("location.longitude", .le, 50.5, .sql), range])
+        }
+        let before = engine.planCounts
+        for lo in [10.5, 20.5] as [Value] {
+            let q = Query(className: "Place", predicate: twice(lo))
+            #expect(
+                Self.outcome { () throws(Diagnostic) in try engine.run(q) }
+                    == Self.outcome { () throws(Diagnostic) in try reference.run(q) })
+        }
+        #expect(engine.planCounts.bound == before.bound, "\(engine.planCounts)")
+    }
+
     /// A geo condition's values are parameters; its kind, unit, operator and key are its shape.
     @Test func aGeoConditionsValuesAreParametersItsUnitIsShape() throws {
         func shape(_ g: GeoCondition) -> PlanShape? {
