@@ -369,7 +369,7 @@ package final class SQLTemplate: Sendable {
             }
         case .decimal:
             guard use != .date, use != .polygon,
-                let d = Double(String(decoding: UnsafeBufferPointer(rebasing: p[l.start..<l.end]), as: UTF8.self)),
+                let d = DecimalText.double(UnsafeBufferPointer(rebasing: p[l.start..<l.end])),
                 d.isFinite
             else { return nil }
             return use == .plain ? .double(negated ? -d : d) : number(negated ? -d : d, use)

@@ -103,8 +103,11 @@ enum WKTPolygon {
             {
                 i += 1
             }
-            let text = String(decoding: bytes[start..<i], as: UTF8.self)
-            guard i > start, let d = Double(text), d.isFinite else {
+            let end = i
+            let read = bytes.withUnsafeBufferPointer {
+                DecimalText.double(UnsafeBufferPointer(rebasing: $0[start..<end]))
+            }
+            guard i > start, let d = read, d.isFinite else {
                 throw error("expected \(what), a number", at: start, length: max(1, i - start))
             }
             return (d, start)

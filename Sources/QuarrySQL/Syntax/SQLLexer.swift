@@ -197,15 +197,20 @@ struct SQLLexer {
             }
         }
         let range = SourceRange(offset: start, length: i - start)
-        let text = String(decoding: bytes[start..<i], as: UTF8.self)
         if isDecimal {
-            guard let d = Double(text), d.isFinite else {
+            let end = i
+            let read = bytes.withUnsafeBufferPointer {
+                DecimalText.double(UnsafeBufferPointer(rebasing: $0[start..<end]))
+            }
+            guard let d = read, d.isFinite else {
                 throw Diagnostic(
-                    .lex.numberOutOfRange, "the number \(text) is too large for a double",
+                    .lex.numberOutOfRange,
+                    "the number \(String(decoding: bytes[start..<end], as: UTF8.self)) is too large for a double",
                     at: range)
             }
             return SQLToken(.decimal(d), range, keyword: nil)
         }
+        let text = String(decoding: bytes[start..<i], as: UTF8.self)
         guard let u = UInt64(text) else {
             throw Diagnostic(
                 .lex.numberOutOfRange,
