@@ -128,9 +128,10 @@ package struct SQLSkeleton: Sendable {
 /// A literal is a parameter when the lowering put it into the IR in one of the ways
 /// `SQLParameterUse` names, which a prediction repeats (with the same checks: a coordinate in
 /// range, a valid ring); every other literal (a LIKE pattern with an ESCAPE, the ESCAPE itself,
-/// a date as a fractional number) must be the same text for the template to apply. When the template is made, a second text
-/// with a distinct made-up value in each parameter is compiled in full, and the template's
-/// prediction for it (values and source ranges) must equal that compile; otherwise no template.
+/// a date as a fractional number) must be the same text for the template to apply. When the
+/// template is made, a second text with a distinct made-up value in each parameter is compiled
+/// in full, and the template's prediction for it (values and source ranges) must equal that
+/// compile; otherwise no template.
 package final class SQLTemplate: Sendable {
     private struct Slot: Sendable {
         let token: Int

@@ -150,8 +150,8 @@ public struct BenchRunner {
     let repeatCount: Int
     /// The executor's own compile and planning of a text, which reuses the templates of texts
     /// it compiled before (`Engine.prepare`, docs/ARCHITECTURE.md#text-templates), and a text of
-    /// the same shape with other literals that it accepts; nil where the executor has none. With them the time
-    /// with new literals is that of the text itself, compiled and planned.
+    /// the same shape with other literals that it accepts; nil where the executor has none.
+    /// With them the time with new literals is that of the text itself, compiled and planned.
     public var textPrepare: ((String) throws(Diagnostic) -> Void)?
     public var textVariation: ((String) -> String?)?
 

@@ -190,8 +190,8 @@ extension Planner {
         return (lookup.reading(ProbeParameter(slots: slots, make: make)), checks)
     }
 
-    /// A lookup of one box of the geo grid (`CoordinateBox`) made to read the literals of the
-    /// coordinate ranges it comes from from each execution, with each slot's check: a new
+    /// A lookup of one box of the geo grid (`CoordinateBox`) made to read, from each execution,
+    /// the literals of the coordinate ranges it comes from, with each slot's check: a new
     /// literal must be a number, which bounds its coordinate as the planned one did (the box is
     /// a superset; the ranges stay in the filter and test each row). Nil for any other source,
     /// and when no range has slots.
