@@ -152,6 +152,11 @@ final class ParameterChecks {
     /// A leaf held its literals only because its key has an index (whose lookup the source,
     /// not yet chosen, might make).
     var heldForIndex = false
+    /// The checks of a latitude or longitude range on a geo-indexed key: only a box of the grid
+    /// looks such a range up, and a box that is the whole source reads the literals from each
+    /// execution too (`Planner.parametricBox`), so the leaf reads them from the start; the
+    /// checks count unless the box is intersected with another lookup, which holds them.
+    var coordinateChecks: [Int: (Value) -> Bool] = [:]
 }
 
 extension FilterCompiler {
@@ -166,10 +171,16 @@ extension FilterCompiler {
         }
         for n in 1...Swift.max(1, key.components.count) where !sourceIsChosen {
             let prefix = FieldPath(Array(key.components.prefix(n)))
-            if !store.indexKinds(on: prefix, in: table.name).isEmpty {
-                collected.heldForIndex = true
-                return nil
+            let kinds = store.indexKinds(on: prefix, in: table.name)
+            guard !kinds.isEmpty else { continue }
+            if n == key.components.count - 1, key.last == "latitude" || key.last == "longitude",
+                kinds.allSatisfy({ $0 == .geo }), store.indexKinds(on: key, in: table.name).isEmpty
+            {
+                for slot in slots { collected.coordinateChecks[slot] = check }
+                return slots
             }
+            collected.heldForIndex = true
+            return nil
         }
         for slot in slots { collected.checks[slot] = check }
         return slots

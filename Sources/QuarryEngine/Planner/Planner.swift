@@ -74,12 +74,14 @@ struct Planner {
         // Each conjunct's parameter checks apart: those an index source covers are not read.
         var checks: [[Int: (Value) -> Bool]] = []
         var heldForIndex: [Bool] = []
+        var coordinateChecks: [[Int: (Value) -> Bool]] = []
         var nodes = conjuncts.map { c in
             var one = compiler
             if literals != nil { one.parameterChecks = ParameterChecks() }
             let node = one.compile(c)
             checks.append(one.parameterChecks?.checks ?? [:])
             heldForIndex.append(one.parameterChecks?.heldForIndex ?? false)
+            coordinateChecks.append(one.parameterChecks?.coordinateChecks ?? [:])
             return node
         }
         let leading = nodes.firstIndex(where: \.mayThrow) ?? nodes.count
@@ -107,6 +109,10 @@ struct Planner {
             nodes[i] = one.compile(conjuncts[i])
             checks[i] = one.parameterChecks?.checks ?? [:]
             recompiled = true
+        }
+        // Coordinate ranges read their literals unless a box intersected with another lookup holds them.
+        if literals != nil, !Self.intersectsABox(choice.source) {
+            for i in kept { checks[i].merge(coordinateChecks[i]) { a, _ in a } }
         }
         let residual = kept.map { nodes[$0] }
         let filter = residual.count == nodes.count && !recompiled ? whole : Self.conjunction(residual)
@@ -227,6 +233,16 @@ extension Planner {
         var checks: [Int: (Value) -> Bool] = [:]
         for s in slotted { for slot in s { checks[slot] = number } }
         return (lookup.reading(ProbeParameter(slots: lower..<upper, make: make)), checks)
+    }
+
+    /// An intersection of lookups of which one is a box of the geo grid (which reads the
+    /// planned literals of its coordinate ranges).
+    static func intersectsABox(_ source: RowSource) -> Bool {
+        guard let lookup = source as? ProbeSource, lookup.probes.count > 1 else { return false }
+        return lookup.probes.contains {
+            if case .box = $0 { return true }
+            return false
+        }
     }
 
     /// Whether the source reads literals of no conjunct but those it covers: a scan, an ORDER BY
