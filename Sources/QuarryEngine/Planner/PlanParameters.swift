@@ -162,9 +162,10 @@ final class ParameterChecks {
 extension FilterCompiler {
     /// The slots a typed leaf may read its `count` literals from at run time: the plan may be
     /// parametric, the leaf holds exactly those literals, and no index on its key or a prefix
-    /// of it (a geo index serves its points' latitude and longitude) could make a source that
-    /// reads them, unless the source is chosen already (`sourceIsChosen`) (`check` is each
-    /// slot's test of a new literal). Nil: the leaf holds its literals.
+    /// of it could make a source that reads them, unless the source is chosen already
+    /// (`sourceIsChosen`) or the leaf is a coordinate range that only a box, reading them too,
+    /// looks up (`coordinateChecks`) (`check` is each slot's test of a new literal). Nil: the
+    /// leaf holds its literals.
     func parameterSlots(_ l: Leaf, key: FieldPath, count: Int, check: @escaping (Value) -> Bool) -> Range<Int>? {
         guard let collected = parameterChecks, let slots = leafSlots.slots(of: l), slots.count == count else {
             return nil
