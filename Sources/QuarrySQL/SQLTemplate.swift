@@ -5,6 +5,16 @@ import QuarryCore
 /// distance's amount; a latitude or longitude, within its range) or as a WKT polygon's ring.
 enum SQLParameterUse: Sendable {
     case plain, date, number, latitude, longitude, polygon
+
+    /// A coordinate's values lie within ±this (the lowering and a template's prediction both
+    /// read it); nil for the other uses.
+    var coordinateBound: Double? {
+        switch self {
+        case .latitude: return 90
+        case .longitude: return 180
+        default: return nil
+        }
+    }
 }
 
 /// Hears, while a template is made, how each literal went into the IR. The last word on a
@@ -379,11 +389,8 @@ package final class SQLTemplate: Sendable {
 
     /// A number the lowering reads as a double: a coordinate only within its range.
     private static func number(_ d: Double, _ use: SQLParameterUse) -> Value? {
-        switch use {
-        case .latitude: return (-90...90).contains(d) ? .double(d) : nil
-        case .longitude: return (-180...180).contains(d) ? .double(d) : nil
-        default: return .double(d)
-        }
+        guard let bound = use.coordinateBound else { return .double(d) }
+        return (-bound...bound).contains(d) ? .double(d) : nil
     }
 
     private static func substitute(_ f: Filter, _ values: [Value], _ isParameter: [Bool], _ ranges: RangeMap)

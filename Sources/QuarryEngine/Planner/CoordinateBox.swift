@@ -30,6 +30,9 @@ enum CoordinateBox {
         }
     }
 
+    /// Whether `find` can take a literal as a bound (a number).
+    static func isBound(_ v: Value) -> Bool { number(v, rounding: .down) != nil }
+
     /// Whether `find` takes a range of `key`'s coordinates from the leaf.
     static func bounds(_ l: Leaf, of key: FieldPath) -> Bool {
         !l.negated && bounds(l.condition)?.0 == key

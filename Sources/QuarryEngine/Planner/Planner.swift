@@ -224,14 +224,8 @@ extension Planner {
             let boxes = CoordinateBox.find(bounding, leading: bounding.count, store: store, className: className)
             return boxes.first { $0.index === index }.map { Probe.box(index, $0.box) }
         }
-        let number = { (v: Value) -> Bool in
-            switch v {
-            case .int, .double: return true
-            default: return false
-            }
-        }
         var checks: [Int: (Value) -> Bool] = [:]
-        for s in slotted { for slot in s { checks[slot] = number } }
+        for s in slotted { for slot in s { checks[slot] = CoordinateBox.isBound } }
         return (lookup.reading(ProbeParameter(slots: lower..<upper, make: make)), checks)
     }
 

@@ -270,8 +270,8 @@ struct SQLLowering {
     // MARK: - Geo
 
     private func distance(_ d: SQLDistance, in className: String?) throws(Diagnostic) -> GeoCondition {
-        let lat = try coordinate(d.latitude, limit: 90, what: "latitude")
-        let lon = try coordinate(d.longitude, limit: 180, what: "longitude")
+        let lat = try coordinate(d.latitude, .latitude, what: "latitude")
+        let lon = try coordinate(d.longitude, .longitude, what: "longitude")
         let key = try distanceKey(d.latitudeColumn, d.longitudeColumn, in: className)
         guard let unit = SQLUnits.unit(named: d.unit.text), let amount = number(d.amount) else {
             throw Diagnostic(
@@ -284,13 +284,14 @@ struct SQLLowering {
             Distance(amount, unit))
     }
 
-    private func coordinate(_ l: SQLLiteral, limit: Double, what: String) throws(Diagnostic) -> Double {
+    private func coordinate(_ l: SQLLiteral, _ use: SQLParameterUse, what: String) throws(Diagnostic) -> Double {
+        let limit = use.coordinateBound ?? .infinity
         guard let v = number(l), (-limit...limit).contains(v) else {
             throw Diagnostic(
                 .geo.invalidCoordinate,
                 "the \(what) of the center must be between -\(Int(limit)) and \(Int(limit))", at: l.range)
         }
-        parameters?.note(l.range, limit == 90 ? .latitude : .longitude)
+        parameters?.note(l.range, use)
         return v
     }
 
