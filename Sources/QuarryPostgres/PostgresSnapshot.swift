@@ -58,11 +58,16 @@ final class PostgresSnapshot: StoredObjects {
             // cancel the query, and PostgresNIO would report the cancellation instead.
             guard batches.failure == nil else { return }
             do {
-                let columns = row.makeRandomAccess()
-                if versioned, batches.version == nil { batches.version = try columns[2].decode(String?.self) ?? "" }
-                var raw = try columns[1].decode(String?.self) ?? ""
-                let objectId = try columns[0].decode(String?.self) ?? ""
-                try raw.withUTF8 { try batches.rows.append(objectId: objectId, document: $0) }
+                // The cells are read in place: no array of cells and no `String` of the document
+                // per row, on the event loop that every row passes through
+                // (docs/STORAGE.md#reading-rows).
+                var cells = row.makeIterator()
+                guard let id = cells.next(), let raw = cells.next() else {
+                    throw Diagnostic(.store.postgresCorrupt, "a row of the answer has fewer than two columns")
+                }
+                if versioned, batches.version == nil { batches.version = try cells.next()?.decode(String?.self) ?? "" }
+                let objectId = try id.decode(String?.self) ?? ""
+                try raw.withText { try batches.rows.append(objectId: objectId, document: $0) }
             } catch {
                 batches.failure = error
             }
@@ -95,5 +100,18 @@ final class PostgresSnapshot: StoredObjects {
         var failure: (any Error)?
         var version: String?
         init(_ rows: StoredRecordBatches) { self.rows = rows }
+    }
+}
+
+extension PostgresCell {
+    /// The UTF-8 bytes of a text column, in place; any other type is decoded as a `String` first.
+    /// A NULL is the empty text, as `decode(String?.self) ?? ""` reads it.
+    func withText<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
+        guard dataType == .text || dataType == .varchar else {
+            var text = try decode(String?.self) ?? ""
+            return try text.withUTF8(body)
+        }
+        guard let bytes else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try bytes.withUnsafeReadableBytes { try body($0.assumingMemoryBound(to: UInt8.self)) }
     }
 }
