@@ -19,6 +19,58 @@ struct PostgresPushdown {
     let paged: Bool
 
     init(_ query: Query, catalog: PostgresCatalog, limits: Limits, mayThrow: (Filter) -> Bool) throws(Diagnostic) {
+        let (sql, bindings, residual, reasons, counts, ordered, paged) = try Self.translate(
+            query, catalog: catalog, limits: limits, mayThrow: mayThrow)
+        (self.sql, self.bindings) = Self.referencedParameters(sql, bindings)
+        (self.residual, residualReasons, self.counts, self.ordered, self.paged) = (
+            residual, reasons, counts, ordered, paged
+        )
+    }
+
+    /// The statement with only the parameters it reads, numbered in their order in it. A
+    /// fragment the translator wrote and then left out (a branch it decided) leaves its bound
+    /// values behind; a prepared statement's parameter that its text never reads has no type
+    /// the server can find, and the same text would be bound with different counts
+    /// (docs/STORAGE.md#prepared-statements). Every parameter is written `$n::text`.
+    static func referencedParameters(_ sql: String, _ bindings: [String]) -> (String, [String]) {
+        var out: [UInt8] = []
+        out.reserveCapacity(sql.utf8.count)
+        var kept: [String] = []
+        var renumbered: [Int: Int] = [:]
+        let bytes = Array(sql.utf8)
+        let suffix = Array("::text".utf8)
+        var i = 0
+        while i < bytes.count {
+            var j = i + 1
+            if bytes[i] == UInt8(ascii: "$") {
+                while j < bytes.count, bytes[j] &- UInt8(ascii: "0") < 10 { j += 1 }
+            }
+            guard j > i + 1, bytes[j...].starts(with: suffix),
+                let n = Int(String(decoding: bytes[(i + 1)..<j], as: UTF8.self)), n >= 1, n <= bindings.count
+            else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
+            let number =
+                renumbered[n]
+                ?? {
+                    kept.append(bindings[n - 1])
+                    renumbered[n] = kept.count
+                    return kept.count
+                }()
+            out.append(contentsOf: "$\(number)".utf8)
+            i = j
+        }
+        return (String(decoding: out, as: UTF8.self), kept)
+    }
+
+    private static func translate(
+        _ query: Query, catalog: PostgresCatalog, limits: Limits, mayThrow: (Filter) -> Bool
+    ) throws(Diagnostic) -> (
+        sql: String, bindings: [String], residual: [Filter], reasons: [String], counts: Bool, ordered: Bool,
+        paged: Bool
+    ) {
         var translator = PostgresTranslator(catalog: catalog)
         guard let row = translator.newRow(query.className) else {
             throw Diagnostic(.query.unknownClass, "there is no class named '\(query.className)'")
@@ -39,15 +91,12 @@ struct PostgresPushdown {
         let from =
             "FROM \(row.table.table) AS \(row.alias) WHERE "
             + (pushed.isEmpty ? "TRUE" : pushed.joined(separator: " AND "))
-        self.residual = residual
-        residualReasons = split.residualReasons
         if residual.isEmpty, query.count {
-            sql = "SELECT count(*)::text, \(Self.version) \(from)"
-            (counts, ordered, paged) = (true, true, true)
-            bindings = translator.bindings
-            return
+            return (
+                "SELECT count(*)::text, \(Self.version) \(from)", translator.bindings, residual, split.residualReasons,
+                true, true, true
+            )
         }
-        counts = false
         let select = "SELECT \(row.alias).objectid, \(row.alias).raw, \(Self.version) \(from) ORDER BY "
         if residual.isEmpty, (query.skip ?? 0) >= 0, (query.limit ?? 0) >= 0 {
             var attempt = translator
@@ -57,15 +106,13 @@ struct PostgresPushdown {
                 var page = ""
                 if let limit { page += " LIMIT " + attempt.parameter(String(limit), "bigint") }
                 if let skip = query.skip, skip > 0 { page += " OFFSET " + attempt.parameter(String(skip), "bigint") }
-                sql = select + terms.joined(separator: ", ") + page
-                (ordered, paged) = (true, true)
-                bindings = attempt.bindings
-                return
+                return (
+                    select + terms.joined(separator: ", ") + page, attempt.bindings, residual, split.residualReasons,
+                    false, true, true
+                )
             }
         }
-        sql = select + "\(row.alias).seq"
-        (ordered, paged) = (false, false)
-        bindings = translator.bindings
+        return (select + "\(row.alias).seq", translator.bindings, residual, split.residualReasons, false, false, false)
     }
 
     private static let version = "(SELECT version::text FROM quarry_catalog_version)"

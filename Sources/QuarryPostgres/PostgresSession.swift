@@ -14,11 +14,14 @@ struct PostgresSession {
     let logger: Logger
     /// A read's transaction, begun by its first statement; nil for a write's session.
     let read: ReadTransaction?
+    /// The statements the connection has prepared; nil where nothing is sent prepared.
+    let statements: ConnectionStatements?
 
-    init(connection: PostgresConnection, logger: Logger, write: Bool) {
+    init(connection: PostgresConnection, logger: Logger, write: Bool, statements: ConnectionStatements? = nil) {
         self.connection = connection
         self.logger = logger
         read = write ? nil : ReadTransaction()
+        self.statements = statements
     }
 
     /// The rows of a statement whose parameters are `$1`, `$2`… bound as text (NULL for nil).
@@ -39,13 +42,48 @@ struct PostgresSession {
     /// `each` without waiting: the statement is sent, and the future completes after its last
     /// row.
     /// With `alone`, the statement runs outside the read's transaction, in a snapshot of its own
-    /// (`PostgresStore.answer`'s one-statement reads).
+    /// (`PostgresStore.answer`'s one-statement reads). With `prepared`, a statement the store
+    /// sends again and again (a query's, a pointer's lookup) is executed prepared from its
+    /// second sending on this connection (docs/STORAGE.md#prepared-statements).
     func startEach(
-        _ sql: String, _ binds: [String?], alone: Bool = false,
+        _ sql: String, _ binds: [String?], alone: Bool = false, prepared: Bool = false,
         _ body: @escaping @Sendable (PostgresRow) throws -> Void
-    ) -> EventLoopFuture<PostgresQueryMetadata> {
+    ) -> EventLoopFuture<Void> {
         if !alone { beginRead() }
+        if prepared, let statements, let statement = statements.statement(sql) {
+            let values = Self.values(binds)
+            return Self.forgettingOnFailure(statement.flatMap { $0.execute(values, body) }, sql, statement, statements)
+        }
         return connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(binds)), logger: logger, body)
+            .map { _ in }
+    }
+
+    /// Every row of a statement, without waiting; `alone` and `prepared` as for `startEach`.
+    func sendForRows(_ sql: String, _ binds: [String?], alone: Bool = false, prepared: Bool = false)
+        -> EventLoopFuture<[PostgresRow]>
+    {
+        if prepared, let statements {
+            if !alone { beginRead() }
+            guard let statement = statements.statement(sql) else { return send(sql, binds, alone: true).map(\.rows) }
+            let values = Self.values(binds)
+            return Self.forgettingOnFailure(statement.flatMap { $0.execute(values) }, sql, statement, statements)
+        }
+        return send(sql, binds, alone: alone).map(\.rows)
+    }
+
+    /// A prepared statement whose preparation or execution failed is sent unnamed next time: the
+    /// server may have dropped it (`DISCARD ALL`, a pooler), or its preparation failed.
+    private static func forgettingOnFailure<T>(
+        _ result: EventLoopFuture<T>, _ sql: String, _ statement: EventLoopFuture<PostgresNIO.PreparedQuery>,
+        _ statements: ConnectionStatements
+    ) -> EventLoopFuture<T> {
+        result.whenFailure { _ in statements.forget(sql, statement) }
+        return result
+    }
+
+    /// Parameters for a prepared statement: text, as its SQL types them (`$n::text`).
+    private static func values(_ binds: [String?]) -> [PostgresData] {
+        binds.map { PostgresData(type: .text, value: $0.map { ByteBuffer(string: $0) }) }
     }
 
     /// Sends a statement without waiting for it; with `alone`, outside the read's transaction.
@@ -145,14 +183,21 @@ func storeDiagnostic(_ error: any Error) -> Diagnostic {
     case is CancellationError: return Diagnostic(.query.cancelled, "the query was cancelled")
     case let e as PSQLError:
         if let info = e.serverInfo, let message = info[.message] {
-            // query_canceled: the statement timeout of a deadline (docs/STORAGE.md#deadlines),
-            // or a cancel request.
-            if info[.sqlState] == "57014" {
-                return Diagnostic(.query.cancelled, "PostgreSQL cancelled the statement: \(message)")
-            }
-            return Diagnostic(.store.postgres, "PostgreSQL failed: \(message) (SQLSTATE \(info[.sqlState] ?? "?"))")
+            return serverDiagnostic(message, sqlState: info[.sqlState])
         }
         return Diagnostic(.store.postgres, "PostgreSQL failed: \(e.code)")
+    // What PostgresNIO's prepared statements report the server's errors as.
+    case PostgresError.server(let e) where e.fields[.message] != nil:
+        return serverDiagnostic(e.fields[.message]!, sqlState: e.fields[.sqlState])
     default: return Diagnostic(.store.postgres, "the PostgreSQL store failed: \(error)")
     }
+}
+
+private func serverDiagnostic(_ message: String, sqlState: String?) -> Diagnostic {
+    // query_canceled: the statement timeout of a deadline (docs/STORAGE.md#deadlines), or a
+    // cancel request.
+    if sqlState == "57014" {
+        return Diagnostic(.query.cancelled, "PostgreSQL cancelled the statement: \(message)")
+    }
+    return Diagnostic(.store.postgres, "PostgreSQL failed: \(message) (SQLSTATE \(sqlState ?? "?"))")
 }

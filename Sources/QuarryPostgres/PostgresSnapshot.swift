@@ -22,7 +22,9 @@ final class PostgresSnapshot: StoredObjects {
     func object(_ p: Pointer) throws(Diagnostic) -> Record? {
         if let r = resolved[p] { return r }
         guard let c = catalog.classes[p.className], !p.objectId.utf8.contains(0) else { return nil }
-        let record = try records("SELECT objectid, raw FROM \(c.table) WHERE objectid = $1", [p.objectId]).first
+        let record = try startRecords(
+            "SELECT objectid, raw FROM \(c.table) WHERE objectid = $1::text", [p.objectId], prepared: true
+        ).finish().first
         if resolved.count < 100_000 { resolved[p] = record }
         return record
     }
@@ -48,12 +50,13 @@ final class PostgresSnapshot: StoredObjects {
     /// `records` without waiting: the statement is sent, its rows are decoded as they arrive,
     /// and `finish` waits for the last. A query's statement (`PostgresPushdown`) has a third
     /// column, the catalog version, kept from its first row as `PendingRecords.version`; with
-    /// `alone`, the statement runs outside the read's transaction.
-    func startRecords(_ sql: String, _ binds: [String?], versioned: Bool = false, alone: Bool = false)
-        -> PendingRecords
-    {
+    /// `alone`, the statement runs outside the read's transaction, and with `prepared`, it is
+    /// one the store sends again and again (`PostgresSession.startEach`).
+    func startRecords(
+        _ sql: String, _ binds: [String?], versioned: Bool = false, alone: Bool = false, prepared: Bool = false
+    ) -> PendingRecords {
         let batches = Batches(StoredRecordBatches(corruption: .store.postgresCorrupt, threads: threads))
-        let done = session.startEach(sql, binds, alone: alone) { row in
+        let done = session.startEach(sql, binds, alone: alone, prepared: prepared) { row in
             // The rows after the first failure are let through: an error thrown here would
             // cancel the query, and PostgresNIO would report the cancellation instead.
             guard batches.failure == nil else { return }
@@ -78,7 +81,7 @@ final class PostgresSnapshot: StoredObjects {
     /// A statement's rows on their way; `finish` waits for the last and returns the records.
     struct PendingRecords {
         fileprivate let batches: Batches
-        let done: EventLoopFuture<PostgresQueryMetadata>
+        let done: EventLoopFuture<Void>
 
         func finish() throws(Diagnostic) -> [Record] {
             try storeCall {

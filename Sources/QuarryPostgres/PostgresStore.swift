@@ -30,6 +30,9 @@ public final class PostgresStore: QueryBackend, Sendable {
     private let backends = BackendProcesses()
     /// Threads that decode a large answer's documents (docs/STORAGE.md#reading-rows).
     let decodeThreads: Int
+    /// Each connection's prepared statements (docs/STORAGE.md#prepared-statements); nil when
+    /// the URL turns them off.
+    let statements: PreparedStatements?
 
     /// Connects to the database at `url` (`postgresql://user[:password]@host[:port]/database`,
     /// or `?host=/socket/folder` for a Unix socket) and creates the catalog tables when the
@@ -107,6 +110,7 @@ public final class PostgresStore: QueryBackend, Sendable {
         self.now = now
         self.random = random
         self.decodeThreads = decodeThreads
+        statements = url.preparedStatements ? PreparedStatements() : nil
     }
 
     /// Ends the pool's connections.
@@ -201,7 +205,9 @@ public final class PostgresStore: QueryBackend, Sendable {
         do {
             let result: Unchecked<T> = try await withTaskCancellationHandler {
                 try await client.withConnection { connection in
-                    let s = PostgresSession(connection: connection, logger: logger, write: write)
+                    let s = PostgresSession(
+                        connection: connection, logger: logger, write: write,
+                        statements: write ? nil : self.statements?.of(connection))
                     cancel?.attach(to: connection, s)
                     // The waiting happens on a Dispatch thread, never on one of the few concurrency
                     // threads, which PostgresNIO's own tasks need to make progress.
@@ -360,8 +366,9 @@ public final class PostgresStore: QueryBackend, Sendable {
         func send(alone: Bool = false) -> SentQuery {
             let statement: SentQuery.Statement =
                 plan.counts
-                ? .count(snapshot.session.send(plan.sql, plan.bindings, alone: alone))
-                : .records(snapshot.startRecords(plan.sql, plan.bindings, versioned: true, alone: alone))
+                ? .count(snapshot.session.sendForRows(plan.sql, plan.bindings, alone: alone, prepared: true))
+                : .records(
+                    snapshot.startRecords(plan.sql, plan.bindings, versioned: true, alone: alone, prepared: true))
             return SentQuery(query: query, plan: plan, evaluator: evaluator, statement: statement)
         }
     }
@@ -369,7 +376,7 @@ public final class PostgresStore: QueryBackend, Sendable {
     /// A query's statement on its way, and what finishes its answer once the rows are in.
     private struct SentQuery {
         enum Statement {
-            case count(EventLoopFuture<PostgresQueryResult>)
+            case count(EventLoopFuture<[PostgresRow]>)
             case records(PostgresSnapshot.PendingRecords)
         }
         enum Rows {
@@ -386,7 +393,7 @@ public final class PostgresStore: QueryBackend, Sendable {
         func wait() throws -> (rows: Rows, version: Int64?) {
             switch statement {
             case .count(let result):
-                let row = try storeCall { try result.wait().rows.first }
+                let row = try storeCall { try result.wait().first }
                 let version = try storeCall { try row?.text(1) }
                 return (.count(Int(try storeCall { try row?.text(0) } ?? "") ?? 0), version.map { Int64($0) ?? -1 })
             case .records(let pending):

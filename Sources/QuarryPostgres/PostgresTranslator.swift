@@ -55,10 +55,12 @@ struct PostgresTranslator {
         return Row(table: table, alias: "t\(aliases)")
     }
 
-    /// `$n` with the text bound, and a cast.
+    /// `$n` with the text bound, and a cast. The parameter is typed `text` in the SQL itself
+    /// (`$1::text::jsonb`): a prepared statement's parameter types are the server's reading of
+    /// its text, and the value is always sent as text (docs/STORAGE.md#prepared-statements).
     mutating func parameter(_ text: String, _ cast: String) -> String {
         bindings.append(text)
-        return "$\(bindings.count)::\(cast)"
+        return cast == "text" ? "$\(bindings.count)::text" : "$\(bindings.count)::text::\(cast)"
     }
 
     /// SQL that is TRUE exactly when the predicate holds (`positive`) or fails (not `positive`).

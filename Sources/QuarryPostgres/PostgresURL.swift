@@ -2,7 +2,8 @@ import Foundation
 import Quarry
 
 /// `postgresql://user[:password]@host[:port]/database[?host=/socket/folder]`, as libpq reads it
-/// (docs/STORAGE.md#postgresql-connections).
+/// (docs/STORAGE.md#postgresql-connections), and `prepared_statements=off` for a pooler that
+/// does not keep them (docs/STORAGE.md#prepared-statements).
 struct PostgresURL {
     var user: String
     var password: String?
@@ -11,6 +12,8 @@ struct PostgresURL {
     var database: String
     /// The Unix socket (`<folder>/.s.PGSQL.<port>`) when `?host=` names a folder.
     var socketPath: String?
+    /// Whether repeated statements are sent prepared.
+    var preparedStatements = true
 
     init(_ text: String) throws(Diagnostic) {
         guard let c = URLComponents(string: text), c.scheme == "postgresql" || c.scheme == "postgres" else {
@@ -24,6 +27,16 @@ struct PostgresURL {
         database = path.isEmpty ? user : path
         if let folder = c.queryItems?.first(where: { $0.name == "host" })?.value, folder.hasPrefix("/") {
             socketPath = "\(folder)/.s.PGSQL.\(port)"
+        }
+        if let prepared = c.queryItems?.first(where: { $0.name == "prepared_statements" }) {
+            switch prepared.value {
+            case "on": preparedStatements = true
+            case "off": preparedStatements = false
+            default:
+                throw Diagnostic(
+                    .store.postgres,
+                    "prepared_statements=\(prepared.value ?? "") in '\(text)' is neither 'on' nor 'off'")
+            }
         }
     }
 

@@ -48,6 +48,27 @@ import Testing
         _ = await Self.check(store, db, &random, queries: 120, depth: 3)
     }
 
+    /// Each random query run three times in a row: its statement is sent unnamed, then prepared,
+    /// then executed by name (docs/STORAGE.md#prepared-statements), with every parameter type
+    /// the translator binds; all three answers agree with the reference.
+    @Test(arguments: [10, 11] as [UInt64])
+    func preparedStatementsAgreeWithTheReference(seed: UInt64) async throws {
+        let store = try await PostgresServer.store()
+        defer { store.close() }
+        var random = RandomData(seed: seed, mixesTypes: seed % 2 == 1)
+        let db = random.database(items: 40, others: 6)
+        try await store.save(db)
+        try await store.createIndex(.ordered, on: "i", in: "Item")
+        let disagreement = await StoreAgreement.firstDisagreement(db, &random, queries: 120, depth: 3) {
+            q throws(Diagnostic) in
+            var answers: [QueryResult] = []
+            for _ in 0..<3 { answers.append(try await store.run(q, variables: [:])) }
+            // An answer unlike the first is the one compared, so that any difference fails.
+            return answers.first { $0 != answers[0] } ?? answers[0]
+        }
+        if let disagreement { Issue.record("\(disagreement)") }
+    }
+
     /// Random saves (new objects and new versions), deletes, and pointer targets that come
     /// and go, each followed by queries, with indexes declared before the data changes.
     @Test(arguments: [7, 8] as [UInt64])

@@ -28,7 +28,7 @@ import Testing
             ]))
         let e = try await store.explain(q, variables: [:])
         let statement = try #require(e.statement as String?)
-        #expect(statement.contains("$1::jsonb"))
+        #expect(statement.contains("$1::text::jsonb"))
         #expect(!statement.contains("42"))
         #expect(e.parameterCount == 1)
         #expect(e.residual.count == 1)
@@ -54,7 +54,7 @@ import Testing
             order: [.key("n", .descending)], skip: 1, limit: 3)
         let e = try await store.explain(q, variables: [:])
         #expect(e.residual.isEmpty && e.orderPushed && e.pagePushed)
-        #expect(e.statement?.contains("LIMIT $2::bigint OFFSET $3::bigint") == true)
+        #expect(e.statement?.contains("LIMIT $2::text::bigint OFFSET $3::text::bigint") == true)
         #expect(try await store.query(q).objectIds == ["r9", "r14", "r19"])
     }
 }

@@ -113,6 +113,80 @@ import Testing
         #expect(pointer["BEGIN ISOLATION", default: 0] == after["BEGIN ISOLATION", default: 0] + 3)
     }
 
+    /// A query's statement is prepared on its second sending on a connection and executed by
+    /// name after that, whatever its literals: the server plans it once a connection when its
+    /// plan may be generic (docs/STORAGE.md#prepared-statements), where an unnamed statement is
+    /// planned on every execution. Counted by the server (`pg_stat_statements` with
+    /// `track_planning`); `plan_cache_mode = force_generic_plan` makes the server's choice of
+    /// plan certain.
+    @Test func aRepeatedStatementIsPreparedAndPlannedOnce() async throws {
+        let url = try PostgresServer.database()
+        let name = String(url.split(separator: "?")[0].split(separator: "/").last!)
+        try PostgresServer.psql("CREATE EXTENSION pg_stat_statements", in: url)
+        try PostgresServer.psql(
+            "ALTER DATABASE \(name) SET pg_stat_statements.track_planning = on; "
+                + "ALTER DATABASE \(name) SET plan_cache_mode = force_generic_plan", in: url)
+        let store = try await PostgresStore.open(url: url)
+        defer { store.close() }
+        try await store.write(
+            (0..<10).map { Self.person("p\($0)", [("age", .int(Int64($0))), ("name", .string("n\($0)"))]) })
+        func counts(_ pattern: String) throws -> (calls: Int, plans: Int) {
+            let row = try PostgresServer.psql(
+                """
+                SELECT sum(calls), sum(plans) FROM pg_stat_statements
+                WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND query LIKE '\(pattern)'
+                """, in: url
+            ).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").map { Int($0) ?? -1 }
+            return (row.first ?? -1, row.last ?? -1)
+        }
+        // One task, so one connection at a time: its first execution is unnamed, and the
+        // pool may lend another connection for some of the later ones.
+        for i in 0..<12 as Range<Int64> {
+            #expect(try await store.query(Self.compare("age", .eq, .int(i % 10))).objectIds == ["p\(i % 10)"])
+        }
+        let age = try counts("SELECT t0.objectid%")
+        #expect(age.calls == 12)
+        #expect(age.plans >= 1 && age.plans <= 4, "planned \(age.plans) times for 12 executions")
+
+        // A count's statement, an empty answer and a pointer's lookup go the same way.
+        var count = Self.compare("age", .gt, .int(3))
+        count.count = true
+        for _ in 0..<6 { #expect(try await store.query(count) == .count(6)) }
+        let counted = try counts("SELECT count(*)%")
+        #expect(counted.calls == 6 && counted.plans <= 4, "\(counted)")
+        for _ in 0..<6 { #expect(try await store.query(Self.compare("age", .eq, .int(99))).objectIds == []) }
+
+        // `prepared_statements=off` (for a pooler that does not keep them): planned every time.
+        let unprepared = try await PostgresStore.open(url: url + "&prepared_statements=off")
+        defer { unprepared.close() }
+        let byName = Self.compare("name", .eq, .string("n1"))
+        for _ in 0..<6 { #expect(try await unprepared.query(byName).objectIds == ["p1"]) }
+        let named = try counts("SELECT t0.objectid%")
+        #expect(named.calls == age.calls + 12 && named.plans >= age.plans + 6, "\(named) after \(age)")
+        await #expect(throws: Diagnostic.self) { try await PostgresStore.open(url: url + "&prepared_statements=yes") }
+    }
+
+    /// A prepared statement survives what changes the plan of its text: an index declared on
+    /// its key (the server plans it again), a field whose kind changes (another text), and a
+    /// class deleted and saved again (a new table under the same text).
+    @Test func preparedStatementsFollowChangesToTheTables() async throws {
+        let url = try PostgresServer.database()
+        let store = try await PostgresStore.open(url: url)
+        defer { store.close() }
+        try await store.write((0..<5).map { Self.person("p\($0)", [("age", .int(Int64($0)))]) })
+        let query = Self.compare("age", .ge, .int(3))
+        for _ in 0..<3 { #expect(try await store.query(query).objectIds == ["p3", "p4"]) }
+        try await store.createIndex(.ordered, on: "age", in: "Person")
+        for _ in 0..<3 { #expect(try await store.query(query).objectIds == ["p3", "p4"]) }
+        try await store.write([Self.person("p5", [("age", .string("old"))]), Self.person("p6", [("age", .int(7))])])
+        for _ in 0..<3 { #expect(try await store.query(query).objectIds == ["p3", "p4", "p6"]) }
+        try await store.write((0..<7).map { .delete(objectId: "p\($0)", from: "Person") })
+        for _ in 0..<3 { #expect(try await store.query(query).objectIds == []) }
+        try await store.write([Self.person("q0", [("age", .int(9))])])
+        for _ in 0..<3 { #expect(try await store.query(query).objectIds == ["q0"]) }
+    }
+
     /// A `raw` document that is not one is `store.postgres-corrupt` naming the object.
     @Test func aCorruptRowIsAnErrorNamingTheObject() async throws {
         let url = try PostgresServer.database()
