@@ -18,8 +18,13 @@ public final class StoredRecordBatches {
     private var chunks: [RecordChunk] = []
     /// The last full batch, being decoded while the caller reads the next.
     private var inFlight: InFlight?
+    /// Rows the current batch holds before it is handed over: two slices for the first, twice
+    /// as many for each next one up to `batchRows`, so that an answer of a few thousand rows is
+    /// decoded while the rest arrives rather than after its last row.
+    private var handOverAt = 2 * sliceRows
 
-    /// Rows a batch holds before it is decoded; a thread decodes at least one slice of them.
+    /// Rows a batch holds at most before it is decoded; a thread decodes at least one slice of
+    /// them.
     static let batchRows = 16_384
     static let sliceRows = 1_024
 
@@ -36,7 +41,10 @@ public final class StoredRecordBatches {
     /// Adds a row, copying its document's bytes; hands the batch over once it is full.
     public func append(objectId: String, document: UnsafeBufferPointer<UInt8>) throws(Diagnostic) {
         batch.append(objectId, document)
-        if batch.count == Self.batchRows { try handOver(last: false) }
+        if batch.count == handOverAt {
+            handOverAt = Swift.min(2 * handOverAt, Self.batchRows)
+            try handOver(last: false)
+        }
     }
 
     /// Every row's record, in the order the rows came.

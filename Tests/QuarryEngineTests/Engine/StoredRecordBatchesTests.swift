@@ -75,12 +75,13 @@ import Testing
         #expect(try Self.decode(documents, threads: 2).count == Self.rowCount)
     }
 
-    /// Two damaged documents in different slices of one full batch, and one in a later batch:
-    /// the error names the first.
+    /// Two damaged documents in different slices of one full batch (the third, rows 6,144 to
+    /// 14,335: batches hold 2, 4, 8, then 16 slices), and one in a later batch: the error names
+    /// the first.
     @Test func theFirstCorruptDocumentIsTheError() {
         var documents = Self.documents(seed: 12)
         let damaged = [
-            StoredRecordBatches.sliceRows * 5 + 3, StoredRecordBatches.sliceRows * 9, StoredRecordBatches.batchRows + 1,
+            StoredRecordBatches.sliceRows * 7 + 3, StoredRecordBatches.sliceRows * 11, StoredRecordBatches.batchRows + 1,
         ]
         for row in damaged { documents[row].bytes = Array(#"[["a",1]"#.utf8) }
         for threads in [1, 2] {
