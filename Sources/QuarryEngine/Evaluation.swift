@@ -25,6 +25,9 @@ final class Evaluation {
     let budget: QueryBudget
     private var rowsVisited = 0
     private var matchers: [MatcherKey: StringMatcher] = [:]
+    /// The matcher asked for last: a residual test asks for the same one on every row, and
+    /// comparing its key costs less than hashing it.
+    private var lastMatcher: (key: MatcherKey, matcher: StringMatcher)?
     private var textMatchers: [TextKey: TextMatcher] = [:]
     var innerResults: [Query: InnerObjects] = [:]
     var innerPointerSets: [Query: Set<Value>] = [:]
@@ -81,10 +84,16 @@ final class Evaluation {
         -> StringMatcher
     {
         let key = MatcherKey(op: op, pattern: .string(pattern), options: options)
-        if let m = matchers[key] { return m }
-        let m = try StringMatcher(op, pattern: pattern, options: options, limits: limits)
+        if let last = lastMatcher, last.key == key { return last.matcher }
+        let m: StringMatcher
+        if let known = matchers[key] {
+            m = known
+        } else {
+            m = try StringMatcher(op, pattern: pattern, options: options, limits: limits)
+        }
         // Patterns taken from the data itself could be as many as the rows: keep the first few.
         if matchers.count < Self.cacheCapacity { matchers[key] = m }
+        lastMatcher = (key, m)
         return m
     }
 

@@ -45,7 +45,9 @@ struct StringMatcher: Sendable {
     /// Whether `subject` passes; a regex charges its work to `budget` (nil: per-match limits only).
     func matches(_ subject: String, budget: QueryBudget?) throws(Diagnostic) -> Bool {
         switch test {
-        case .prefix(let p): return Array(StringFolding.fold(subject, options).utf8).starts(with: p)
+        case .prefix(let p):
+            if let answer = asciiPrefix(subject, p) { return answer }
+            return Array(StringFolding.fold(subject, options).utf8).starts(with: p)
         case .suffix(let p):
             let s = Array(StringFolding.fold(subject, options).utf8)
             return s.count >= p.count && s[(s.count - p.count)...].elementsEqual(p)
@@ -57,5 +59,30 @@ struct StringMatcher: Sendable {
             let s = options.contains(.diacriticInsensitive) ? StringFolding.stripDiacritics(subject) : subject
             return try r.matches(s, budget: budget)
         }
+    }
+
+    /// The prefix test read from the subject's first bytes, without folding the subject into a
+    /// string of its own; nil when they do not decide it. Unfolded, the bytes are the folded
+    /// subject. Case folding maps scalar by scalar, and an ASCII scalar to its ASCII lower case,
+    /// so while the subject's bytes are ASCII they are lowered one by one into the folded
+    /// subject's first bytes; a non-ASCII byte among those the pattern needs leaves it to the
+    /// folding (ǰ folds to two scalars). Diacritic folding is always left to the folding.
+    private func asciiPrefix(_ subject: String, _ p: [UInt8]) -> Bool? {
+        guard options.isEmpty || options.subtracting([.caseInsensitive, .simpleCaseFolding]).isEmpty else {
+            return nil
+        }
+        let lowering = options.contains(.caseInsensitive)
+        var bytes = subject.utf8.makeIterator()
+        for expected in p {
+            // An ASCII subject shorter than the pattern folds to one as short.
+            guard let b = bytes.next() else { return false }
+            guard lowering else {
+                if b != expected { return false }
+                continue
+            }
+            if b >= 0x80 { return nil }
+            if (b &- 0x41 < 26 ? b + 0x20 : b) != expected { return false }
+        }
+        return true
     }
 }

@@ -200,6 +200,40 @@ import QuarryTestSupport
         try StringMatcher(op, pattern: pattern, options: options, limits: .default).matches(subject, budget: nil)
     }
 
+    /// A prefix test reads an ASCII subject's first bytes without folding it
+    /// (`StringMatcher.asciiPrefix`); on random subjects and patterns that mix ASCII with
+    /// scalars whose folding is longer (ß, ǰ, İ, ﬁ), maps to ASCII (K, ſ) or holds a mark, under
+    /// every option, the answer is that of folding both and comparing their bytes.
+    @Test func aPrefixTestAgreesWithFoldingTheSubject() throws {
+        let alphabet: [String] = [
+            "a", "A", "j", "J", "s", "S", "k", "K", "i", "I", "f", "F", "é", "e\u{301}", "ß", "ǰ", "İ", "ﬁ",
+            "\u{212A}", "ſ", "Ω", "\u{301}", " ", "1",
+        ]
+        var random = SplitMix64(seed: 29)
+        func text(_ maximum: Int) -> String {
+            (0..<Int.random(in: 0...maximum, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+                .joined()
+        }
+        let optionSets: [StringOptions] = [
+            [], .caseInsensitive, [.caseInsensitive, .simpleCaseFolding], .diacriticInsensitive,
+            [.caseInsensitive, .diacriticInsensitive],
+        ]
+        var decided = 0
+        for _ in 0..<4_000 {
+            let pattern = text(3)
+            // Most subjects start like the pattern, so that the answer is not mostly false.
+            let subject = (Bool.random(using: &random) ? pattern.uppercased() : "") + text(4)
+            let options = optionSets.randomElement(using: &random)!
+            let folded = Array(StringFolding.fold(subject, options).utf8)
+            let expected = folded.starts(with: Array(StringFolding.fold(pattern, options).utf8))
+            #expect(
+                try test(.beginsWith, pattern, subject, options) == expected,
+                "\(pattern.debugDescription) \(subject.debugDescription) \(options)")
+            if expected { decided += 1 }
+        }
+        #expect(decided > 500)
+    }
+
     @Test func prefixSuffixSubstring() throws {
         #expect(try test(.beginsWith, "Big Daddy's", "Big Daddy's BBQ"))
         #expect(try !test(.beginsWith, "Big Daddy's", "big daddy's"))
