@@ -62,13 +62,12 @@ struct PostgresSession {
     func sendForRows(_ sql: String, _ binds: [String?], alone: Bool = false, prepared: Bool = false)
         -> EventLoopFuture<[PostgresRow]>
     {
-        if prepared, let statements {
-            if !alone { beginRead() }
-            guard let statement = statements.statement(sql) else { return send(sql, binds, alone: true).map(\.rows) }
+        if !alone { beginRead() }
+        if prepared, let statements, let statement = statements.statement(sql) {
             let values = Self.values(binds)
             return Self.forgettingOnFailure(statement.flatMap { $0.execute(values) }, sql, statement, statements)
         }
-        return send(sql, binds, alone: alone).map(\.rows)
+        return connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(binds)), logger: logger).map(\.rows)
     }
 
     /// A prepared statement whose preparation or execution failed is sent unnamed next time: the

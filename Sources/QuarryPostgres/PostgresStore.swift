@@ -35,8 +35,8 @@ public final class PostgresStore: QueryBackend, Sendable {
     let statements: PreparedStatements?
 
     /// Connects to the database at `url` (`postgresql://user[:password]@host[:port]/database`,
-    /// or `?host=/socket/folder` for a Unix socket) and creates the catalog tables when the
-    /// database has none.
+    /// `?host=/socket/folder` for a Unix socket, `prepared_statements=off` for a pooler that does
+    /// not keep them) and creates the catalog tables when the database has none.
     public static func open(
         url: String, limits: Limits = .default,
         now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
