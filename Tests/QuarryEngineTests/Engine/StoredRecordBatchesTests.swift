@@ -81,7 +81,8 @@ import Testing
     @Test func theFirstCorruptDocumentIsTheError() {
         var documents = Self.documents(seed: 12)
         let damaged = [
-            StoredRecordBatches.sliceRows * 7 + 3, StoredRecordBatches.sliceRows * 11, StoredRecordBatches.batchRows + 1,
+            StoredRecordBatches.sliceRows * 7 + 3, StoredRecordBatches.sliceRows * 11,
+            StoredRecordBatches.batchRows + 1,
         ]
         for row in damaged { documents[row].bytes = Array(#"[["a",1]"#.utf8) }
         for threads in [1, 2] {
