@@ -149,7 +149,8 @@ import Testing
         #expect(age.calls == 12)
         #expect(age.plans >= 1 && age.plans <= 4, "planned \(age.plans) times for 12 executions")
 
-        // A count's statement, an empty answer and a pointer's lookup go the same way.
+        // A count's statement goes the same way, and an empty answer (whose catalog version
+        // a second statement reads) through a prepared statement is still empty.
         var count = Self.compare("age", .gt, .int(3))
         count.count = true
         for _ in 0..<6 { #expect(try await store.query(count) == .count(6)) }
@@ -167,9 +168,9 @@ import Testing
         await #expect(throws: Diagnostic.self) { try await PostgresStore.open(url: url + "&prepared_statements=yes") }
     }
 
-    /// A prepared statement survives what changes the plan of its text: an index declared on
-    /// its key (the server plans it again), a field whose kind changes (another text), and a
-    /// class deleted and saved again (a new table under the same text).
+    /// A prepared statement follows what changes under its text: an index declared on its key
+    /// (the server plans it again), a field whose kind changes (the query gets another text),
+    /// and a class emptied and filled again.
     @Test func preparedStatementsFollowChangesToTheTables() async throws {
         let url = try PostgresServer.database()
         let store = try await PostgresStore.open(url: url)
