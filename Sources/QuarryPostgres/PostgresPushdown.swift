@@ -19,12 +19,52 @@ struct PostgresPushdown {
     let paged: Bool
 
     init(_ query: Query, catalog: PostgresCatalog, limits: Limits, mayThrow: (Filter) -> Bool) throws(Diagnostic) {
-        let (sql, bindings, residual, reasons, counts, ordered, paged) = try Self.translate(
-            query, catalog: catalog, limits: limits, mayThrow: mayThrow)
-        (self.sql, self.bindings) = Self.referencedParameters(sql, bindings)
-        (self.residual, residualReasons, self.counts, self.ordered, self.paged) = (
-            residual, reasons, counts, ordered, paged
-        )
+        var translator = PostgresTranslator(catalog: catalog)
+        guard let row = translator.newRow(query.className) else {
+            throw Diagnostic(.query.unknownClass, "there is no class named '\(query.className)'")
+        }
+        let split = ConjunctSplit(query, limits: limits, mayThrow: mayThrow) { part in
+            var attempt = translator
+            attempt.narrowing = nil
+            do throws(PostgresNotComparable) {
+                let sql = try attempt.predicate(part, row, positive: true)
+                translator = attempt
+                guard let narrowing = attempt.narrowing else { return .decided(sql) }
+                return .narrowed(sql, reason: narrowing.rawValue)
+            } catch {
+                return .refused(reason: error.reason, superset: nil)
+            }
+        }
+        let (pushed, residual) = (split.pushed, split.residual)
+        let from =
+            "FROM \(row.table.table) AS \(row.alias) WHERE "
+            + (pushed.isEmpty ? "TRUE" : pushed.joined(separator: " AND "))
+        self.residual = residual
+        residualReasons = split.residualReasons
+        if residual.isEmpty, query.count {
+            (sql, bindings) = Self.referencedParameters(
+                "SELECT count(*)::text, \(Self.version) \(from)", translator.bindings)
+            (counts, ordered, paged) = (true, true, true)
+            return
+        }
+        counts = false
+        let select = "SELECT \(row.alias).objectid, \(row.alias).raw, \(Self.version) \(from) ORDER BY "
+        if residual.isEmpty, (query.skip ?? 0) >= 0, (query.limit ?? 0) >= 0 {
+            var attempt = translator
+            if let terms = try? attempt.orderTerms(query, row) {
+                var limit = query.limit ?? query.profile.defaultLimit
+                if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
+                var page = ""
+                if let limit { page += " LIMIT " + attempt.parameter(String(limit), "bigint") }
+                if let skip = query.skip, skip > 0 { page += " OFFSET " + attempt.parameter(String(skip), "bigint") }
+                (sql, bindings) = Self.referencedParameters(
+                    select + terms.joined(separator: ", ") + page, attempt.bindings)
+                (ordered, paged) = (true, true)
+                return
+            }
+        }
+        (sql, bindings) = Self.referencedParameters(select + "\(row.alias).seq", translator.bindings)
+        (ordered, paged) = (false, false)
     }
 
     /// The statement with only the parameters it reads, numbered in their order in it. A
@@ -63,56 +103,6 @@ struct PostgresPushdown {
             i = j
         }
         return (String(decoding: out, as: UTF8.self), kept)
-    }
-
-    private static func translate(
-        _ query: Query, catalog: PostgresCatalog, limits: Limits, mayThrow: (Filter) -> Bool
-    ) throws(Diagnostic) -> (
-        sql: String, bindings: [String], residual: [Filter], reasons: [String], counts: Bool, ordered: Bool,
-        paged: Bool
-    ) {
-        var translator = PostgresTranslator(catalog: catalog)
-        guard let row = translator.newRow(query.className) else {
-            throw Diagnostic(.query.unknownClass, "there is no class named '\(query.className)'")
-        }
-        let split = ConjunctSplit(query, limits: limits, mayThrow: mayThrow) { part in
-            var attempt = translator
-            attempt.narrowing = nil
-            do throws(PostgresNotComparable) {
-                let sql = try attempt.predicate(part, row, positive: true)
-                translator = attempt
-                guard let narrowing = attempt.narrowing else { return .decided(sql) }
-                return .narrowed(sql, reason: narrowing.rawValue)
-            } catch {
-                return .refused(reason: error.reason, superset: nil)
-            }
-        }
-        let (pushed, residual) = (split.pushed, split.residual)
-        let from =
-            "FROM \(row.table.table) AS \(row.alias) WHERE "
-            + (pushed.isEmpty ? "TRUE" : pushed.joined(separator: " AND "))
-        if residual.isEmpty, query.count {
-            return (
-                "SELECT count(*)::text, \(Self.version) \(from)", translator.bindings, residual, split.residualReasons,
-                true, true, true
-            )
-        }
-        let select = "SELECT \(row.alias).objectid, \(row.alias).raw, \(Self.version) \(from) ORDER BY "
-        if residual.isEmpty, (query.skip ?? 0) >= 0, (query.limit ?? 0) >= 0 {
-            var attempt = translator
-            if let terms = try? attempt.orderTerms(query, row) {
-                var limit = query.limit ?? query.profile.defaultLimit
-                if let l = limit, let cap = query.profile.maxLimit, l > cap { limit = cap }
-                var page = ""
-                if let limit { page += " LIMIT " + attempt.parameter(String(limit), "bigint") }
-                if let skip = query.skip, skip > 0 { page += " OFFSET " + attempt.parameter(String(skip), "bigint") }
-                return (
-                    select + terms.joined(separator: ", ") + page, attempt.bindings, residual, split.residualReasons,
-                    false, true, true
-                )
-            }
-        }
-        return (select + "\(row.alias).seq", translator.bindings, residual, split.residualReasons, false, false, false)
     }
 
     private static let version = "(SELECT version::text FROM quarry_catalog_version)"

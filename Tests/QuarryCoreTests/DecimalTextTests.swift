@@ -4,7 +4,8 @@ import Testing
 @testable import QuarryCore
 
 /// `DecimalText.double` reads a number as `Double(String)` does, bit for bit: on its fast path
-/// (plain decimals of up to 15 digits) and on every other spelling, which it hands over.
+/// (plain decimals whose digits form an integer up to 2^53) and on every other spelling, which
+/// it hands over.
 @Suite struct DecimalTextTests {
     static func read(_ text: String) -> Double? {
         Array(text.utf8).withUnsafeBufferPointer { DecimalText.double($0) }

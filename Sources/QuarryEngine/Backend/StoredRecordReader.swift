@@ -214,37 +214,11 @@ public struct StoredRecordReader {
     /// A double written as Swift's round-trip text, in a JSON string.
     private mutating func double() throws(Unreadable) -> Double {
         let (start, end, escaped) = try skipString()
-        if !escaped, let d = Self.shortDecimal(UnsafeBufferPointer(rebasing: bytes[start..<end])) { return d }
+        if !escaped, let d = DecimalText.exact(UnsafeBufferPointer(rebasing: bytes[start..<end])) { return d }
         guard !escaped,
             let d = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
         else { throw Unreadable() }
         return d
-    }
-
-    /// `-?digits(.digits)?` by `ExactDecimal`, without parsing text; nil for anything else
-    /// (exponents, infinities, NaN, more digits than the fast path is exact for).
-    private static func shortDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
-        var i = 0
-        let negative = i < text.count && text[i] == UInt8(ascii: "-")
-        if negative { i += 1 }
-        var digits: UInt64 = 0
-        var count = 0
-        var scale = -1
-        while i < text.count {
-            let b = text[i]
-            i += 1
-            if b == UInt8(ascii: "."), scale < 0 {
-                scale = 0
-                continue
-            }
-            // 19 digits cannot overflow; ExactDecimal refuses what is beyond 2^53.
-            guard b >= 48, b <= 57, count < 19 else { return nil }
-            digits = digits * 10 + UInt64(b - 48)
-            count += 1
-            if scale >= 0 { scale += 1 }
-        }
-        guard count > 0 else { return nil }
-        return ExactDecimal.value(mantissa: digits, exponent: -max(scale, 0), negative: negative)
     }
 
     private mutating func int() throws(Unreadable) -> Int64 {

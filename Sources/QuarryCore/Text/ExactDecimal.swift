@@ -1,6 +1,7 @@
 /// Clinger's fast path from a decimal's digits to a double: when the digits form an integer up
 /// to 2^53 and the power of ten is within ±22, both are exact doubles, so one multiplication or
-/// division rounds correctly. Shared by the JSON reader and the stores' record reader.
+/// division rounds correctly. Shared by the JSON reader, the stores' record reader and the
+/// where-clause readers (`DecimalText`).
 package enum ExactDecimal {
     /// `mantissa × 10^exponent`, negated when `negative`; nil outside the fast path's range
     /// (parse the text instead).
