@@ -165,7 +165,14 @@ import Testing
         for _ in 0..<6 { #expect(try await unprepared.query(byName).objectIds == ["p1"]) }
         let named = try counts("SELECT t0.objectid%")
         #expect(named.calls == age.calls + 12 && named.plans >= age.plans + 6, "\(named) after \(age)")
-        await #expect(throws: Diagnostic.self) { try await PostgresStore.open(url: url + "&prepared_statements=yes") }
+        // Any other value is refused before connecting, naming the option and its value.
+        await #expect {
+            try await PostgresStore.open(url: url + "&prepared_statements=yes")
+        } throws: { error in
+            guard let d = error as? Diagnostic else { return false }
+            return d.code == "store.postgres" && d.message.contains("prepared_statements=yes")
+                && d.message.contains("neither 'on' nor 'off'")
+        }
     }
 
     /// A prepared statement follows what changes under its text: an index declared on its key
