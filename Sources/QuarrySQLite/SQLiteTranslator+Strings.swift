@@ -41,11 +41,13 @@ extension SQLiteTranslator {
             if options.contains(.caseInsensitive) { regex.flags.insert(.caseInsensitive) }
             let flags = regex.flags.letters + (regex.wholeString ? "w" : "")
             let call = "quarry_regexp(\(parameter(.text(pattern))), \(parameter(.text(flags))), \(x)"
-            guard lenientRegex else { return .sql(call + ")", fails: nil) }
             // The leaf's SQL rises with the match unless the leaf is negated or under IS NOT 1
             // (both: it rises again).
-            let rises = rule.negated == underIsNot
-            return .sql(call + (rises ? ", 1)" : ", 0)"), fails: nil)
+            let test = lenientRegex ? call + (rule.negated == underIsNot ? ", 1)" : ", 0)") : call + ")"
+            // Text without the pattern's required prefix cannot match, and PCRE turns it away at
+            // its first step, uncharged: SQLite's own GLOB drops it before the function is called.
+            guard let prefix = RegexText.requiredPrefix(pattern, regex) else { return .sql(test, fails: nil) }
+            return .sql("(\(x) GLOB \(parameter(.text(prefix + "*"))) AND \(test))", fails: nil)
         }
         let tokens: [LikeToken]
         switch op {

@@ -113,6 +113,70 @@ package enum RegexText {
         return String(out)
     }
 
+    /// ASCII text every string the pattern matches begins with, so that a store can drop rows
+    /// without it before running the pattern (docs/STORAGE.md#regular-expressions). Read
+    /// conservatively: a search must begin with `^` (without `m`, the start of the subject
+    /// only); a whole-string pattern may begin with `(?s)`, then with the search rewrite's
+    /// `(?:^…)(?s:.*)` with no other parenthesis in its body, or with a `^`. Then plain literals
+    /// up to the first anything else, less the last one when a quantifier follows it. Nil with
+    /// `i` or `x`, with any `|`, or when no literal leads.
+    package static func requiredPrefix(_ pattern: String, _ options: RegexOptions) -> String? {
+        guard options.flags.isDisjoint(with: [.caseInsensitive, .extended]), !pattern.utf8.contains(UInt8(ascii: "|"))
+        else { return nil }
+        var rest = Substring(pattern)
+        if !options.wholeString {
+            guard !options.flags.contains(.multiline), rest.hasPrefix("^") else { return nil }
+            rest = rest.dropFirst()
+        } else {
+            if rest.hasPrefix("(?s)") { rest = rest.dropFirst(4) }
+            // The rewrite of an anchored search: a group that nothing in its body can close
+            // early or quantify, since the body has no parenthesis.
+            if rest.hasPrefix("(?:^"), rest.hasSuffix(")(?s:.*)") {
+                let body = rest.dropFirst(4).dropLast(8)
+                guard !body.contains("("), !body.contains(")") else { return nil }
+                rest = body
+            } else if rest.hasPrefix("^") {
+                // At the start of an anchored match `^` holds with or without `m`.
+                rest = rest.dropFirst()
+            }
+        }
+        var prefix = ""
+        var i = rest.unicodeScalars.startIndex
+        let scalars = rest.unicodeScalars
+        while i < scalars.endIndex, plainLiteral(scalars[i]) {
+            prefix.unicodeScalars.append(scalars[i])
+            i = scalars.index(after: i)
+        }
+        // The last literal is required only when what follows cannot quantify it: a quantifier
+        // may come after `\E`, `\Q\E` or a `(?#…)` comment, which PCRE skips.
+        if i < scalars.endIndex, !prefix.isEmpty, !cannotQuantify(rest.unicodeScalars[i...]) {
+            prefix.unicodeScalars.removeLast()
+        }
+        return prefix.isEmpty ? nil : prefix
+    }
+
+    /// Whether `rest`, which follows a literal, surely begins with a new item: `.`, `[`, `$`,
+    /// a literal left out of the prefix (`_`, `%`, non-ASCII), a group that is no comment, or
+    /// `\d`, `\w`, `\s` and their negations.
+    private static func cannotQuantify(_ rest: Substring.UnicodeScalarView) -> Bool {
+        guard let first = rest.first else { return true }
+        let second = rest.dropFirst().first
+        switch first {
+        case ".", "[", "$", "_", "%": return true
+        case "(": return !rest.starts(with: "(?#".unicodeScalars)
+        case "\\": return second.map { "dDwWsS".unicodeScalars.contains($0) } ?? false
+        default: return !first.isASCII
+        }
+    }
+
+    /// An ASCII scalar that stands for itself in a pattern without `x`: letters, digits and
+    /// punctuation that is no metacharacter (and none of GLOB's or LIKE's either).
+    private static func plainLiteral(_ u: Unicode.Scalar) -> Bool {
+        guard u.isASCII else { return false }
+        return u.properties.isAlphabetic || u.properties.numericType != nil || u == " "
+            || "!\"#&',-/:;<=>@~`".unicodeScalars.contains(u)
+    }
+
     /// Whether PCRE's caseless matching (UTF, UCP) of `u` and `[c]`'s full case folding accept
     /// the same subjects: ASCII only, and no letter that begins a multi-scalar folding (`ß` →
     /// `ss`, `ﬁ` → `fi`, `İ` → `i̇`, `ẖ`, `ẗ`, `ẘ`, `ẙ`, `ẚ`, `ǰ`) or that a sign folds to
