@@ -44,10 +44,10 @@ extension SQLiteTranslator {
             // The leaf's SQL rises with the match unless the leaf is negated or under IS NOT 1
             // (both: it rises again).
             let test = lenientRegex ? call + (rule.negated == underIsNot ? ", 1)" : ", 0)") : call + ")"
-            // Text without the pattern's required prefix cannot match, and PCRE turns it away at
-            // its first step, uncharged: SQLite's own GLOB drops it before the function is called.
-            guard let prefix = RegexText.requiredPrefix(pattern, regex) else { return .sql(test, fails: nil) }
-            return .sql("(\(x) GLOB \(parameter(.text(prefix + "*"))) AND \(test))", fails: nil)
+            // Text that fails the pattern's GLOB superset cannot match, and PCRE turns it away
+            // in a few steps, uncharged: SQLite's own GLOB drops it before the function is called.
+            guard let glob = RegexText.globSuperset(pattern, regex) else { return .sql(test, fails: nil) }
+            return .sql("(\(x) GLOB \(parameter(.text(glob))) AND \(test))", fails: nil)
         }
         let tokens: [LikeToken]
         switch op {

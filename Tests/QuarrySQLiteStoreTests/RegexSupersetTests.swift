@@ -55,15 +55,15 @@ import Testing
         #expect(sql.contains("quarry_regexp("), "\(text) sent no superset: \(sql)")
     }
 
-    /// A pattern every match of which begins with the same text is tested by GLOB first, turned
-    /// either way, on a field and on an array's elements; a backtracking pattern behind a prefix
-    /// still fails on the reference's row.
+    /// A pattern led by literals is tested by its GLOB superset first, turned either way, on a
+    /// field and on an array's elements; a backtracking pattern behind a literal still fails on
+    /// the reference's row.
     @Test(
         arguments: [
             ("name MATCHES 'J.n'", nil), ("NOT (name MATCHES 'Jo.*')", nil), (#"{"name": {"$regex": "^J.n"}}"#, nil),
             (#"{"tags": {"$regex": "^t1"}}"#, nil), ("name MATCHES 'a(a+)+$'", "limit.regex"),
         ] as [(String, String?)])
-    func aRequiredPrefixIsTestedByGLOBFirst(_ text: String, failure: String?) throws {
+    func aGlobSupersetIsTestedFirst(_ text: String, failure: String?) throws {
         let limits = Limits(regexMatchLimit: 200_000, regexJIT: false)
         let (store, reference, sql) = try Self.outcomes(text, limits: limits)
         #expect(store == reference, "\(text): \(store) against \(reference)")
@@ -124,7 +124,7 @@ import Testing
     /// Bytes that are not UTF-8 in the column SQLite matches (written by another program; the
     /// document Quarry reads still holds `Jan`) are undecided, not a non-match: the row comes back
     /// and Quarry decides it on the document, as the reference does on the records. (The bytes
-    /// follow the pattern's required `J`, which GLOB tests first.)
+    /// stand where the pattern's GLOB superset, `J?n*`, takes any character.)
     @Test func bytesThatAreNotUTF8AreLeftToQuarry() throws {
         let db = Self.database()
         let file = StoreFile()
@@ -135,7 +135,7 @@ import Testing
         // The column the superset matches, as the statement names it (`t0.f<n>`).
         let column = try #require(statement.firstMatch(of: /quarry_regexp\(\?\d+, \?\d+, t0\.(f\d+)/)?.1)
         try store.pool.write { db in
-            try db.execute(sql: "UPDATE c1 SET \(column) = CAST(X'4AFF616E' AS TEXT) WHERE objectId = 'o0'")
+            try db.execute(sql: "UPDATE c1 SET \(column) = CAST(X'4AFF6E' AS TEXT) WHERE objectId = 'o0'")
         }
         let reference = ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
         #expect(try reference.run(query).objectIds == ["o0", "o7"])

@@ -113,14 +113,15 @@ package enum RegexText {
         return String(out)
     }
 
-    /// ASCII text every string the pattern matches begins with, so that a store can drop rows
-    /// without it before running the pattern (docs/STORAGE.md#regular-expressions). Read
-    /// conservatively: a search must begin with `^` (without `m`, the start of the subject
-    /// only); a whole-string pattern may begin with `(?s)`, then with the search rewrite's
-    /// `(?:^…)(?s:.*)` with no other parenthesis in its body, or with a `^`. Then plain literals
-    /// up to the first anything else, less the last one when a quantifier follows it. Nil with
-    /// `i` or `x`, with any `|`, or when no literal leads.
-    package static func requiredPrefix(_ pattern: String, _ options: RegexOptions) -> String? {
+    /// A GLOB pattern that every string the pattern matches also matches, so that a store can
+    /// drop rows that fail it before running the pattern (docs/STORAGE.md#regular-expressions):
+    /// the pattern's leading plain ASCII literals and `.`s, each `.` a `?` (one scalar, as in
+    /// PCRE's UTF mode), then `*`. Read conservatively: a search must begin with `^` (without
+    /// `m`, the start of the subject only); a whole-string pattern may begin with `(?s)`, then
+    /// with the search rewrite's `(?:^…)(?s:.*)` with no other parenthesis in its body, or with
+    /// a `^`. The last item is left out unless what follows cannot quantify it. Nil with `i` or
+    /// `x`, with any `|`, or when no literal leads the items kept.
+    package static func globSuperset(_ pattern: String, _ options: RegexOptions) -> String? {
         guard options.flags.isDisjoint(with: [.caseInsensitive, .extended]), !pattern.utf8.contains(UInt8(ascii: "|"))
         else { return nil }
         var rest = Substring(pattern)
@@ -140,29 +141,28 @@ package enum RegexText {
                 rest = rest.dropFirst()
             }
         }
-        var prefix = ""
-        var i = rest.unicodeScalars.startIndex
+        var items = String.UnicodeScalarView()
         let scalars = rest.unicodeScalars
-        while i < scalars.endIndex, plainLiteral(scalars[i]) {
-            prefix.unicodeScalars.append(scalars[i])
+        var i = scalars.startIndex
+        while i < scalars.endIndex, scalars[i] == "." || plainLiteral(scalars[i]) {
+            items.append(scalars[i] == "." ? "?" : scalars[i])
             i = scalars.index(after: i)
         }
-        // The last literal is required only when what follows cannot quantify it: a quantifier
+        // The last item is required only when what follows cannot quantify it: a quantifier
         // may come after `\E`, `\Q\E` or a `(?#…)` comment, which PCRE skips.
-        if i < scalars.endIndex, !prefix.isEmpty, !cannotQuantify(rest.unicodeScalars[i...]) {
-            prefix.unicodeScalars.removeLast()
-        }
-        return prefix.isEmpty ? nil : prefix
+        if !items.isEmpty, !cannotQuantify(scalars[i...]) { items.removeLast() }
+        guard items.contains(where: { $0 != "?" }) else { return nil }
+        return String(items) + "*"
     }
 
-    /// Whether `rest`, which follows a literal, surely begins with a new item: `.`, `[`, `$`,
-    /// a literal left out of the prefix (`_`, `%`, non-ASCII), a group that is no comment, or
-    /// `\d`, `\w`, `\s` and their negations.
+    /// Whether `rest`, which follows an item, surely begins with a new one: `[`, `$`, a literal
+    /// `globSuperset` leaves out (`_`, `%`, non-ASCII), a group that is no comment, or `\d`,
+    /// `\w`, `\s` and their negations.
     private static func cannotQuantify(_ rest: Substring.UnicodeScalarView) -> Bool {
         guard let first = rest.first else { return true }
         let second = rest.dropFirst().first
         switch first {
-        case ".", "[", "$", "_", "%": return true
+        case "[", "$", "_", "%": return true
         case "(": return !rest.starts(with: "(?#".unicodeScalars)
         case "\\": return second.map { "dDwWsS".unicodeScalars.contains($0) } ?? false
         default: return !first.isASCII
