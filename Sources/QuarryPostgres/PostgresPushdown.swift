@@ -6,10 +6,11 @@ import QuarryStoreSupport
 /// (`ConjunctSplit`; a geo distance is both). Order, skip and limit go into the SQL only when
 /// nothing is residual.
 struct PostgresPushdown {
-    /// `SELECT objectid, raw, version …`, or `SELECT count(*), version …` when `counts`: every
-    /// answer carries the catalog version of the snapshot it was read in (a one-row
-    /// subquery PostgreSQL runs once), so a read answered by this one statement knows which
-    /// catalog it was translated on (docs/STORAGE.md#fixed-cost-per-query).
+    /// `SELECT objectid, raw, version …` (and `passedConjunct`'s undecided test), or `SELECT
+    /// count(*), version …` when `counts`: every answer carries the catalog version of the
+    /// snapshot it was read in (a one-row subquery PostgreSQL runs once), so a read answered by
+    /// this one statement knows which catalog it was translated on
+    /// (docs/STORAGE.md#fixed-cost-per-query).
     let sql: String
     let bindings: [String]
     let residual: [Filter]
@@ -17,6 +18,9 @@ struct PostgresPushdown {
     let counts: Bool
     let ordered: Bool
     let paged: Bool
+    /// The residual conjunct the statement's fourth column, TRUE where the conjunct's narrowed
+    /// SQL may differ from it, tells Quarry to test on those rows only (`PassedConjunct`).
+    let passedConjunct: Int?
 
     init(_ query: Query, catalog: PostgresCatalog, limits: Limits, mayThrow: (Filter) -> Bool) throws(Diagnostic) {
         var translator = PostgresTranslator(catalog: catalog)
@@ -25,12 +29,16 @@ struct PostgresPushdown {
         }
         let split = ConjunctSplit(query, limits: limits, mayThrow: mayThrow) { part in
             var attempt = translator
-            attempt.narrowing = nil
+            (attempt.narrowing, attempt.undecided, attempt.undecidedEverywhere) = (nil, [], false)
             do throws(PostgresNotComparable) {
                 let sql = try attempt.predicate(part, row, positive: true)
                 translator = attempt
                 guard let narrowing = attempt.narrowing else { return .decided(sql) }
-                return .narrowed(sql, reason: narrowing.rawValue)
+                // A NULL test (a NULL field) leaves the leaf's value NULL either way.
+                let undecided =
+                    attempt.undecidedEverywhere || attempt.undecided.isEmpty
+                    ? nil : "COALESCE(\(attempt.undecided.joined(separator: " OR ")), FALSE)"
+                return .narrowed(sql, reason: narrowing.rawValue, undecided: undecided)
             } catch {
                 return .refused(reason: error.reason, superset: nil)
             }
@@ -44,11 +52,12 @@ struct PostgresPushdown {
         if residual.isEmpty, query.count {
             (sql, bindings) = Self.referencedParameters(
                 "SELECT count(*)::text, \(Self.version) \(from)", translator.bindings)
-            (counts, ordered, paged) = (true, true, true)
+            (counts, ordered, paged, passedConjunct) = (true, true, true, nil)
             return
         }
         counts = false
-        let select = "SELECT \(row.alias).objectid, \(row.alias).raw, \(Self.version) \(from) ORDER BY "
+        let columns = "\(row.alias).objectid, \(row.alias).raw, \(Self.version)"
+        let select = "SELECT \(columns) \(from) ORDER BY "
         if residual.isEmpty, (query.skip ?? 0) >= 0, (query.limit ?? 0) >= 0 {
             var attempt = translator
             if let terms = try? attempt.orderTerms(query, row) {
@@ -59,12 +68,16 @@ struct PostgresPushdown {
                 if let skip = query.skip, skip > 0 { page += " OFFSET " + attempt.parameter(String(skip), "bigint") }
                 (sql, bindings) = Self.referencedParameters(
                     select + terms.joined(separator: ", ") + page, attempt.bindings)
-                (ordered, paged) = (true, true)
+                (ordered, paged, passedConjunct) = (true, true, nil)
                 return
             }
         }
-        (sql, bindings) = Self.referencedParameters(select + "\(row.alias).seq", translator.bindings)
         (ordered, paged) = (false, false)
+        // A narrowed conjunct is tested by Quarry only on the rows its undecided column marks.
+        passedConjunct = split.narrowedWithUndecided?.index
+        let marks = split.narrowedWithUndecided.map { ", " + $0.undecided } ?? ""
+        (sql, bindings) = Self.referencedParameters(
+            "SELECT \(columns)\(marks) \(from) ORDER BY \(row.alias).seq", translator.bindings)
     }
 
     /// The statement with only the parameters it reads, numbered in their order in it. A

@@ -51,9 +51,12 @@ final class PostgresSnapshot: StoredObjects {
     /// and `finish` waits for the last. A query's statement (`PostgresPushdown`) has a third
     /// column, the catalog version, kept from its first row as `PendingRecords.version`; with
     /// `alone`, the statement runs outside the read's transaction, and with `prepared`, it is
-    /// one the store sends again and again (`PostgresSession.startEach`).
+    /// one the store sends again and again (`PostgresSession.startEach`). With `marked`, a
+    /// fourth column says which rows Quarry must test a narrowed conjunct on
+    /// (`PendingRecords.undecidedRows`).
     func startRecords(
-        _ sql: String, _ binds: [String?], versioned: Bool = false, alone: Bool = false, prepared: Bool = false
+        _ sql: String, _ binds: [String?], versioned: Bool = false, marked: Bool = false, alone: Bool = false,
+        prepared: Bool = false
     ) -> PendingRecords {
         let batches = Batches(StoredRecordBatches(corruption: .store.postgresCorrupt, threads: threads))
         let done = session.startEach(sql, binds, alone: alone, prepared: prepared) { row in
@@ -68,7 +71,14 @@ final class PostgresSnapshot: StoredObjects {
                 guard let id = cells.next(), let raw = cells.next() else {
                     throw Diagnostic(.store.postgresCorrupt, "a row of the answer has fewer than two columns")
                 }
-                if versioned, batches.version == nil { batches.version = try cells.next()?.decode(String?.self) ?? "" }
+                if versioned {
+                    let version = cells.next()
+                    if batches.version == nil { batches.version = try version?.decode(String?.self) ?? "" }
+                }
+                if marked {
+                    if cells.next()?.isFalse != true { batches.undecidedRows.append(batches.count) }
+                    batches.count += 1
+                }
                 let objectId = try id.decode(String?.self) ?? ""
                 try raw.withText { try batches.rows.append(objectId: objectId, document: $0) }
             } catch {
@@ -93,6 +103,9 @@ final class PostgresSnapshot: StoredObjects {
 
         /// The catalog version in the first row (nil for no row), once `done` has completed.
         var version: Int64? { batches.version.map { Int64($0) ?? -1 } }
+        /// With `marked`, the ascending positions of the rows whose fourth column was not FALSE,
+        /// once `done` has completed.
+        var undecidedRows: [Int] { batches.undecidedRows }
     }
 
     /// The answer's rows as they arrive on the connection's event loop, read by the waiting
@@ -102,11 +115,20 @@ final class PostgresSnapshot: StoredObjects {
         /// The first row that could not be read, and why.
         var failure: (any Error)?
         var version: String?
+        /// Rows read so far, and the positions of those marked undecided (`marked`).
+        var count = 0
+        var undecidedRows: [Int] = []
         init(_ rows: StoredRecordBatches) { self.rows = rows }
     }
 }
 
 extension PostgresCell {
+    /// Whether the cell is a boolean FALSE, in the binary (a zero byte) or the text format (`f`).
+    var isFalse: Bool {
+        guard let bytes, let first = bytes.getInteger(at: bytes.readerIndex, as: UInt8.self) else { return false }
+        return first == 0 || first == UInt8(ascii: "f")
+    }
+
     /// The UTF-8 bytes of a text column, in place; any other type is decoded as a `String` first.
     /// A NULL is the empty text, as `decode(String?.self) ?? ""` reads it.
     func withText<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {

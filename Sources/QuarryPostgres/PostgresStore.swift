@@ -368,7 +368,9 @@ public final class PostgresStore: QueryBackend, Sendable {
                 plan.counts
                 ? .count(snapshot.session.sendForRows(plan.sql, plan.bindings, alone: alone, prepared: true))
                 : .records(
-                    snapshot.startRecords(plan.sql, plan.bindings, versioned: true, alone: alone, prepared: true))
+                    snapshot.startRecords(
+                        plan.sql, plan.bindings, versioned: true, marked: plan.passedConjunct != nil, alone: alone,
+                        prepared: true))
             return SentQuery(query: query, plan: plan, evaluator: evaluator, statement: statement)
         }
     }
@@ -381,7 +383,7 @@ public final class PostgresStore: QueryBackend, Sendable {
         }
         enum Rows {
             case count(Int)
-            case records([Record])
+            case records([Record], undecided: [Int])
         }
         let query: Query
         let plan: PostgresPushdown
@@ -398,16 +400,18 @@ public final class PostgresStore: QueryBackend, Sendable {
                 return (.count(Int(try storeCall { try row?.text(0) } ?? "") ?? 0), version.map { Int64($0) ?? -1 })
             case .records(let pending):
                 let records = try pending.finish()
-                return (.records(records), pending.version)
+                return (.records(records, undecided: pending.undecidedRows), pending.version)
             }
         }
 
         func answer(_ rows: Rows) throws -> QueryResult {
             switch rows {
             case .count(let n): return .count(n)
-            case .records(let records):
+            case .records(let records, let undecided):
                 return try evaluator.finish(
-                    query, candidates: records, residual: plan.residual, ordered: plan.ordered, paged: plan.paged)
+                    query, candidates: records, residual: plan.residual,
+                    passed: plan.passedConjunct.map { PassedConjunct(index: $0, exceptRows: undecided) },
+                    ordered: plan.ordered, paged: plan.paged)
             }
         }
     }

@@ -44,6 +44,7 @@ extension PostgresTranslator {
                 throw PostgresNotComparable("a NaN or infinite literal has no jsonb form; Quarry compares it")
             }
             narrowing = .polygon
+            undecidedEverywhere = true
             let p = [box.south, box.north, box.west, box.east].map { parameter(String($0), "float8") }
             test = "(\(lat) BETWEEN \(p[0]) AND \(p[1]) AND \(lon) BETWEEN \(p[2]) AND \(p[3]))"
         case .polygonContains:
@@ -65,6 +66,7 @@ extension PostgresTranslator {
             throw PostgresNotComparable("a NaN or infinite literal has no jsonb form; Quarry compares it")
         }
         narrowing = .distance
+        undecidedEverywhere = true
         let a = parameter(String(from.latitude), "float8"), b = parameter(String(from.longitude), "float8")
         // Geo.radians(from, point), step for step.
         let lat1 = "(\(a) * (pi() / 180))", lat2 = "(\(lat) * (pi() / 180))"

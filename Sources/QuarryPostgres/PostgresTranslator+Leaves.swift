@@ -389,7 +389,9 @@ extension PostgresTranslator {
             return scalarLeaf(sql, .sql(like(sql, tokens, options), fails: nil), nullPasses: false, rule)
         case .array(let sql, let element):
             guard element == .text else { return arrayLeaf(sql, .unknown, rule) }
-            return arrayLeaf(sql, .sql(like(Self.element(element), tokens, options), fails: nil), rule)
+            // The elements' undecided test reads the element, which only the leaf's EXISTS has.
+            let test = like(Self.element(element), tokens, options, undecidedOutside: false)
+            return arrayLeaf(sql, .sql(test, fails: nil), rule)
         }
     }
 
@@ -410,21 +412,29 @@ extension PostgresTranslator {
     /// So only text holding such a character passes besides `ILIKE`'s, found by one `LIKE
     /// '%ǰ%'` each (a plain LIKE costs PostgreSQL less than the regex, and is estimated as
     /// rare too); with no such character for the pattern's letters, `ILIKE` alone is exact.
-    private mutating func like(_ x: String, _ tokens: [LikeText.Token], _ options: StringOptions) -> String {
+    ///
+    /// The added tests are also where the narrowed test may differ from Quarry's (`undecided`):
+    /// on a row where they are FALSE, `ILIKE` was exact. With `undecidedOutside` false they read
+    /// what only the leaf can (an array's element), and every returned row is Quarry's to decide.
+    private mutating func like(
+        _ x: String, _ tokens: [LikeText.Token], _ options: StringOptions, undecidedOutside: Bool = true
+    ) -> String {
         let pattern = parameter(Self.like(tokens), "text")
         guard !options.isEmpty else { return "\(x) LIKE \(pattern) ESCAPE '\\'" }
         // A field's text is read in the "C" collation already (`PostgresTranslator+Operands`).
         let inC = x.hasSuffix(" COLLATE \"C\")") ? x : "(\(x) COLLATE \"C\")"
         let ilike = "\(inC) ILIKE \(pattern) ESCAPE '\\'"
-        guard let reaching = Self.scalarsFoldingIntoLiterals(tokens, options) else {
-            narrowing = .folding
-            let operator_ = options.contains(.caseInsensitive) ? "ILIKE" : "LIKE"
-            return "(\(inC) \(operator_) \(pattern) ESCAPE '\\' OR \(x) ~ '[^\\x01-\\x7f]')"
+        let widening: String
+        if let reaching = Self.scalarsFoldingIntoLiterals(tokens, options) {
+            if reaching.isEmpty { return "(\(ilike))" }
+            widening = reaching.map { "\(x) LIKE \(parameter("%\($0)%", "text"))" }.joined(separator: " OR ")
+        } else {
+            widening = "\(x) ~ '[^\\x01-\\x7f]'"
         }
-        if reaching.isEmpty { return "(\(ilike))" }
         narrowing = .folding
-        let holding = reaching.map { "\(x) LIKE \(parameter("%\($0)%", "text"))" }
-        return "(\(ilike) OR \(holding.joined(separator: " OR ")))"
+        if undecidedOutside { undecided.append(widening) } else { undecidedEverywhere = true }
+        let operator_ = options.contains(.caseInsensitive) ? "ILIKE" : "LIKE"
+        return "(\(inC) \(operator_) \(pattern) ESCAPE '\\' OR \(widening))"
     }
 
     /// With case folding alone and a pattern of ASCII literals and `%`, the non-ASCII scalars

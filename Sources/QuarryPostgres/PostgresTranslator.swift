@@ -21,6 +21,13 @@ struct PostgresTranslator {
     /// Why a translated leaf is only a superset filter (a geo distance with its margin, a folded
     /// string test), when one is: the pushdown then keeps the conjunct residual as well.
     var narrowing: Narrowing?
+    /// Where the narrowed leaves translated so far may differ from Quarry's answer (`x LIKE
+    /// '%ǰ%'` beside a folded `ILIKE`): on a returned row where none is TRUE, the narrowed SQL
+    /// was each leaf's exact value (docs/STORAGE.md#postgresql-residuals).
+    var undecided: [String] = []
+    /// Whether a leaf was narrowed with no such test (a geo superset, a folded test on an
+    /// array's elements): Quarry must then decide every returned row.
+    var undecidedEverywhere = false
 
     enum Narrowing: String {
         case distance = "a geo distance is narrowed by PostgreSQL with a 1 m margin and decided by Quarry"

@@ -13,7 +13,9 @@ package struct ConjunctSplit {
         /// SQL that is TRUE exactly when the conjunct holds.
         case decided(String)
         /// SQL that is TRUE wherever the conjunct holds, and more: the conjunct stays residual.
-        case narrowed(String, reason: String)
+        /// `undecided`, when there is one, is SQL that is TRUE on the rows where the narrowed SQL
+        /// may differ from the conjunct; elsewhere it is the conjunct's exact value.
+        case narrowed(String, reason: String, undecided: String? = nil)
         /// No SQL with Quarry's semantics; `superset`, when there is one, still narrows the rows.
         case refused(reason: String, superset: String?)
     }
@@ -28,6 +30,9 @@ package struct ConjunctSplit {
     /// (`supersetOfThrowing`): on a row where its regex tests were decided at no charge, the row's
     /// coming back means it holds, and Quarry need not test it there.
     package private(set) var supersetOfThrowingIndex: Int?
+    /// The first narrowed conjunct with an `undecided` test, and that test: a returned row where
+    /// it is not TRUE holds the conjunct, and Quarry need not test it there.
+    package private(set) var narrowedWithUndecided: (index: Int, undecided: String)?
 
     /// - Parameters:
     ///   - supersetOfThrowing: SQL that narrows the rows for a conjunct that may throw without
@@ -58,9 +63,12 @@ package struct ConjunctSplit {
             }
             switch translate(part) {
             case .decided(let sql): pushed.append(sql)
-            case .narrowed(let sql, let reason):
+            case .narrowed(let sql, let reason, let undecided):
                 pushed.append(sql)
                 keep(part, reason)
+                if let undecided, narrowedWithUndecided == nil {
+                    narrowedWithUndecided = (residual.count - 1, undecided)
+                }
             case .refused(let reason, let superset):
                 keep(part, reason)
                 if let superset { pushed.append(superset) }

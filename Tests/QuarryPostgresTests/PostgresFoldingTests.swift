@@ -95,4 +95,43 @@ import Testing
         #expect(e.statement?.contains("LIKE") == false)
         #expect(try await store.query(q).objectIds == ["p11", "p12"])
     }
+
+    /// A narrowed conjunct is tested by Quarry only on the rows where the statement's undecided
+    /// column is TRUE (`x LIKE '%ǰ%'` beside `ILIKE 'J%'`); a conjunct that also holds a leaf
+    /// narrowed with no such test (a polygon's box, a folded test on an array's elements) is
+    /// tested on every row, and the statement has no such column.
+    @Test(arguments: [
+        ("name LIKE 'J%'", true),
+        ("name LIKE 'J%' OR Within(location, 'POLYGON((0 0, 10 0, 0 10, 0 0))') = TRUE", false),
+        ("name LIKE 'J%' OR tags LIKE 'k%'", false),
+    ])
+    func aNarrowedConjunctIsTestedWhereItsStatementLeavesItUndecided(_ text: String, marked: Bool) async throws {
+        let store = try await PostgresServer.store()
+        defer { store.close() }
+        // Bob and Zed are inside the triangle's box, Zed outside the triangle; xǰoe passes
+        // `LIKE '%ǰ%'` without beginning with j.
+        let people: [(String, Double, Double, String)] = [
+            ("John", 50, 50, "a"), ("joe", 50, 50, "kay"), ("\u{1F0}ohn", 50, 50, "a"), ("x\u{1F0}oe", 50, 50, "a"),
+            ("Bob", 2, 2, "a"), ("Zed", 9, 9, "a"), ("Ann", 50, 50, "a"),
+        ]
+        var db = Database()
+        for (i, (name, lat, lon, tag)) in people.enumerated() {
+            db.insert(
+                Record(
+                    objectId: "p\(i)",
+                    fields: [
+                        ("name", .string(name)), ("location", .geoPoint(GeoPoint(latitude: lat, longitude: lon))),
+                        ("tags", .array([.string(tag)])),
+                    ]),
+                into: "Person")
+        }
+        try await store.save(db)
+        let query = try Dialect.sql.compile(text, className: "Person")
+        let reference = ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 })
+        let expected = QueryOutcome { () throws(Diagnostic) in try reference.run(query) }
+        #expect(await QueryOutcome { () async throws(Diagnostic) in try await store.query(query) } == expected)
+        #expect(expected != .result(.records([])))
+        let statement = try await store.explain(query, variables: [:]).statement ?? ""
+        #expect(statement.contains("COALESCE(") == marked, "\(statement)")
+    }
 }
