@@ -146,7 +146,9 @@ import Testing
         let q = Query(className: "P", predicate: .or([regex, Self.leaf(Self.compare("age", .lt, .int(2)))]))
         let e = try store.explanation(q)
         #expect(e.residual.first?.reason.contains("may throw") == true)
-        #expect(e.statement?.contains("quarry_regexp(?1, ?2, ") == true && e.parameterCount == 3)
+        // The pattern, its flags, its GLOB superset `n*` and the age.
+        #expect(e.statement?.contains("quarry_regexp(?1, ?2, ") == true && e.parameterCount == 4)
+        #expect(e.statement?.contains(" GLOB ?3 AND quarry_regexp(") == true)
         let reference = ReferenceEvaluator(
             database: Database([ClassData(name: "P", records: records)]), now: { 1_700_000_000_000 },
             random: { 0.5 })
