@@ -27,7 +27,21 @@ struct PostgresPushdown {
         guard let row = translator.newRow(query.className) else {
             throw Diagnostic(.query.unknownClass, "there is no class named '\(query.className)'")
         }
-        let split = ConjunctSplit(query, limits: limits, mayThrow: mayThrow) { part in
+        let split = ConjunctSplit(
+            query, limits: limits, mayThrow: mayThrow,
+            // When only its regular expressions may throw, the rows none of them can match are
+            // dropped: each regex is the LIKE its matches pass (docs/STORAGE.md#postgresql-residuals).
+            supersetOfThrowing: { part in
+                guard !mayThrow(part.withoutRegularExpressions) else { return nil }
+                var attempt = translator
+                attempt.regexSupersets = true
+                guard let sql = try? attempt.predicate(part, row, positive: true) else { return nil }
+                attempt.regexSupersets = false
+                translator = attempt
+                return sql
+            },
+            supersetReason: Self.regexSupersetReason
+        ) { part in
             var attempt = translator
             (attempt.narrowing, attempt.undecided, attempt.undecidedEverywhere) = (nil, [], false)
             do throws(PostgresNotComparable) {
@@ -79,6 +93,10 @@ struct PostgresPushdown {
         (sql, bindings) = Self.referencedParameters(
             "SELECT \(columns)\(marks) \(from) ORDER BY \(row.alias).seq", translator.bindings)
     }
+
+    /// EXPLAIN's reason for a conjunct narrowed by its regular expressions' `LIKE` supersets.
+    static let regexSupersetReason =
+        "may throw on some row (a regex), so narrowed by PostgreSQL to the rows its regular expressions' LIKE supersets let through and decided by Quarry"
 
     /// The statement with only the parameters it reads, numbered in their order in it. A
     /// fragment the translator wrote and then left out (a branch it decided) leaves its bound

@@ -363,11 +363,22 @@ extension PostgresTranslator {
         if rule.semantics == .predicate, pattern.isEmpty, op.isSubstringTest {
             return rule.withoutOperand ? "TRUE" : "FALSE"
         }
-        if case .matches = op {
-            throw PostgresNotComparable(
-                "regular expressions are evaluated by Quarry (PCRE2, which PostgreSQL's engine is not)")
+        var superset: [LikeText.Token]?
+        if case .matches(var regex) = op {
+            if options.contains(.caseInsensitive) { regex.flags.insert(.caseInsensitive) }
+            // Only as a superset, where the leaf counts positively: a row failing it cannot
+            // match, and PCRE turns it away at its first steps, uncharged
+            // (docs/STORAGE.md#postgresql-residuals).
+            guard regexSupersets, !rule.negated, !options.contains(.diacriticInsensitive),
+                let glob = RegexText.globSuperset(pattern, regex)
+            else {
+                throw PostgresNotComparable(
+                    "regular expressions are evaluated by Quarry (PCRE2, which PostgreSQL's engine is not)")
+            }
+            // The GLOB's literals are never `?` or `*`.
+            superset = glob.unicodeScalars.map { $0 == "?" ? .one : $0 == "*" ? .any : .literal($0) }
         }
-        if !options.isEmpty {
+        if !options.isEmpty, superset == nil {
             // Folded only as a superset filter, where the leaf counts positively (see below).
             guard !rule.negated, pattern.unicodeScalars.allSatisfy(\.isASCII) else {
                 throw PostgresNotComparable(Self.unfoldable)
@@ -377,7 +388,9 @@ extension PostgresTranslator {
             throw PostgresNotComparable("PostgreSQL text cannot hold the NUL in a pattern; Quarry matches it")
         }
         let tokens: [LikeText.Token]
-        if case .like(let syntax) = op {
+        if let superset {
+            tokens = superset
+        } else if case .like(let syntax) = op {
             tokens = LikeText.tokens(pattern, syntax)
         } else {
             tokens = LikeText.tokens(for: op, pattern) ?? []

@@ -28,6 +28,10 @@ struct PostgresTranslator {
     /// Whether a leaf was narrowed with no such test (a geo superset, a folded test on an
     /// array's elements): Quarry must then decide every returned row.
     var undecidedEverywhere = false
+    /// Whether a regular expression becomes the `LIKE` every string it matches passes (its
+    /// GLOB superset), for a superset of a conjunct that may throw; otherwise regexes are not
+    /// translated.
+    var regexSupersets = false
 
     enum Narrowing: String {
         case distance = "a geo distance is narrowed by PostgreSQL with a 1 m margin and decided by Quarry"

@@ -39,10 +39,12 @@ package struct ConjunctSplit {
     ///     losing a row where it holds or throws, and is the conjunct's exact value on a row where
     ///     each of its regex tests was decided under the budget's first, uncharged limit
     ///     (docs/STORAGE.md#regular-expressions); nil: none.
+    ///   - supersetReason: EXPLAIN's reason for such a conjunct.
     ///   - translate: the store's translation of a conjunct that cannot throw.
     package init(
         _ query: Query, limits: Limits, mayThrow: (Filter) -> Bool,
-        supersetOfThrowing: (Filter) -> String? = { _ in nil }, translate: (Filter) -> Translation
+        supersetOfThrowing: (Filter) -> String? = { _ in nil },
+        supersetReason: String = ConjunctSplit.supersetOfThrowingReason, translate: (Filter) -> Translation
     ) {
         var blocked = false
         for part in PushdownEvaluator.conjuncts(of: query.predicate, limits: limits) {
@@ -53,7 +55,7 @@ package struct ConjunctSplit {
             if mayThrow(part) {
                 blocked = true
                 if let superset = supersetOfThrowing(part) {
-                    keep(part, Self.supersetOfThrowingReason)
+                    keep(part, supersetReason)
                     pushed.append(superset)
                     supersetOfThrowingIndex = residual.count - 1
                 } else {
@@ -84,5 +86,21 @@ package struct ConjunctSplit {
     private mutating func keep(_ part: Filter, _ reason: String) {
         residual.append(part)
         residualReasons.append(reason)
+    }
+}
+
+extension Filter {
+    /// The filter with each regular-expression test read as TRUE: what may still throw in it
+    /// once its regexes are set aside (each store's `supersetOfThrowing` is for regexes only).
+    package var withoutRegularExpressions: Filter {
+        switch self {
+        case .constant: return self
+        case .and(let ps): return .and(ps.map(\.withoutRegularExpressions))
+        case .or(let ps): return .or(ps.map(\.withoutRegularExpressions))
+        case .not(let p): return .not(p.withoutRegularExpressions)
+        case .leaf(let leaf):
+            if case .string(_, .matches, _, _) = leaf.condition { return .constant(true) }
+            return self
+        }
     }
 }

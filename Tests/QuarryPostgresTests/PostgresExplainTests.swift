@@ -30,7 +30,9 @@ import Testing
         let statement = try #require(e.statement as String?)
         #expect(statement.contains("$1::text::jsonb"))
         #expect(!statement.contains("42"))
-        #expect(e.parameterCount == 1)
+        // The age, and the regex's LIKE superset `n4%` (bound, like every literal).
+        #expect(e.parameterCount == 2)
+        #expect(statement.contains(" LIKE $2::text") && !statement.contains("n4"))
         #expect(e.residual.count == 1)
         #expect(e.residual.first?.reason.contains("may throw") == true)
         #expect(!e.orderPushed && !e.pagePushed)

@@ -30,6 +30,7 @@ import Testing
         "a case- or diacritic-insensitive test that is negated or has a non-ASCII pattern is evaluated by Quarry",
         "an inner query whose order PostgreSQL cannot follow is evaluated by Quarry",
         "may throw on some row (a regex, a date to parse or an inner query)",
+        "may throw on some row (a regex), so narrowed by PostgreSQL to the rows its regular expressions' LIKE supersets let through and decided by Quarry",
         "regular expressions are evaluated by Quarry (PCRE2, which PostgreSQL's engine is not)",
         "text search ($text) has no PostgreSQL equivalent with the same tokenizing",
         "whole-array tests ($all, $containedBy, $size) are evaluated by Quarry",

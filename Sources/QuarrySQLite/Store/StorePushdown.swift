@@ -82,19 +82,3 @@ struct StorePushdown {
         bindings = translator.bindings
     }
 }
-
-extension Filter {
-    /// The filter with each regular-expression test read as TRUE: what may still throw in it
-    /// once its regexes are set aside.
-    fileprivate var withoutRegularExpressions: Filter {
-        switch self {
-        case .constant: return self
-        case .and(let ps): return .and(ps.map(\.withoutRegularExpressions))
-        case .or(let ps): return .or(ps.map(\.withoutRegularExpressions))
-        case .not(let p): return .not(p.withoutRegularExpressions)
-        case .leaf(let leaf):
-            if case .string(_, .matches, _, _) = leaf.condition { return .constant(true) }
-            return self
-        }
-    }
-}

@@ -1,0 +1,73 @@
+import Quarry
+import QuarryPostgres
+import QuarryTestSupport
+import Testing
+
+/// Regular expressions on PostgreSQL stay residual (PCRE2 is not PostgreSQL's engine), but a
+/// conjunct whose only fallible parts are regexes is narrowed to the rows each regex's `LIKE`
+/// superset lets through (docs/STORAGE.md#postgresql-residuals): the answers, the first error
+/// and the total budget's charges must stay the reference's.
+@Suite struct PostgresRegexTests {
+    /// Names that match `J.n`, miss it, or make `a(a+)+$` backtrack (the `a…ab` ones), a
+    /// missing and a null name, and tags for the array form.
+    static func database() -> Database {
+        let names: [Value?] = [
+            .string("Jan"), .string("jan"), nil, .string("aaaaaaaaaaaaaaaaaab"), .string("Jon"), .null,
+            .string("J\nn"), .string("Jane"), .string("xJan"), .string("J\u{1F0}n"), .string("aaaaaaaaaaaaaaaaaaab"),
+        ]
+        var db = Database()
+        for (i, name) in names.enumerated() {
+            var fields: [(String, Value)] = [
+                ("n", .int(Int64(i))), ("tags", .array([.string("t\(i)"), .string("x")])),
+            ]
+            if let name { fields.append(("name", name)) }
+            db.insert(Record(objectId: "o\(i)", fields: fields), into: "P")
+        }
+        return db
+    }
+
+    /// Braces make it a Parse REST `where`, otherwise an NSPredicate; `narrowed`: the
+    /// statement holds the regex's `LIKE`.
+    @Test(arguments: [
+        ("name MATCHES 'J.n'", true), ("name MATCHES 'J.n' OR n = 4", true), (#"{"name": {"$regex": "^J.n"}}"#, true),
+        (#"{"tags": {"$regex": "^t1"}}"#, true), ("NOT (name MATCHES 'J.n')", false),
+        (#"{"name": {"$regex": "^j.n", "$options": "i"}}"#, false), ("name MATCHES '.*an'", false),
+    ])
+    func answersAreTheReferencesAndTheLIKENarrows(_ text: String, narrowed: Bool) async throws {
+        let (store, reference, statement) = try await Self.outcomes(text, limits: .default)
+        #expect(store == reference, "\(text): \(store) against \(reference)")
+        #expect(reference != .result(.records([])))
+        #expect(statement.contains(" LIKE $") == narrowed, "\(text): \(statement)")
+    }
+
+    /// A backtracking pattern behind a literal: the rows it backtracks on pass the `LIKE`, and
+    /// the store fails on them as the reference does, on its own limit and on the total budget.
+    @Test(arguments: [
+        Limits(regexMatchLimit: 200_000, regexJIT: false),
+        Limits(regexMatchLimit: 100_000_000, regexJIT: false, regexTotalLimit: 1),
+    ])
+    func theFirstErrorIsTheReferences(_ limits: Limits) async throws {
+        let (store, reference, statement) = try await Self.outcomes("name MATCHES 'a(a+)+$'", limits: limits)
+        #expect(reference == .failure("limit.regex"))
+        #expect(store == reference)
+        #expect(statement.contains(" LIKE $"), "\(statement)")
+    }
+
+    static func outcomes(_ text: String, limits: Limits) async throws -> (
+        store: QueryOutcome, reference: QueryOutcome, statement: String
+    ) {
+        let db = database()
+        let store = try await PostgresStore.open(
+            url: try PostgresServer.database(), limits: limits, now: { 1_700_000_000_000 }, random: { 0.5 })
+        defer { store.close() }
+        try await store.save(db)
+        let query = try (text.hasPrefix("{") ? Dialect.json : Dialect.predicate).compile(text, className: "P")
+        let reference = ReferenceEvaluator(database: db, limits: limits, now: { 1_700_000_000_000 }, random: { 0.5 })
+        let explanation = try await store.explain(query, variables: [:])
+        return (
+            await QueryOutcome { () async throws(Diagnostic) in try await store.query(query) },
+            QueryOutcome { () throws(Diagnostic) in try reference.run(query) },
+            explanation.statement ?? ""
+        )
+    }
+}
