@@ -15,15 +15,7 @@ import Testing
             .string("Jan"), .string("jan"), nil, .string("aaaaaaaaaaaaaaaaaab"), .string("Jon"), .null,
             .string("J\nn"), .string("Jane"), .string("xJan"), .string("J\u{1F0}n"), .string("aaaaaaaaaaaaaaaaaaab"),
         ]
-        var db = Database()
-        for (i, name) in names.enumerated() {
-            var fields: [(String, Value)] = [
-                ("n", .int(Int64(i))), ("tags", .array([.string("t\(i)"), .string("x")])),
-            ]
-            if let name { fields.append(("name", name)) }
-            db.insert(Record(objectId: "o\(i)", fields: fields), into: "P")
-        }
-        return db
+        return RegexSubjects.database(names: names)
     }
 
     /// Braces make it a Parse REST `where`, otherwise an NSPredicate; `narrowed`: the
