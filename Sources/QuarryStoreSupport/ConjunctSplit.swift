@@ -36,9 +36,11 @@ package struct ConjunctSplit {
 
     /// - Parameters:
     ///   - supersetOfThrowing: SQL that narrows the rows for a conjunct that may throw without
-    ///     losing a row where it holds or throws, and is the conjunct's exact value on a row where
-    ///     each of its regex tests was decided under the budget's first, uncharged limit
-    ///     (docs/STORAGE.md#regular-expressions); nil: none.
+    ///     losing a row where it holds or throws (docs/STORAGE.md#regular-expressions); nil:
+    ///     none. The SQLite store's is also the conjunct's exact value on a row where each of its
+    ///     regex tests was decided under the budget's first, uncharged limit; the PostgreSQL
+    ///     store's (`LIKE` supersets of its regexes) is not, and it ignores
+    ///     `supersetOfThrowingIndex`.
     ///   - supersetReason: EXPLAIN's reason for such a conjunct.
     ///   - translate: the store's translation of a conjunct that cannot throw.
     package init(
