@@ -32,10 +32,12 @@ extension PostgresTranslator {
         guard (inner.skip ?? 0) >= 0, (inner.limit ?? 0) >= 0 else {
             throw PostgresNotComparable("an inner query with a negative skip or limit is evaluated by Quarry")
         }
-        let outerNarrowing = narrowing
-        narrowing = nil
+        // A superset of the inner rows (a regex's LIKE included) would change which rows its
+        // limit keeps: the inner predicate is translated exactly or not at all.
+        let (outerNarrowing, outerSupersets) = (narrowing, regexSupersets)
+        (narrowing, regexSupersets) = (nil, false)
+        defer { regexSupersets = outerSupersets }
         let filter = try predicate(inner.predicate, innerRow, positive: true)
-        // A superset of the inner rows would change which rows its limit keeps.
         if narrowing != nil {
             throw PostgresNotComparable(
                 "a superset filter (a geo distance, a folded string test) in an inner query is evaluated by Quarry")
