@@ -32,13 +32,7 @@ struct PostgresPushdown {
             // When only its regular expressions may throw, the rows none of them can match are
             // dropped: each regex is the LIKE its matches pass (docs/STORAGE.md#postgresql-residuals).
             supersetOfThrowing: { part in
-                guard !mayThrow(part.withoutRegularExpressions) else { return nil }
-                var attempt = translator
-                attempt.regexSupersets = true
-                guard let sql = try? attempt.predicate(part, row, positive: true) else { return nil }
-                attempt.regexSupersets = false
-                translator = attempt
-                return sql
+                mayThrow(part.withoutRegularExpressions) ? nil : translator.regexSuperset(part, row)
             },
             supersetReason: Self.regexSupersetReason
         ) { part in

@@ -110,6 +110,20 @@ struct PostgresTranslator {
         return try self.leaf(leaf, row)
     }
 
+    /// SQL that is TRUE on every row where `p` holds or may throw: `p` translated with each
+    /// regular expression as the `LIKE` of its GLOB superset (`regexSupersets`). The conjunct
+    /// stays residual; Quarry evaluates it, charging and throwing as the reference does, on
+    /// every row this keeps (docs/STORAGE.md#postgresql-residuals). Nil when it does not
+    /// translate.
+    mutating func regexSuperset(_ p: Filter, _ row: Row) -> String? {
+        var attempt = self
+        attempt.regexSupersets = true
+        guard let sql = try? attempt.predicate(p, row, positive: true) else { return nil }
+        attempt.regexSupersets = false
+        self = attempt
+        return sql
+    }
+
     private mutating func leaf(_ leaf: Leaf, _ row: Row) throws(PostgresNotComparable) -> String {
         let rule = LeafRule(semantics: leaf.semantics, negated: leaf.negated)
         switch leaf.condition {
