@@ -31,7 +31,7 @@ import Testing
         return (
             QueryOutcome { () throws(Diagnostic) in try store.query(query) },
             QueryOutcome { () throws(Diagnostic) in try reference.run(query) },
-            try store.explanation(query).statement ?? ""
+            (try? store.explanation(query))?.statement ?? ""
         )
     }
 
@@ -61,6 +61,14 @@ import Testing
         #expect(store == reference, "\(text): \(store) against \(reference)")
         if let failure { #expect(reference == .failure(failure)) } else { #expect(reference != .result(.records([]))) }
         #expect(sql.contains(" GLOB ?") && sql.contains("quarry_regexp("), "\(text): \(sql)")
+    }
+
+    /// A pattern that does not compile but has a GLOB superset (`J*`) is the reference's
+    /// located `regex.invalid`, not a statement sent with its GLOB.
+    @Test func anInvalidPatternIsTheReferencesError() throws {
+        let (store, reference, _) = try Self.outcomes(#"{"name": {"$regex": "^J[a"}}"#, limits: .default)
+        #expect(reference == .failure("regex.invalid"))
+        #expect(store == reference)
     }
 
     /// A backtracking row makes the match need more than the first limit: SQLite keeps it, and
