@@ -184,7 +184,7 @@ extension SQLiteTranslator {
     }
 
     /// The outcome of `x op v` for a non-null x of `kind` and a non-null literal.
-    private mutating func comparison(
+    mutating func comparison(
         _ x: String, _ kind: SQLiteColumnKind?, _ op: ComparisonOperator, _ v: Value,
         _ options: StringOptions, _ rule: LeafRule
     ) throws(SQLiteNotComparable) -> SQLiteOutcome {

@@ -6,6 +6,13 @@ extension SQLiteTranslator {
     mutating func containsAll(_ e: Expr, _ listExpr: Expr, _ rule: LeafRule, _ row: Row) throws(SQLiteNotComparable)
         -> String
     {
+        if rule.semantics == .document, case .key(let path) = e {
+            switch try operand(path, row) {
+            case .scalar(let x, let kind?): return try allEqual(x, kind, listExpr, rule)
+            case .geo: throw SQLiteNotComparable("$all on a geo point is not translated")
+            default: break
+            }
+        }
         guard case .array(let x, let element) = try arrayOperand(e, row) else { return rule.withoutOperand ? "1" : "0" }
         var tests: [String] = []
         for m in try list(listExpr) {
@@ -21,6 +28,29 @@ extension SQLiteTranslator {
         }
         // An empty list contains nothing (Parse: `$all: []` matches no object).
         let all = tests.isEmpty ? "0" : "(" + tests.joined(separator: " AND ") + ")"
+        return wholeArray(x, all, strict: false, rule)
+    }
+
+    /// `$all` on a field that holds single values: MongoDB reads it as an AND of equalities,
+    /// which a non-null value passes when it equals every member (none is null, the list is not
+    /// empty); a null or missing value decides as `withoutOperand`, as for an array test.
+    private mutating func allEqual(_ x: String, _ kind: SQLiteColumnKind, _ listExpr: Expr, _ rule: LeafRule)
+        throws(SQLiteNotComparable) -> String
+    {
+        let members = try list(listExpr)
+        var tests: [String] = []
+        for m in members {
+            if m.isNull {
+                tests = ["0"]
+                break
+            }
+            switch try comparison(x, kind, .eq, m, [], LeafRule(semantics: .document, negated: false)) {
+            case .sql(let passes, _): tests.append(passes)
+            case .always(let equal): if !equal { tests.append("0") }
+            case .unknown: tests.append("0")
+            }
+        }
+        let all = members.isEmpty ? "0" : tests.isEmpty ? "1" : "(" + tests.joined(separator: " AND ") + ")"
         return wholeArray(x, all, strict: false, rule)
     }
 

@@ -13,6 +13,8 @@ extension SQLiteTranslator {
             throw SQLiteNotComparable("string tests are translated for a field and a literal pattern only")
         }
         guard case .string(let pattern) = patternValue else { return rule.withoutOperand ? "1" : "0" }
+        // As Foundation's `hasPrefix:@""` is NO, an empty substring is in no string (predicate).
+        if rule.semantics == .predicate, pattern.isEmpty, op.isSubstringTest { return rule.withoutOperand ? "1" : "0" }
         // GLOB, LIKE and quarry_regexp read text up to its first NUL.
         if pattern.utf8.contains(0) {
             throw SQLiteNotComparable("SQLite's pattern matching ends a pattern at its first NUL")

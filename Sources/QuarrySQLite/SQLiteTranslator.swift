@@ -121,10 +121,11 @@ struct SQLiteTranslator {
         case .leaf(var leaf):
             if positive { return try self.leaf(leaf, row) }
             if leaf.semantics == .sql {
-                // A NOT above a strict leaf is logical NOT, not the leaf's own negation.
+                // A NOT above a strict leaf is logical NOT, not the leaf's own negation. The leaf
+                // is parenthesized: `NOT x IS NOT 1` would read as `NOT (x IS NOT 1)`.
                 underIsNot = true
                 defer { underIsNot = false }
-                return "(\(try self.leaf(leaf, row)) IS NOT 1)"
+                return "((\(try self.leaf(leaf, row))) IS NOT 1)"
             }
             leaf.negated.toggle()
             return try self.leaf(leaf, row)
