@@ -203,13 +203,19 @@ final class OrNode: FilterNode {
         let marks = self.marks
         marks.ensure(ctx.table.rowCount)
         remaining.assign(b)
-        for operand in operands {
-            if remaining.count == 0 { break }
-            work.assign(remaining)
-            try operand.run(&work, ctx)
-            if work.count == 0 { continue }
-            work.forEach { marks.set($0) }
-            remaining.refine { _, r in !marks.contains(r) }
+        do throws(Diagnostic) {
+            for operand in operands {
+                if remaining.count == 0 { break }
+                work.assign(remaining)
+                try operand.run(&work, ctx)
+                if work.count == 0 { continue }
+                work.forEach { marks.set($0) }
+                remaining.refine { _, r in !marks.contains(r) }
+            }
+        } catch {
+            // The plan outlives a failed run: rows left marked would pass its next run unread.
+            b.forEach { marks.clear($0) }
+            throw error
         }
         b.refine { _, r in marks.contains(r) }
         b.forEach { marks.clear($0) }

@@ -511,6 +511,44 @@ import Testing
         #expect(result.objectIds == ["p10", "p11", "p22", "p23"])
     }
 
+    /// A run that fails in an OR's later arm leaves none of the rows its earlier arms passed
+    /// marked in the cached plan: the next run of the shape reads every row again (it had
+    /// passed them unread: a wrong answer, or none of the error the reference gives).
+    @Test func aFailedRunLeavesTheCachedPlanAsItWas() throws {
+        let items = database(
+            (
+                "Item",
+                [
+                    record("r0", ["dt": .date(0), "tags": .array([.date(5)])]),
+                    record("r1", ["dt": .date(100), "tags": .array([])]),
+                ]
+            ))
+        let engine = Engine(database: items)
+        let reference = ReferenceEvaluator(database: items)
+        // `dt != date(L) OR ANY tags == 'É'`: comparing a date element with 'É' is an error.
+        let query = { (l: Int64) in
+            Query(
+                className: "Item",
+                predicate: .or([
+                    .leaf(Leaf(.compare(.key("dt"), .ne, .literal(.date(l)), []), semantics: .sql)),
+                    .leaf(
+                        Leaf(
+                            .quantified(
+                                .any, .key("tags"), variable: "x",
+                                .leaf(Leaf(.compare(.variable("x"), .eq, .literal(.string("É")), []), semantics: .sql))),
+                            semantics: .predicate)),
+                ]))
+        }
+        // r1 passes the first arm, and r0 fails the second (the first error in row order is
+        // found again row by row, which reads the rows up to r0 only).
+        #expect(throws: Diagnostic.self) { try engine.run(query(0)) }
+        #expect(throws: Diagnostic.self) { try reference.run(query(0)) }
+        // r0 passes the first arm; r1 fails both.
+        #expect(try engine.run(query(100)).objectIds == ["r0"])
+        #expect(try reference.run(query(100)).objectIds == ["r0"])
+        #expect(engine.planCounts == Engine.PlanCounts(built: 1, reused: 0, rebound: 0, bound: 1))
+    }
+
     @Test func anotherTypeOrKeyOrLimitIsAnotherShape() throws {
         let engine = Engine(database: Self.people)
         _ = try engine.run(Query(className: "Person", predicate: compare("age", .gt, 5, .sql)))
