@@ -170,6 +170,8 @@ struct AccessPlanner {
                 return (.equal(index, values), true)
             }
         case .string(.key(let k), .beginsWith, .literal(.string(let prefix)), let options) where options.isEmpty:
+            // Foundation: an empty prefix is in no string, where every entry has it.
+            if s == .predicate, prefix.isEmpty { return nil }
             for index in store.valueIndexes(table.name, k)
             where index.kind == .ordered && !(s == .predicate && index.multiValued) {
                 return (

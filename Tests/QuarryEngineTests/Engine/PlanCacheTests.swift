@@ -549,6 +549,30 @@ import Testing
         #expect(engine.planCounts == Engine.PlanCounts(built: 1, reused: 0, rebound: 0, bound: 1))
     }
 
+    /// NSPredicate's empty prefix is in no string (Foundation), where every entry of an ordered
+    /// index has it: the index is not looked up for it, planned afresh or bound to the plan of
+    /// another prefix (the lookup had answered every string).
+    @Test func anEmptyPrefixFindsNothingThroughAnIndexUnderNSPredicate() throws {
+        let engine = Engine(database: Self.people)
+        try engine.createIndex(.ordered, on: "name", in: "Person")
+        let reference = ReferenceEvaluator(database: Self.people)
+        let prefix = { (p: String, negated: Bool, s: LeafSemantics) in
+            Query(
+                className: "Person",
+                predicate: .leaf(
+                    Leaf(.string(.key("name"), .beginsWith, .literal(.string(p)), []), negated: negated, semantics: s)))
+        }
+        for q in [
+            prefix("Jo", false, .predicate), prefix("", false, .predicate), prefix("", true, .predicate),
+            prefix("", false, .document),
+        ] {
+            #expect(try engine.run(q).objectIds == (try reference.run(q).objectIds))
+        }
+        #expect(try engine.run(prefix("", false, .predicate)).objectIds == [])
+        #expect(try engine.run(prefix("", true, .predicate)).objectIds.count == 30)
+        #expect(try engine.run(prefix("", false, .document)).objectIds.count == 27)
+    }
+
     @Test func anotherTypeOrKeyOrLimitIsAnotherShape() throws {
         let engine = Engine(database: Self.people)
         _ = try engine.run(Query(className: "Person", predicate: compare("age", .gt, 5, .sql)))
