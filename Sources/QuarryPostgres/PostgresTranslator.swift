@@ -103,7 +103,11 @@ struct PostgresTranslator {
 
     private mutating func negatedLeaf(_ leaf: inout Leaf, _ row: Row) throws(PostgresNotComparable) -> String {
         if leaf.semantics == .sql {
-            // A NOT above a strict leaf is logical NOT, not the leaf's own negation.
+            // A NOT above a strict leaf is logical NOT, not the leaf's own negation. A regex's
+            // superset under it would be a subset of the NOT: the regex is not translated.
+            let supersets = regexSupersets
+            regexSupersets = false
+            defer { regexSupersets = supersets }
             return "((\(try self.leaf(leaf, row))) IS NOT TRUE)"
         }
         leaf.negated.toggle()
