@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 QUARRY := .build/release/quarry
 
-.PHONY: demo test deps build release clean bench bench-store bench-postgres bench-server bench-concurrency docs docs-html fuzz lint format clients examples
+.PHONY: demo test deps build release clean bench bench-store bench-postgres bench-server bench-concurrency docs docs-html fuzz soak lint format clients examples
 
 # libpcre2-dev (regex) and libsqlite3-dev (the SQLite peer in tests and benchmarks),
 # found through pkg-config; postgresql for the PostgreSQL store's tests.
@@ -37,6 +37,14 @@ test: deps
 	$(SWIFT) test
 	$(MAKE) examples
 	$(MAKE) clients
+
+# The random agreement tests (every backend, the plan cache, parallel scans and writes against
+# the reference evaluator) over SOAK_SEEDS more seeds each than `make test` runs
+# (docs/ARCHITECTURE.md#tests): a longer search for a disagreement, not a gate.
+SOAK_SEEDS ?= 200
+SOAK_TESTS := AgreementTests|PushdownReachTests/randomQueries|rebindingWith|ParallelScanTests/randomQueriesAgree|MutationTests/changesInterleaved
+soak: deps
+	QUARRY_SOAK_SEEDS=$(SOAK_SEEDS) $(SWIFT) test --parallel --filter '$(SOAK_TESTS)'
 
 # Examples/: a package depending on this one, as a backend would (Swift 6 mode, warnings are
 # errors), built and run (docs/API.md).

@@ -28,7 +28,9 @@ import Testing
     /// With `runs` 3, each query runs three times in a row: its statement is sent unnamed, then
     /// prepared, then executed by name (docs/STORAGE.md#prepared-statements), with every
     /// parameter type the translator binds.
-    @Test(arguments: [(1, 1), (2, 1), (3, 1), (4, 1), (10, 3), (11, 3)] as [(UInt64, Int)])
+    @Test(
+        arguments: [(1, 1), (2, 1), (3, 1), (4, 1), (10, 3), (11, 3)]
+            + SoakSeeds.seeds([], more: 1000).map { ($0, $0 % 3 == 0 ? 3 : 1) } as [(UInt64, Int)])
     func randomQueriesAgreeWithTheReference(seed: UInt64, runs: Int) async throws {
         let store = try await PostgresServer.store()
         defer { store.close() }
@@ -38,7 +40,7 @@ import Testing
         _ = await Self.check(store, db, &random, queries: 120, depth: 3, runs: runs)
     }
 
-    @Test(arguments: [5, 6] as [UInt64])
+    @Test(arguments: SoakSeeds.seeds([5, 6], more: 2000))
     func withIndexes(seed: UInt64) async throws {
         let store = try await PostgresServer.store()
         defer { store.close() }
@@ -48,7 +50,7 @@ import Testing
         for key in ["i", "d", "s", "dt", "b", "g", "tags", "ptr", "ptr.name", "objectId", "labels", "nums"]
             as [FieldPath]
         {
-            try await store.createIndex(seed == 5 ? .hash : .ordered, on: key, in: "Item")
+            try await store.createIndex(seed % 2 == 1 ? .hash : .ordered, on: key, in: "Item")
         }
         try await store.createIndex(.geo, on: "g", in: "Item")
         try await store.createIndex(.ordered, on: "name", in: "Other")
@@ -57,7 +59,7 @@ import Testing
 
     /// Random saves (new objects and new versions), deletes, and pointer targets that come
     /// and go, each followed by queries, with indexes declared before the data changes.
-    @Test(arguments: [7, 8] as [UInt64])
+    @Test(arguments: SoakSeeds.seeds([7, 8], more: 3000))
     func underRandomWrites(seed: UInt64) async throws {
         let store = try await PostgresServer.store()
         defer { store.close() }

@@ -30,7 +30,7 @@ import Testing
         return Database([ClassData(name: "Item", records: items), db["Other"]!])
     }
 
-    @Test(arguments: [11, 12] as [UInt64])
+    @Test(arguments: SoakSeeds.seeds([11, 12], more: 4000))
     func randomQueriesOnPointersAgreeAsTargetsComeAndGo(seed: UInt64) async throws {
         let file = StoreFile()
         let store = try file.open()

@@ -76,7 +76,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    @Test(arguments: SoakSeeds.seeds([1, 2, 3, 4], more: 1000))
     func randomQueriesAgreeWithTheReference(seed: UInt64) {
         Self.check(seed: seed, items: 40, queries: 250, depth: 3)
     }
@@ -85,14 +85,14 @@ import Testing
         "i", "d", "s", "dt", "b", "tags", "m", "ptr", "rel", "ptr.name", "objectId", "labels", "nums",
     ]
 
-    @Test(arguments: [IndexKind.hash, .ordered], [5, 6] as [UInt64])
+    @Test(arguments: [IndexKind.hash, .ordered], SoakSeeds.seeds([5, 6], more: 2000))
     func withValueIndexes(kind: IndexKind, seed: UInt64) {
         Self.check(
             seed: seed, items: 40, queries: 250, depth: 3,
             indexes: Self.indexedKeys.map { (kind, $0, "Item") } + [(kind, "name", "Other"), (kind, "owner", "Other")])
     }
 
-    @Test(arguments: [7, 8] as [UInt64])
+    @Test(arguments: SoakSeeds.seeds([7, 8], more: 3000))
     func withGeoIndexes(seed: UInt64) {
         Self.check(seed: seed, items: 60, queries: 250, depth: 2, indexes: [(.geo, "g", "Item"), (.geo, "m", "Item")])
     }

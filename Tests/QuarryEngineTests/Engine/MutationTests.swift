@@ -37,7 +37,7 @@ import Testing
         #expect(starts() == before)
     }
 
-    @Test(arguments: [21, 22, 23] as [UInt64])
+    @Test(arguments: SoakSeeds.seeds([21, 22, 23], more: 1000))
     func changesInterleavedWithQueries(seed: UInt64) throws {
         var random = RandomData(seed: seed)
         var db = random.database(items: 30, others: 6)

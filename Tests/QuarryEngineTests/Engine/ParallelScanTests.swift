@@ -18,7 +18,9 @@ import Testing
         Engine(database: db, now: clock, random: { 0.5 }, parallelism: parallelism)
     }
 
-    @Test(arguments: [(11, 2, 1), (12, 3, 3), (13, 4, 7), (14, 2, 16)] as [(UInt64, Int, Int)])
+    @Test(
+        arguments: [(11, 2, 1), (12, 3, 3), (13, 4, 7), (14, 2, 16)]
+            + SoakSeeds.seeds([], more: 1000).map { ($0, 2 + Int($0 % 3), 1 + Int($0 % 9)) } as [(UInt64, Int, Int)])
     func randomQueriesAgree(seed: UInt64, threads: Int, morselRows: Int) {
         var random = RandomData(seed: seed)
         let db = random.database(items: 120, others: 6)

@@ -254,17 +254,18 @@ import Testing
         }
     }
 
-    @Test(arguments: [11, 12, 13] as [UInt64])
+    /// The test's own seeds rebind many plans; the extra seeds of `make soak` check answers only.
+    @Test(arguments: SoakSeeds.seeds([11, 12, 13], more: 1000))
     func rebindingWithoutIndexes(seed: UInt64) {
         let counts = Self.checkRebinding(seed: seed, indexes: [])
-        #expect(counts.rebound > 100)
+        if seed < 1000 { #expect(counts.rebound > 100) }
     }
 
-    @Test(arguments: [IndexKind.hash, .ordered], [14, 15] as [UInt64])
+    @Test(arguments: [IndexKind.hash, .ordered], SoakSeeds.seeds([14, 15], more: 2000))
     func rebindingWithValueIndexes(kind: IndexKind, seed: UInt64) {
         let counts = Self.checkRebinding(
             seed: seed, indexes: EngineAgreementTests.indexedKeys.map { (kind, $0, "Item") })
-        #expect(counts.rebound > 100)
+        if seed < 1000 { #expect(counts.rebound > 100) }
     }
 
     @Test func rebindingWithGeoIndexes() {
