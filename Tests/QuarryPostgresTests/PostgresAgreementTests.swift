@@ -7,7 +7,8 @@ import Testing
 /// queries over every leaf kind and all three leaf semantics, the store returns exactly what
 /// `ReferenceEvaluator.run` returns (records, order, count) or fails with the same error. Odd
 /// seeds use data whose fields mix types (mostly residual), even seeds typed data (mostly
-/// pushed down).
+/// pushed down). Each test's seeds run one at a time (`.serialized`): every case opens a store
+/// with connections of its own, and the hundreds of `make soak` at once exhausted the server's.
 @Suite struct PostgresAgreementTests {
     /// Random queries on the store agree with the reference over `db`; records the first that
     /// does not (false then). With `runs`, each query runs that many times in a row, and an
@@ -29,6 +30,7 @@ import Testing
     /// prepared, then executed by name (docs/STORAGE.md#prepared-statements), with every
     /// parameter type the translator binds.
     @Test(
+        .serialized,
         arguments: [(1, 1), (2, 1), (3, 1), (4, 1), (10, 3), (11, 3)]
             + SoakSeeds.seeds([], more: 1000).map { ($0, $0 % 3 == 0 ? 3 : 1) } as [(UInt64, Int)])
     func randomQueriesAgreeWithTheReference(seed: UInt64, runs: Int) async throws {
@@ -40,7 +42,7 @@ import Testing
         _ = await Self.check(store, db, &random, queries: 120, depth: 3, runs: runs)
     }
 
-    @Test(arguments: SoakSeeds.seeds([5, 6], more: 2000))
+    @Test(.serialized, arguments: SoakSeeds.seeds([5, 6], more: 2000))
     func withIndexes(seed: UInt64) async throws {
         let store = try await PostgresServer.store()
         defer { store.close() }
@@ -59,7 +61,7 @@ import Testing
 
     /// Random saves (new objects and new versions), deletes, and pointer targets that come
     /// and go, each followed by queries, with indexes declared before the data changes.
-    @Test(arguments: SoakSeeds.seeds([7, 8], more: 3000))
+    @Test(.serialized, arguments: SoakSeeds.seeds([7, 8], more: 3000))
     func underRandomWrites(seed: UInt64) async throws {
         let store = try await PostgresServer.store()
         defer { store.close() }
