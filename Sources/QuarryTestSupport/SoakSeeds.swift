@@ -9,12 +9,25 @@ public enum SoakSeeds {
         own + (first..<first + extra)
     }
 
-    /// How many more seeds each test runs: 0 unless the variable is set.
+    /// How many more seeds each test runs: 0 unless the variable is set. A value that is not a
+    /// count stops the run, naming it (Swift Testing reads arguments before any test can fail).
     public static let extra: UInt64 = {
-        guard let text = ProcessInfo.processInfo.environment["QUARRY_SOAK_SEEDS"] else { return 0 }
-        guard let n = UInt64(text), n <= 1_000_000 else {
-            fatalError("QUARRY_SOAK_SEEDS is '\(text)', not a count of seeds from 0 to 1000000")
+        switch count(ProcessInfo.processInfo.environment["QUARRY_SOAK_SEEDS"]) {
+        case .success(let n): return n
+        case .failure(let problem): fatalError(problem.message)
         }
-        return n
     }()
+
+    public struct Problem: Error, Equatable {
+        public let message: String
+    }
+
+    /// The variable's count: 0 when unset, else a number from 0 to 1,000,000.
+    public static func count(_ text: String?) -> Result<UInt64, Problem> {
+        guard let text else { return .success(0) }
+        guard let n = UInt64(text), n <= 1_000_000 else {
+            return .failure(Problem(message: "QUARRY_SOAK_SEEDS is '\(text)', not a count of seeds from 0 to 1000000"))
+        }
+        return .success(n)
+    }
 }
