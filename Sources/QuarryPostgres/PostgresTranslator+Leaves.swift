@@ -166,7 +166,7 @@ extension PostgresTranslator {
     }
 
     /// The outcome of `x op v` for a non-null x of `kind` and a non-null literal.
-    private mutating func comparison(
+    mutating func comparison(
         _ x: String, _ kind: PostgresKind?, _ op: ComparisonOperator, _ v: Value, _ options: StringOptions,
         _ rule: LeafRule, element: Bool
     ) throws(PostgresNotComparable) -> PostgresOutcome {

@@ -136,8 +136,9 @@ struct PostgresTranslator {
         case .inCollection(let e, let c, let options): return try inCollection(e, c, options, rule, row)
         case .isNull(let e): return try isNull(e, rule, row)
         case .string(let e, let op, let pattern, let options): return try string(e, op, pattern, options, rule, row)
-        case .containsAll, .containedBy, .arraySize:
-            throw PostgresNotComparable("whole-array tests ($all, $containedBy, $size) are evaluated by Quarry")
+        case .containsAll(let e, let list): return try containsAll(e, list, rule, row)
+        case .containedBy(let e, let list): return try containedBy(e, list, rule, row)
+        case .arraySize(let e, let n): return try arraySize(e, n, rule, row)
         case .quantified: throw PostgresNotComparable("ANY/ALL/NONE quantifiers are evaluated by Quarry")
         case .geo(let condition): return try geo(condition, rule, row)
         case .inQuery(let key, let inner): return try inQuery(key, inner, rule, row)

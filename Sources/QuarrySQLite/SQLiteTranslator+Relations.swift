@@ -205,7 +205,8 @@ extension SQLiteTranslator {
         case .unsupported(let reason)?:
             throw SQLiteNotComparable("\(parent.className).\(key) is not loaded into SQLite: \(reason)")
         case .array(.pointer(let c)?)? where c == row.table.className:
-            listed = "\(me) IN (SELECT value FROM json_each(\(field)))"
+            // EXISTS rather than IN: a null element would make `NOT IN` unknown.
+            listed = exists(field, "value = \(me)")
         case .pointer(let c)? where c == row.table.className:
             listed = "\(me) IS \(field)"
         case nil, .array?:

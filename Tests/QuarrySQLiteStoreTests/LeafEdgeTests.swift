@@ -73,4 +73,30 @@ import Testing
             #expect(try Self.ids(Self.leaf(test, .document)) == ["a", "b"])
         }
     }
+
+    /// `$relatedTo`, negated, on a parent whose array of pointers holds a null: the store's `NOT
+    /// (objectId IN (…, NULL))` was unknown for every object the list does not name, which then
+    /// matched nothing. Found by the PostgreSQL store's golden test of the same leaf.
+    @Test func aNegatedRelatedToOverAListWithANull() throws {
+        var db = Database()
+        for i in 0..<6 { db.insert(Record(objectId: "i\(i)", fields: []), into: "Item") }
+        let item = { (i: Int) in Value.pointer(Pointer(className: "Item", objectId: "i\(i)")) }
+        db.insert(Record(objectId: "a", fields: [("list", .array([item(2), .null, item(5)]))]), into: "Shelf")
+        let file = StoreFile()
+        let store = try file.open()
+        try store.save(db)
+        let reference = ReferenceEvaluator(database: db)
+        for semantics in [LeafSemantics.sql, .predicate, .document] {
+            for negated in [false, true] {
+                let query = Query(
+                    className: "Item",
+                    predicate: Self.leaf(
+                        .relatedTo(Pointer(className: "Shelf", objectId: "a"), key: "list"), negated: negated, semantics
+                    ))
+                let answer = try store.query(query).records.map(\.objectId)
+                #expect(answer == (negated ? ["i0", "i1", "i3", "i4"] : ["i2", "i5"]), "\(semantics)")
+                #expect(answer == (try reference.run(query).records.map(\.objectId)))
+            }
+        }
+    }
 }
