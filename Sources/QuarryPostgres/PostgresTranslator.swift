@@ -142,8 +142,8 @@ struct PostgresTranslator {
         case .quantified: throw PostgresNotComparable("ANY/ALL/NONE quantifiers are evaluated by Quarry")
         case .geo(let condition): return try geo(condition, rule, row)
         case .inQuery(let key, let inner): return try inQuery(key, inner, rule, row)
-        case .select, .relatedTo:
-            throw PostgresNotComparable("inner queries and relations are evaluated by Quarry")
+        case .select(let key, let inner, let innerKey): return try select(key, inner, innerKey, rule, row)
+        case .relatedTo(let parent, let key): return try relatedTo(parent, key, rule, row)
         case .text:
             throw PostgresNotComparable("text search ($text) has no PostgreSQL equivalent with the same tokenizing")
         }

@@ -81,9 +81,10 @@ extension RandomData {
         case 11:
             return .relatedTo(Pointer(className: "Item", objectId: "i\(int(8))"), key: "rel")
         case 12:
-            switch int(3) {
+            switch int(4) {
             case 0: return .text(key, TextSearch(terms: pick(["joe", "a b", "-zed", "é"])))
             case 1: return .arraySize(.key(key), int(4))
+            case 2: return .containedBy(.key(key), .list((0..<int(4)).map { _ in .literal(literal()) }))
             default: return .containsAll(.key(key), .list((0..<(1 + int(2))).map { _ in .literal(literal()) }))
             }
         default:

@@ -21,7 +21,6 @@ import Testing
         "a polygon test is narrowed by PostgreSQL to the polygon's bounding box and decided by Quarry",
         "a negated polygon test is evaluated by Quarry",
         "a geo test on a field that is not only geo points is evaluated by Quarry",
-        "inner queries and relations are evaluated by Quarry",
         "$inQuery is pushed down only on a pointer to the inner query's class",
         "an inner query on a class the store does not have is evaluated by Quarry",
         "an inner query with a negative skip or limit is evaluated by Quarry",

@@ -64,12 +64,13 @@ import Testing
     /// stored strings as dates in BETWEEN and IN, SQL IN lists holding a string that is no date
     /// against a date column (the reference fails on the first such member it reaches), Parse
     /// IN lists with null or pointer members and pointer equality on array elements; Parse's
-    /// `$all` on a single pointer (an AND of equalities); and two mixes the random data added
+    /// `$all` on a single pointer (an AND of equalities) and `$all`/`$containedBy` on a list of
+    /// pointers (whose dangling elements only the reference compares by identity); and two mixes the random data added
     /// for MongoDB's array paths brought up (a date literal against an array of strings, BETWEEN
     /// with mixed bounds on a double column).
     static let pending = [
         "between array of string", "between string", "compare array of string with literal pointer",
-        "in array of", "in date list", "in string list", "containsAll pointers",
+        "in array of", "in date list", "in string list", "containsAll pointers", "containedBy pointers",
         "compare array of string with literal date", "between double",
     ]
 
