@@ -89,7 +89,9 @@ public struct RandomData {
                 fields.append(("nums", .array((0..<int(4)).map { _ in .int(pick(Self.ints)) })))
             }
             if chance(60) {
-                fields.append(("rel", .array((0..<int(3)).map { _ in pointerValue("Other", "o\(int(others + 1))") })))
+                // Now and then a null among the pointers (`NOT IN` over a list with a null).
+                let pointers = (0..<int(3)).map { _ in chance(8) ? .null : pointerValue("Other", "o\(int(others + 1))") }
+                fields.append(("rel", .array(pointers)))
             }
             if chance(50) { fields.append(("docs", documents())) }
             itemRecords.append(Record(objectId: "i\(n)", fields: fields))
