@@ -33,7 +33,6 @@ extension PostgresTranslator {
         throws(PostgresNotComparable) -> String
     {
         let x = try operand(key, row)
-        if case .geo = x { throw PostgresNotComparable("comparing a geo point with = or < is evaluated by Quarry") }
         guard let innerClass = catalog.classes[inner.className] else {
             throw PostgresNotComparable("an inner query on a class the store does not have is evaluated by Quarry")
         }
@@ -55,7 +54,7 @@ extension PostgresTranslator {
             return document && ((kind.isPointer && innerKind == .text) || (kind == .text && innerKind.isPointer))
         }
         switch x {
-        case .geo: preconditionFailure("refused above")
+        case .geo: throw PostgresNotComparable("comparing a geo point with = or < is evaluated by Quarry")
         case .scalar(let sql, let kind):
             guard comparable(kind) else { return scalarLeaf(sql, .always(false), nullPasses: false, rule) }
             let values = try innerValues(inner, innerKey, asElements: false)
