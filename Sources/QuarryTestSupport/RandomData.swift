@@ -90,7 +90,10 @@ public struct RandomData {
             }
             if chance(60) {
                 // Now and then a null among the pointers (`NOT IN` over a list with a null).
-                let pointers = (0..<int(3)).map { _ in chance(8) ? .null : pointerValue("Other", "o\(int(others + 1))") }
+                var pointers: [Value] = []
+                for _ in 0..<int(3) {
+                    pointers.append(chance(8) ? .null : pointerValue("Other", "o\(int(others + 1))"))
+                }
                 fields.append(("rel", .array(pointers)))
             }
             if chance(50) { fields.append(("docs", documents())) }
