@@ -88,8 +88,10 @@ extension PostgresTranslator {
         case .unsupported(let reason)?:
             throw PostgresNotComparable("\(parent.className).\(key) is not pushed down: \(reason)")
         case .array(.pointer(let c)?)? where c == row.table.name:
-            // EXISTS rather than IN: a null element would make `NOT IN` unknown.
-            listed = exists(value, "value = \(me)")
+            // The nulls left out: one would make `NOT IN` unknown. An IN, not an EXISTS per row,
+            // lets PostgreSQL look the few listed objects up by objectid.
+            listed =
+                "(\(me) IN (SELECT e.value FROM jsonb_array_elements_text(\(value)) AS e(value) WHERE e.value IS NOT NULL))"
         case .pointer(let c)? where c == row.table.name:
             listed = "(\(me) IS NOT DISTINCT FROM (SELECT \(alias).doc->>'f\(field.number)' \(owner)))"
         default:

@@ -205,8 +205,9 @@ extension SQLiteTranslator {
         case .unsupported(let reason)?:
             throw SQLiteNotComparable("\(parent.className).\(key) is not loaded into SQLite: \(reason)")
         case .array(.pointer(let c)?)? where c == row.table.className:
-            // EXISTS rather than IN: a null element would make `NOT IN` unknown.
-            listed = exists(field, "value = \(me)")
+            // The nulls left out: one would make `NOT IN` unknown. An IN, not an EXISTS per row,
+            // lets SQLite look the few listed objects up by objectId.
+            listed = "\(me) IN (SELECT value FROM json_each(\(field)) WHERE value IS NOT NULL)"
         case .pointer(let c)? where c == row.table.className:
             listed = "\(me) IS \(field)"
         case nil, .array?:

@@ -117,4 +117,31 @@ import Testing
             QueryOutcome { () throws(Diagnostic) in try store.query(q) }
                 == QueryOutcome { () throws(Diagnostic) in try reference.run(q) })
     }
+
+    /// `$relatedTo` finds the objects its parent lists by objectId (a SEARCH of the class's
+    /// objectId index), not by testing the parent's list on every row of the class.
+    @Test func relatedToLooksTheListedObjectsUp() throws {
+        var db = Self.database
+        let listed: [Value] = [.pointer(Pointer(className: "Person", objectId: "p3")), .null]
+        db.insert(Record(objectId: "team", fields: [("members", .array(listed))]), into: "Team")
+        let file = StoreFile()
+        let store = try file.open()
+        try store.save(db)
+        let reference = ReferenceEvaluator(database: db)
+        for negated in [false, true] {
+            let q = Query(
+                className: "Person",
+                predicate: .leaf(
+                    Leaf(
+                        .relatedTo(Pointer(className: "Team", objectId: "team"), key: "members"), negated: negated,
+                        semantics: .document)))
+            #expect(try store.query(q) == (try reference.run(q)))
+            guard !negated else { continue }
+            #expect(try store.query(q).objectIds == ["p3"])
+            let e = try store.explanation(q)
+            #expect(e.residual.isEmpty)
+            // The class's own rows (`t0`), not only the parent's.
+            #expect(e.plan.contains { $0.hasPrefix("SEARCH t0 ") && $0.contains("(objectId=?)") }, "\(e.plan)")
+        }
+    }
 }
