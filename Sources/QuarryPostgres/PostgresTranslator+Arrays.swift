@@ -31,7 +31,7 @@ extension PostgresTranslator {
             }
         }
         let all = tests.isEmpty ? "FALSE" : "(" + tests.joined(separator: " AND ") + ")"
-        return wholeArray(x, all, strict: false, rule)
+        return rule.wholeArray(x, all, strict: false)
     }
 
     /// `$all` on a field of single values: MongoDB's AND of equalities, which a non-null value
@@ -54,7 +54,7 @@ extension PostgresTranslator {
             }
         }
         let all = members.isEmpty ? "FALSE" : tests.isEmpty ? "TRUE" : "(" + tests.joined(separator: " AND ") + ")"
-        return wholeArray(x, all, strict: false, rule)
+        return rule.wholeArray(x, all, strict: false)
     }
 
     /// `$containedBy`: no element is outside the list (an empty array is contained in any).
@@ -81,7 +81,7 @@ extension PostgresTranslator {
         case (false, true): violation = "TRUE"
         case (false, false): violation = "(value IS NULL OR \(value) NOT IN \(parameterList(bound)))"
         }
-        return wholeArray(x, "NOT \(exists(x, violation))", strict: false, rule)
+        return rule.wholeArray(x, "NOT \(exists(x, violation))", strict: false)
     }
 
     /// `$size`: the array has exactly `size` elements, nulls included.
@@ -89,15 +89,7 @@ extension PostgresTranslator {
         -> String
     {
         guard case .array(let x, _) = try arrayOperand(e, row) else { return constant(rule.withoutOperand) }
-        return wholeArray(x, "jsonb_array_length(\(x)) = \(parameter(String(size), "bigint"))", strict: true, rule)
-    }
-
-    /// A test on a non-null array; a null or missing array decides as `withoutOperand`.
-    /// `strict`: the test is NULL for a NULL array.
-    private func wholeArray(_ x: String, _ test: String, strict: Bool, _ rule: LeafRule) -> String {
-        let passes = strict ? test : "(\(x) IS NOT NULL AND \(test))"
-        guard rule.negated else { return passes }
-        return rule.withoutOperand ? "(\(x) IS NULL OR NOT \(test))" : "(\(x) IS NOT NULL AND NOT \(test))"
+        return rule.wholeArray(x, "jsonb_array_length(\(x)) = \(parameter(String(size), "bigint"))", strict: true)
     }
 
     /// The operand of an array test; nil when the field holds no arrays (the test does not apply).
@@ -111,12 +103,13 @@ extension PostgresTranslator {
         return nil
     }
 
-    /// The members of a literal list (a single literal is a list of one; null is empty).
+    /// The members of a literal list.
     private func literalList(_ e: Expr) throws(PostgresNotComparable) -> [Value] {
-        if let items = e.literalValues { return items }
-        if case .literal(let v) = e { return v.isNull ? [] : [v] }
-        throw PostgresNotComparable(
-            "comparisons of computed values (arithmetic, functions, aggregates) are evaluated by Quarry")
+        guard let members = e.arrayTestMembers else {
+            throw PostgresNotComparable(
+                "comparisons of computed values (arithmetic, functions, aggregates) are evaluated by Quarry")
+        }
+        return members
     }
 
     private func constant(_ b: Bool) -> String { b ? "TRUE" : "FALSE" }

@@ -98,9 +98,7 @@ extension PostgresTranslator {
             // Nothing else lists an object of this class.
             listed = "FALSE"
         }
-        guard rule.negated else { return listed }
-        if rule.semantics != .sql { return "(NOT \(listed))" }
-        return "(\(value) IS NOT NULL AND NOT \(listed))"
+        return rule.related(listed, field: value)
     }
 
     /// "Not among the inner query's values", never TRUE for NULL: SQL's `NULL NOT IN (empty)` is

@@ -28,7 +28,7 @@ extension SQLiteTranslator {
         }
         // An empty list contains nothing (Parse: `$all: []` matches no object).
         let all = tests.isEmpty ? "0" : "(" + tests.joined(separator: " AND ") + ")"
-        return wholeArray(x, all, strict: false, rule)
+        return rule.wholeArray(x, all, strict: false)
     }
 
     /// `$all` on a field that holds single values: MongoDB reads it as an AND of equalities,
@@ -51,7 +51,7 @@ extension SQLiteTranslator {
             }
         }
         let all = members.isEmpty ? "0" : tests.isEmpty ? "1" : "(" + tests.joined(separator: " AND ") + ")"
-        return wholeArray(x, all, strict: false, rule)
+        return rule.wholeArray(x, all, strict: false)
     }
 
     mutating func containedBy(_ e: Expr, _ listExpr: Expr, _ rule: LeafRule, _ row: Row) throws(SQLiteNotComparable)
@@ -75,21 +75,13 @@ extension SQLiteTranslator {
         case (false, true): violation = "1"
         case (false, false): violation = "(value IS NULL OR value NOT IN \(parameterList(bound)))"
         }
-        return wholeArray(x, "NOT \(exists(x, violation))", strict: false, rule)
+        return rule.wholeArray(x, "NOT \(exists(x, violation))", strict: false)
     }
 
     mutating func arraySize(_ e: Expr, _ size: Int, _ rule: LeafRule, _ row: Row) throws(SQLiteNotComparable) -> String
     {
         guard case .array(let x, _) = try arrayOperand(e, row) else { return rule.withoutOperand ? "1" : "0" }
-        return wholeArray(x, "json_array_length(\(x)) = \(size)", strict: true, rule)
-    }
-
-    /// A test on a non-null array value; a null or missing array decides as `withoutOperand`.
-    /// `strict`: the test is NULL for a NULL array.
-    private func wholeArray(_ x: String, _ test: String, strict: Bool, _ rule: LeafRule) -> String {
-        let passes = strict ? test : "(\(x) IS NOT NULL AND \(test))"
-        guard rule.negated else { return passes }
-        return rule.withoutOperand ? "(\(x) IS NULL OR NOT \(test))" : "(\(x) IS NOT NULL AND NOT \(test))"
+        return rule.wholeArray(x, "json_array_length(\(x)) = \(parameter(.int(Int64(size))))", strict: true)
     }
 
     /// The operand of an array test; nil when it is not an array (the test then does not apply).
@@ -102,11 +94,12 @@ extension SQLiteTranslator {
         return nil
     }
 
-    /// The members of a literal list (a single literal is a list of one; null is empty).
+    /// The members of a literal list.
     private func list(_ e: Expr) throws(SQLiteNotComparable) -> [Value] {
-        if let items = e.literalValues { return items }
-        if case .literal(let v) = e { return v.isNull ? [] : [v] }
-        throw SQLiteNotComparable("array tests against computed lists are not translated")
+        guard let members = e.arrayTestMembers else {
+            throw SQLiteNotComparable("array tests against computed lists are not translated")
+        }
+        return members
     }
 
     // MARK: - Inner queries and relations
@@ -216,9 +209,7 @@ extension SQLiteTranslator {
             // A single value that is not a pointer to this class lists nothing.
             listed = "0"
         }
-        guard rule.negated else { return listed }
-        if rule.semantics != .sql { return "(NOT \(listed))" }
-        return "(\(field) IS NOT NULL AND NOT \(listed))"
+        return rule.related(listed, field: field)
     }
 }
 

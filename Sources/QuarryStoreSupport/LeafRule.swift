@@ -28,6 +28,33 @@ package struct LeafRule {
         }
         return (path.components[0], path.components[1])
     }
+
+    /// A whole-array test (`$all`, `$containedBy`, `$size`) as SQL over the array `x` (SQLite
+    /// and PostgreSQL alike): `test` on a non-null array, and a null or missing array deciding
+    /// as `withoutOperand`. `strict`: `test` is already NULL for a NULL array.
+    package func wholeArray(_ x: String, _ test: String, strict: Bool) -> String {
+        let passes = strict ? test : "(\(x) IS NOT NULL AND \(test))"
+        guard negated else { return passes }
+        return withoutOperand ? "(\(x) IS NULL OR NOT \(test))" : "(\(x) IS NOT NULL AND NOT \(test))"
+    }
+
+    /// `$relatedTo` as SQL, from `listed` (whether the parent's `field` lists the row, never
+    /// unknown): a missing parent or a null field (`field` NULL) decides as `withoutOperand`.
+    package func related(_ listed: String, field: String) -> String {
+        guard negated else { return listed }
+        if semantics != .sql { return "(NOT \(listed))" }
+        return "(\(field) IS NOT NULL AND NOT \(listed))"
+    }
+}
+
+extension Expr {
+    /// The members of a whole-array test's literal list (a single literal is a list of one, a
+    /// null an empty list); nil for a computed list, which the stores leave residual.
+    package var arrayTestMembers: [Value]? {
+        if let items = literalValues { return items }
+        if case .literal(let v) = self { return v.isNull ? [] : [v] }
+        return nil
+    }
 }
 
 extension ComparisonOperator {
