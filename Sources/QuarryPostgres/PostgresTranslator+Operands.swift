@@ -23,19 +23,55 @@ struct Literal: Equatable {
 }
 
 extension PostgresTranslator {
-    /// The operand a key path reaches from the row: a field, the objectId, a pointer's own
-    /// objectId, a geo point's latitude or longitude. Paths through pointers and arrays stay
-    /// residual.
+    /// Where the current object's document is: a row of the FROM clause, or the object a pointer
+    /// leads to (a correlated lookup by objectid, NULL when no object has that id).
+    private enum Place {
+        case row(Row)
+        case lookup(PostgresCatalog.Class, id: String, depth: Int)
+
+        var doc: String {
+            switch self {
+            case .row(let row): return "\(row.alias).doc"
+            case .lookup(let table, let id, let depth):
+                return "(SELECT l\(depth).doc FROM \(table.table) AS l\(depth) WHERE l\(depth).objectid = \(id))"
+            }
+        }
+
+        var objectId: String {
+            switch self {
+            case .row(let row): return "\(row.alias).objectid"
+            case .lookup(let table, let id, let depth):
+                return "(SELECT l\(depth).objectid FROM \(table.table) AS l\(depth) WHERE l\(depth).objectid = \(id))"
+            }
+        }
+
+        /// A string field's text in the "C" collation; on the row, the expression its index is
+        /// built on.
+        func text(_ field: PostgresCatalog.Field) -> String {
+            if case .row(let row) = self { return PostgresTranslator.text(row, field) }
+            return "((\(doc)->>'f\(field.number)') COLLATE \"C\")"
+        }
+    }
+
+    /// The operand a key path reaches from the row: a field, the objectId, a geo point's
+    /// latitude or longitude, and the same through pointers (each hop a lookup of the target by
+    /// objectid: a dangling or null pointer reaches nothing, as in Quarry). Paths through arrays
+    /// stay residual.
     func operand(_ path: FieldPath, _ row: Row) throws(PostgresNotComparable) -> PostgresOperand {
-        let components = path.components
+        try operand(path.components[...], row.table, .row(row), path)
+    }
+
+    private func operand(
+        _ components: ArraySlice<String>, _ table: PostgresCatalog.Class, _ place: Place, _ path: FieldPath
+    ) throws(PostgresNotComparable) -> PostgresOperand {
         guard let name = components.first else { throw PostgresNotComparable("an empty key path") }
         let rest = components.dropFirst()
         if name == "objectId" {
-            return rest.isEmpty ? .scalar("\(row.alias).objectid", .text) : .scalar("NULL", nil)
+            return rest.isEmpty ? .scalar(place.objectId, .text) : .scalar("NULL", nil)
         }
         // Quarry reads a field no object has as missing.
-        guard let field = row.table.field(name) else { return .scalar("NULL", nil) }
-        let doc = "\(row.alias).doc->'f\(field.number)'"
+        guard let field = table.field(name) else { return .scalar("NULL", nil) }
+        let doc = "\(place.doc)->'f\(field.number)'"
         switch field.kind {
         case .unsupported(let reason)?: throw PostgresNotComparable("\(path) is not pushed down: \(reason)")
         case .geoPoint?:
@@ -45,11 +81,16 @@ extension PostgresTranslator {
             case ["longitude"]: return .scalar("(\(doc)->1)", .number)
             default: return .scalar("NULL", nil)
             }
-        case .pointer?:
-            if rest.isEmpty { return .scalar(Self.text(row, field), field.kind) }
+        case .pointer(let target)?:
+            if rest.isEmpty { return .scalar(place.text(field), field.kind) }
             // The pointer's own id, whether or not its object is there.
-            if Array(rest) == ["objectId"] { return .scalar(Self.text(row, field), .text) }
-            throw PostgresNotComparable("the path \(path) follows a pointer, which Quarry evaluates")
+            if Array(rest) == ["objectId"] { return .scalar(place.text(field), .text) }
+            // A class the store does not hold: every such pointer dangles, and reaches nothing.
+            guard let next = catalog.classes[target] else { return .scalar("NULL", nil) }
+            // The id without a collation of its own, so that the lookup uses the objectid index.
+            let depth = if case .lookup(_, _, let d) = place { d + 1 } else { 1 }
+            let id = "(\(place.doc)->>'f\(field.number)')"
+            return try operand(rest, next, .lookup(next, id: id, depth: depth), path)
         case .array(let element)?:
             guard rest.isEmpty else {
                 throw PostgresNotComparable("the path \(path) maps over an array, which Quarry evaluates")
@@ -57,7 +98,7 @@ extension PostgresTranslator {
             return .array("(\(doc))", element: element)
         case .text?:
             // A step into a string reaches nothing.
-            return rest.isEmpty ? .scalar(Self.text(row, field), .text) : .scalar("NULL", nil)
+            return rest.isEmpty ? .scalar(place.text(field), .text) : .scalar("NULL", nil)
         case .number?, .date?, .bool?, nil:
             return rest.isEmpty ? .scalar("(\(doc))", field.kind) : .scalar("NULL", nil)
         }

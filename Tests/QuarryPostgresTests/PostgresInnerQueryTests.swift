@@ -102,8 +102,8 @@ import Testing
         }
     }
     /// `city.pop op literal`: pushed as membership in the passing cities where the leaf holds
-    /// exactly when the target exists and passes, residual otherwise; the answers are the
-    /// reference's, dangling, missing and null pointers included.
+    /// exactly when the target exists and passes, and otherwise as a lookup of each row's city
+    /// by objectid; the answers are the reference's, dangling, missing and null pointers included.
     @Test func pathsThroughAPointerAgreeWithTheReference() async throws {
         let (store, reference) = try await Self.loaded()
         defer { store.close() }
@@ -121,10 +121,12 @@ import Testing
                             let actual = await QueryOutcome { () async throws(Diagnostic) in try await store.query(q) }
                             #expect(actual == expected, "\(predicate)")
                             let e = try await store.explain(q, variables: [:])
-                            if e.statement?.contains("IN (SELECT") == true {
-                                #expect(e.residual.isEmpty)
-                                pushed += 1
-                            }
+                            // Left to Quarry only where it may throw (a string read as a date
+                            // under the SQL semantics), never for want of a translation.
+                            #expect(
+                                e.residual.allSatisfy { $0.reason.hasPrefix("may throw") },
+                                "\(predicate): \(e.residual.map(\.reason))")
+                            if e.statement?.contains("IN (SELECT") == true { pushed += 1 }
                         }
                     }
                 }

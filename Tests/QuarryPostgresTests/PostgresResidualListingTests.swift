@@ -32,7 +32,6 @@ import Testing
         "may throw on some row (a regex), so narrowed by PostgreSQL to the rows its regular expressions' LIKE supersets let through and decided by Quarry",
         "regular expressions are evaluated by Quarry (PCRE2, which PostgreSQL's engine is not)",
         "text search ($text) has no PostgreSQL equivalent with the same tokenizing",
-        "the path follows a pointer, which Quarry evaluates",
         "the path maps over an array, which Quarry evaluates",
         "it holds object values",
         "its arrays hold array values",
