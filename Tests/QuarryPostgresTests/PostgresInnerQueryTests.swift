@@ -37,6 +37,18 @@ import Testing
         return (store, ReferenceEvaluator(database: db, now: { 1_700_000_000_000 }, random: { 0.5 }))
     }
 
+    /// Checks the store's answer to `q` against the reference's (the same records, or the same
+    /// first error), and returns the store's explanation of `q`.
+    static func agreeing(
+        _ store: PostgresStore, _ reference: ReferenceEvaluator, _ q: Query, _ label: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> BackendExplanation {
+        let expected = QueryOutcome { () throws(Diagnostic) in try reference.run(q) }
+        let actual = await QueryOutcome { () async throws(Diagnostic) in try await store.query(q) }
+        #expect(actual == expected, "\(label)", sourceLocation: sourceLocation)
+        return try await store.explain(q, variables: [:])
+    }
+
     @Test func innerQueriesArePushedAndAgreeWithTheReference() async throws {
         let (store, reference) = try await Self.loaded()
         defer { store.close() }
@@ -55,12 +67,8 @@ import Testing
                     for semantics in [LeafSemantics.sql, .document] {
                         let leaf = Filter.leaf(Leaf(.inQuery("city", inner), negated: negated, semantics: semantics))
                         let q = Query(className: "Person", predicate: leaf, profile: profile)
-                        let expected = QueryOutcome { () throws(Diagnostic) in try reference.run(q) }
-                        let actual = await QueryOutcome { () async throws(Diagnostic) in
-                            try await store.run(q, variables: [:])
-                        }
-                        #expect(actual == expected, "\(profile) \(negated) \(semantics) \(inner)")
-                        let explanation = try await store.explain(q, variables: [:])
+                        let explanation = try await Self.agreeing(
+                            store, reference, q, "\(profile) \(negated) \(semantics) \(inner)")
                         #expect(explanation.residual.isEmpty)
                         #expect(explanation.statement?.contains("IN (SELECT") == true)
                     }
@@ -117,10 +125,7 @@ import Testing
                             semantics: semantics)
                         for predicate in [Filter.leaf(leaf), .not(.leaf(leaf))] {
                             let q = Query(className: "Person", predicate: predicate)
-                            let expected = QueryOutcome { () throws(Diagnostic) in try reference.run(q) }
-                            let actual = await QueryOutcome { () async throws(Diagnostic) in try await store.query(q) }
-                            #expect(actual == expected, "\(predicate)")
-                            let e = try await store.explain(q, variables: [:])
+                            let e = try await Self.agreeing(store, reference, q, "\(predicate)")
                             // Left to Quarry only where it may throw (a string read as a date
                             // under the SQL semantics), never for want of a translation.
                             #expect(
@@ -182,10 +187,8 @@ import Testing
                         let leaf = Filter.leaf(
                             Leaf(.select(outer, inner, innerKey: innerKey), negated: negated, semantics: semantics))
                         let q = Query(className: "Person", predicate: leaf)
-                        let expected = QueryOutcome { () throws(Diagnostic) in try reference.run(q) }
-                        let actual = await QueryOutcome { () async throws(Diagnostic) in try await store.query(q) }
-                        #expect(actual == expected, "\(outer) \(innerKey) \(semantics) \(negated) \(inner)")
-                        let e = try await store.explain(q, variables: [:])
+                        let e = try await Self.agreeing(
+                            store, reference, q, "\(outer) \(innerKey) \(semantics) \(negated) \(inner)")
                         #expect(e.residual.isEmpty, "\(outer) \(innerKey): \(e.residual.map(\.reason))")
                         if e.statement?.contains("IN (SELECT") == true { pushed += 1 }
                     }
