@@ -290,12 +290,13 @@ struct SlotAnswers {
     var null: Bool
 
     /// The answers of the commonest leaves, `key op literal`, `key BETWEEN lo AND hi` with
-    /// non-null scalar literals, prefix, suffix and substring tests of a literal string and
-    /// matches of a literal pattern that compiles (`compiles`), from their semantics' rules
-    /// (docs/SEMANTICS.md#compare, docs/SEMANTICS.md#between, docs/SEMANTICS.md#string)
-    /// instead of an evaluation: under `sql` a row with no value fails; under `predicate` and
-    /// `document` missing and null equal no value, differ from every value, order with none
-    /// and are no string. Nil for any other leaf.
+    /// non-null scalar literals, `key IN (list)` of scalars and nulls, prefix, suffix and
+    /// substring tests of a literal string and matches of a literal pattern that compiles
+    /// (`compiles`), from their semantics' rules (docs/SEMANTICS.md#compare,
+    /// docs/SEMANTICS.md#between, docs/SEMANTICS.md#incollection, docs/SEMANTICS.md#string) instead of an evaluation: under `sql`
+    /// a row with no value fails; under `predicate` and `document` missing and null equal no
+    /// value but null (so a list holding null has them), differ from every other value, order
+    /// with none and are no string. Nil for any other leaf.
     static func ofScalarTest(
         _ l: Leaf, subject: FieldPath,
         compiles: (String, RegexOptions, StringOptions) -> Bool = { _, _, _ in false }
@@ -307,6 +308,9 @@ struct SlotAnswers {
         case .between(.key(let k), .literal(let lo), .literal(let hi))
         where k == subject && isScalar(lo) && isScalar(hi):
             answer = l.semantics == .sql ? false : l.negated
+        case .inCollection(.key(let k), let list, _) where k == subject:
+            guard let items = list.literalValues, items.allSatisfy({ $0.isNull || isScalar($0) }) else { return nil }
+            answer = l.semantics == .sql ? false : items.contains(where: \.isNull) != l.negated
         case .string(.key(let k), .beginsWith, .literal(.string), _),
             .string(.key(let k), .endsWith, .literal(.string), _),
             .string(.key(let k), .contains, .literal(.string), _):

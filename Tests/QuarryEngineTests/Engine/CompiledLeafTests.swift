@@ -49,6 +49,15 @@ import Testing
                         semantics: semantics))
             }
         }
+        let lists: [[Value]] = [[], [.null]] + Self.scalars.map { [$0] } + [Self.scalars, Self.scalars + [.null]]
+        for list in lists {
+            for options: StringOptions in [[], .caseInsensitive] {
+                for collection: Expr in [.literal(.array(list)), .list(list.map(Expr.literal))] {
+                    leaves.append(
+                        Leaf(.inCollection(.key("a"), collection, options), negated: negated, semantics: semantics))
+                }
+            }
+        }
         for op: StringOperator in [.beginsWith, .endsWith, .contains] {
             for pattern in ["", "x", "É"] {
                 for options: StringOptions in [[], .caseInsensitive, [.caseInsensitive, .diacriticInsensitive]] {
@@ -79,7 +88,9 @@ import Testing
             .compare(.key("a"), .eq, .literal(.null), []), .compare(.key("a"), .eq, .literal(.array([.int(1)])), []),
             .compare(.literal(.int(1)), .lt, .key("a"), []), .compare(.key("b"), .eq, .literal(.int(1)), []),
             .between(.key("a"), lower: .literal(.null), upper: .literal(.int(1))),
-            .inCollection(.key("a"), .literal(.array([.int(1)])), []),
+            .inCollection(.key("a"), .literal(.array([.int(1), .array([.null])])), []),
+            .inCollection(.key("a"), .literal(.string("abc")), []), .inCollection(.key("a"), .key("b"), []),
+            .inCollection(.key("a"), .list([.literal(.int(1)), .key("b")]), []),
             .string(.key("a"), .like(.sql(escape: nil)), .literal(.string("x%")), []),
             .string(.key("a"), .matches(RegexOptions(wholeString: true)), .literal(.string("(")), []),
             .string(.key("a"), .matches(RegexOptions(wholeString: true)), .key("b"), []),
