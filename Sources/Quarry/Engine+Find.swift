@@ -22,6 +22,22 @@ private final class SQLTextTemplate: TextTemplate {
     }
 }
 
+/// A JSON text template, and where its parameters land in its queries' plan shape.
+private final class JSONTextTemplate: TextTemplate {
+    let template: JSONTemplate
+    let shape: TemplateShape?
+
+    init(_ template: JSONTemplate, text: String, skeleton: JSONSkeleton) {
+        self.template = template
+        let variant = JSONSkeleton(template.variantText).flatMap { template.predict(template.variantText, $0) }
+        if let own = template.predict(text, skeleton), let variant {
+            shape = TemplateShape(base: own.query, own.parameters, variant: variant.query, variant.parameters)
+        } else {
+            shape = nil
+        }
+    }
+}
+
 extension Engine {
     /// Compiles query text on a class against this engine: its classes and fields as they
     /// are now (`schema`, so a field an `insert` added is known) and its `limits`.
@@ -60,29 +76,54 @@ extension Engine {
             let options = CompileOptions(schema: schema, profile: profile, limits: limits, arguments: arguments)
             return try dialect.compile(text, className: className, options: options)
         }
-        guard dialect == .sql, !className.isEmpty, text.utf8.count <= limits.maxQueryLength,
-            let skeleton = SQLSkeleton(text)
-        else { return (try full(schema), nil) }
-        let key = TextTemplates.Key(dialect: "sql", className: className, profile: profile, skeleton: skeleton.key)
-        let (templates, note) = textTemplates.templates(key, generation: schemaGeneration)
-        for case let t as SQLTextTemplate in templates {
-            if let prediction = t.template.predict(text, skeleton) {
-                let known = t.shape?.shape(prediction.values)
-                textTemplates.hit(shaped: known != nil)
-                return (Query(className: className, predicate: prediction.filter, profile: profile), known)
+        guard !className.isEmpty, text.utf8.count <= limits.maxQueryLength else { return (try full(schema), nil) }
+        switch dialect {
+        case .sql:
+            guard let skeleton = SQLSkeleton(text) else { return (try full(schema), nil) }
+            let key = TextTemplates.Key(dialect: "sql", className: className, profile: profile, skeleton: skeleton.key)
+            let (templates, note) = textTemplates.templates(key, generation: schemaGeneration)
+            for case let t as SQLTextTemplate in templates {
+                if let prediction = t.template.predict(text, skeleton) {
+                    let known = t.shape?.shape(prediction.values)
+                    textTemplates.hit(shaped: known != nil)
+                    return (Query(className: className, predicate: prediction.filter, profile: profile), known)
+                }
             }
+            let schema = self.schema
+            let query = try full(schema)
+            if note, textTemplates.compiled(key, generation: schema.generation),
+                let template = SQLTemplate.make(
+                    text, skeleton: skeleton, className: className, schema: schema, limits: limits)
+            {
+                textTemplates.add(
+                    SQLTextTemplate(template, text: text, skeleton: skeleton, className: className, profile: profile),
+                    for: key, generation: schema.generation)
+            }
+            return (query, nil)
+        case .json:
+            guard let skeleton = JSONSkeleton(text) else { return (try full(schema), nil) }
+            let key = TextTemplates.Key(dialect: "json", className: className, profile: profile, skeleton: skeleton.key)
+            let (templates, note) = textTemplates.templates(key, generation: schemaGeneration)
+            for case let t as JSONTextTemplate in templates {
+                if let prediction = t.template.predict(text, skeleton) {
+                    let known = t.shape?.shape(prediction.values)
+                    textTemplates.hit(shaped: known != nil)
+                    return (prediction.query, known)
+                }
+            }
+            let schema = self.schema
+            let query = try full(schema)
+            if note, textTemplates.compiled(key, generation: schema.generation),
+                let template = JSONTemplate.make(
+                    text, skeleton: skeleton, className: className, profile: profile, limits: limits)
+            {
+                textTemplates.add(
+                    JSONTextTemplate(template, text: text, skeleton: skeleton), for: key, generation: schema.generation)
+            }
+            return (query, nil)
+        case .predicate:
+            return (try full(schema), nil)
         }
-        let schema = self.schema
-        let query = try full(schema)
-        if note, textTemplates.compiled(key, generation: schema.generation),
-            let template = SQLTemplate.make(
-                text, skeleton: skeleton, className: className, schema: schema, limits: limits)
-        {
-            textTemplates.add(
-                SQLTextTemplate(template, text: text, skeleton: skeleton, className: className, profile: profile),
-                for: key, generation: schema.generation)
-        }
-        return (query, nil)
     }
 
     /// The objects of `className` that match a where-clause, in result order.

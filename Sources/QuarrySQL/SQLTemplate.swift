@@ -37,6 +37,8 @@ package struct SQLSkeleton: Sendable {
         /// The token's bytes, quotes included.
         package let start: Int
         package let end: Int
+
+        var span: TokenSpan { TokenSpan(start: start, end: end) }
     }
 
     /// The text's bytes with each literal token replaced by a 0 byte and its kind (a query
@@ -153,7 +155,7 @@ package final class SQLTemplate: Sendable {
 
     private let filter: Filter
     /// The parameters' tokens in the template's text, which a text's ranges move from.
-    private let slotSpans: [SQLSkeleton.Literal]
+    private let slotSpans: [TokenSpan]
     /// For each of the IR's literals, whether it is a parameter.
     private let isParameter: [Bool]
     /// A null for each of the IR's literals: a prediction's values start as a copy of it. Made
@@ -180,7 +182,7 @@ package final class SQLTemplate: Sendable {
     }
 
     private init(
-        filter: Filter, slotSpans: [SQLSkeleton.Literal], isParameter: [Bool], slots: [Slot],
+        filter: Filter, slotSpans: [TokenSpan], isParameter: [Bool], slots: [Slot],
         fixed: [(token: Int, bytes: [UInt8])], variantText: String
     ) {
         self.filter = filter
@@ -243,18 +245,19 @@ package final class SQLTemplate: Sendable {
         guard let checked = compile(sentinelSource, className, schema, limits, nil) else { return nil }
 
         // Where each made-up value landed among the IR's literals.
-        let originalValues = LiteralList.of(original).values, checkedValues = LiteralList.of(checked).values
+        let originalValues = TemplateLiterals.of(original).values
+        let checkedValues = TemplateLiterals.of(checked).values
         guard originalValues.count == checkedValues.count else { return nil }
         var slots: [Slot] = []
         var sentinelValues = [Value](repeating: .null, count: checkedValues.count)
         var ownValues = sentinelValues
         var isParameter = [Bool](repeating: false, count: checkedValues.count)
-        var candidateSpans: [SQLSkeleton.Literal] = []
+        var candidateSpans: [TokenSpan] = []
         for (k, c) in candidates.enumerated() {
             let span = sentinelLiterals[k]
             let made = sentinelText.withUnsafeBufferPointer { Self.value($0, span, negated: c.negated, use: c.use) }
             guard let value = made else { return nil }
-            let places = checkedValues.indices.filter { sameLiteral(checkedValues[$0], value) }
+            let places = checkedValues.indices.filter { TemplateSubstitution.sameLiteral(checkedValues[$0], value) }
             guard places.count == 1 else { return nil }
             let own = bytes.withUnsafeBufferPointer {
                 Self.value($0, skeleton.literals[c.token], negated: c.negated, use: c.use)
@@ -264,16 +267,17 @@ package final class SQLTemplate: Sendable {
             sentinelValues[places[0]] = value
             ownValues[places[0]] = own
             isParameter[places[0]] = true
-            candidateSpans.append(skeleton.literals[c.token])
+            candidateSpans.append(skeleton.literals[c.token].span)
         }
         // The prediction for both texts must be what compiling them gave.
         guard
-            let predicted = substitute(
-                original, sentinelValues, isParameter, RangeMap(from: candidateSpans, to: sentinelLiterals)),
-            same(predicted, checked),
-            let own = substitute(
-                original, ownValues, isParameter, RangeMap(from: candidateSpans, to: candidateSpans)),
-            same(own, original)
+            let predicted = TemplateSubstitution.substitute(
+                original, sentinelValues, isParameter,
+                TemplateRangeMap(from: candidateSpans, to: sentinelLiterals.map(\.span))),
+            TemplateSubstitution.same(predicted, checked),
+            let own = TemplateSubstitution.substitute(
+                original, ownValues, isParameter, TemplateRangeMap(from: candidateSpans, to: candidateSpans)),
+            TemplateSubstitution.same(own, original)
         else { return nil }
         return SQLTemplate(
             filter: original, slotSpans: candidateSpans, isParameter: isParameter, slots: slots,
@@ -292,17 +296,18 @@ package final class SQLTemplate: Sendable {
                 for k in bytes.indices where bytes[k] != p[l.start + k] { return nil }
             }
             var values = nulls
-            var to: [SQLSkeleton.Literal] = []
+            var to: [TokenSpan] = []
             to.reserveCapacity(slots.count)
             for slot in slots {
                 let l = skeleton.literals[slot.token]
                 guard let v = Self.value(p, l, negated: slot.negated, use: slot.use) else { return nil }
                 values[slot.literal] = v
-                to.append(l)
+                to.append(l.span)
             }
-            return Self.substitute(filter, values, isParameter, RangeMap(from: slotSpans, to: to)).map {
-                Prediction(filter: $0, values: values, isParameter: isParameter)
-            }
+            return TemplateSubstitution.substitute(
+                filter, values, isParameter, TemplateRangeMap(from: slotSpans, to: to)
+            )
+            .map { Prediction(filter: $0, values: values, isParameter: isParameter) }
         }
     }
 
@@ -391,141 +396,5 @@ package final class SQLTemplate: Sendable {
     private static func number(_ d: Double, _ use: SQLParameterUse) -> Value? {
         guard let bound = use.coordinateBound else { return .double(d) }
         return (-bound...bound).contains(d) ? .double(d) : nil
-    }
-
-    private static func substitute(_ f: Filter, _ values: [Value], _ isParameter: [Bool], _ ranges: RangeMap)
-        -> Filter?
-    {
-        var substitution = Substitution(values: values, isParameter: isParameter, ranges: ranges)
-        let out = substitution.filter(f, binding: nil)
-        return substitution.failed ? nil : out
-    }
-
-    /// Equal, with literals compared by kind and bits (`Value ==` equates 1 and 1.0) and the
-    /// leaves' source ranges compared too (a leaf's range is not part of its identity).
-    private static func same(_ a: Filter, _ b: Filter) -> Bool {
-        guard a == b else { return false }
-        let x = LiteralList.of(a), y = LiteralList.of(b)
-        return x.values.count == y.values.count && zip(x.values, y.values).allSatisfy { sameLiteral($0, $1) }
-            && x.ranges == y.ranges
-    }
-
-    private static func sameLiteral(_ a: Value, _ b: Value) -> Bool {
-        switch (a, b) {
-        case (.int(let x), .int(let y)): return x == y
-        case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern
-        case (.string(let x), .string(let y)): return String.sameUTF8(x, y)
-        case (.date(let x), .date(let y)): return x == y
-        case (.int, _), (.double, _), (.string, _), (.date, _), (_, .int), (_, .double), (_, .string), (_, .date):
-            return false
-        default: return a == b
-        }
-    }
-}
-
-/// Source offsets of one text moved to another whose literal tokens differ in length; nil for
-/// an offset inside a token.
-private struct RangeMap {
-    let from: [SQLSkeleton.Literal]
-    let to: [SQLSkeleton.Literal]
-
-    func offset(_ o: Int) -> Int? {
-        var shift = 0
-        for (a, b) in zip(from, to) {
-            if o <= a.start { break }
-            guard o >= a.end else { return nil }
-            shift += (b.end - b.start) - (a.end - a.start)
-        }
-        return o + shift
-    }
-
-    func range(_ r: SourceRange) -> SourceRange? {
-        guard let start = offset(r.offset), let end = offset(r.end) else { return nil }
-        return SourceRange(offset: start, length: end - start)
-    }
-}
-
-/// Every literal and every leaf's source range of a predicate, inner queries included, in
-/// walk order.
-private struct LiteralList: IRChildTransform {
-    static var readsOnly: Bool { true }
-    var values: [Value] = []
-    var ranges: [SourceRange?] = []
-
-    static func of(_ f: Filter) -> LiteralList {
-        var list = LiteralList()
-        _ = list.filter(f, binding: nil)
-        return list
-    }
-
-    mutating func leaf(_ l: Leaf) -> Leaf {
-        ranges.append(l.range)
-        return l.mapChildren(&self)
-    }
-
-    mutating func expr(_ e: Expr) -> Expr {
-        if case .literal(let v) = e { values.append(v) }
-        return e.mapChildren(&self)
-    }
-
-    /// A geo condition's coordinates, distance and ring, in `GeoCondition.parameters` order.
-    mutating func condition(_ c: Condition) -> Condition {
-        if case .geo(let g) = c { values += g.parameters }
-        return c.mapChildren(&self)
-    }
-
-    mutating func query(_ q: Query) -> Query {
-        _ = filter(q.predicate, binding: nil)
-        return q
-    }
-}
-
-/// The predicate with new values at its parameters' places and its leaves' ranges moved.
-private struct Substitution: IRChildTransform {
-    let values: [Value]
-    let isParameter: [Bool]
-    let ranges: RangeMap
-    var next = 0
-    var failed = false
-
-    mutating func leaf(_ l: Leaf) -> Leaf {
-        var out = l.mapChildren(&self)
-        if let r = l.range {
-            if let moved = ranges.range(r) { out.range = moved } else { failed = true }
-        }
-        return out
-    }
-
-    mutating func expr(_ e: Expr) -> Expr {
-        if case .literal = e {
-            defer { next += 1 }
-            if next < values.count, isParameter[next] { return .literal(values[next]) }
-            return e
-        }
-        return e.mapChildren(&self)
-    }
-
-    mutating func condition(_ c: Condition) -> Condition {
-        guard case .geo(let g) = c else { return c.mapChildren(&self) }
-        var own = g.parameters
-        let start = next
-        next += own.count
-        var changed = false
-        for k in own.indices where start + k < values.count && isParameter[start + k] {
-            own[k] = values[start + k]
-            changed = true
-        }
-        guard changed else { return c }
-        guard let bound = g.with(parameters: own[...]) else {
-            failed = true
-            return c
-        }
-        return .geo(bound)
-    }
-
-    mutating func query(_ q: Query) -> Query {
-        var q = q
-        q.predicate = filter(q.predicate, binding: nil)
-        return q
     }
 }

@@ -32,36 +32,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-enum FuzzTemplates {
-    static let engine = Engine(database: FuzzInput.database, limits: FuzzInput.limits)
-
-    /// Everything in a compile's outcome: the query with its leaves' ranges and each literal's
-    /// kind (the reflection shows them all), or the error's code, range and message.
-    static func outcome(_ compile: () throws(Diagnostic) -> Query) -> String {
-        do throws(Diagnostic) {
-            return String(reflecting: try compile())
-        } catch {
-            return "\(error.code) \(String(describing: error.range)) \(error.message)"
-        }
-    }
-
-    /// A run's records, each with its fields in key order, or the error's code, range and message.
-    static func answer(_ run: () throws(Diagnostic) -> QueryResult) -> String {
-        do throws(Diagnostic) {
-            switch try run() {
-            case .count(let n): return "count \(n)"
-            case .records(let records):
-                return records.map { r in
-                    r.objectId + " "
-                        + r.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-                        .joined(separator: " ")
-                }.joined(separator: "\n")
-            }
-        } catch {
-            return "\(error.code) \(String(describing: error.range)) \(error.message)"
-        }
-    }
-
+extension FuzzTemplates {
     /// The text with each literal token given the next one's text of the same kind (the last
     /// the first's), and one more digit on integers: the same skeleton, other values.
     static func rotated(_ text: String, _ tokens: [SQLToken]) -> String {

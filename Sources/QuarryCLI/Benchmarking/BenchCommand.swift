@@ -125,12 +125,14 @@ extension BenchCommand {
         var runner = BenchRunner(executor: executor, repeatCount: repeatCount, peer: peer) { text throws(Diagnostic) in
             try dialect.compile(text, className: className, options: options)
         }
-        if dialect == .sql {
+        if dialect != .predicate {
             let engine = source.engine
-            runner.textPrepare = { text throws(Diagnostic) in _ = try engine.prepare(text, on: className) }
+            runner.textPrepare = { text throws(Diagnostic) in
+                _ = try engine.prepare(text, on: className, dialect: dialect)
+            }
             runner.textVariation = { text in
-                LiteralVariation.preparedVariation(of: text) { t throws(Diagnostic) in
-                    _ = try engine.prepare(t, on: className)
+                LiteralVariation.preparedVariation(of: text, dialect: dialect) { t throws(Diagnostic) in
+                    _ = try engine.prepare(t, on: className, dialect: dialect)
                 }
             }
         }

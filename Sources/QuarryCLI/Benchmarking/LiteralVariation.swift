@@ -76,10 +76,53 @@ enum LiteralVariation {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The same for a Parse REST where object or find body: what a client varies changes, as
+    /// above — the operands of operators (`"$gt": 50`, the members of `"$in": […]`, a regex)
+    /// and a geo point's coordinates — and everything else stays byte for byte (`$options`, an
+    /// order, a limit, a class name, a date's text); nil when the text is not JSON.
+    static func vary(jsonText text: String) -> String? {
+        guard let root = try? JSONParser().parseLocated(text) else { return nil }
+        var tokens: [JSONNode] = []
+        func collect(_ node: JSONNode, under key: String?) {
+            switch node.kind {
+            case .array(let items): items.forEach { collect($0, under: key) }
+            case .object(let members): members.forEach { collect($0.value, under: $0.key) }
+            case .int, .double, .string:
+                guard let key, key != "$options",
+                    key.hasPrefix("$") || key == "latitude" || key == "longitude"
+                else { return }
+                tokens.append(node)
+            default: break
+            }
+        }
+        collect(root, under: nil)
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        var copied = 0
+        for node in tokens.sorted(by: { $0.range.offset < $1.range.offset }) {
+            out += bytes[copied..<node.range.offset]
+            switch node.kind {
+            case .int(let n): out += Array(String(n &+ 1).utf8)
+            case .double(let d): out += Array((d + 0.25).description.utf8)
+            case .string(let s): out += Array(JSONWriter.string(.string(step(s))).utf8)
+            default: out += bytes[node.range.offset..<node.range.end]
+            }
+            copied = node.range.end
+        }
+        out += bytes[copied...]
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The first variation of the text that `prepare` accepts: a new-literals time measured on
     /// a text that fails would time the failure (stepping the last digit of a WKT ring leaves
     /// it open). Nil when none is accepted.
-    static func preparedVariation(of text: String, _ prepare: (String) throws(Diagnostic) -> Void) -> String? {
+    static func preparedVariation(
+        of text: String, dialect: Dialect = .sql, _ prepare: (String) throws(Diagnostic) -> Void
+    ) -> String? {
+        if dialect == .json {
+            guard let other = vary(jsonText: text), other != text, (try? prepare(other)) != nil else { return nil }
+            return other
+        }
         for everyNumber in [false, true] {
             guard let other = vary(sqlText: text, everyNumber: everyNumber) else { return nil }
             if other != text, (try? prepare(other)) != nil { return other }

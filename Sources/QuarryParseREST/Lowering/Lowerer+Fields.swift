@@ -12,6 +12,7 @@ extension Lowerer {
         switch entry.constraint {
         case .equals(let value):
             guard equalityOperand(value) else { return [] }
+            recorder?.note(value)
             let equality = leaf(.compare(.key(path), .eq, .literal(value.value), []))
             return [entry.location.range.map(equality.locating) ?? equality]
         case .operators(let ops):
@@ -56,7 +57,7 @@ extension Lowerer {
         case .exists(let exists):
             return leaf(.isNull(.key(path)), negated: exists)
         case .regex(let pattern, let options):
-            return regex(pattern, options, path: path)
+            return regex(pattern, options, path: path, at: at)
         case .size(let n):
             guard n >= 0 else {
                 problems.add(.json.operand, "$size must be a non-negative integer, not \(n)", at: at)
@@ -182,10 +183,12 @@ extension Lowerer {
             switch op {
             case .eq, .ne:
                 guard equalityOperand(Located(v, operand.location)) else { return nil }
+                recorder?.note(Located(v, operand.location))
                 return leaf(.compare(.key(path), .eq, .literal(v), []), negated: op == .ne)
             case .lt, .le, .gt, .ge:
                 switch v {
                 case .int, .double, .string, .date:
+                    recorder?.note(Located(v, operand.location))
                     return leaf(.compare(.key(path), op, .literal(v), []))
                 default:
                     problems.add(
@@ -211,6 +214,7 @@ extension Lowerer {
                 }
             } else {
                 ok = equalityOperand(value) && ok
+                recorder?.note(value)
                 items.append(.literal(value.value))
             }
         }
@@ -224,7 +228,9 @@ extension Lowerer {
         return ok ? .list(items) : nil
     }
 
-    private mutating func regex(_ pattern: String, _ options: Located<String>?, path: FieldPath) -> Filter? {
+    private mutating func regex(
+        _ pattern: String, _ options: Located<String>?, path: FieldPath, at location: Location
+    ) -> Filter? {
         var flags: RegexFlags = []
         if let options {
             guard let parsed = RegexFlags(letters: options.value) else {
@@ -246,6 +252,8 @@ extension Lowerer {
             let options: StringOptions = flags.isEmpty ? [] : .caseInsensitive
             return leaf(.string(.key(path), op, .literal(.string(literal)), options))
         }
+        // Only a pattern the quoted form does not read goes in as written.
+        recorder?.note(Located(.string(pattern), location))
         return leaf(
             .string(
                 .key(path), .matches(RegexOptions(wholeString: false, flags: flags)),

@@ -12,6 +12,9 @@ struct Lowerer {
     var subqueries = 0
     /// The class of each query being lowered, innermost last.
     private var classes: [String] = []
+    /// Told of each literal the lowering puts into the IR as it was written, while a text
+    /// template is made (docs/ARCHITECTURE.md#text-templates).
+    var recorder: JSONParameterRecorder?
 
     init(profile: Profile, limits: Limits) {
         self.rules = ProfileRules(profile: profile)
@@ -19,8 +22,11 @@ struct Lowerer {
     }
 
     /// The query, or every diagnostic found.
-    static func lower(_ spec: QuerySpec, profile: Profile, limits: Limits) throws(Diagnostic) -> Query {
+    static func lower(
+        _ spec: QuerySpec, profile: Profile, limits: Limits, recording recorder: JSONParameterRecorder? = nil
+    ) throws(Diagnostic) -> Query {
         var lowerer = Lowerer(profile: profile, limits: limits)
+        lowerer.recorder = recorder
         let query = lowerer.query(spec, inner: false, depth: 0, subqueryDepth: 0)
         try lowerer.problems.check()
         return query

@@ -1,0 +1,160 @@
+// What the text templates of the SQL and JSON dialects share (docs/ARCHITECTURE.md#text-templates):
+// reading a compiled query's literals and leaf ranges, putting new values in, and comparing a
+// prediction with a compile.
+
+/// One literal token's bytes in a query text.
+package struct TokenSpan: Equatable, Sendable {
+    package let start: Int
+    package let end: Int
+
+    package init(start: Int, end: Int) {
+        self.start = start
+        self.end = end
+    }
+}
+
+/// Source offsets of one text moved to another whose literal tokens differ in length; nil for
+/// an offset inside a token.
+package struct TemplateRangeMap {
+    let from: [TokenSpan]
+    let to: [TokenSpan]
+
+    package init(from: [TokenSpan], to: [TokenSpan]) {
+        self.from = from
+        self.to = to
+    }
+
+    func offset(_ o: Int) -> Int? {
+        var shift = 0
+        for (a, b) in zip(from, to) {
+            if o <= a.start { break }
+            guard o >= a.end else { return nil }
+            shift += (b.end - b.start) - (a.end - a.start)
+        }
+        return o + shift
+    }
+
+    func range(_ r: SourceRange) -> SourceRange? {
+        guard let start = offset(r.offset), let end = offset(r.end) else { return nil }
+        return SourceRange(offset: start, length: end - start)
+    }
+}
+
+/// Every literal and every leaf's source range of a predicate, inner queries included, in
+/// walk order.
+package struct TemplateLiterals: IRChildTransform {
+    package static var readsOnly: Bool { true }
+    package private(set) var values: [Value] = []
+    package private(set) var ranges: [SourceRange?] = []
+
+    package static func of(_ f: Filter) -> TemplateLiterals {
+        var list = TemplateLiterals()
+        _ = list.filter(f, binding: nil)
+        return list
+    }
+
+    package mutating func leaf(_ l: Leaf) -> Leaf {
+        ranges.append(l.range)
+        return l.mapChildren(&self)
+    }
+
+    package mutating func expr(_ e: Expr) -> Expr {
+        if case .literal(let v) = e { values.append(v) }
+        return e.mapChildren(&self)
+    }
+
+    /// A geo condition's coordinates, distance and ring, in `GeoCondition.parameters` order.
+    package mutating func condition(_ c: Condition) -> Condition {
+        if case .geo(let g) = c { values += g.parameters }
+        return c.mapChildren(&self)
+    }
+
+    package mutating func query(_ q: Query) -> Query {
+        _ = filter(q.predicate, binding: nil)
+        return q
+    }
+}
+
+package enum TemplateSubstitution {
+    /// The predicate with `values` at its parameters' places (in `TemplateLiterals` order) and
+    /// its leaves' ranges moved by `ranges`; nil when a range falls inside a token or a geo
+    /// condition refuses its new values.
+    package static func substitute(
+        _ f: Filter, _ values: [Value], _ isParameter: [Bool], _ ranges: TemplateRangeMap
+    ) -> Filter? {
+        var substitution = Substitution(values: values, isParameter: isParameter, ranges: ranges)
+        let out = substitution.filter(f, binding: nil)
+        return substitution.failed ? nil : out
+    }
+
+    /// Equal, with literals compared by kind and bits (`Value ==` equates 1 and 1.0) and the
+    /// leaves' source ranges compared too (a leaf's range is not part of its identity).
+    package static func same(_ a: Filter, _ b: Filter) -> Bool {
+        guard a == b else { return false }
+        let x = TemplateLiterals.of(a), y = TemplateLiterals.of(b)
+        return x.values.count == y.values.count && zip(x.values, y.values).allSatisfy { sameLiteral($0, $1) }
+            && x.ranges == y.ranges
+    }
+
+    package static func sameLiteral(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.int(let x), .int(let y)): return x == y
+        case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern
+        case (.string(let x), .string(let y)): return String.sameUTF8(x, y)
+        case (.date(let x), .date(let y)): return x == y
+        case (.int, _), (.double, _), (.string, _), (.date, _), (_, .int), (_, .double), (_, .string), (_, .date):
+            return false
+        default: return a == b
+        }
+    }
+}
+
+/// The predicate with new values at its parameters' places and its leaves' ranges moved.
+private struct Substitution: IRChildTransform {
+    let values: [Value]
+    let isParameter: [Bool]
+    let ranges: TemplateRangeMap
+    var next = 0
+    var failed = false
+
+    mutating func leaf(_ l: Leaf) -> Leaf {
+        var out = l.mapChildren(&self)
+        if let r = l.range {
+            if let moved = ranges.range(r) { out.range = moved } else { failed = true }
+        }
+        return out
+    }
+
+    mutating func expr(_ e: Expr) -> Expr {
+        if case .literal = e {
+            defer { next += 1 }
+            if next < values.count, isParameter[next] { return .literal(values[next]) }
+            return e
+        }
+        return e.mapChildren(&self)
+    }
+
+    mutating func condition(_ c: Condition) -> Condition {
+        guard case .geo(let g) = c else { return c.mapChildren(&self) }
+        var own = g.parameters
+        let start = next
+        next += own.count
+        var changed = false
+        for k in own.indices where start + k < values.count && isParameter[start + k] {
+            own[k] = values[start + k]
+            changed = true
+        }
+        guard changed else { return c }
+        guard let bound = g.with(parameters: own[...]) else {
+            failed = true
+            return c
+        }
+        return .geo(bound)
+    }
+
+    mutating func query(_ q: Query) -> Query {
+        var q = q
+        q.predicate = filter(q.predicate, binding: nil)
+        return q
+    }
+}

@@ -1,0 +1,324 @@
+import QuarryCore
+
+/// Hears, while a template is made, which literals the lowering put into the IR as they were
+/// written: a string, an integer or a decimal token as a comparison's, a list's or a regex's
+/// operand (docs/ARCHITECTURE.md#text-templates).
+package final class JSONParameterRecorder {
+    private(set) var ranges: Set<SourceRange> = []
+
+    package init() {}
+
+    func note(_ value: Located<Value>) {
+        switch value.value {
+        case .string, .int, .double:
+            if let range = value.location.range { ranges.insert(range) }
+        default:
+            break
+        }
+    }
+}
+
+/// A where object or find body with its value tokens (strings, integers, decimals that are not
+/// member names) cut out: what the texts of one template have in common. It reads the bytes as
+/// the JSON reader does, only far enough to find those tokens; nil for a text it would not
+/// take apart the same way (a NUL, a control character in a string, an unterminated string, a
+/// number with an exponent, a leading zero or no digit).
+package struct JSONSkeleton: Sendable {
+    package enum Kind: UInt8, Sendable {
+        case string = 1, integer, decimal
+    }
+
+    package struct Literal: Sendable {
+        package let kind: Kind
+        /// The token's bytes, quotes included.
+        package let start: Int
+        package let end: Int
+
+        var span: TokenSpan { TokenSpan(start: start, end: end) }
+    }
+
+    /// The text's bytes with each value token replaced by a 0 byte and its kind.
+    package let key: [UInt8]
+    package let literals: [Literal]
+
+    package init?(_ text: String) {
+        var text = text
+        guard let found = text.withUTF8({ Self.scan($0) }) else { return nil }
+        (key, literals) = found
+    }
+
+    private static func scan(_ p: UnsafeBufferPointer<UInt8>) -> ([UInt8], [Literal])? {
+        var key: [UInt8] = []
+        key.reserveCapacity(p.count)
+        var literals: [Literal] = []
+        literals.reserveCapacity(8)
+        let n = p.count
+        var i = 0
+        var run = 0
+        func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+        func literal(_ kind: Kind, _ start: Int) {
+            key.append(contentsOf: UnsafeBufferPointer(rebasing: p[run..<start]))
+            key.append(0)
+            key.append(kind.rawValue)
+            literals.append(Literal(kind: kind, start: start, end: i))
+            run = i
+        }
+        while i < n {
+            let b = p[i]
+            if b == 0 { return nil }
+            if b == UInt8(ascii: "\"") {
+                let start = i
+                i += 1
+                var closed = false
+                while i < n {
+                    let c = p[i]
+                    if c == UInt8(ascii: "\"") {
+                        i += 1
+                        closed = true
+                        break
+                    }
+                    if c < 0x20 { return nil }
+                    i += c == UInt8(ascii: "\\") ? 2 : 1
+                }
+                guard closed, i <= n else { return nil }
+                // A member name is followed by a colon: it stays in the skeleton.
+                var j = i
+                while j < n, p[j] == 0x20 || p[j] == 0x09 || p[j] == 0x0A || p[j] == 0x0D { j += 1 }
+                if j == n || p[j] != UInt8(ascii: ":") { literal(.string, start) }
+            } else if b == UInt8(ascii: "-") || isDigit(b) {
+                let start = i
+                if b == UInt8(ascii: "-") { i += 1 }
+                guard i < n, isDigit(p[i]) else { return nil }
+                if p[i] == UInt8(ascii: "0") {
+                    i += 1
+                    if i < n, isDigit(p[i]) { return nil }
+                } else {
+                    while i < n, isDigit(p[i]) { i += 1 }
+                }
+                var kind = Kind.integer
+                if i < n, p[i] == UInt8(ascii: ".") {
+                    kind = .decimal
+                    i += 1
+                    guard i < n, isDigit(p[i]) else { return nil }
+                    while i < n, isDigit(p[i]) { i += 1 }
+                }
+                if i < n, p[i] | 0x20 == UInt8(ascii: "e") { return nil }
+                literal(kind, start)
+            } else {
+                i += 1
+            }
+        }
+        key.append(contentsOf: UnsafeBufferPointer(rebasing: p[run..<n]))
+        return (key, literals)
+    }
+}
+
+/// A compiled where object or find body whose value tokens may be swapped for those of another
+/// text of the same skeleton, giving what compiling that text gives, without parsing it
+/// (docs/ARCHITECTURE.md#text-templates).
+///
+/// A token is a parameter when the lowering put it into the IR as it was written
+/// (`JSONParameterRecorder`); every other token (a limit, a class name, a date's, a pointer's or
+/// a geo point's parts, `$options`, an order) must be the same text for the template to apply.
+/// A new value is taken only where the JSON reader would read it the same way without judging
+/// it: a string with no escape, an integer of at most 18 digits other than `-0`, a finite
+/// decimal; any other makes the engine compile the text in full. When the template is made, a
+/// second text with a distinct made-up value in each parameter is compiled in full, and the
+/// template's prediction for it (values and source ranges) must equal that compile; otherwise
+/// no template.
+package final class JSONTemplate: Sendable {
+    private struct Slot: Sendable {
+        let token: Int
+        /// The literal's place among the IR's literals, in walk order (inner queries included).
+        let literal: Int
+    }
+
+    private let query: Query
+    private let slotSpans: [TokenSpan]
+    private let isParameter: [Bool]
+    private let nulls: [Value]
+    private let slots: [Slot]
+    private let fixed: [(token: Int, bytes: [UInt8])]
+    /// The template's text with a distinct made-up value in each parameter.
+    package let variantText: String
+
+    /// What compiling a text of the template gives: its query, and each parameter's value at
+    /// its place among the predicate's literals (null where a literal is not a parameter).
+    package struct Prediction {
+        package let query: Query
+        package let values: [Value]
+        package let isParameter: [Bool]
+
+        /// `values` with nil where a literal is not a parameter.
+        package var parameters: [Value?] { zip(values, isParameter).map { $1 ? $0 : nil } }
+    }
+
+    private init(
+        query: Query, slotSpans: [TokenSpan], isParameter: [Bool], slots: [Slot],
+        fixed: [(token: Int, bytes: [UInt8])], variantText: String
+    ) {
+        self.query = query
+        self.slotSpans = slotSpans
+        self.isParameter = isParameter
+        nulls = Array(repeating: .null, count: isParameter.count)
+        self.slots = slots
+        self.fixed = fixed
+        self.variantText = variantText
+    }
+
+    /// The template of `text`, which compiles without error on `className`; nil when none of
+    /// its tokens may be a parameter or the check against a second compile fails.
+    package static func make(
+        _ text: String, skeleton: JSONSkeleton, className: String, profile: Profile, limits: Limits
+    ) -> JSONTemplate? {
+        let bytes = Array(text.utf8)
+        let recorder = JSONParameterRecorder()
+        guard let original = compile(text, className, profile, limits, recorder) else { return nil }
+
+        var candidates: [(token: Int, own: Value)] = []
+        var fixed: [(token: Int, bytes: [UInt8])] = []
+        var sentinelText: [UInt8] = []
+        var sentinelSpans: [TokenSpan] = []
+        var copied = 0
+        for (j, literal) in skeleton.literals.enumerated() {
+            guard recorder.ranges.contains(SourceRange(offset: literal.start, length: literal.end - literal.start)),
+                let own = bytes.withUnsafeBufferPointer({ Self.value($0, literal) })
+            else {
+                fixed.append((j, Array(bytes[literal.start..<literal.end])))
+                continue
+            }
+            let made = sentinel(j, literal.kind)
+            candidates.append((j, own))
+            sentinelText += bytes[copied..<literal.start]
+            sentinelSpans.append(TokenSpan(start: sentinelText.count, end: sentinelText.count + made.count))
+            sentinelText += made
+            copied = literal.end
+        }
+        guard !candidates.isEmpty else { return nil }
+        sentinelText += bytes[copied...]
+        let sentinelSource = String(decoding: sentinelText, as: UTF8.self)
+        guard let checked = compile(sentinelSource, className, profile, limits, nil) else { return nil }
+
+        // Where each made-up value landed among the IR's literals.
+        let originalValues = TemplateLiterals.of(original.predicate).values
+        let checkedValues = TemplateLiterals.of(checked.predicate).values
+        guard originalValues.count == checkedValues.count else { return nil }
+        var slots: [Slot] = []
+        var sentinelValues = [Value](repeating: .null, count: checkedValues.count)
+        var ownValues = sentinelValues
+        var isParameter = [Bool](repeating: false, count: checkedValues.count)
+        var candidateSpans: [TokenSpan] = []
+        for (k, (token, own)) in candidates.enumerated() {
+            let span = sentinelSpans[k]
+            let literal = skeleton.literals[token]
+            let made = sentinelText.withUnsafeBufferPointer {
+                Self.value($0, JSONSkeleton.Literal(kind: literal.kind, start: span.start, end: span.end))
+            }
+            guard let value = made else { return nil }
+            let places = checkedValues.indices.filter { TemplateSubstitution.sameLiteral(checkedValues[$0], value) }
+            guard places.count == 1 else { return nil }
+            slots.append(Slot(token: token, literal: places[0]))
+            sentinelValues[places[0]] = value
+            ownValues[places[0]] = own
+            isParameter[places[0]] = true
+            candidateSpans.append(literal.span)
+        }
+        // The prediction for both texts must be what compiling them gave.
+        guard
+            let predicted = substitute(
+                original, sentinelValues, isParameter, TemplateRangeMap(from: candidateSpans, to: sentinelSpans)),
+            same(predicted, checked),
+            let own = substitute(
+                original, ownValues, isParameter, TemplateRangeMap(from: candidateSpans, to: candidateSpans)),
+            same(own, original)
+        else { return nil }
+        return JSONTemplate(
+            query: original, slotSpans: candidateSpans, isParameter: isParameter, slots: slots, fixed: fixed,
+            variantText: sentinelSource)
+    }
+
+    /// What compiling `text` gives, when its skeleton is this template's; nil when a token that
+    /// is not a parameter differs, or a parameter's value is one the full compile must judge.
+    package func predict(_ text: String, _ skeleton: JSONSkeleton) -> Prediction? {
+        var text = text
+        return text.withUTF8 { p -> Prediction? in
+            for (token, bytes) in fixed {
+                let l = skeleton.literals[token]
+                guard l.end - l.start == bytes.count else { return nil }
+                for k in bytes.indices where bytes[k] != p[l.start + k] { return nil }
+            }
+            var values = nulls
+            var to: [TokenSpan] = []
+            to.reserveCapacity(slots.count)
+            for slot in slots {
+                let l = skeleton.literals[slot.token]
+                guard let v = Self.value(p, l) else { return nil }
+                values[slot.literal] = v
+                to.append(l.span)
+            }
+            return Self.substitute(query, values, isParameter, TemplateRangeMap(from: slotSpans, to: to)).map {
+                Prediction(query: $0, values: values, isParameter: isParameter)
+            }
+        }
+    }
+
+    private static func compile(
+        _ text: String, _ className: String, _ profile: Profile, _ limits: Limits, _ recorder: JSONParameterRecorder?
+    ) -> Query? {
+        guard let spec = try? ParseWhere.request(text, className: className, limits: limits) else { return nil }
+        return try? Lowerer.lower(spec, profile: profile, limits: limits, recording: recorder)
+    }
+
+    private static func substitute(_ q: Query, _ values: [Value], _ isParameter: [Bool], _ ranges: TemplateRangeMap)
+        -> Query?
+    {
+        guard let predicate = TemplateSubstitution.substitute(q.predicate, values, isParameter, ranges) else {
+            return nil
+        }
+        var out = q
+        out.predicate = predicate
+        return out
+    }
+
+    private static func same(_ a: Query, _ b: Query) -> Bool {
+        a == b && TemplateSubstitution.same(a.predicate, b.predicate)
+    }
+
+    /// A made-up token for parameter `j`, of its kind, distinct for each `j`.
+    private static func sentinel(_ j: Int, _ kind: JSONSkeleton.Kind) -> [UInt8] {
+        switch kind {
+        case .string: return Array("\"q\(j)z\"".utf8)
+        case .integer: return Array(String(7_000_000 + 13 * j).utf8)
+        case .decimal: return Array("\(7000 + j).25".utf8)
+        }
+    }
+
+    /// The IR value of a token as the JSON reader reads it; nil where it would judge the token
+    /// (an escape) or read it otherwise (`-0` and integers past 18 digits, which it may make
+    /// doubles; a decimal too large for a double, which it refuses).
+    private static func value(_ p: UnsafeBufferPointer<UInt8>, _ l: JSONSkeleton.Literal) -> Value? {
+        switch l.kind {
+        case .string:
+            let inside = UnsafeBufferPointer(rebasing: p[l.start + 1..<l.end - 1])
+            guard !inside.contains(UInt8(ascii: "\\")) else { return nil }
+            return .string(String(decoding: inside, as: UTF8.self))
+        case .integer:
+            var i = l.start
+            let negative = p[i] == UInt8(ascii: "-")
+            if negative { i += 1 }
+            guard l.end - i <= 18 else { return nil }
+            var u: Int64 = 0
+            while i < l.end {
+                u = u * 10 + Int64(p[i] &- 0x30)
+                i += 1
+            }
+            if negative, u == 0 { return nil }
+            return .int(negative ? -u : u)
+        case .decimal:
+            guard let d = DecimalText.double(UnsafeBufferPointer(rebasing: p[l.start..<l.end])), d.isFinite else {
+                return nil
+            }
+            return .double(d)
+        }
+    }
+}
