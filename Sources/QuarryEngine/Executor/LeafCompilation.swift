@@ -192,13 +192,15 @@ extension FilterCompiler {
         _ l: Leaf, _ path: FieldPath,
         _ build: (KeyAccess, Column, SlotAnswers) -> FilterNode?
     ) -> FilterNode {
-        if access(path) == nil, let access = KeyAccess.throughList(path, in: table, store: store),
+        // Resolved once: each resolution copies the access out of the memo.
+        let resolved = access(path)
+        if resolved == nil, let access = KeyAccess.throughList(path, in: table, store: store),
             var answers = answers(l, path), let list = access.list, let column = access.column
         {
             answers.null = answers.missing
             return listLeaf(l, access, list, column, answers) ?? fallback(l)
         }
-        guard let access = access(path), var answers = answers(l, path) else { return fallback(l) }
+        guard let access = resolved, var answers = answers(l, path) else { return fallback(l) }
         // Null at a geo point reaches nothing at its latitude or longitude.
         if access.nullIsMissing { answers.null = answers.missing }
         guard let column = access.column else {
