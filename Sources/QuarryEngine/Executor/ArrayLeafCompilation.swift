@@ -15,12 +15,27 @@ extension FilterCompiler {
             guard arrays.elements.statistics.others == 0, let members = list.literalValues else { return nil }
             var mode = ArrayListLeaf.Mode.containsAll
             if case .containedBy = l.condition { mode = .containedBy }
+            // The members of the execution's list, as the column compares them: a new member
+            // of another kind (a pointer, an array) plans again.
+            let kind = arrays.elements.kind, document = l.semantics == .document
+            let parameter = parameterSlots(
+                l, key: access.path, count: members.count, check: { $0.isNull || Self.isPlainScalar($0) }
+            ).map { slots in Parameter(slots: slots) { $0.map { ArrayListLeaf.member($0, kind, document: document) } } }
             return ArrayListLeaf(
-                l, access: access, elements: ElementSource(arrays), mode: mode, list: members, answers: answers)
+                l, access: access, elements: ElementSource(arrays), mode: mode, list: members, answers: answers,
+                parameter: parameter)
         case .quantified(let q, _, let variable, let p):
             return quantified(l, q, variable, p, access, elements: arrays.elements, arrays: arrays, answers)
         default:
             return elementsLeaf(l, access, ElementSource(arrays), answers)
+        }
+    }
+
+    /// A member `ArrayListLeaf.member` types by its value's kind alone.
+    private static func isPlainScalar(_ v: Value) -> Bool {
+        switch v {
+        case .bool, .int, .double, .string, .date: return true
+        default: return false
         }
     }
 

@@ -2,8 +2,9 @@ import QuarryCore
 
 /// `containsAll(arr, list)` and `containedBy(arr, list)` on an array column whose elements are
 /// all typed or null: each element is matched against the list once, as a bit per list member
-/// it equals (the reference's `Value` equality: numbers by value, strings exactly, null equal
-/// to null, other types never equal).
+/// it equals (the reference's equality: numbers by value, strings exactly, null equal to null,
+/// under the document semantics a pointer equal to the string of its objectId, other types
+/// never equal).
 final class ArrayListLeaf: KeyLeaf {
     enum Mode { case containsAll, containedBy }
 
@@ -22,23 +23,30 @@ final class ArrayListLeaf: KeyLeaf {
     let mode: Mode
     let members: [Member]
     let invert: Bool
+    /// The members of the execution's list, when the leaf reads them (docs/ARCHITECTURE.md#plan-parameters).
+    let membersOf: Parameter<[Member]>?
 
     /// Nil when the list is too long for one word of bits (64 members).
     /// - Parameter invertResult: Parse's `$ne: null` (no null element) as `containsAll([null])`.
     init?(
         _ leaf: Leaf, access: KeyAccess, elements arrays: ElementSource, mode: Mode, list: [Value],
         invertResult: Bool = false,
-        answers: SlotAnswers
+        answers: SlotAnswers, parameter: Parameter<[Member]>? = nil
     ) {
         guard list.count <= 64, arrays.targets == nil else { return nil }
         self.arrays = arrays
         self.mode = mode
-        self.members = list.map { Self.member($0, arrays.elements.kind) }
+        let document = leaf.semantics == .document
+        self.members = list.map { Self.member($0, arrays.elements.kind, document: document) }
         self.invert = leaf.negated != invertResult
-        super.init(leaf, access: access, answers: answers, cost: 5 + Double(list.count), selectivity: 0.1)
+        membersOf = parameter
+        super.init(
+            leaf, access: access, answers: answers, cost: 5 + Double(list.count), selectivity: 0.1,
+            parameterSlots: parameter?.slots)
     }
 
-    static func member(_ v: Value, _ kind: ColumnKind) -> Member {
+    static func member(_ v: Value, _ kind: ColumnKind, document: Bool) -> Member {
+        if document, kind == .string, let p = v.objectIdentity { return .string(Array(p.objectId.utf8)) }
         switch (kind, v) {
         case (_, .null): return .null
         case (.int, .int(let i)), (.date, .date(let i)): return .int(i)
@@ -56,7 +64,7 @@ final class ArrayListLeaf: KeyLeaf {
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
-        let members = self.members
+        let members = membersOf?.madeValue(ctx, for: self) ?? self.members
         let nullBits = members.enumerated().reduce(UInt64(0)) {
             $0 | ($1.element == .null ? 1 << UInt64($1.offset) : 0)
         }
@@ -65,12 +73,12 @@ final class ArrayListLeaf: KeyLeaf {
         case let c as Int64Column:
             let keys = members.map { m -> Int64? in if case .int(let i) = m { return i } else { return nil } }
             try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
-                try scan(&b, ctx, nullBits) { e in Self.bits(keys) { $0 == v[e] } }
+                try scan(&b, ctx, members.count, nullBits) { e in Self.bits(keys) { $0 == v[e] } }
             }
         case let c as DoubleColumn:
             let keys = members.map { m -> Double? in if case .double(let d) = m { return d } else { return nil } }
             try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
-                try scan(&b, ctx, nullBits) { e in
+                try scan(&b, ctx, members.count, nullBits) { e in
                     let x = v[e]
                     return Self.bits(keys) { x.isNaN ? $0.isNaN : $0 == x }
                 }
@@ -78,18 +86,18 @@ final class ArrayListLeaf: KeyLeaf {
         case let c as BoolColumn:
             let keys = members.map { m -> Bool? in if case .bool(let x) = m { return x } else { return nil } }
             try c.values.withUnsafeBufferPointer { (v) throws(Diagnostic) in
-                try scan(&b, ctx, nullBits) { e in Self.bits(keys) { $0 == v[e] } }
+                try scan(&b, ctx, members.count, nullBits) { e in Self.bits(keys) { $0 == v[e] } }
             }
         case let c as StringColumn:
             let keys = members.map { m -> [UInt8]? in if case .string(let s) = m { return s } else { return nil } }
             try c.withBytes { (s) throws(Diagnostic) in
-                try scan(&b, ctx, nullBits) { e in
+                try scan(&b, ctx, members.count, nullBits) { e in
                     let x = s.span(e)
                     return Self.bits(keys) { (k: [UInt8]) in k.withUnsafeBufferPointer { Bytes.equal(x, $0) } }
                 }
             }
         default:
-            try scan(&b, ctx, nullBits) { _ in 0 }
+            try scan(&b, ctx, members.count, nullBits) { _ in 0 }
         }
     }
 
@@ -107,10 +115,10 @@ final class ArrayListLeaf: KeyLeaf {
     /// equal the null members.
     @inline(__always)
     private func scan(
-        _ b: inout Batch, _ ctx: ExecContext, _ nullBits: UInt64,
+        _ b: inout Batch, _ ctx: ExecContext, _ count: Int, _ nullBits: UInt64,
         _ typed: (Int) -> UInt64
     ) throws(Diagnostic) {
-        let all: UInt64 = members.count == 64 ? ~0 : (1 << UInt64(members.count)) - 1
+        let all: UInt64 = count == 64 ? ~0 : (1 << UInt64(count)) - 1
         let mode = self.mode, invert = self.invert
         try arrays.starts.withUnsafeBufferPointer { (starts) throws(Diagnostic) in
             try arrays.counts.withUnsafeBufferPointer { (counts) throws(Diagnostic) in

@@ -112,15 +112,17 @@ struct Planner {
         }
         // Coordinate ranges read their literals unless a box intersected with another lookup holds them.
         if literals != nil, !Self.intersectsABox(choice.source) {
-            for i in kept { checks[i].merge(coordinateChecks[i]) { a, _ in a } }
+            for i in kept where !coordinateChecks[i].isEmpty { checks[i].merge(coordinateChecks[i]) { a, _ in a } }
         }
         let residual = kept.map { nodes[$0] }
         let filter = residual.count == nodes.count && !recompiled ? whole : Self.conjunction(residual)
         let residualConjuncts = kept.map { conjuncts[$0] }
         var source = choice.source
         var parameters = literals.map { literals in
-            PlanParameters(
-                literals: literals, checks: kept.reduce(into: [:]) { $0.merge(checks[$1]) { a, _ in a } }, forms: forms)
+            // The conjuncts' slots are distinct; the first conjunct's checks are taken as they are.
+            var all: [Int: (Value) -> Bool] = [:]
+            for i in kept { if all.isEmpty { all = checks[i] } else { all.merge(checks[i]) { a, _ in a } } }
+            return PlanParameters(literals: literals, checks: all, forms: forms)
         }
         if let literals, let (parametric, boxChecks) = box {
             // The ranges stay in the filter: a new literal must pass its leaf's check (a leaf

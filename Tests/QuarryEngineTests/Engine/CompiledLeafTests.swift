@@ -403,3 +403,30 @@ import Testing
         }
     }
 }
+
+/// Under the document semantics a pointer equals the string of its objectId, in `$all` and
+/// `$containedBy` lists too: the compiled list leaf answers as the reference does.
+@Suite struct ArrayListPointerMemberTests {
+    @Test func aPointerMemberIsItsObjectIdUnderTheDocumentSemantics() throws {
+        let items = [
+            Record(objectId: "i0", fields: [("tags", .array([.string("c1")]))]),
+            Record(objectId: "i1", fields: [("tags", .array([.string("a")]))]),
+            Record(objectId: "i2", fields: [("tags", .array([.string("c1"), .string("a")]))]),
+            Record(objectId: "i3", fields: [("tags", .array([.string("c2")]))]),
+            Record(objectId: "i4", fields: [("tags", .array([]))]),
+        ]
+        let data = Database([ClassData(name: "Item", records: items)])
+        let engine = Engine(database: data), reference = ReferenceEvaluator(database: data)
+        let pointer = #"{"__type": "Pointer", "className": "City", "objectId": "c1"}"#
+        let cases = [
+            (#"{"tags": {"$containedBy": [\#(pointer), "a"]}}"#, ["i0", "i1", "i2", "i4"]),
+            (#"{"tags": {"$all": [\#(pointer), "a"]}}"#, ["i2"]),
+            (#"{"tags": {"$all": [\#(pointer)]}}"#, ["i0", "i2"]),
+        ]
+        for (text, ids) in cases {
+            let query = try Dialect.json.compile(text, className: "Item")
+            #expect(try engine.run(query).records.map(\.objectId) == ids, "\(text)")
+            #expect(try reference.run(query).records.map(\.objectId) == ids, "\(text)")
+        }
+    }
+}

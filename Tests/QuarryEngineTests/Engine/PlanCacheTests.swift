@@ -370,6 +370,50 @@ import Testing
         }
     }
 
+    /// `$all` and `$containedBy` read their list's members from each execution: lists of one
+    /// length are one plan, bound anew, answering as the reference does; a member of another
+    /// kind (a pointer) plans again.
+    @Test func arrayListsAreParameters() throws {
+        let data = SyntheticData(rows: 300, seed: 5).database()
+        let engine = Engine(database: data)
+        let reference = ReferenceEvaluator(database: data)
+        // Lists of two strings are one shape; the others are shapes of their own.
+        let strings: [[Value]] = [
+            [.string("a1"), .string("b2")], [.string("a2"), .string("a1")], [.string(""), .string("é")],
+            [.string("a1"), .string("a1")], [.string("b2"), .string("zz")], [.string("c1"), .string("a1")],
+        ]
+        let others: [[Value]] = [
+            [.string("a2"), .null], [.int(3), .string("a1")], [.string("b2"), .date(0)], [.null, .null],
+            [.pointer(Pointer(className: "City", objectId: "c1")), .string("a1")],
+            [.pointer(Pointer(className: "City", objectId: "c2")), .string("a1")],
+        ]
+        var runs = 0
+        for semantics in LeafSemantics.allCases {
+            for negated in [false, true] {
+                for containsAll in [true, false] {
+                    for list in strings + others + strings.reversed() + others.reversed() {
+                        let members = Expr.list(list.map(Expr.literal))
+                        let condition: Condition =
+                            containsAll ? .containsAll(.key("tags"), members) : .containedBy(.key("tags"), members)
+                        let q = Query(
+                            className: "Person",
+                            predicate: .leaf(Leaf(condition, negated: negated, semantics: semantics)))
+                        let expected = Self.outcome { () throws(Diagnostic) in try reference.run(q) }
+                        let actual = Self.outcome { () throws(Diagnostic) in try engine.run(q) }
+                        #expect(actual == expected, "\(q.predicate)")
+                        runs += 1
+                    }
+                }
+            }
+        }
+        // Per leaf kind: the string lists but the first and the one run twice in a row are
+        // bound (10 of 12); each other shape is planned once, and the second pointer list again.
+        let counts = engine.planCounts, groups = LeafSemantics.allCases.count * 4
+        #expect(runs == groups * 24)
+        #expect(counts.bound == groups * 10, "\(counts)")
+        #expect(counts.built + counts.rebound == groups * 8, "\(counts)")
+    }
+
     // MARK: - Literals that change what the normalizer or the planner does
 
     static let people: Database = {
