@@ -81,49 +81,55 @@ extension Engine {
         case .sql:
             guard let skeleton = SQLSkeleton(text) else { return (try full(schema), nil) }
             let key = TextTemplates.Key(dialect: "sql", className: className, profile: profile, skeleton: skeleton.key)
-            let (templates, note) = textTemplates.templates(key, generation: schemaGeneration)
-            for case let t as SQLTextTemplate in templates {
-                if let prediction = t.template.predict(text, skeleton) {
-                    let known = t.shape?.shape(prediction.values)
-                    textTemplates.hit(shaped: known != nil)
-                    return (Query(className: className, predicate: prediction.filter, profile: profile), known)
-                }
-            }
-            let schema = self.schema
-            let query = try full(schema)
-            if note, textTemplates.compiled(key, generation: schema.generation),
-                let template = SQLTemplate.make(
-                    text, skeleton: skeleton, className: className, schema: schema, limits: limits)
-            {
-                textTemplates.add(
-                    SQLTextTemplate(template, text: text, skeleton: skeleton, className: className, profile: profile),
-                    for: key, generation: schema.generation)
-            }
-            return (query, nil)
+            return try templated(
+                key, full,
+                predict: { (t: SQLTextTemplate) in
+                    t.template.predict(text, skeleton).map {
+                        (Query(className: className, predicate: $0.filter, profile: profile), t.shape?.shape($0.values))
+                    }
+                },
+                make: { schema in
+                    SQLTemplate.make(text, skeleton: skeleton, className: className, schema: schema, limits: limits).map
+                    {
+                        SQLTextTemplate($0, text: text, skeleton: skeleton, className: className, profile: profile)
+                    }
+                })
         case .json:
             guard let skeleton = JSONSkeleton(text) else { return (try full(schema), nil) }
             let key = TextTemplates.Key(dialect: "json", className: className, profile: profile, skeleton: skeleton.key)
-            let (templates, note) = textTemplates.templates(key, generation: schemaGeneration)
-            for case let t as JSONTextTemplate in templates {
-                if let prediction = t.template.predict(text, skeleton) {
-                    let known = t.shape?.shape(prediction.values)
-                    textTemplates.hit(shaped: known != nil)
-                    return (prediction.query, known)
-                }
-            }
-            let schema = self.schema
-            let query = try full(schema)
-            if note, textTemplates.compiled(key, generation: schema.generation),
-                let template = JSONTemplate.make(
-                    text, skeleton: skeleton, className: className, profile: profile, limits: limits)
-            {
-                textTemplates.add(
-                    JSONTextTemplate(template, text: text, skeleton: skeleton), for: key, generation: schema.generation)
-            }
-            return (query, nil)
+            return try templated(
+                key, full,
+                predict: { (t: JSONTextTemplate) in
+                    t.template.predict(text, skeleton).map { ($0.query, t.shape?.shape($0.values)) }
+                },
+                make: { _ in
+                    JSONTemplate.make(text, skeleton: skeleton, className: className, profile: profile, limits: limits)
+                        .map { JSONTextTemplate($0, text: text, skeleton: skeleton) }
+                })
         case .predicate:
             return (try full(schema), nil)
         }
+    }
+
+    /// A text of the skeleton `key` from the first of its templates that predicts it; else
+    /// compiled in full, and on the skeleton's second full compile, made a template of.
+    private func templated<T: TextTemplate>(
+        _ key: TextTemplates.Key, _ full: (InferredSchema) throws(Diagnostic) -> Query,
+        predict: (T) -> (Query, KnownShape?)?, make: (InferredSchema) -> T?
+    ) throws(Diagnostic) -> (query: Query, known: KnownShape?) {
+        let (templates, note) = textTemplates.templates(key, generation: schemaGeneration)
+        for case let t as T in templates {
+            if let (query, known) = predict(t) {
+                textTemplates.hit(shaped: known != nil)
+                return (query, known)
+            }
+        }
+        let schema = self.schema
+        let query = try full(schema)
+        if note, textTemplates.compiled(key, generation: schema.generation), let template = make(schema) {
+            textTemplates.add(template, for: key, generation: schema.generation)
+        }
+        return (query, nil)
     }
 
     /// The objects of `className` that match a where-clause, in result order.
