@@ -13,8 +13,8 @@ private final class SQLTextTemplate: TextTemplate {
         let variant = SQLSkeleton(template.variantText).flatMap { template.predict(template.variantText, $0) }
         if let own = template.predict(text, skeleton), let variant {
             shape = TemplateShape(
-                base: Query(className: className, predicate: own.filter, profile: profile), own.parameters,
-                variant: Query(className: className, predicate: variant.filter, profile: profile),
+                base: Query(className: className, predicate: own.result, profile: profile), own.parameters,
+                variant: Query(className: className, predicate: variant.result, profile: profile),
                 variant.parameters)
         } else {
             shape = nil
@@ -31,7 +31,7 @@ private final class JSONTextTemplate: TextTemplate {
         self.template = template
         let variant = JSONSkeleton(template.variantText).flatMap { template.predict(template.variantText, $0) }
         if let own = template.predict(text, skeleton), let variant {
-            shape = TemplateShape(base: own.query, own.parameters, variant: variant.query, variant.parameters)
+            shape = TemplateShape(base: own.result, own.parameters, variant: variant.result, variant.parameters)
         } else {
             shape = nil
         }
@@ -85,7 +85,7 @@ extension Engine {
                 key, full,
                 predict: { (t: SQLTextTemplate) in
                     t.template.predict(text, skeleton).map {
-                        (Query(className: className, predicate: $0.filter, profile: profile), t.shape?.shape($0.values))
+                        (Query(className: className, predicate: $0.result, profile: profile), t.shape?.shape($0.values))
                     }
                 },
                 make: { schema in
@@ -100,7 +100,7 @@ extension Engine {
             return try templated(
                 key, full,
                 predict: { (t: JSONTextTemplate) in
-                    t.template.predict(text, skeleton).map { ($0.query, t.shape?.shape($0.values)) }
+                    t.template.predict(text, skeleton).map { ($0.result, t.shape?.shape($0.values)) }
                 },
                 make: { _ in
                     JSONTemplate.make(text, skeleton: skeleton, className: className, profile: profile, limits: limits)

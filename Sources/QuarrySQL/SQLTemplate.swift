@@ -145,52 +145,24 @@ package struct SQLSkeleton: Sendable {
 /// in full, and the template's prediction for it (values and source ranges) must equal that
 /// compile; otherwise no template.
 package final class SQLTemplate: Sendable {
-    private struct Slot: Sendable {
-        let token: Int
-        /// The literal's place among the IR's literals, in walk order (inner queries included).
-        let literal: Int
+    /// How a parameter's token is read: its kind, and the lowering's sign and use.
+    private struct Use: Sendable {
+        let kind: SQLSkeleton.Kind
         let negated: Bool
         let use: SQLParameterUse
     }
 
     private let filter: Filter
-    /// The parameters' tokens in the template's text, which a text's ranges move from.
-    private let slotSpans: [TokenSpan]
-    /// For each of the IR's literals, whether it is a parameter.
-    private let isParameter: [Bool]
-    /// A null for each of the IR's literals: a prediction's values start as a copy of it. Made
-    /// anew, the array looked up its type's metadata in the runtime on every call.
-    private let nulls: [Value]
-    private let slots: [Slot]
-    /// The literals that are not parameters, and their bytes.
-    private let fixed: [(token: Int, bytes: [UInt8])]
+    private let parameters: TemplateParameters<Use>
     /// The template's text with a distinct made-up value in each parameter: a second text of
     /// the template, whose prediction differs from the template's own in every parameter.
     package let variantText: String
 
-    /// What compiling a text of the template gives: its predicate, and each parameter's value
-    /// at its place among the predicate's literals (in walk order, inner queries included).
-    /// The places of the literals that are not parameters hold null (`isParameter` tells them
-    /// apart).
-    package struct Prediction {
-        package let filter: Filter
-        package let values: [Value]
-        package let isParameter: [Bool]
+    package typealias Prediction = TemplatePrediction<Filter>
 
-        /// `values` with nil where a literal is not a parameter.
-        package var parameters: [Value?] { zip(values, isParameter).map { $1 ? $0 : nil } }
-    }
-
-    private init(
-        filter: Filter, slotSpans: [TokenSpan], isParameter: [Bool], slots: [Slot],
-        fixed: [(token: Int, bytes: [UInt8])], variantText: String
-    ) {
+    private init(filter: Filter, parameters: TemplateParameters<Use>, variantText: String) {
         self.filter = filter
-        self.slotSpans = slotSpans
-        self.isParameter = isParameter
-        nulls = Array(repeating: .null, count: isParameter.count)
-        self.slots = slots
-        self.fixed = fixed
+        self.parameters = parameters
         self.variantText = variantText
     }
 
@@ -248,7 +220,7 @@ package final class SQLTemplate: Sendable {
         let originalValues = TemplateLiterals.of(original).values
         let checkedValues = TemplateLiterals.of(checked).values
         guard originalValues.count == checkedValues.count else { return nil }
-        var slots: [Slot] = []
+        var slots: [TemplateParameters<Use>.Slot] = []
         var sentinelValues = [Value](repeating: .null, count: checkedValues.count)
         var ownValues = sentinelValues
         var isParameter = [Bool](repeating: false, count: checkedValues.count)
@@ -263,7 +235,8 @@ package final class SQLTemplate: Sendable {
                 Self.value($0, skeleton.literals[c.token], negated: c.negated, use: c.use)
             }
             guard let own else { return nil }
-            slots.append(Slot(token: c.token, literal: places[0], negated: c.negated, use: c.use))
+            let use = Use(kind: skeleton.literals[c.token].kind, negated: c.negated, use: c.use)
+            slots.append(TemplateParameters.Slot(token: c.token, literal: places[0], use: use))
             sentinelValues[places[0]] = value
             ownValues[places[0]] = own
             isParameter[places[0]] = true
@@ -280,8 +253,9 @@ package final class SQLTemplate: Sendable {
             TemplateSubstitution.same(own, original)
         else { return nil }
         return SQLTemplate(
-            filter: original, slotSpans: candidateSpans, isParameter: isParameter, slots: slots,
-            fixed: fixed, variantText: sentinelSource)
+            filter: original,
+            parameters: TemplateParameters(spans: candidateSpans, isParameter: isParameter, slots: slots, fixed: fixed),
+            variantText: sentinelSource)
     }
 
     /// What compiling `text` gives, when its skeleton is this template's; nil when a literal
@@ -290,24 +264,17 @@ package final class SQLTemplate: Sendable {
     package func predict(_ text: String, _ skeleton: SQLSkeleton) -> Prediction? {
         var text = text
         return text.withUTF8 { p -> Prediction? in
-            for (token, bytes) in fixed {
-                let l = skeleton.literals[token]
-                guard l.end - l.start == bytes.count else { return nil }
-                for k in bytes.indices where bytes[k] != p[l.start + k] { return nil }
-            }
-            var values = nulls
-            var to: [TokenSpan] = []
-            to.reserveCapacity(slots.count)
-            for slot in slots {
-                let l = skeleton.literals[slot.token]
-                guard let v = Self.value(p, l, negated: slot.negated, use: slot.use) else { return nil }
-                values[slot.literal] = v
-                to.append(l.span)
-            }
-            return TemplateSubstitution.substitute(
-                filter, values, isParameter, TemplateRangeMap(from: slotSpans, to: to)
-            )
-            .map { Prediction(filter: $0, values: values, isParameter: isParameter) }
+            guard
+                let (values, ranges) = parameters.read(
+                    p, token: { skeleton.literals[$0].span },
+                    { span, use in
+                        Self.value(
+                            p, SQLSkeleton.Literal(kind: use.kind, start: span.start, end: span.end),
+                            negated: use.negated, use: use.use)
+                    }),
+                let predicate = TemplateSubstitution.substitute(filter, values, parameters.isParameter, ranges)
+            else { return nil }
+            return Prediction(result: predicate, values: values, isParameter: parameters.isParameter)
         }
     }
 

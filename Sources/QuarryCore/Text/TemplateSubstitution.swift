@@ -13,6 +13,86 @@ package struct TokenSpan: Equatable, Sendable {
     }
 }
 
+/// The parameters of a text template and the tokens its texts must repeat: where each
+/// parameter's token is and where its value lands among the IR's literals.
+package struct TemplateParameters<Use: Sendable>: Sendable {
+    package struct Slot: Sendable {
+        /// The parameter's token among the skeleton's literal tokens.
+        package let token: Int
+        /// Its value's place among the IR's literals, in walk order (inner queries included).
+        package let literal: Int
+        /// How the dialect reads the token's value.
+        package let use: Use
+
+        package init(token: Int, literal: Int, use: Use) {
+            self.token = token
+            self.literal = literal
+            self.use = use
+        }
+    }
+
+    /// The parameters' tokens in the template's text, which a text's ranges move from.
+    private let spans: [TokenSpan]
+    /// For each of the IR's literals, whether it is a parameter.
+    package let isParameter: [Bool]
+    /// A null for each of the IR's literals: a text's values start as a copy of it. Made anew,
+    /// the array looked up its type's metadata in the runtime on every call.
+    private let nulls: [Value]
+    private let slots: [Slot]
+    /// The literal tokens that are not parameters, and their bytes.
+    private let fixed: [(token: Int, bytes: [UInt8])]
+
+    package init(spans: [TokenSpan], isParameter: [Bool], slots: [Slot], fixed: [(token: Int, bytes: [UInt8])]) {
+        self.spans = spans
+        self.isParameter = isParameter
+        nulls = Array(repeating: .null, count: isParameter.count)
+        self.slots = slots
+        self.fixed = fixed
+    }
+
+    /// The IR's literals for a text of the template (`p`, its bytes; `token`, where its literal
+    /// tokens lie), null where a literal is not a parameter, and the map that moves the
+    /// template's leaf ranges onto the text; nil when a token that is not a parameter differs
+    /// or `value` refuses a parameter's token.
+    package func read(
+        _ p: UnsafeBufferPointer<UInt8>, token: (Int) -> TokenSpan, _ value: (TokenSpan, Use) -> Value?
+    ) -> (values: [Value], ranges: TemplateRangeMap)? {
+        for (t, bytes) in fixed {
+            let l = token(t)
+            guard l.end - l.start == bytes.count else { return nil }
+            for k in bytes.indices where bytes[k] != p[l.start + k] { return nil }
+        }
+        var values = nulls
+        var to: [TokenSpan] = []
+        to.reserveCapacity(slots.count)
+        for slot in slots {
+            let l = token(slot.token)
+            guard let v = value(l, slot.use) else { return nil }
+            values[slot.literal] = v
+            to.append(l)
+        }
+        return (values, TemplateRangeMap(from: spans, to: to))
+    }
+}
+
+/// What compiling a text of a template gives (`result`: a predicate, a query), and each
+/// parameter's value at its place among the IR's literals (in walk order, inner queries
+/// included); the places of the literals that are not parameters hold null.
+package struct TemplatePrediction<Result> {
+    package let result: Result
+    package let values: [Value]
+    package let isParameter: [Bool]
+
+    package init(result: Result, values: [Value], isParameter: [Bool]) {
+        self.result = result
+        self.values = values
+        self.isParameter = isParameter
+    }
+
+    /// `values` with nil where a literal is not a parameter.
+    package var parameters: [Value?] { zip(values, isParameter).map { $1 ? $0 : nil } }
+}
+
 /// Source offsets of one text moved to another whose literal tokens differ in length; nil for
 /// an offset inside a token.
 package struct TemplateRangeMap {

@@ -127,42 +127,17 @@ package struct JSONSkeleton: Sendable {
 /// template's prediction for it (values and source ranges) must equal that compile; otherwise
 /// no template.
 package final class JSONTemplate: Sendable {
-    private struct Slot: Sendable {
-        let token: Int
-        /// The literal's place among the IR's literals, in walk order (inner queries included).
-        let literal: Int
-    }
-
     private let query: Query
-    private let slotSpans: [TokenSpan]
-    private let isParameter: [Bool]
-    private let nulls: [Value]
-    private let slots: [Slot]
-    private let fixed: [(token: Int, bytes: [UInt8])]
+    /// Each parameter is read by its token's kind.
+    private let parameters: TemplateParameters<JSONSkeleton.Kind>
     /// The template's text with a distinct made-up value in each parameter.
     package let variantText: String
 
-    /// What compiling a text of the template gives: its query, and each parameter's value at
-    /// its place among the predicate's literals (null where a literal is not a parameter).
-    package struct Prediction {
-        package let query: Query
-        package let values: [Value]
-        package let isParameter: [Bool]
+    package typealias Prediction = TemplatePrediction<Query>
 
-        /// `values` with nil where a literal is not a parameter.
-        package var parameters: [Value?] { zip(values, isParameter).map { $1 ? $0 : nil } }
-    }
-
-    private init(
-        query: Query, slotSpans: [TokenSpan], isParameter: [Bool], slots: [Slot],
-        fixed: [(token: Int, bytes: [UInt8])], variantText: String
-    ) {
+    private init(query: Query, parameters: TemplateParameters<JSONSkeleton.Kind>, variantText: String) {
         self.query = query
-        self.slotSpans = slotSpans
-        self.isParameter = isParameter
-        nulls = Array(repeating: .null, count: isParameter.count)
-        self.slots = slots
-        self.fixed = fixed
+        self.parameters = parameters
         self.variantText = variantText
     }
 
@@ -203,7 +178,7 @@ package final class JSONTemplate: Sendable {
         let originalValues = TemplateLiterals.of(original.predicate).values
         let checkedValues = TemplateLiterals.of(checked.predicate).values
         guard originalValues.count == checkedValues.count else { return nil }
-        var slots: [Slot] = []
+        var slots: [TemplateParameters<JSONSkeleton.Kind>.Slot] = []
         var sentinelValues = [Value](repeating: .null, count: checkedValues.count)
         var ownValues = sentinelValues
         var isParameter = [Bool](repeating: false, count: checkedValues.count)
@@ -217,7 +192,7 @@ package final class JSONTemplate: Sendable {
             guard let value = made else { return nil }
             let places = checkedValues.indices.filter { TemplateSubstitution.sameLiteral(checkedValues[$0], value) }
             guard places.count == 1 else { return nil }
-            slots.append(Slot(token: token, literal: places[0]))
+            slots.append(TemplateParameters.Slot(token: token, literal: places[0], use: literal.kind))
             sentinelValues[places[0]] = value
             ownValues[places[0]] = own
             isParameter[places[0]] = true
@@ -233,7 +208,8 @@ package final class JSONTemplate: Sendable {
             same(own, original)
         else { return nil }
         return JSONTemplate(
-            query: original, slotSpans: candidateSpans, isParameter: isParameter, slots: slots, fixed: fixed,
+            query: original,
+            parameters: TemplateParameters(spans: candidateSpans, isParameter: isParameter, slots: slots, fixed: fixed),
             variantText: sentinelSource)
     }
 
@@ -242,23 +218,15 @@ package final class JSONTemplate: Sendable {
     package func predict(_ text: String, _ skeleton: JSONSkeleton) -> Prediction? {
         var text = text
         return text.withUTF8 { p -> Prediction? in
-            for (token, bytes) in fixed {
-                let l = skeleton.literals[token]
-                guard l.end - l.start == bytes.count else { return nil }
-                for k in bytes.indices where bytes[k] != p[l.start + k] { return nil }
-            }
-            var values = nulls
-            var to: [TokenSpan] = []
-            to.reserveCapacity(slots.count)
-            for slot in slots {
-                let l = skeleton.literals[slot.token]
-                guard let v = Self.value(p, l) else { return nil }
-                values[slot.literal] = v
-                to.append(l.span)
-            }
-            return Self.substitute(query, values, isParameter, TemplateRangeMap(from: slotSpans, to: to)).map {
-                Prediction(query: $0, values: values, isParameter: isParameter)
-            }
+            guard
+                let (values, ranges) = parameters.read(
+                    p, token: { skeleton.literals[$0].span },
+                    { span, kind in
+                        Self.value(p, JSONSkeleton.Literal(kind: kind, start: span.start, end: span.end))
+                    }),
+                let predicted = Self.substitute(query, values, parameters.isParameter, ranges)
+            else { return nil }
+            return Prediction(result: predicted, values: values, isParameter: parameters.isParameter)
         }
     }
 
