@@ -293,10 +293,10 @@ struct SlotAnswers {
     /// non-null scalar literals, `key IN (list)` of scalars and nulls, prefix, suffix and
     /// substring tests of a literal string and matches of a literal pattern that compiles
     /// (`compiles`), from their semantics' rules (docs/SEMANTICS.md#compare,
-    /// docs/SEMANTICS.md#between, docs/SEMANTICS.md#incollection, docs/SEMANTICS.md#string) instead of an evaluation: under `sql`
-    /// a row with no value fails; under `predicate` and `document` missing and null equal no
-    /// value but null (so a list holding null has them), differ from every other value, order
-    /// with none and are no string. Nil for any other leaf.
+    /// docs/SEMANTICS.md#between, docs/SEMANTICS.md#incollection, docs/SEMANTICS.md#string)
+    /// instead of an evaluation: under `sql` a row with no value fails; under `predicate` and
+    /// `document` missing and null equal no value but null (so a list holding null has them),
+    /// differ from every other value, order with none and are no string. Nil for any other leaf.
     static func ofScalarTest(
         _ l: Leaf, subject: FieldPath,
         compiles: (String, RegexOptions, StringOptions) -> Bool = { _, _, _ in false }
