@@ -24,43 +24,15 @@ final class SQLParameterRecorder {
     func note(_ range: SourceRange, _ use: SQLParameterUse?) { uses[range] = use }
 }
 
-/// A where clause with its literal tokens (strings, integers, decimals) cut out: what the
-/// texts of one template have in common (docs/ARCHITECTURE.md#text-templates). It reads the
-/// bytes as `SQLLexer` does, only far enough to find the literals.
-package struct SQLSkeleton: Sendable {
-    package enum Kind: UInt8, Sendable {
-        case string = 1, integer, decimal
-    }
+/// A where clause with its literal tokens (strings, integers, decimals) cut out
+/// (docs/ARCHITECTURE.md#text-templates).
+package typealias SQLSkeleton = TextSkeleton<SQLSkeletonScanner>
 
-    package struct Literal: Sendable {
-        package let kind: Kind
-        /// The token's bytes, quotes included.
-        package let start: Int
-        package let end: Int
-
-        var span: TokenSpan { TokenSpan(start: start, end: end) }
-    }
-
-    /// The text's bytes with each literal token replaced by a 0 byte and its kind (a query
-    /// text holds no NUL).
-    package let key: [UInt8]
-    package let literals: [Literal]
-
-    /// Nil when the text holds a NUL or a literal the lexer rejects (an unterminated string,
-    /// `1.`, `1e`, a letter right after a number): the full compile reports those.
-    package init?(_ text: String) {
-        var text = text
-        guard let found = text.withUTF8({ Self.scan($0) }) else { return nil }
-        (key, literals) = found
-    }
-
-    private static func scan(_ p: UnsafeBufferPointer<UInt8>) -> ([UInt8], [Literal])? {
-        var key: [UInt8] = []
-        key.reserveCapacity(p.count)
-        var literals: [Literal] = []
-        // Room for a few literals at once: grown one by one, a five-literal text reallocated
-        // the array four times (a fifth of its scan).
-        literals.reserveCapacity(8)
+/// Reads the bytes as `SQLLexer` does, only far enough to find the literals; refuses a text
+/// with a NUL or a literal the lexer rejects (an unterminated string, `1.`, `1e`, a letter
+/// right after a number).
+package enum SQLSkeletonScanner: SkeletonScanner {
+    package static func scan(_ p: UnsafeBufferPointer<UInt8>, into cutter: inout SkeletonCutter) -> Bool {
         let n = p.count
         var i = 0
         func isWordByte(_ b: UInt8) -> Bool {
@@ -69,26 +41,17 @@ package struct SQLSkeleton: Sendable {
             (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b >= 0x80
         }
         func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-        // Bytes that stay in the key are copied a run at a time, when a literal or the end comes.
-        var run = 0
-        func literal(_ kind: Kind, _ start: Int) {
-            key.append(contentsOf: UnsafeBufferPointer(rebasing: p[run..<start]))
-            key.append(0)
-            key.append(kind.rawValue)
-            literals.append(Literal(kind: kind, start: start, end: i))
-            run = i
-        }
         while i < n {
             let b = p[i]
             switch b {
             case 0:
-                return nil
+                return false
             case UInt8(ascii: "'"), UInt8(ascii: "`"):
                 let start = i
                 i += 1
                 var closed = false
                 while i < n {
-                    if p[i] == 0 { return nil }
+                    if p[i] == 0 { return false }
                     if p[i] == b {
                         if i + 1 < n, p[i + 1] == b {
                             i += 2
@@ -100,27 +63,27 @@ package struct SQLSkeleton: Sendable {
                     }
                     i += 1
                 }
-                guard closed else { return nil }
-                if b == UInt8(ascii: "'") { literal(.string, start) }
+                guard closed else { return false }
+                if b == UInt8(ascii: "'") { cutter.cut(.string, start, i) }
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = i
-                var kind = Kind.integer
+                var kind = SkeletonLiteralKind.integer
                 while i < n, isDigit(p[i]) { i += 1 }
                 if i < n, p[i] == UInt8(ascii: ".") {
                     kind = .decimal
                     i += 1
-                    guard i < n, isDigit(p[i]) else { return nil }
+                    guard i < n, isDigit(p[i]) else { return false }
                     while i < n, isDigit(p[i]) { i += 1 }
                 }
                 if i < n, p[i] | 0x20 == UInt8(ascii: "e") {
                     kind = .decimal
                     i += 1
                     if i < n, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
-                    guard i < n, isDigit(p[i]) else { return nil }
+                    guard i < n, isDigit(p[i]) else { return false }
                     while i < n, isDigit(p[i]) { i += 1 }
                 }
-                if i < n, isWordByte(p[i]), p[i] < 0x80 { return nil }
-                literal(kind, start)
+                if i < n, isWordByte(p[i]), p[i] < 0x80 { return false }
+                cutter.cut(kind, start, i)
             default:
                 i += 1
                 if isWordByte(b) {
@@ -128,8 +91,7 @@ package struct SQLSkeleton: Sendable {
                 }
             }
         }
-        key.append(contentsOf: UnsafeBufferPointer(rebasing: p[run..<n]))
-        return (key, literals)
+        return true
     }
 }
 

@@ -13,6 +13,87 @@ package struct TokenSpan: Equatable, Sendable {
     }
 }
 
+/// The kind of a literal token a skeleton cuts out of a query text.
+package enum SkeletonLiteralKind: UInt8, Sendable {
+    case string = 1, integer, decimal
+}
+
+/// A literal token a skeleton cut out.
+package struct SkeletonLiteral: Sendable {
+    package let kind: SkeletonLiteralKind
+    /// The token's bytes, quotes included.
+    package let start: Int
+    package let end: Int
+
+    package init(kind: SkeletonLiteralKind, start: Int, end: Int) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+    }
+
+    package var span: TokenSpan { TokenSpan(start: start, end: end) }
+}
+
+/// Builds a skeleton's key while a dialect's scan reports the literal tokens, in order: the
+/// bytes between them are copied a run at a time.
+package struct SkeletonCutter {
+    private let p: UnsafeBufferPointer<UInt8>
+    fileprivate private(set) var key: [UInt8] = []
+    fileprivate private(set) var literals: [SkeletonLiteral] = []
+    private var run = 0
+
+    fileprivate init(_ p: UnsafeBufferPointer<UInt8>) {
+        self.p = p
+        key.reserveCapacity(p.count)
+        // Room for a few literals at once: grown one by one, a five-literal text reallocated
+        // the array four times (a fifth of its scan).
+        literals.reserveCapacity(8)
+    }
+
+    /// The token `start..<end`, replaced in the key by a 0 byte and its kind.
+    package mutating func cut(_ kind: SkeletonLiteralKind, _ start: Int, _ end: Int) {
+        key.append(contentsOf: UnsafeBufferPointer(rebasing: p[run..<start]))
+        key.append(0)
+        key.append(kind.rawValue)
+        literals.append(SkeletonLiteral(kind: kind, start: start, end: end))
+        run = end
+    }
+
+    fileprivate mutating func finish() { key.append(contentsOf: UnsafeBufferPointer(rebasing: p[run...])) }
+}
+
+/// A dialect's reading of a text for its skeleton.
+package protocol SkeletonScanner {
+    /// Cuts each literal token out of `p`, in order; false for a text the dialect's reader
+    /// would not take apart the same way (the full compile then reports what is wrong).
+    static func scan(_ p: UnsafeBufferPointer<UInt8>, into cutter: inout SkeletonCutter) -> Bool
+}
+
+/// A query text with its literal tokens cut out, as `Scanner` finds them: what the texts of
+/// one template have in common (docs/ARCHITECTURE.md#text-templates).
+package struct TextSkeleton<Scanner: SkeletonScanner>: Sendable {
+    package typealias Kind = SkeletonLiteralKind
+    package typealias Literal = SkeletonLiteral
+
+    /// The text's bytes with each literal token replaced by a 0 byte and its kind (a query
+    /// text with a NUL has no skeleton).
+    package let key: [UInt8]
+    package let literals: [Literal]
+
+    package init?(_ text: String) {
+        var text = text
+        let cut = text.withUTF8 { p -> SkeletonCutter? in
+            var cutter = SkeletonCutter(p)
+            guard Scanner.scan(p, into: &cutter) else { return nil }
+            cutter.finish()
+            return cutter
+        }
+        guard let cut else { return nil }
+        key = cut.key
+        literals = cut.literals
+    }
+}
+
 /// The parameters of a text template and the tokens its texts must repeat: where each
 /// parameter's token is and where its value lands among the IR's literals.
 package struct TemplateParameters<Use: Sendable>: Sendable {

@@ -19,53 +19,20 @@ package final class JSONParameterRecorder {
 }
 
 /// A where object or find body with its value tokens (strings, integers, decimals that are not
-/// member names) cut out: what the texts of one template have in common. It reads the bytes as
-/// the JSON reader does, only far enough to find those tokens; nil for a text it would not
-/// take apart the same way (a NUL, a control character in a string, an unterminated string, a
-/// number with an exponent, a leading zero or no digit).
-package struct JSONSkeleton: Sendable {
-    package enum Kind: UInt8, Sendable {
-        case string = 1, integer, decimal
-    }
+/// member names) cut out (docs/ARCHITECTURE.md#text-templates).
+package typealias JSONSkeleton = TextSkeleton<JSONSkeletonScanner>
 
-    package struct Literal: Sendable {
-        package let kind: Kind
-        /// The token's bytes, quotes included.
-        package let start: Int
-        package let end: Int
-
-        var span: TokenSpan { TokenSpan(start: start, end: end) }
-    }
-
-    /// The text's bytes with each value token replaced by a 0 byte and its kind.
-    package let key: [UInt8]
-    package let literals: [Literal]
-
-    package init?(_ text: String) {
-        var text = text
-        guard let found = text.withUTF8({ Self.scan($0) }) else { return nil }
-        (key, literals) = found
-    }
-
-    private static func scan(_ p: UnsafeBufferPointer<UInt8>) -> ([UInt8], [Literal])? {
-        var key: [UInt8] = []
-        key.reserveCapacity(p.count)
-        var literals: [Literal] = []
-        literals.reserveCapacity(8)
+/// Reads the bytes as the JSON reader does, only far enough to find the value tokens; refuses
+/// a text it would not take apart the same way (a NUL, a control character in a string, an
+/// unterminated string, a number with an exponent, a leading zero or no digit).
+package enum JSONSkeletonScanner: SkeletonScanner {
+    package static func scan(_ p: UnsafeBufferPointer<UInt8>, into cutter: inout SkeletonCutter) -> Bool {
         let n = p.count
         var i = 0
-        var run = 0
         func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
-        func literal(_ kind: Kind, _ start: Int) {
-            key.append(contentsOf: UnsafeBufferPointer(rebasing: p[run..<start]))
-            key.append(0)
-            key.append(kind.rawValue)
-            literals.append(Literal(kind: kind, start: start, end: i))
-            run = i
-        }
         while i < n {
             let b = p[i]
-            if b == 0 { return nil }
+            if b == 0 { return false }
             if b == UInt8(ascii: "\"") {
                 let start = i
                 i += 1
@@ -77,39 +44,38 @@ package struct JSONSkeleton: Sendable {
                         closed = true
                         break
                     }
-                    if c < 0x20 { return nil }
+                    if c < 0x20 { return false }
                     i += c == UInt8(ascii: "\\") ? 2 : 1
                 }
-                guard closed, i <= n else { return nil }
+                guard closed, i <= n else { return false }
                 // A member name is followed by a colon: it stays in the skeleton.
                 var j = i
                 while j < n, p[j] == 0x20 || p[j] == 0x09 || p[j] == 0x0A || p[j] == 0x0D { j += 1 }
-                if j == n || p[j] != UInt8(ascii: ":") { literal(.string, start) }
+                if j == n || p[j] != UInt8(ascii: ":") { cutter.cut(.string, start, i) }
             } else if b == UInt8(ascii: "-") || isDigit(b) {
                 let start = i
                 if b == UInt8(ascii: "-") { i += 1 }
-                guard i < n, isDigit(p[i]) else { return nil }
+                guard i < n, isDigit(p[i]) else { return false }
                 if p[i] == UInt8(ascii: "0") {
                     i += 1
-                    if i < n, isDigit(p[i]) { return nil }
+                    if i < n, isDigit(p[i]) { return false }
                 } else {
                     while i < n, isDigit(p[i]) { i += 1 }
                 }
-                var kind = Kind.integer
+                var kind = SkeletonLiteralKind.integer
                 if i < n, p[i] == UInt8(ascii: ".") {
                     kind = .decimal
                     i += 1
-                    guard i < n, isDigit(p[i]) else { return nil }
+                    guard i < n, isDigit(p[i]) else { return false }
                     while i < n, isDigit(p[i]) { i += 1 }
                 }
-                if i < n, p[i] | 0x20 == UInt8(ascii: "e") { return nil }
-                literal(kind, start)
+                if i < n, p[i] | 0x20 == UInt8(ascii: "e") { return false }
+                cutter.cut(kind, start, i)
             } else {
                 i += 1
             }
         }
-        key.append(contentsOf: UnsafeBufferPointer(rebasing: p[run..<n]))
-        return (key, literals)
+        return true
     }
 }
 
