@@ -236,13 +236,12 @@ extension Engine {
     /// The published replica's store, for tests that look inside it from one thread.
     var store: ColumnStore { replicas.read { $0.store } }
 
-    /// The plan the published replica has for a query (checked out and given back), for tests
-    /// that look at plans from one thread.
+    /// The plan the published replica has for a query (checked and left in the cache), for
+    /// tests that look at plans from one thread.
     /// With the literals the plan reads from the execution (nil: its own).
     func plan(_ query: Query, variables: Set<String> = []) throws(Diagnostic) -> (plan: Plan, literals: [Value]?) {
         try replicas.read { (r) throws(Diagnostic) in
-            let checkout = try r.checkOut(query, variables: variables)
-            r.giveBack(checkout)
+            let checkout = try r.checkOut(query, variables: variables, keeping: true)
             return (checkout.plan, checkout.literals)
         }
     }

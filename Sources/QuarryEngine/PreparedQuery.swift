@@ -14,7 +14,7 @@ extension Engine {
     ) throws(Diagnostic) -> PreparedQuery {
         let known = known ?? KnownShape(query)
         try replicas.read { (r) throws(Diagnostic) in
-            r.giveBack(try r.checkOut(query, variables: variables, known: known))
+            _ = try r.checkOut(query, variables: variables, known: known, keeping: true)
         }
         return PreparedQuery(engine: self, query: query, known: known)
     }

@@ -7,7 +7,7 @@ import QuarryCore
 /// way values merge into a kind are the same for both, and live here.
 ///
 /// An enum's cases witness the three constructors (`case array(of: Self?)`…).
-package protocol StoreFieldKind: Equatable {
+@usableFromInline package protocol StoreFieldKind: Equatable {
     /// Values the store cannot compare as Quarry does: every test on the field stays residual.
     static func unsupported(reason: String) -> Self
     /// An array whose non-null elements are all of one kind (nil: no non-null element yet).

@@ -3,9 +3,9 @@
 // prediction with a compile.
 
 /// One literal token's bytes in a query text.
-package struct TokenSpan: Equatable, Sendable {
-    package let start: Int
-    package let end: Int
+@usableFromInline package struct TokenSpan: Equatable, Sendable {
+    @usableFromInline package let start: Int
+    @usableFromInline package let end: Int
 
     package init(start: Int, end: Int) {
         self.start = start
@@ -96,14 +96,14 @@ package struct TextSkeleton<Scanner: SkeletonScanner>: Sendable {
 
 /// The parameters of a text template and the tokens its texts must repeat: where each
 /// parameter's token is and where its value lands among the IR's literals.
-package struct TemplateParameters<Use: Sendable>: Sendable {
-    package struct Slot: Sendable {
+@usableFromInline package struct TemplateParameters<Use: Sendable>: Sendable {
+    @usableFromInline package struct Slot: Sendable {
         /// The parameter's token among the skeleton's literal tokens.
-        package let token: Int
+        @usableFromInline package let token: Int
         /// Its value's place among the IR's literals, in walk order (inner queries included).
-        package let literal: Int
+        @usableFromInline package let literal: Int
         /// How the dialect reads the token's value.
-        package let use: Use
+        @usableFromInline package let use: Use
 
         package init(token: Int, literal: Int, use: Use) {
             self.token = token
@@ -112,16 +112,20 @@ package struct TemplateParameters<Use: Sendable>: Sendable {
         }
     }
 
+    // `read` and the types it uses are inlinable so that each dialect's call is specialized
+    // (run generic, it looked up its types' metadata in the runtime on every call). A package
+    // declaration's inlinable body reaches other modules only when it and what it uses are
+    // also `@usableFromInline`; without, it is silently kept out of the module's interface.
     /// The parameters' tokens in the template's text, which a text's ranges move from.
-    private let spans: [TokenSpan]
+    @usableFromInline let spans: [TokenSpan]
     /// For each of the IR's literals, whether it is a parameter.
-    package let isParameter: [Bool]
+    @usableFromInline package let isParameter: [Bool]
     /// A null for each of the IR's literals: a text's values start as a copy of it. Made anew,
     /// the array looked up its type's metadata in the runtime on every call.
-    private let nulls: [Value]
-    private let slots: [Slot]
+    @usableFromInline let nulls: [Value]
+    @usableFromInline let slots: [Slot]
     /// The literal tokens that are not parameters, and their bytes.
-    private let fixed: [(token: Int, bytes: [UInt8])]
+    @usableFromInline let fixed: [(token: Int, bytes: [UInt8])]
 
     package init(spans: [TokenSpan], isParameter: [Bool], slots: [Slot], fixed: [(token: Int, bytes: [UInt8])]) {
         self.spans = spans
@@ -135,7 +139,7 @@ package struct TemplateParameters<Use: Sendable>: Sendable {
     /// tokens lie), null where a literal is not a parameter, and the map that moves the
     /// template's leaf ranges onto the text; nil when a token that is not a parameter differs
     /// or `value` refuses a parameter's token.
-    package func read(
+    @inlinable package func read(
         _ p: UnsafeBufferPointer<UInt8>, token: (Int) -> TokenSpan, _ value: (TokenSpan, Use) -> Value?
     ) -> (values: [Value], ranges: TemplateRangeMap)? {
         for (t, bytes) in fixed {
@@ -159,12 +163,12 @@ package struct TemplateParameters<Use: Sendable>: Sendable {
 /// What compiling a text of a template gives (`result`: a predicate, a query), and each
 /// parameter's value at its place among the IR's literals (in walk order, inner queries
 /// included); the places of the literals that are not parameters hold null.
-package struct TemplatePrediction<Result> {
-    package let result: Result
-    package let values: [Value]
-    package let isParameter: [Bool]
+@usableFromInline package struct TemplatePrediction<Result> {
+    @usableFromInline package let result: Result
+    @usableFromInline package let values: [Value]
+    @usableFromInline package let isParameter: [Bool]
 
-    package init(result: Result, values: [Value], isParameter: [Bool]) {
+    @inlinable package init(result: Result, values: [Value], isParameter: [Bool]) {
         self.result = result
         self.values = values
         self.isParameter = isParameter
@@ -176,11 +180,11 @@ package struct TemplatePrediction<Result> {
 
 /// Source offsets of one text moved to another whose literal tokens differ in length; nil for
 /// an offset inside a token.
-package struct TemplateRangeMap {
-    let from: [TokenSpan]
-    let to: [TokenSpan]
+@usableFromInline package struct TemplateRangeMap {
+    @usableFromInline let from: [TokenSpan]
+    @usableFromInline let to: [TokenSpan]
 
-    package init(from: [TokenSpan], to: [TokenSpan]) {
+    @inlinable package init(from: [TokenSpan], to: [TokenSpan]) {
         self.from = from
         self.to = to
     }

@@ -23,7 +23,11 @@ struct PlanCache {
     ///   (a text template's, docs/ARCHITECTURE.md#text-templates): the plans are then filed
     ///   under it, so that the next lookups find it by identity instead of comparing the whole
     ///   skeleton.
-    mutating func take(_ shape: PlanShape, _ literals: [Value], version: UInt64, lasting: Bool = false) -> CachedPlan? {
+    /// - Parameter keeping: leave the plan in the cache (a caller that only checks it, under the
+    ///   cache's lock); a plan made for other data is dropped either way.
+    mutating func take(
+        _ shape: PlanShape, _ literals: [Value], version: UInt64, lasting: Bool = false, keeping: Bool = false
+    ) -> CachedPlan? {
         // One lookup (a shape compares its whole skeleton unless it is the key itself), then
         // changes in place.
         guard var at = plans.index(forKey: shape), !plans.values[at].isEmpty else { return nil }
@@ -35,11 +39,16 @@ struct PlanCache {
         let pool = plans.values[at]
         let i =
             pool.count == 1 ? 0 : pool.lastIndex { PlanShape.sameLiterals($0.literals, literals) } ?? pool.count - 1
-        let cached = plans.values[at].remove(at: i)
-        size -= 1
-        // Put back, it finds its key by identity too.
-        if lasting { cached.shape = shape }
-        return cached.plan.storeVersion == version ? cached : nil
+        let current = pool[i].plan.storeVersion == version
+        guard keeping, current else {
+            let cached = plans.values[at].remove(at: i)
+            size -= 1
+            // Put back, it finds its key by identity too.
+            if lasting { cached.shape = shape }
+            return current ? cached : nil
+        }
+        if lasting { pool[i].shape = shape }
+        return pool[i]
     }
 
     mutating func put(_ entry: CachedPlan) {

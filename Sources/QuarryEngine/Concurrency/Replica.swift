@@ -186,9 +186,13 @@ final class Replica: @unchecked Sendable {
     /// from the execution (docs/ARCHITECTURE.md#plan-parameters); else a regular expression
     /// literal is checked and the plan is rebound or planned again
     /// (docs/ARCHITECTURE.md#plan-cache). Give it back with `giveBack` when the run is over.
-    /// - Parameter known: the query's plan shape, when the caller has it (nil: found here).
+    /// - Parameters:
+    ///   - known: the query's plan shape, when the caller has it (nil: found here).
+    ///   - keeping: check the plan (rebound or made anew as a run would have it) and leave it in
+    ///     the cache, for a caller that runs nothing (`Engine.prepare`): the checkout then has
+    ///     no entry to give back.
     func checkOut(
-        _ query: Query, variables: Set<String> = [], known: KnownShape? = nil
+        _ query: Query, variables: Set<String> = [], known: KnownShape? = nil, keeping: Bool = false
     ) throws(Diagnostic) -> CheckedOutPlan {
         let store = self.store
         assert(known.map { $0.describes(query) } ?? true, "a known shape that is not the query's")
@@ -199,7 +203,8 @@ final class Replica: @unchecked Sendable {
             }
         }
         return try cache.withLock { (c) throws(Diagnostic) -> CheckedOutPlan in
-            if let cached = c.take(shape, literals, version: store.version, lasting: known != nil) {
+            if let cached = c.take(shape, literals, version: store.version, lasting: known != nil, keeping: keeping) {
+                let entry = keeping ? nil : cached
                 do throws(Diagnostic) {
                     let sameVariables = cached.variables == variables
                     if !sameVariables {
@@ -208,27 +213,28 @@ final class Replica: @unchecked Sendable {
                     }
                     if PlanShape.sameLiterals(cached.literals, literals) {
                         c.counts.reused += 1
-                        return CheckedOutPlan(plan: cached.plan, entry: cached, outcome: .reused)
+                        return CheckedOutPlan(plan: cached.plan, entry: entry, outcome: .reused)
                     }
                     if let bound = cached.plan.parameters.bind(literals) {
                         c.counts.bound += 1
-                        return CheckedOutPlan(plan: cached.plan, entry: cached, outcome: .rebound, literals: bound)
+                        return CheckedOutPlan(plan: cached.plan, entry: entry, outcome: .rebound, literals: bound)
                     }
                     if sameVariables { try c.checkLiterals(query) }
                     cached.plan = try c.rebind(cached.plan, to: query, literals)
                 } catch {
-                    c.put(cached)
+                    if !keeping { c.put(cached) }
                     throw error
                 }
                 cached.literals = literals
                 c.counts.rebound += 1
-                return CheckedOutPlan(plan: cached.plan, entry: cached, outcome: .rebound)
+                return CheckedOutPlan(plan: cached.plan, entry: entry, outcome: .rebound)
             }
             try c.planner.validate(query, variables: variables)
             let entry = CachedPlan(
                 shape: shape, plan: try c.build(query, literals: literals), literals: literals, variables: variables)
             c.counts.built += 1
-            return CheckedOutPlan(plan: entry.plan, entry: entry, outcome: .built)
+            if keeping { c.put(entry) }
+            return CheckedOutPlan(plan: entry.plan, entry: keeping ? nil : entry, outcome: .built)
         }
     }
 

@@ -11,8 +11,19 @@ struct PlanParameters {
     /// The slots the filter reads from the execution's literals, each with the check a new
     /// literal in it must pass (it must make the same kind of typed test).
     let checks: [Int: (Value) -> Bool]
+    /// `checks` by slot, for `bind`: looking each slot up in the dictionary hashed it.
+    private let slotChecks: [((Value) -> Bool)?]
     /// How a query's literals become the ones the normalized predicate holds.
-    var forms = LiteralForms.identity
+    let forms: LiteralForms
+
+    init(literals: [Value], checks: [Int: (Value) -> Bool], forms: LiteralForms = .identity) {
+        self.literals = literals
+        self.checks = checks
+        self.forms = forms
+        var slotChecks = [((Value) -> Bool)?](repeating: nil, count: checks.isEmpty ? 0 : literals.count)
+        for (slot, check) in checks where slot < slotChecks.count { slotChecks[slot] = check }
+        self.slotChecks = slotChecks
+    }
 
     static var none: PlanParameters { PlanParameters(literals: [], checks: [:]) }
 
@@ -21,7 +32,7 @@ struct PlanParameters {
     func bind(_ new: [Value]) -> [Value]? {
         guard !checks.isEmpty, new.count == literals.count, let new = forms.apply(new) else { return nil }
         for i in new.indices where !PlanShape.sameLiteral(new[i], literals[i]) {
-            guard let check = checks[i], check(new[i]) else { return nil }
+            guard let check = slotChecks[i], check(new[i]) else { return nil }
         }
         return new
     }
