@@ -1,18 +1,66 @@
 import QuarryCore
+import Synchronization
 
 /// What one query run may still spend: time until its deadline and PCRE2 steps of its total
 /// regex budget (`Limits.regexTotalLimit`). One budget is shared by the outer query, its inner
 /// queries and the reference evaluation behind the engine, so a pattern that is merely slow on
 /// each row still ends the query once the rows add up (docs/SEMANTICS.md, limits).
+///
+/// The threads of a parallel scan each charge a budget of their own, `forked` from the run's,
+/// whose steps all go to one shared count (docs/ARCHITECTURE.md#parallel-scans).
 final class QueryBudget {
     let limits: Limits
     private let deadline: ContinuousClock.Instant?
     private var regexStepsLeft: UInt64
+    /// A fork's shared count of steps, nil for the run's own budget.
+    private let shared: SharedRegexSteps?
+    /// The steps a fork charged to `shared`.
+    private var forkCharged: UInt64 = 0
 
     init(limits: Limits) {
         self.limits = limits
         regexStepsLeft = limits.regexTotalLimit
         deadline = limits.deadlineFromNow()
+        shared = nil
+    }
+
+    private init(_ parent: QueryBudget, shared: SharedRegexSteps) {
+        limits = parent.limits
+        deadline = parent.deadline
+        // A fork's steps are counted in `shared`.
+        regexStepsLeft = 0
+        self.shared = shared
+    }
+
+    /// A budget for one thread of a parallel scan: the same deadline, and regex steps charged
+    /// to `shared`, which fails every thread once the steps all threads charged pass what this
+    /// budget had left. A scan whose threads passed it is run again in order on this budget
+    /// (which then fails at the row the order reaches it); one that did not is charged its
+    /// steps with `absorb`.
+    func forked(sharing shared: SharedRegexSteps) -> QueryBudget { QueryBudget(self, shared: shared) }
+
+    /// The steps for which a parallel scan's threads shared `forked` budgets; each can charge
+    /// what the budget had left when the scan began.
+    func sharedSteps() -> SharedRegexSteps { SharedRegexSteps(available: regexStepsLeft) }
+
+    /// Charges the steps a parallel scan's threads took, when they stayed within the budget.
+    func absorb(_ shared: SharedRegexSteps) {
+        regexStepsLeft -= Swift.min(regexStepsLeft, shared.charged)
+    }
+
+    /// Where the regex budget stands, for `rewind`.
+    var regexMark: UInt64 { shared == nil ? regexStepsLeft : forkCharged }
+
+    /// Gives back the regex steps charged since `mark`: a batch that failed is redone row by
+    /// row to find the row the reference fails on first, and the steps its rows took in the
+    /// failed pass (past that row, in other filters) must not count against the redo.
+    func rewind(to mark: UInt64) {
+        if let shared {
+            shared.giveBack(forkCharged - mark)
+            forkCharged = mark
+        } else {
+            regexStepsLeft = mark
+        }
     }
 
     /// Fails with `limit.deadline` once the time budget is spent.
@@ -23,15 +71,60 @@ final class QueryBudget {
     /// Takes `steps` from the regex budget for a match of `pattern`; fails with `limit.regex`
     /// when the query has no more, and with `limit.deadline` when its time is up.
     func chargeRegex(_ steps: UInt64, pattern: String) throws(Diagnostic) {
-        guard steps <= regexStepsLeft else {
-            regexStepsLeft = 0
-            throw Diagnostic(
-                .limit.regex,
-                "the regular expression /\(pattern)/ used up the query's total regex budget of "
-                    + "\(limits.regexTotalLimit) steps over its rows; simplify the pattern, narrow "
-                    + "the query or raise the regex limits")
+        if let shared {
+            guard shared.charge(steps) else { throw regexBudgetSpent(pattern) }
+            forkCharged += steps
+        } else {
+            guard steps <= regexStepsLeft else {
+                regexStepsLeft = 0
+                throw regexBudgetSpent(pattern)
+            }
+            regexStepsLeft -= steps
         }
-        regexStepsLeft -= steps
         try checkDeadline()
     }
+
+    private func regexBudgetSpent(_ pattern: String) -> Diagnostic {
+        Diagnostic(
+            .limit.regex,
+            "the regular expression /\(pattern)/ used up the query's total regex budget of "
+                + "\(limits.regexTotalLimit) steps over its rows; simplify the pattern, narrow "
+                + "the query or raise the regex limits")
+    }
+}
+
+/// The regex steps the threads of one parallel scan charged, against what their run's budget
+/// had left when the scan began.
+final class SharedRegexSteps: Sendable {
+    let available: UInt64
+    private let steps = Atomic<UInt64>(0)
+    private let refused = Atomic<Bool>(false)
+
+    init(available: UInt64) { self.available = available }
+
+    /// Adds `n` steps; false, from then on for every thread, once the total passes what was
+    /// available.
+    func charge(_ n: UInt64) -> Bool {
+        guard !refused.load(ordering: .relaxed) else { return false }
+        var current = steps.load(ordering: .relaxed)
+        while true {
+            let (sum, overflow) = current.addingReportingOverflow(n)
+            guard !overflow, sum <= available else {
+                refused.store(true, ordering: .relaxed)
+                return false
+            }
+            let (done, seen) = steps.compareExchange(expected: current, desired: sum, ordering: .relaxed)
+            if done { return true }
+            current = seen
+        }
+    }
+
+    /// Takes back `n` of the steps charged (a thread's batch that is redone). A refusal stays:
+    /// the scan is run again in order anyway.
+    func giveBack(_ n: UInt64) { steps.subtract(n, ordering: .relaxed) }
+
+    /// The steps charged (at most `available`).
+    var charged: UInt64 { steps.load(ordering: .relaxed) }
+    /// Whether a thread was refused steps: the scan's answer is not the one in row order.
+    var exceeded: Bool { refused.load(ordering: .relaxed) }
 }

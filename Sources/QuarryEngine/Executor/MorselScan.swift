@@ -8,7 +8,9 @@ import QuarryCore
 /// the rows are the sequential scan's. A morsel that fails keeps the error of its first
 /// failing row; the error reported is the earliest morsel's, the one the sequential scan
 /// meets first: once a morsel has failed no later one is started, and those started before
-/// it still finish, since one of them may fail earlier.
+/// it still finish, since one of them may fail earlier. Regular expressions charge the run's
+/// regex budget through one shared count; a scan whose threads together ran past it gives no
+/// answer, and the caller scans again in order, which fails at the row the order reaches it.
 final class MorselScan: @unchecked Sendable {
     private let rowCount: Int
     private let morselRows: Int
@@ -20,6 +22,9 @@ final class MorselScan: @unchecked Sendable {
     /// Rows wanted in order before the scan may stop (a LIMIT with nothing that can throw).
     private let stop: Int?
     private let workers: [(filter: FilterNode, ctx: ExecContext)]
+    /// The run's budget, and the regex steps its threads charge together.
+    private let budget: QueryBudget
+    private let regexSteps: SharedRegexSteps
     /// The objectId column, when the caller wants the rows' ids: a morsel that matched few of
     /// its rows copies theirs (`spans` is set while the morsels run).
     private let ids: StringColumn?
@@ -60,8 +65,12 @@ final class MorselScan: @unchecked Sendable {
         morselRows = parallelism.morselRows
         morselCount = (n + morselRows - 1) / morselRows
         let threads = Swift.min(parallelism.threads, morselCount)
+        budget = ctx.run.budget
+        let regexSteps = budget.sharedSteps()
+        self.regexSteps = regexSteps
         workers = plan.filters(threads).map {
-            ($0, ExecContext(run: ctx.run.forked(), table: ctx.table, literals: ctx.literals))
+            let run = ctx.run.forked(budget: ctx.run.budget.forked(sharing: regexSteps))
+            return ($0, ExecContext(run: run, table: ctx.table, literals: ctx.literals))
         }
         rowCount = n
         self.counting = counting
@@ -76,8 +85,9 @@ final class MorselScan: @unchecked Sendable {
     }
 
     /// The matching rows in row order (empty when counting), their number, and their
-    /// objectIds when the scan was given the column.
-    func run() throws(Diagnostic) -> (rows: [Int], count: Int, ids: ResultSet?) {
+    /// objectIds when the scan was given the column; nil when the threads together ran past
+    /// the regex budget (the scan must then run in order).
+    func run() throws(Diagnostic) -> (rows: [Int], count: Int, ids: ResultSet?)? {
         if let ids {
             ids.withBytes { spans in
                 self.spans = spans
@@ -87,6 +97,8 @@ final class MorselScan: @unchecked Sendable {
         } else {
             ScanThreads.shared.run(helpers: workers.count - 1) { self.work() }
         }
+        guard !regexSteps.exceeded else { return nil }
+        budget.absorb(regexSteps)
         if let failure, !(stopped && failure.morsel >= prefix) { throw failure.error }
         let finished = stopped ? prefix : morselCount
         let total = counts[..<finished].reduce(0, +)
@@ -243,17 +255,23 @@ struct BatchStep {
 
     mutating func apply(_ b: inout Batch) throws(Diagnostic) {
         try ctx.run.checkpoint()
-        if fallible { saved.assign(b) }
+        var mark: UInt64 = 0
+        if fallible {
+            saved.assign(b)
+            mark = ctx.run.budget.regexMark
+        }
         do throws(Diagnostic) {
             try filter.run(&b, ctx)
         } catch {
+            ctx.run.budget.rewind(to: mark)
             throw Self.firstFailure(filter, saved, ctx) ?? error
         }
     }
 
     /// The error the reference meets first: a batch runs each filter over all its rows before
     /// the next, so when several rows fail it may report another row's error. Rows are redone
-    /// one by one, in order, until one fails.
+    /// one by one, in order, until one fails, on the regex budget as it was before the batch
+    /// (the failed pass may have spent it on rows past the first failing one).
     private static func firstFailure(_ filter: FilterNode, _ batch: Batch, _ ctx: ExecContext) -> Diagnostic? {
         var one = Batch()
         var failure: Diagnostic? = nil

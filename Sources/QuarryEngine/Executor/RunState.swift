@@ -35,10 +35,10 @@ final class RunState {
         self.budget = budget ?? QueryBudget(limits: limits)
     }
 
-    /// The same run for one thread of a parallel scan: its clock reading, variables, budget
-    /// and inner results, with its own reference evaluation and caches (they are not shared
-    /// between threads).
-    func forked() -> RunState {
+    /// The same run for one thread of a parallel scan: its clock reading, variables and inner
+    /// results, with its own budget (`QueryBudget.forked`), reference evaluation and caches
+    /// (they are not shared between threads).
+    func forked(budget: QueryBudget) -> RunState {
         let fork = RunState(
             store: store, limits: limits, variables: variables, nowMillis: nowMillis, random: random, timing: timing,
             parallelism: .sequential, budget: budget)

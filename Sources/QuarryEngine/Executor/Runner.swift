@@ -31,8 +31,10 @@ enum Runner {
         // The morsels' ids are the answer's only when its rows stay in scan order from the first.
         let morselIds = !q.count && !needsSort && skip == 0 ? ids : nil
         let topK = needsSort ? wanted.map { (order: q.order, first: $0) } : nil
-        if reads, let scan = MorselScan(plan, ctx, counting: q.count, stop: stopEarly, ids: morselIds, topK: topK) {
-            (matched, count, copied) = try scan.run()
+        if reads, let scan = MorselScan(plan, ctx, counting: q.count, stop: stopEarly, ids: morselIds, topK: topK),
+            let scanned = try scan.run()
+        {
+            (matched, count, copied) = scanned
         } else if reads, q.count, let counted = try denseCount(plan, ctx) {
             count = counted
         } else if reads {

@@ -33,12 +33,11 @@ public struct ScanParallelism: Sendable, Hashable {
 
 extension Filter {
     /// Whether rows may be tested out of order on several threads with the same answers and
-    /// errors: no regular expression (they draw on the query's one regex budget, so which row
-    /// exhausts it depends on the order) and no `random()` (each row draws the next number).
+    /// errors: no `random()` (each row draws the next number). Regular expressions may: their
+    /// threads share the regex budget's count (`MorselScan`).
     var testsRowsIndependently: Bool {
         !IRNode.filter(self).contains(innerQueries: false) { node, _ in
             switch node {
-            case .condition(.string(_, .matches, _, _)): return true
             case .expr(.function(.random, _)), .expr(.function(.randomn, _)): return true
             default: return false
             }

@@ -159,8 +159,8 @@ import Testing
         #expect(try parallel.run(q).objectIds == (0..<333).map { "o\($0)" })
     }
 
-    /// Regular expressions share the query's one regex budget, and `random()` draws numbers in
-    /// row order: such scans stay on one thread.
+    /// `random()` draws numbers in row order: such scans stay on one thread. Regular
+    /// expressions do not keep a scan in order (their threads share the regex budget's count).
     @Test func orderDependentPredicatesScanInOrder() {
         let regex = Filter.leaf(
             Leaf(
@@ -169,10 +169,141 @@ import Testing
         let random = Filter.leaf(
             Leaf(.compare(.function(.random, []), .lt, .literal(.double(0.5)), []), semantics: .predicate))
         let plain = Filter.leaf(Leaf(.compare(.key("n"), .lt, .literal(.int(3)), []), semantics: .sql))
-        #expect(!regex.testsRowsIndependently)
+        #expect(regex.testsRowsIndependently)
         #expect(!random.testsRowsIndependently)
-        #expect(!Filter.not(.and([plain, regex])).testsRowsIndependently)
+        #expect(!Filter.not(.and([plain, random])).testsRowsIndependently)
+        #expect(Filter.not(.and([plain, regex])).testsRowsIndependently)
         #expect(plain.testsRowsIndependently)
+    }
+
+    /// Rows `aaaa…ab` make `(a+)+$` backtrack past the regex ladder's first limit, so each
+    /// charges the run's total regex budget; `J` rows charge nothing. On several threads the
+    /// morsels charge one shared count: the scan gives the sequential scan's records when they
+    /// stay within the budget, and when they run past it the scan runs again in order and fails
+    /// as the sequential one does — for budgets spent by the first charging row, partway, and
+    /// never.
+    @Test(arguments: [UInt64(1), 100_000, 150_000, 10_000_000_000])
+    func regexBudgetsAreTheSequentialOnes(total: UInt64) throws {
+        var db = Database()
+        for i in 0..<90 {
+            let name = i % 3 == 0 ? String(repeating: "a", count: 14) + "b\(i)" : "J\(i)"
+            db.insert(Record(objectId: "o\(i)", fields: [("name", .string(name))]), into: "T")
+        }
+        let limits = Limits(regexMatchLimit: 100_000_000, regexJIT: false, regexTotalLimit: total)
+        func engine(_ parallelism: ScanParallelism) -> Engine {
+            Engine(database: db, limits: limits, now: Self.clock, random: { 0.5 }, parallelism: parallelism)
+        }
+        let sequential = engine(.sequential)
+        let reference = ReferenceEvaluator(database: db, limits: limits, now: Self.clock, random: { 0.5 })
+        var failed = false
+        var passed = false
+        for text in ["name MATCHES '(a+)+$'", "NOT (name MATCHES '(a+)+$') AND name != 'J1'"] {
+            let query = try sequential.compile(text, on: "T", dialect: .predicate)
+            let one = Self.outcome { () throws(Diagnostic) in try sequential.run(query) }
+            #expect(one == Self.outcome { () throws(Diagnostic) in try reference.run(query) })
+            for (threads, morselRows) in [(2, 1), (3, 7), (2, 45)] {
+                let parallel = engine(ScanParallelism(threads: threads, morselRows: morselRows))
+                let many = Self.outcome { () throws(Diagnostic) in try parallel.run(query) }
+                #expect(many == one, "\(text), total \(total), \(threads) threads of \(morselRows) rows")
+                // The same plan again, its filter copies made.
+                #expect(Self.outcome { () throws(Diagnostic) in try parallel.run(query) } == one)
+            }
+            switch one {
+            case .failure(let error):
+                #expect(error.code == "limit.regex")
+                failed = true
+            case .success: passed = true
+            }
+        }
+        // Each budget either fails both queries or passes both (30 rows of 10,000 steps).
+        #expect(failed != passed, "total \(total)")
+        #expect(failed == (total < 300_000), "total \(total)")
+    }
+
+    /// Row 40 fails (`$relativeTime` of a phrase that is none) after rows 0…39 spent the whole
+    /// regex budget: row by row, as the reference goes, the query fails at row 40. A batch runs
+    /// the regex over rows past 40 before the other test reaches row 40, so the batch is redone
+    /// row by row on the budget it started with. On several threads, morsels past row 40 charge
+    /// the shared count too, and whichever earlier morsel is then refused would report the
+    /// budget instead: the scan is run again in order, and gives row 40's error.
+    @Test func aBudgetSpentPastTheFirstErrorIsNotReported() throws {
+        func database(_ rows: Int, bad: Int?) -> Database {
+            var db = Database()
+            for i in 0..<rows {
+                let name = i % 3 == 0 ? String(repeating: "a", count: 14) + "b\(i)" : "J"
+                let phrase = i == bad ? "not a time \(i)" : "now"
+                db.insert(
+                    Record(objectId: "o\(i)", fields: [("name", .string(name)), ("phrase", .string(phrase))]),
+                    into: "T")
+            }
+            return db
+        }
+        let regex = Filter.leaf(
+            Leaf(
+                .string(.key("name"), .matches(RegexOptions(wholeString: true)), .literal(.string("(a+)+$")), []),
+                semantics: .document))
+        let query = Query(className: "T", predicate: .and([.not(regex), Self.failingQuery.predicate]))
+        func limits(_ total: UInt64) -> Limits {
+            Limits(regexMatchLimit: 100_000_000, regexJIT: false, regexTotalLimit: total)
+        }
+        func outcome(_ db: Database, _ total: UInt64, _ parallelism: ScanParallelism) -> Result<QueryResult, Diagnostic>
+        {
+            let engine = Engine(
+                database: db, limits: limits(total), now: Self.clock, random: { 0.5 }, parallelism: parallelism)
+            return Self.outcome { () throws(Diagnostic) in try engine.run(query) }
+        }
+        // The least budget rows 0…39 fit in (14 rows of 10,000 steps).
+        let first40 = database(40, bad: nil)
+        var (low, high): (UInt64, UInt64) = (1, 1 << 32)
+        while low < high {
+            let mid = (low + high) / 2
+            if case .success = outcome(first40, mid, .sequential) { high = mid } else { low = mid + 1 }
+        }
+        #expect(low == 140_000)
+        let db = database(90, bad: 40)
+        let reference = ReferenceEvaluator(database: db, limits: limits(low), now: Self.clock, random: { 0.5 })
+        let sequential = outcome(db, low, .sequential)
+        #expect(sequential == Self.outcome { () throws(Diagnostic) in try reference.run(query) })
+        guard case .failure(let error) = sequential else {
+            Issue.record("no error in order")
+            return
+        }
+        #expect(error.code == "date.relative-time")
+        for (threads, morselRows) in [(3, 30), (2, 20), (3, 10)] {
+            for _ in 0..<4 {
+                #expect(outcome(db, low, ScanParallelism(threads: threads, morselRows: morselRows)) == sequential)
+            }
+        }
+    }
+
+    /// Forked budgets charge one shared count: once their steps together pass what the run's
+    /// budget had left, every fork is refused; within it, the run is charged their sum. A fork's
+    /// rewind gives its steps back to the count.
+    @Test func forkedBudgetsShareOneCount() throws {
+        let run = QueryBudget(limits: Limits(regexTotalLimit: 100))
+        let shared = run.sharedSteps()
+        let (a, b) = (run.forked(sharing: shared), run.forked(sharing: shared))
+        try a.chargeRegex(40, pattern: "x")
+        let mark = b.regexMark
+        try b.chargeRegex(30, pattern: "x")
+        #expect(shared.charged == 70)
+        b.rewind(to: mark)
+        #expect(shared.charged == 40)
+        try b.chargeRegex(50, pattern: "x")
+        #expect(!shared.exceeded)
+        #expect(shared.charged == 90)
+        run.absorb(shared)
+        // 10 left: the next fork's 11 steps are refused, and from then on any step.
+        let next = run.sharedSteps()
+        #expect(throws: Diagnostic.self) { try run.forked(sharing: next).chargeRegex(11, pattern: "x") }
+        #expect(throws: Diagnostic.self) { try run.forked(sharing: next).chargeRegex(1, pattern: "x") }
+        #expect(next.exceeded)
+        // The run itself still has its 10; a rewind gives back what it charged since the mark.
+        let before = run.regexMark
+        try run.chargeRegex(10, pattern: "x")
+        #expect(throws: Diagnostic.self) { try run.chargeRegex(1, pattern: "x") }
+        run.rewind(to: before)
+        try run.chargeRegex(10, pattern: "x")
     }
 
     /// `Engine.runLazily` on a parallel scan: a morsel that matched few of its rows copies
