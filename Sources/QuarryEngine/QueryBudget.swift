@@ -51,6 +51,9 @@ final class QueryBudget {
     /// Where the regex budget stands, for `rewind`.
     var regexMark: UInt64 { shared == nil ? regexStepsLeft : forkCharged }
 
+    /// The regex steps charged since `mark`.
+    func regexSteps(since mark: UInt64) -> UInt64 { shared == nil ? mark - regexStepsLeft : forkCharged - mark }
+
     /// Gives back the regex steps charged since `mark`: a batch that failed is redone row by
     /// row to find the row the reference fails on first, and the steps its rows took in the
     /// failed pass (past that row, in other filters) must not count against the redo.

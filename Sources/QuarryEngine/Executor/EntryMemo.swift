@@ -12,11 +12,16 @@ final class EntryMemo {
     /// The pattern the answers are for, when the test's pattern changes between executions.
     private var pattern: [UInt8] = []
 
+    /// The regex steps an entry's test charged the budget, for entries that charged any: the
+    /// reference tests every row, so a row answered from here is charged them again.
+    private var charges: [Int: UInt64] = [:]
+
     /// Forgets the answers when they were for another pattern than `p` (a test that reads its
     /// pattern from each execution, docs/ARCHITECTURE.md#plan-parameters).
     func answering(_ p: [UInt8]) {
         guard p != pattern else { return }
         answers.removeAll(keepingCapacity: true)
+        charges.removeAll()
         pattern = p
     }
 
@@ -45,6 +50,31 @@ final class EntryMemo {
         let known = answers[e]
         if known != 0 { return known == 2 }
         let r = try test(s.span(row))
+        answers[e] = r ? 2 : 1
+        return r
+    }
+
+    /// `answer` for a regular expression, which charges `budget` the steps of a match past the
+    /// ladder's first limit: a row answered from the memo is charged what its entry's match
+    /// was, as the reference, which matches every row, charges it (a column of one backtracking
+    /// name repeated on a million rows runs out the budget as there).
+    @inline(__always)
+    func answer(
+        _ s: StringSpans, _ row: Int, charging budget: QueryBudget, pattern: String,
+        _ test: (UnsafeBufferPointer<UInt8>) throws(Diagnostic) -> Bool
+    ) throws(Diagnostic) -> Bool {
+        guard s.isCoded else { return try test(s.span(row)) }
+        let e = s.entry(row)
+        if e >= answers.count { answers += [UInt8](repeating: 0, count: s.entryCount - answers.count) }
+        let known = answers[e]
+        if known != 0 {
+            if !charges.isEmpty, let steps = charges[e] { try budget.chargeRegex(steps, pattern: pattern) }
+            return known == 2
+        }
+        let mark = budget.regexMark
+        let r = try test(s.span(row))
+        let steps = budget.regexSteps(since: mark)
+        if steps > 0 { charges[e] = steps }
         answers[e] = r ? 2 : 1
         return r
     }

@@ -29,7 +29,7 @@ final class StringRegexLeaf: KeyLeaf {
         let budget = ctx.run.budget
         try strings.withBytes { (s) throws(Diagnostic) in
             try driveThrowing(&b, ctx) { (t) throws(Diagnostic) in
-                try memo.answer(s, t) { (x) throws(Diagnostic) in
+                try memo.answer(s, t, charging: budget, pattern: regex.pattern) { (x) throws(Diagnostic) in
                     try regex.matches(x, data, strippingDiacritics: strips, budget: budget)
                 } != invert
             }

@@ -340,6 +340,29 @@ import Testing
         }
     }
 
+    /// A backtracking string repeated on 100 rows of a coded column is matched once, but each
+    /// row is charged its steps against the total regex budget, as the reference charges every
+    /// row it matches: budgets under, at and over the 100 rows' charges, on one thread and two.
+    @Test(arguments: [UInt64(150_000), 999_999, 1_000_000, 1_500_000])
+    func memoizedAnswersChargeTheTotalBudget(total: UInt64) throws {
+        let backtracking = String(repeating: "a", count: 14) + "b"
+        let records = (0..<300).map {
+            Record(objectId: "r\($0)", fields: [("s", .string($0 % 3 == 0 ? backtracking : "J\($0 % 7)"))])
+        }
+        let db = Database([ClassData(name: "Item", records: records)])
+        let limits = Limits(regexMatchLimit: 100_000_000, regexJIT: false, regexTotalLimit: total)
+        let reference = ReferenceEvaluator(database: db, limits: limits, now: { 0 }, random: { 0.5 })
+        let q = try ParseWhere.parse(#"{"s": {"$regex": "(a+)+$"}}"#, className: "Item")
+        let expected = EngineAgreementTests.outcome { () throws(Diagnostic) in try reference.run(q) }
+        // 100 rows of 10,000 steps each (the match needs more than the ladder's first limit).
+        #expect(expected == (total < 1_000_000 ? .failure("limit.regex") : .result(.records([]))))
+        for parallelism in [ScanParallelism.sequential, ScanParallelism(threads: 2, morselRows: 40)] {
+            let engine = Engine(database: db, limits: limits, now: { 0 }, random: { 0.5 }, parallelism: parallelism)
+            #expect((engine.store.table("Item")?.column("s") as? StringColumn)?.coded == true)
+            #expect(EngineAgreementTests.outcome { () throws(Diagnostic) in try engine.run(q) } == expected)
+        }
+    }
+
     /// A dictionary-encoded column answers each distinct string once; a regex over its budget
     /// still fails (never remembered as "no match"), on the reference's first failing row, and
     /// rows before it still pass or fail as the reference says.
