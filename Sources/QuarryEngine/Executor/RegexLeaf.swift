@@ -26,10 +26,10 @@ final class StringRegexLeaf: KeyLeaf {
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         let regex = self.regex, data = self.data, invert = self.invert, strips = stripsDiacritics, memo = self.memo
-        let budget = ctx.run.budget
+        let budget = ctx.run.budget, pattern = regex.pattern
         try strings.withBytes { (s) throws(Diagnostic) in
             try driveThrowing(&b, ctx) { (t) throws(Diagnostic) in
-                try memo.answer(s, t, charging: budget, pattern: regex.pattern) { (x) throws(Diagnostic) in
+                try memo.answer(s, t, charging: budget, pattern: pattern) { (x) throws(Diagnostic) in
                     try regex.matches(x, data, strippingDiacritics: strips, budget: budget)
                 } != invert
             }
