@@ -11,15 +11,17 @@ import Synchronization
 final class QueryBudget {
     let limits: Limits
     private let deadline: ContinuousClock.Instant?
-    private var regexStepsLeft: UInt64
+    /// The regex steps this budget may take: the query's total, or for a fork what the run's
+    /// budget had left when the scan began.
+    private let regexAllowance: UInt64
+    /// The regex steps charged so far (a fork's go to `shared` too).
+    private var spent: UInt64 = 0
     /// A fork's shared count of steps, nil for the run's own budget.
     private let shared: SharedRegexSteps?
-    /// The steps a fork charged to `shared`.
-    private var forkCharged: UInt64 = 0
 
     init(limits: Limits) {
         self.limits = limits
-        regexStepsLeft = limits.regexTotalLimit
+        regexAllowance = limits.regexTotalLimit
         deadline = limits.deadlineFromNow()
         shared = nil
     }
@@ -27,8 +29,7 @@ final class QueryBudget {
     private init(_ parent: QueryBudget, shared: SharedRegexSteps) {
         limits = parent.limits
         deadline = parent.deadline
-        // A fork's steps are counted in `shared`.
-        regexStepsLeft = 0
+        regexAllowance = shared.available
         self.shared = shared
     }
 
@@ -41,29 +42,23 @@ final class QueryBudget {
 
     /// The steps for which a parallel scan's threads shared `forked` budgets; each can charge
     /// what the budget had left when the scan began.
-    func sharedSteps() -> SharedRegexSteps { SharedRegexSteps(available: regexStepsLeft) }
+    func sharedSteps() -> SharedRegexSteps { SharedRegexSteps(available: regexAllowance - spent) }
 
     /// Charges the steps a parallel scan's threads took, when they stayed within the budget.
-    func absorb(_ shared: SharedRegexSteps) {
-        regexStepsLeft -= Swift.min(regexStepsLeft, shared.charged)
-    }
+    func absorb(_ shared: SharedRegexSteps) { spent += shared.charged }
 
     /// Where the regex budget stands, for `rewind`.
-    var regexMark: UInt64 { shared == nil ? regexStepsLeft : forkCharged }
+    var regexMark: UInt64 { spent }
 
     /// The regex steps charged since `mark`.
-    func regexSteps(since mark: UInt64) -> UInt64 { shared == nil ? mark - regexStepsLeft : forkCharged - mark }
+    func regexSteps(since mark: UInt64) -> UInt64 { spent - mark }
 
     /// Gives back the regex steps charged since `mark`: a batch that failed is redone row by
     /// row to find the row the reference fails on first, and the steps its rows took in the
     /// failed pass (past that row, in other filters) must not count against the redo.
     func rewind(to mark: UInt64) {
-        if let shared {
-            shared.giveBack(forkCharged - mark)
-            forkCharged = mark
-        } else {
-            regexStepsLeft = mark
-        }
+        shared?.giveBack(spent - mark)
+        spent = mark
     }
 
     /// Fails with `limit.deadline` once the time budget is spent. Out of line, as `chargeRegex`:
@@ -79,16 +74,13 @@ final class QueryBudget {
     /// when the query has no more, and with `limit.deadline` when its time is up.
     @inline(never)
     func chargeRegex(_ steps: UInt64, pattern: String) throws(Diagnostic) {
-        if let shared {
-            guard shared.charge(steps) else { throw regexBudgetSpent(pattern) }
-            forkCharged += steps
-        } else {
-            guard steps <= regexStepsLeft else {
-                regexStepsLeft = 0
-                throw regexBudgetSpent(pattern)
-            }
-            regexStepsLeft -= steps
+        let allowed = shared?.charge(steps) ?? (steps <= regexAllowance - spent)
+        guard allowed else {
+            // The run's own budget is spent for good (a fork's count refuses from now on).
+            if shared == nil { spent = regexAllowance }
+            throw regexBudgetSpent(pattern)
         }
+        spent += steps
         try checkDeadline()
     }
 

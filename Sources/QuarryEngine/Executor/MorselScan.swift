@@ -65,11 +65,11 @@ final class MorselScan: @unchecked Sendable {
         morselRows = parallelism.morselRows
         morselCount = (n + morselRows - 1) / morselRows
         let threads = Swift.min(parallelism.threads, morselCount)
-        budget = ctx.run.budget
-        let regexSteps = budget.sharedSteps()
+        let budget = ctx.run.budget, regexSteps = budget.sharedSteps()
+        self.budget = budget
         self.regexSteps = regexSteps
         workers = plan.filters(threads).map {
-            let run = ctx.run.forked(budget: ctx.run.budget.forked(sharing: regexSteps))
+            let run = ctx.run.forked(budget: budget.forked(sharing: regexSteps))
             return ($0, ExecContext(run: run, table: ctx.table, literals: ctx.literals))
         }
         rowCount = n
