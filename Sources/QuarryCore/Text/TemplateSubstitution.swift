@@ -243,11 +243,13 @@ package struct TemplateLiterals: IRChildTransform {
 package enum TemplateSubstitution {
     /// The predicate with `values` at its parameters' places (in `TemplateLiterals` order) and
     /// its leaves' ranges moved by `ranges`; nil when a range falls inside a token or a geo
-    /// condition refuses its new values.
+    /// condition refuses its new values (they are not its kinds, or `accepting` says no).
     package static func substitute(
-        _ f: Filter, _ values: [Value], _ isParameter: [Bool], _ ranges: TemplateRangeMap
+        _ f: Filter, _ values: [Value], _ isParameter: [Bool], _ ranges: TemplateRangeMap,
+        accepting: ((GeoCondition) -> Bool)? = nil
     ) -> Filter? {
-        var substitution = Substitution(values: values, isParameter: isParameter, ranges: ranges)
+        var substitution = Substitution(
+            values: values, isParameter: isParameter, ranges: ranges, accepting: accepting)
         let out = substitution.filter(f, binding: nil)
         return substitution.failed ? nil : out
     }
@@ -279,6 +281,9 @@ private struct Substitution: IRChildTransform {
     let values: [Value]
     let isParameter: [Bool]
     let ranges: TemplateRangeMap
+    /// What the dialect's lowering takes of a geo condition's values, when it checks more than
+    /// their kinds.
+    let accepting: ((GeoCondition) -> Bool)?
     var next = 0
     var failed = false
 
@@ -310,7 +315,7 @@ private struct Substitution: IRChildTransform {
             changed = true
         }
         guard changed else { return c }
-        guard let bound = g.with(parameters: own[...]) else {
+        guard let bound = g.with(parameters: own[...]), accepting?(bound) ?? true else {
             failed = true
             return c
         }

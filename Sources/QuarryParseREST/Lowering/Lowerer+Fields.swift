@@ -67,7 +67,10 @@ extension Lowerer {
         case .near(let point, let maxDistance):
             rules.check(point, at: at, problems: &problems)
             var distance = maxDistance?.value
-            if let d = maxDistance { checkDistance(d.value, at: d.location) }
+            if let d = maxDistance {
+                checkDistance(d.value, at: d.location)
+                recorder?.noteGeo(d.location)
+            }
             if distance == nil { distance = rules.nearDefaultMaxDistance }
             nears.append(.distance(path, from: point, .ascending))
             return leaf(.geo(.near(path, point, maxDistance: distance)))
@@ -80,6 +83,7 @@ extension Lowerer {
                 return nil
             }
             checkDistance(minimum.value, at: minimum.location)
+            recorder?.noteGeo(minimum.location)
             return leaf(.geo(.distance(path, from: point, .ge, minimum.value)))
         case .withinBox(let sw, let ne):
             rules.check(sw, at: at, problems: &problems)
@@ -100,6 +104,7 @@ extension Lowerer {
                         + "north-east latitude \(ne.latitude)", at: at)
                 return nil
             }
+            recorder?.noteGeo(at)
             return leaf(.geo(.withinBox(path, southwest: sw, northeast: ne)))
         case .withinPolygon(let points):
             guard points.count >= 3 else {
@@ -118,9 +123,11 @@ extension Lowerer {
         case .withinCircle(let center, let radius):
             rules.check(center, at: at, problems: &problems)
             checkDistance(radius, at: at)
+            recorder?.noteGeo(at)
             return leaf(.geo(.withinCircle(path, center: center, radius: radius)))
         case .polygonContains(let point):
             rules.check(point, at: at, problems: &problems)
+            recorder?.noteGeo(at)
             return leaf(.geo(.polygonContains(path, point)))
         case .inQuery(let spec, let negated):
             guard let inner = subquery(spec, at: at, depth: depth, subqueryDepth: subqueryDepth) else { return nil }
@@ -261,12 +268,14 @@ extension Lowerer {
     }
 
     private mutating func checkDistance(_ d: Distance, at location: Location) {
-        if !d.value.isFinite || d.value < 0 {
+        if !Self.validDistance(d) {
             problems.add(
                 .json.operand, "a distance must be a non-negative number, not \(d.value)",
                 at: location)
         }
     }
+
+    static func validDistance(_ d: Distance) -> Bool { d.value.isFinite && d.value >= 0 }
 
     private mutating func subquery(_ spec: QuerySpec, at: Location, depth: Int, subqueryDepth: Int) -> Query? {
         subqueries += 1

@@ -87,21 +87,42 @@ struct ProfileRules {
     /// Every profile rejects coordinates beyond ±90 / ±180 (and NaN); Parse and MaxLeap also
     /// reject the extremes themselves ("Latitude should not be -90.0 or 90.0").
     func check(_ p: GeoPoint, at location: Location, problems: inout Problems) {
-        let exclusive = profile == .parse || profile == .maxleap
-        func bad(_ v: Double, _ limit: Double) -> Bool {
-            !v.isFinite || abs(v) > limit || (exclusive && abs(v) == limit)
-        }
-        if bad(p.latitude, 90) {
-            let range = exclusive ? "strictly between -90 and 90" : "between -90 and 90"
+        if outOfRange(p.latitude, 90) {
+            let range = excludesExtremes ? "strictly between -90 and 90" : "between -90 and 90"
             problems.add(
                 .json.geoRange, "latitude \(p.latitude) is out of range; it must be \(range)",
                 at: location)
         }
-        if bad(p.longitude, 180) {
-            let range = exclusive ? "strictly between -180 and 180" : "between -180 and 180"
+        if outOfRange(p.longitude, 180) {
+            let range = excludesExtremes ? "strictly between -180 and 180" : "between -180 and 180"
             problems.add(
                 .json.geoRange, "longitude \(p.longitude) is out of range; it must be \(range)",
                 at: location)
+        }
+    }
+
+    private var excludesExtremes: Bool { profile == .parse || profile == .maxleap }
+
+    private func outOfRange(_ v: Double, _ limit: Double) -> Bool {
+        !v.isFinite || abs(v) > limit || (excludesExtremes && abs(v) == limit)
+    }
+
+    /// Whether the lowering takes a geo condition with these values: its points within range,
+    /// its distances non-negative numbers, a box's corners in order. A text template asks it of
+    /// a condition it gave new values (docs/ARCHITECTURE.md#text-templates); each check is the
+    /// one `Lowerer` reports with its location.
+    func accepts(_ g: GeoCondition) -> Bool {
+        func point(_ p: GeoPoint) -> Bool { !outOfRange(p.latitude, 90) && !outOfRange(p.longitude, 180) }
+        func distance(_ d: Distance) -> Bool { Lowerer.validDistance(d) }
+        switch g {
+        case .near(_, let p, let d): return point(p) && (d.map(distance) ?? true)
+        case .withinBox(_, let sw, let ne):
+            return point(sw) && point(ne) && sw.longitude <= ne.longitude && sw.latitude <= ne.latitude
+        // A ring's points are never a template's parameters (its point count is checked too).
+        case .withinPolygon: return false
+        case .withinCircle(_, let p, let r): return point(p) && distance(r)
+        case .polygonContains(_, let p): return point(p)
+        case .distance(_, _, _, let d): return distance(d)
         }
     }
 }

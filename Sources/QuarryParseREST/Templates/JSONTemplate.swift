@@ -2,9 +2,13 @@ import QuarryCore
 
 /// Hears, while a template is made, which literals the lowering put into the IR as they were
 /// written: a string, an integer or a decimal token as a comparison's, a list's or a regex's
-/// operand (docs/ARCHITECTURE.md#text-templates).
+/// operand; and where the lowering read every number as a geo condition's coordinate or
+/// distance (docs/ARCHITECTURE.md#text-templates).
 package final class JSONParameterRecorder {
     private(set) var ranges: Set<SourceRange> = []
+    /// The values of geo operators whose numbers each became one of the condition's
+    /// parameters (`GeoCondition.parameters`), as a double.
+    private(set) var geoRanges: [SourceRange] = []
 
     package init() {}
 
@@ -15,6 +19,15 @@ package final class JSONParameterRecorder {
         default:
             break
         }
+    }
+
+    func noteGeo(_ location: Location) {
+        if let range = location.range { geoRanges.append(range) }
+    }
+
+    /// Whether the number token from `start` to `end` lies in a noted geo operator's value.
+    func isGeoNumber(_ start: Int, _ end: Int) -> Bool {
+        geoRanges.contains { $0.offset <= start && end <= $0.end }
     }
 }
 
@@ -83,27 +96,37 @@ package enum JSONSkeletonScanner: SkeletonScanner {
 /// text of the same skeleton, giving what compiling that text gives, without parsing it
 /// (docs/ARCHITECTURE.md#text-templates).
 ///
-/// A token is a parameter when the lowering put it into the IR as it was written
-/// (`JSONParameterRecorder`); every other token (a limit, a class name, a date's, a pointer's or
-/// a geo point's parts, `$options`, an order) must be the same text for the template to apply.
+/// A token is a parameter when the lowering put it into the IR as it was written, or read it as
+/// a number of a geo condition's (`JSONParameterRecorder`); every other token (a limit, a class
+/// name, a date's or a pointer's parts, a `$nearSphere` point, which is also the order's, a
+/// polygon's points, `$options`, an order) must be the same text for the template to apply.
 /// A new value is taken only where the JSON reader would read it the same way without judging
 /// it: a string with no escape, an integer of at most 18 digits other than `-0`, a finite
-/// decimal; any other makes the engine compile the text in full. When the template is made, a
-/// second text with a distinct made-up value in each parameter is compiled in full, and the
-/// template's prediction for it (values and source ranges) must equal that compile; otherwise
-/// no template.
+/// decimal; and a geo condition's new values only where the lowering takes them
+/// (`ProfileRules.accepts`). Any other makes the engine compile the text in full. When the
+/// template is made, a second text with a distinct made-up value in each parameter is compiled
+/// in full, and the template's prediction for it (values and source ranges) must equal that
+/// compile; otherwise no template.
 package final class JSONTemplate: Sendable {
+    /// How a parameter's token is read: by its kind, and as a double when it is a geo
+    /// condition's coordinate or distance.
+    private struct Use: Sendable {
+        let kind: JSONSkeleton.Kind
+        let geo: Bool
+    }
+
     private let query: Query
-    /// Each parameter is read by its token's kind.
-    private let parameters: TemplateParameters<JSONSkeleton.Kind>
+    private let parameters: TemplateParameters<Use>
+    private let rules: ProfileRules
     /// The template's text with a distinct made-up value in each parameter.
     package let variantText: String
 
     package typealias Prediction = TemplatePrediction<Query>
 
-    private init(query: Query, parameters: TemplateParameters<JSONSkeleton.Kind>, variantText: String) {
+    private init(query: Query, parameters: TemplateParameters<Use>, rules: ProfileRules, variantText: String) {
         self.query = query
         self.parameters = parameters
+        self.rules = rules
         self.variantText = variantText
     }
 
@@ -113,23 +136,29 @@ package final class JSONTemplate: Sendable {
         _ text: String, skeleton: JSONSkeleton, className: String, profile: Profile, limits: Limits
     ) -> JSONTemplate? {
         let bytes = Array(text.utf8)
+        let rules = ProfileRules(profile: profile)
         let recorder = JSONParameterRecorder()
         guard let original = compile(text, className, profile, limits, recorder) else { return nil }
 
-        var candidates: [(token: Int, own: Value)] = []
+        var candidates: [(token: Int, own: Value, use: Use)] = []
         var fixed: [(token: Int, bytes: [UInt8])] = []
         var sentinelText: [UInt8] = []
         var sentinelSpans: [TokenSpan] = []
         var copied = 0
         for (j, literal) in skeleton.literals.enumerated() {
-            guard recorder.ranges.contains(SourceRange(offset: literal.start, length: literal.end - literal.start)),
-                let own = bytes.withUnsafeBufferPointer({ Self.value($0, literal) })
+            let plain = recorder.ranges.contains(
+                SourceRange(offset: literal.start, length: literal.end - literal.start))
+            let use = Use(
+                kind: literal.kind,
+                geo: !plain && literal.kind != .string && recorder.isGeoNumber(literal.start, literal.end))
+            guard plain || use.geo,
+                let own = bytes.withUnsafeBufferPointer({ Self.value($0, literal, use) }),
+                let made = sentinel(j, use)
             else {
                 fixed.append((j, Array(bytes[literal.start..<literal.end])))
                 continue
             }
-            let made = sentinel(j, literal.kind)
-            candidates.append((j, own))
+            candidates.append((j, own, use))
             sentinelText += bytes[copied..<literal.start]
             sentinelSpans.append(TokenSpan(start: sentinelText.count, end: sentinelText.count + made.count))
             sentinelText += made
@@ -144,21 +173,21 @@ package final class JSONTemplate: Sendable {
         let originalValues = TemplateLiterals.of(original.predicate).values
         let checkedValues = TemplateLiterals.of(checked.predicate).values
         guard originalValues.count == checkedValues.count else { return nil }
-        var slots: [TemplateParameters<JSONSkeleton.Kind>.Slot] = []
+        var slots: [TemplateParameters<Use>.Slot] = []
         var sentinelValues = [Value](repeating: .null, count: checkedValues.count)
         var ownValues = sentinelValues
         var isParameter = [Bool](repeating: false, count: checkedValues.count)
         var candidateSpans: [TokenSpan] = []
-        for (k, (token, own)) in candidates.enumerated() {
+        for (k, (token, own, use)) in candidates.enumerated() {
             let span = sentinelSpans[k]
             let literal = skeleton.literals[token]
             let made = sentinelText.withUnsafeBufferPointer {
-                Self.value($0, JSONSkeleton.Literal(kind: literal.kind, start: span.start, end: span.end))
+                Self.value($0, JSONSkeleton.Literal(kind: literal.kind, start: span.start, end: span.end), use)
             }
             guard let value = made else { return nil }
             let places = checkedValues.indices.filter { TemplateSubstitution.sameLiteral(checkedValues[$0], value) }
             guard places.count == 1 else { return nil }
-            slots.append(TemplateParameters.Slot(token: token, literal: places[0], use: literal.kind))
+            slots.append(TemplateParameters.Slot(token: token, literal: places[0], use: use))
             sentinelValues[places[0]] = value
             ownValues[places[0]] = own
             isParameter[places[0]] = true
@@ -167,16 +196,17 @@ package final class JSONTemplate: Sendable {
         // The prediction for both texts must be what compiling them gave.
         guard
             let predicted = substitute(
-                original, sentinelValues, isParameter, TemplateRangeMap(from: candidateSpans, to: sentinelSpans)),
+                original, sentinelValues, isParameter, TemplateRangeMap(from: candidateSpans, to: sentinelSpans),
+                rules),
             same(predicted, checked),
             let own = substitute(
-                original, ownValues, isParameter, TemplateRangeMap(from: candidateSpans, to: candidateSpans)),
+                original, ownValues, isParameter, TemplateRangeMap(from: candidateSpans, to: candidateSpans), rules),
             same(own, original)
         else { return nil }
         return JSONTemplate(
             query: original,
             parameters: TemplateParameters(spans: candidateSpans, isParameter: isParameter, slots: slots, fixed: fixed),
-            variantText: sentinelSource)
+            rules: rules, variantText: sentinelSource)
     }
 
     /// What compiling `text` gives, when its skeleton is this template's; nil when a token that
@@ -187,10 +217,10 @@ package final class JSONTemplate: Sendable {
             guard
                 let (values, ranges) = parameters.read(
                     p, token: { skeleton.literals[$0].span },
-                    { span, kind in
-                        Self.value(p, JSONSkeleton.Literal(kind: kind, start: span.start, end: span.end))
+                    { span, use in
+                        Self.value(p, JSONSkeleton.Literal(kind: use.kind, start: span.start, end: span.end), use)
                     }),
-                let predicted = Self.substitute(query, values, parameters.isParameter, ranges)
+                let predicted = Self.substitute(query, values, parameters.isParameter, ranges, rules)
             else { return nil }
             return Prediction(result: predicted, values: values, isParameter: parameters.isParameter)
         }
@@ -203,12 +233,13 @@ package final class JSONTemplate: Sendable {
         return try? Lowerer.lower(spec, profile: profile, limits: limits, recording: recorder)
     }
 
-    private static func substitute(_ q: Query, _ values: [Value], _ isParameter: [Bool], _ ranges: TemplateRangeMap)
-        -> Query?
-    {
-        guard let predicate = TemplateSubstitution.substitute(q.predicate, values, isParameter, ranges) else {
-            return nil
-        }
+    private static func substitute(
+        _ q: Query, _ values: [Value], _ isParameter: [Bool], _ ranges: TemplateRangeMap, _ rules: ProfileRules
+    ) -> Query? {
+        guard
+            let predicate = TemplateSubstitution.substitute(
+                q.predicate, values, isParameter, ranges, accepting: { rules.accepts($0) })
+        else { return nil }
         var out = q
         out.predicate = predicate
         return out
@@ -218,18 +249,33 @@ package final class JSONTemplate: Sendable {
         a == b && TemplateSubstitution.same(a.predicate, b.predicate)
     }
 
-    /// A made-up token for parameter `j`, of its kind, distinct for each `j`.
-    private static func sentinel(_ j: Int, _ kind: JSONSkeleton.Kind) -> [UInt8] {
-        switch kind {
-        case .string: return Array("\"q\(j)z\"".utf8)
-        case .integer: return Array(String(7_000_000 + 13 * j).utf8)
-        case .decimal: return Array("\(7000 + j).25".utf8)
+    /// A made-up token for parameter `j`, of its kind, distinct for each `j`; a geo number one
+    /// that is a valid coordinate and distance, growing with `j` so that a box's corners stay
+    /// in order.
+    private static func sentinel(_ j: Int, _ use: Use) -> [UInt8]? {
+        switch (use.kind, use.geo) {
+        case (.string, _): return Array("\"q\(j)z\"".utf8)
+        case (.integer, false): return Array(String(7_000_000 + 13 * j).utf8)
+        case (.decimal, false): return Array("\(7000 + j).25".utf8)
+        case (.integer, true): return j < 60 ? Array(String(21 + j).utf8) : nil
+        case (.decimal, true): return j < 60 ? Array("\(21 + j).\(j)7".utf8) : nil
         }
     }
 
     /// The IR value of a token as the JSON reader reads it; nil where it would judge the token
     /// (an escape) or read it otherwise (`-0` and integers past 18 digits, which it may make
     /// doubles; a decimal too large for a double, which it refuses).
+    private static func value(_ p: UnsafeBufferPointer<UInt8>, _ l: JSONSkeleton.Literal, _ use: Use) -> Value? {
+        guard let v = value(p, l) else { return nil }
+        guard use.geo else { return v }
+        // A geo condition keeps its numbers as doubles, an integer converted as the request
+        // decoder converts it.
+        switch v {
+        case .int(let i): return .double(Double(i))
+        default: return v
+        }
+    }
+
     private static func value(_ p: UnsafeBufferPointer<UInt8>, _ l: JSONSkeleton.Literal) -> Value? {
         switch l.kind {
         case .string:

@@ -58,6 +58,17 @@ import Testing
             ),
             (#"{"name": "Joe1", "score": {"$ne": 2.5}}"#, #"{"name": "\#u{1F600}", "score": {"$ne": 1234.0625}}"#),
             (#"{"age": {"$nin": [1, 2]}, "tags": "a1"}"#, #"{"age": {"$nin": [-3, 9223372036854775]}, "tags": ""}"#),
+            // A geo condition's coordinates and distances (a token keeps its kind: an integer
+            // for an integer, read as a double).
+            (Self.box("3", "-97.2", "3.5", "-96.7"), Self.box("-89", "-179.5", "12.25", "100.5")),
+            (
+                Self.near("3.228735", "-96.967772", "$maxDistanceInKilometers", "100"),
+                Self.near("3.228735", "-96.967772", "$maxDistanceInKilometers", "25")
+            ),
+            (
+                #"{"location": {"$geoWithin": {"$centerSphere": [[-96.9, 3.2], 0.01]}}, "age": {"$gt": 5}}"#,
+                #"{"location": {"$geoWithin": {"$centerSphere": [[170.5, -45.5], 1.5]}}, "age": {"$gt": 6}}"#
+            ),
         ]
         for (first, second) in cases {
             let (out, hit) = Self.afterTemplate(engine, first, second)
@@ -65,6 +76,16 @@ import Testing
             #expect(out == Self.full(engine, second), "\(second)")
             #expect(!out.hasPrefix("error"), "\(second): \(out)")
         }
+    }
+
+    static func box(_ south: String, _ west: String, _ north: String, _ east: String) -> String {
+        #"{"where":{"location":{"$within":{"$box":[{"__type":"GeoPoint","latitude":\#(south),"longitude":\#(west)},"#
+            + #"{"__type":"GeoPoint","latitude":\#(north),"longitude":\#(east)}]}}}}"#
+    }
+
+    static func near(_ latitude: String, _ longitude: String, _ unit: String, _ distance: String) -> String {
+        #"{"where":{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":\#(latitude),"#
+            + #""longitude":\#(longitude)},"\#(unit)":\#(distance)}}}"#
     }
 
     /// A value the JSON reader judges or reads otherwise (an escape, `-0`, an integer it makes
@@ -94,6 +115,20 @@ import Testing
                 #"{"created": {"$gt": {"__type": "Date", "iso": "2023-01-01T00:00:00.000Z"}}}"#,
                 #"{"created": {"$gt": {"__type": "Date", "iso": "not a date"}}}"#, "json.value"
             ),
+            // New geo values the lowering refuses: out of range, a box's corners out of order,
+            // a negative distance; and a `$nearSphere` point, which is also the order's.
+            (Self.box("3", "-97", "3.5", "-96.7"), Self.box("91", "-97", "3.5", "-96.7"), "json.geo-range"),
+            (Self.box("3", "-97", "3.5", "-96.7"), Self.box("3", "-97", "3.5", "180.5"), "json.geo-range"),
+            (Self.box("3", "-97", "3.5", "-96.7"), Self.box("3", "-97", "3.5", "-97.5"), "json.geo-box"),
+            (Self.box("3", "-97", "3.5", "-96.7"), Self.box("4", "-97", "3.5", "-96.7"), "json.geo-box"),
+            (
+                Self.near("3.2", "-96.9", "$maxDistanceInKilometers", "100"),
+                Self.near("3.2", "-96.9", "$maxDistanceInKilometers", "-100"), "json.operand"
+            ),
+            (
+                Self.near("3.2", "-96.9", "$maxDistanceInKilometers", "100"),
+                Self.near("3.5", "-96.9", "$maxDistanceInKilometers", "100"), nil
+            ),
         ]
         for (first, second, code) in cases {
             let (out, hit) = Self.afterTemplate(engine, first, second)
@@ -104,6 +139,34 @@ import Testing
             } else {
                 #expect(!out.hasPrefix("error"), "\(second): \(out)")
             }
+        }
+    }
+
+    /// A coordinate on the extreme itself is refused by the Parse and MaxLeap profiles only: a
+    /// template of each profile judges a new geo value by its own profile's rules.
+    @Test func newGeoValuesAreJudgedByTheTemplatesProfile() {
+        let engine = Engine(database: Self.data.database())
+        let first = Self.box("3", "-97", "3.5", "-96.7")
+        let extreme = Self.box("-90", "-180", "3.5", "-96.7")
+        for profile in [Profile.exact, .parse, .leancloud, .maxleap] {
+            func compile(_ text: String) -> String {
+                TextTemplateTests.outcome { () throws(Diagnostic) in
+                    try engine.compile(text, on: "Person", dialect: .json, profile: profile)
+                }
+            }
+            _ = compile(first)
+            _ = compile(first)
+            let hits = engine.textTemplates.hitCount
+            let out = compile(extreme)
+            let full = TextTemplateTests.outcome { () throws(Diagnostic) in
+                try Dialect.json.compile(
+                    extreme, className: "Person",
+                    options: CompileOptions(schema: engine.schema, profile: profile, limits: engine.limits))
+            }
+            #expect(out == full, "\(profile)")
+            let refused = profile == .parse || profile == .maxleap
+            #expect(out.hasPrefix("error json.geo-range ") == refused, "\(profile): \(out)")
+            #expect((engine.textTemplates.hitCount > hits) == !refused, "\(profile)")
         }
     }
 
@@ -167,8 +230,14 @@ private struct RequestText {
     static let strings = [#""J""#, #""a1""#, #""""#, #""é""#, #""O'Brien""#, #""^J.n""#, #""an""#, #""Joe1""#]
     static let ops = ["$gt", "$gte", "$lt", "$lte", "$ne", "$eq"]
 
+    static let coordinates = ["3", "-97.2", "3.5", "-96.7", "0", "89.5", "-180", "45.25"]
+
+    static func point(_ r: inout SplitMix64) -> String {
+        #"{"__type": "GeoPoint", "latitude": \#(r.pick(coordinates)), "longitude": \#(r.pick(coordinates))}"#
+    }
+
     static func leaf(_ r: inout SplitMix64) -> String {
-        switch r.int(0...11) {
+        switch r.int(0...15) {
         case 0: return #""age": {"\#(r.pick(ops))": \#(r.pick(ints))}"#
         case 1: return #""age": \#(r.pick(ints))"#
         case 2: return #""score": {"\#(r.pick(ops))": \#(r.pick(decimals + ints))}"#
@@ -184,6 +253,15 @@ private struct RequestText {
                 #""created": {"\#(r.pick(ops))": {"__type": "Date", "iso": "2023-01-0\#(r.int(1...9))T00:00:00.000Z"}}"#
         case 9: return #""name": {"$exists": \#(r.pick(["true", "false"]))}, "tags": \#(r.pick(strings))"#
         case 10: return #""age": {"$in": [\#(r.pick(ints)), \#(r.pick(ints))]}"#
+        case 12:
+            return #""location": {"$within": {"$box": [\#(point(&r)), \#(point(&r))]}}"#
+        case 13:
+            return #""location": {"$nearSphere": \#(point(&r)), "$maxDistanceInKilometers": \#(r.pick(ints))}"#
+        case 14:
+            let center = "[\(r.pick(coordinates)), \(r.pick(coordinates))]"
+            return #""location": {"$geoWithin": {"$centerSphere": [\#(center), \#(r.pick(decimals))]}}"#
+        case 15:
+            return #""location": {"$nearSphere": \#(point(&r)), "$minDistance": \#(r.pick(decimals))}"#
         default: return #""score": {"$gte": \#(r.pick(decimals)), "$lt": \#(r.pick(ints))}"#
         }
     }
@@ -224,9 +302,11 @@ private struct RequestText {
         let ints = [
             "0", "1", "-1", "99", "-0", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
             "123456789012345678", "1234567890123456789", "9999999999999999999", "1700000000001",
+            "90", "-90", "180", "-181", "45",
         ]
         let decimals = [
             "0.5", "-0.0", "2.25", "123456789.123456789123", "0.1", String(repeating: "9", count: 400) + ".5",
+            "89.99", "-90.0", "179.5", "180.000001", "-3.5",
         ]
         let strings = [
             #""a""#, #""""#, #""x\"y""#, #""\u00e9""#, #""\n""#, #""--; DROP TABLE x""#, "\"\u{1F600}\"", #""(""#,
