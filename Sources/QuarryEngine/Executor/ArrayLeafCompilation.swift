@@ -116,7 +116,8 @@ extension FilterCompiler {
             else { return nil }
             return ArrayRegexLeaf(
                 l, access: access, source: source, regex: regex, data: data,
-                stripsDiacritics: options.contains(.diacriticInsensitive), answers: answers)
+                stripsDiacritics: options.contains(.diacriticInsensitive), answers: answers,
+                parameter: regexParameter(l, access, regexOptions, options))
         }
         guard let test = elementTest(l, source.elements) else { return nil }
         return ArrayElementsLeaf(

@@ -614,8 +614,26 @@ extension FilterCompiler {
             }
             return StringRegexLeaf(
                 l, access: access, strings: strings, regex: regex, data: data,
-                stripsDiacritics: options.contains(.diacriticInsensitive), invert: neg, answers: answers)
+                stripsDiacritics: options.contains(.diacriticInsensitive), invert: neg, answers: answers,
+                parameter: regexParameter(l, access, regexOptions, options))
         }
+    }
+
+    /// A regular expression's compiled pattern for the execution's literal. A new pattern is
+    /// compiled by its slot's check, when the cached plan is lent for it (under the plan
+    /// cache's lock, which reports an invalid one located at its leaf), and the execution
+    /// takes it from the planning memo, whose compiled patterns are locked apart.
+    func regexParameter(
+        _ l: Leaf, _ access: KeyAccess, _ regexOptions: RegexOptions, _ options: StringOptions
+    ) -> Parameter<Result<CompiledRegex, Diagnostic>>? {
+        let memo = self.memo, limits = self.limits
+        let compiled = { (c: Value) -> Result<CompiledRegex, Diagnostic>? in
+            guard case .string(let pattern) = c else { return nil }
+            return Result { () throws(Diagnostic) in try memo.regex(pattern, regexOptions, options, limits) }
+        }
+        let check = { (c: Value) -> Bool in (try? compiled(c)?.get()) != nil }
+        guard let slots = parameterSlots(l, key: access.path, count: 1, check: check) else { return nil }
+        return Parameter(slots: slots) { compiled($0[$0.startIndex]) }
     }
 
     /// A prefix, suffix or substring test's folded text made from the execution's literal: a

@@ -10,23 +10,33 @@ final class StringRegexLeaf: KeyLeaf {
     let data: RegexMatchData
     let stripsDiacritics: Bool
     let invert: Bool
+    /// The compiled pattern for the execution's literal, when the leaf reads it
+    /// (docs/ARCHITECTURE.md#plan-parameters).
+    let regexOf: Parameter<Result<CompiledRegex, Diagnostic>>?
     private let memo = EntryMemo()
 
     init(
         _ leaf: Leaf, access: KeyAccess, strings: StringColumn, regex: CompiledRegex, data: RegexMatchData,
-        stripsDiacritics: Bool, invert: Bool, answers: SlotAnswers
+        stripsDiacritics: Bool, invert: Bool, answers: SlotAnswers,
+        parameter: Parameter<Result<CompiledRegex, Diagnostic>>? = nil
     ) {
         self.strings = strings
         self.regex = regex
         self.data = data
         self.stripsDiacritics = stripsDiacritics
         self.invert = invert
-        super.init(leaf, access: access, answers: answers, cost: 100, selectivity: 0.25, mayThrow: true)
+        regexOf = parameter
+        super.init(
+            leaf, access: access, answers: answers, cost: 100, selectivity: 0.25, mayThrow: true,
+            parameterSlots: parameter?.slots)
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
-        let regex = self.regex, data = self.data, invert = self.invert, strips = stripsDiacritics, memo = self.memo
+        let regex = try regexOf?.madeValue(ctx, for: self)?.get() ?? self.regex
+        let data = self.data, invert = self.invert, strips = stripsDiacritics, memo = self.memo
         let budget = ctx.run.budget, pattern = regex.pattern
+        // The memo's answers hold for one pattern; an execution with another starts it again.
+        if regexOf != nil { memo.answering(ctx.made(by: self) { Array(pattern.utf8) }) }
         try strings.withBytes { (s) throws(Diagnostic) in
             try driveThrowing(&b, ctx) { (t) throws(Diagnostic) in
                 try memo.answer(s, t, charging: budget, pattern: pattern) { (x) throws(Diagnostic) in
@@ -48,10 +58,12 @@ final class ArrayRegexLeaf: KeyLeaf {
     let stripsDiacritics: Bool
     let perElementNegation: Bool
     let resultNegation: Bool
+    /// The compiled pattern for the execution's literal, when the leaf reads it.
+    let regexOf: Parameter<Result<CompiledRegex, Diagnostic>>?
 
     init(
         _ leaf: Leaf, access: KeyAccess, source: ElementSource, regex: CompiledRegex, data: RegexMatchData,
-        stripsDiacritics: Bool, answers: SlotAnswers
+        stripsDiacritics: Bool, answers: SlotAnswers, parameter: Parameter<Result<CompiledRegex, Diagnostic>>? = nil
     ) {
         self.source = source
         self.regex = regex
@@ -59,12 +71,16 @@ final class ArrayRegexLeaf: KeyLeaf {
         self.stripsDiacritics = stripsDiacritics
         perElementNegation = leaf.semantics == .sql && leaf.negated
         resultNegation = leaf.semantics == .document && leaf.negated
-        super.init(leaf, access: access, answers: answers, cost: 150, selectivity: 0.25, mayThrow: true)
+        regexOf = parameter
+        super.init(
+            leaf, access: access, answers: answers, cost: 150, selectivity: 0.25, mayThrow: true,
+            parameterSlots: parameter?.slots)
     }
 
     override func refine(_ b: inout Batch, _ ctx: ExecContext) throws(Diagnostic) {
         guard let strings = source.elements as? StringColumn else { return }
-        let regex = self.regex, data = self.data, strips = stripsDiacritics, budget = ctx.run.budget
+        let regex = try regexOf?.madeValue(ctx, for: self)?.get() ?? self.regex
+        let data = self.data, strips = stripsDiacritics, budget = ctx.run.budget
         let en = perElementNegation, rn = resultNegation, mapped = source.targets != nil
         try source.starts.withUnsafeBufferPointer { (starts) throws(Diagnostic) in
             try source.counts.withUnsafeBufferPointer { (counts) throws(Diagnostic) in

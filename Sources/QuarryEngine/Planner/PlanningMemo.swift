@@ -1,4 +1,5 @@
 import QuarryCore
+import Synchronization
 
 /// What planning learns from the store that no literal changes, kept across plans until the
 /// store changes (as a database keeps its parsed schema between prepares): how each key path
@@ -9,7 +10,10 @@ import QuarryCore
 final class PlanningMemo {
     private var version: UInt64
     private var accesses: [ClassKey: KeyAccess?] = [:]
-    private var regexes: [RegexKey: Result<CompiledRegex, Diagnostic>] = [:]
+    /// Locked apart from the rest: a leaf that reads its pattern from each execution takes the
+    /// execution's compiled pattern from here while it runs (docs/ARCHITECTURE.md#plan-parameters),
+    /// outside the plan cache's lock that guards the rest.
+    private let regexes = Mutex<[RegexKey: Result<CompiledRegex, Diagnostic>]>([:])
 
     init(version: UInt64) { self.version = version }
 
@@ -23,7 +27,7 @@ final class PlanningMemo {
     /// Empties the memo (its storage stays: the next plans fill it again).
     func forget() {
         accesses.removeAll(keepingCapacity: true)
-        regexes.removeAll(keepingCapacity: true)
+        regexes.withLock { $0.removeAll(keepingCapacity: true) }
     }
 
     /// A `matches` leaf's compiled pattern (or its error): a plan checks a pattern's validity
@@ -34,13 +38,15 @@ final class PlanningMemo {
         _ limits: Limits
     ) throws(Diagnostic) -> CompiledRegex {
         let key = RegexKey(pattern: pattern, regexOptions: regexOptions, options: options)
-        if let known = regexes[key] { return try known.get() }
+        if let known = regexes.withLock({ $0[key] }) { return try known.get() }
         let compiled: Result<CompiledRegex, Diagnostic>
         do throws(Diagnostic) {
             compiled = .success(try StringMatcher.regex(pattern, regexOptions, options, limits))
         } catch { compiled = .failure(error) }
-        if regexes.count >= 64 { regexes.removeAll(keepingCapacity: true) }
-        regexes[key] = compiled
+        regexes.withLock { regexes in
+            if regexes.count >= 64 { regexes.removeAll(keepingCapacity: true) }
+            regexes[key] = compiled
+        }
         return try compiled.get()
     }
 

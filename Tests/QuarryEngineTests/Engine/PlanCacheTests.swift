@@ -100,6 +100,76 @@ import Testing
         }
     }
 
+    /// A regular expression on a string column (dictionary-encoded and plain, with non-ASCII
+    /// names) or on an array's elements reads its compiled pattern from each execution: every valid pattern of the shape
+    /// binds the cached plan, answering as the reference does for it (whose per-entry answers
+    /// are those of the execution's pattern, not the last one's); an invalid pattern fails,
+    /// located, as in the reference, and a pattern that runs past the regex budget fails as
+    /// there too; the cached plan still answers the patterns after them.
+    @Test(arguments: [false, true]) func regularExpressionsAreParameters(inParallel: Bool) throws {
+        let names = ["Ann", "Bob", "Zoë", "ann", "straße", "aaaaaaaaaaaaaaaaaaaaaaaaaaaa!"]
+        let records = (0..<120).map { i in
+            record(
+                "r\(i)",
+                [
+                    "s": .string(names[i % names.count]),
+                    "t": .string("t\(i)-\(String(repeating: "x", count: i % 12))"),
+                    "tags": .array([.string(names[(i + 1) % names.count]), .string("k\(i % 3)")]),
+                ])
+        }
+        let db = database(("T", records))
+        var limits = Limits.default
+        limits.regexMatchLimit = 20_000
+        limits.regexTotalLimit = 100_000
+        let engine = Engine(
+            database: db, limits: limits,
+            parallelism: inParallel ? ScanParallelism(threads: 2, morselRows: 16) : ScanParallelism(threads: 1))
+        let reference = ReferenceEvaluator(database: db, limits: limits)
+        func regex(
+            _ key: FieldPath, _ pattern: String, _ flags: RegexFlags = [], _ options: StringOptions = [],
+            negated: Bool = false, _ semantics: LeafSemantics = .document
+        ) -> Filter {
+            .leaf(
+                .string(
+                    .key(key), .matches(RegexOptions(wholeString: false, flags: flags)), .literal(.string(pattern)),
+                    options),
+                negated: negated, semantics)
+        }
+        let shapes: [[Filter]] = [
+            ["^A", "n$", "(ë|ß)", "^$", "(", "^(a+)+$", "o", "^A"].map { regex("s", $0) },
+            ["^a", "B", "ZOE", "(", "ss"].map { regex("s", $0, [.caseInsensitive]) },
+            ["oe", "^zo", "e$"].map { regex("s", $0, [.caseInsensitive], [.diacriticInsensitive]) },
+            ["^A", "b"].map { regex("s", $0, negated: true) },
+            ["^A", "b", "["].map { regex("s", $0, negated: true, .sql) },
+            ["x{3}$", "^t1", "-$", "^(x+x+)+y"].map { regex("t", $0) },
+            // An array's string elements, any of which may match.
+            ["^k1", "n$", "(", "^(a+)+$", "^[AB]"].map { regex("tags", $0) },
+            ["^k1", "n$"].map { regex("tags", $0, negated: true, .sql) },
+        ]
+        func failure(_ body: () throws(Diagnostic) -> QueryResult) -> (String, SourceRange?)? {
+            do throws(Diagnostic) { _ = try body() } catch { return (error.code, error.range) }
+            return nil
+        }
+        for shape in shapes {
+            let before = engine.planCounts
+            for predicate in shape + shape {
+                var q = Query(className: "T", predicate: predicate)
+                q.order = [.key("t", .ascending)]
+                let expected = Self.outcome { () throws(Diagnostic) in try reference.run(q) }
+                #expect(
+                    Self.outcome { () throws(Diagnostic) in try engine.run(q) } == expected,
+                    "\(PredicateText.render(predicate))")
+                if let error = failure({ () throws(Diagnostic) in try reference.run(q) }) {
+                    #expect(failure { () throws(Diagnostic) in try engine.run(q) }.map { $0 == error } == true)
+                }
+            }
+            let counts = engine.planCounts
+            #expect(counts.built == before.built + 1, "\(PredicateText.render(shape[0]))")
+            #expect(counts.bound > before.bound, "\(PredicateText.render(shape[0]))")
+            #expect(counts.rebound == before.rebound, "\(PredicateText.render(shape[0]))")
+        }
+    }
+
     /// A new literal a parameter's check refuses (under SQL, a string that is no date, in an IN
     /// list over a date column) is planned again: the same located error as the reference, and
     /// the cached plan still answers its own literals after it.
