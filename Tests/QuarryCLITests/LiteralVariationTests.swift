@@ -1,4 +1,5 @@
 import Quarry
+import QuarryParseREST
 import QuarrySQL
 import QuarryTestSupport
 import Testing
@@ -43,6 +44,31 @@ import Testing
         #expect(
             Self.variation(text)
                 == "Within(location, 'POLYGON((-98.3 4, -97.8 4, -97.8 4.6, -98.3 4.6, -98.3 4))') = TRUE")
+    }
+
+    /// Every Parse REST request of the benchmark has a variation the engine accepts, with the
+    /// same skeleton: a box's corners move alike and stay in order (moved by different amounts,
+    /// the integer south latitude passed the decimal north one, and the box was refused).
+    @Test func eachRequestHasAnAcceptedVariationOfItsSkeleton() throws {
+        let texts = [
+            #"{"where":{"age":{"$gt":50}},"count":1}"#,
+            #"{"where":{"name":{"$regex":"^J.n"}}}"#,
+            #"{"where":{"location":{"$nearSphere":{"__type":"GeoPoint","latitude":3.228735,"longitude":-96.967772},"$maxDistanceInKilometers":100}}}"#,
+            #"{"where":{"location":{"$within":{"$box":[{"__type":"GeoPoint","latitude":3,"longitude":-97.2},{"__type":"GeoPoint","latitude":3.5,"longitude":-96.7}]}}}}"#,
+            #"{"where":{"tags":{"$all":["a1","b2"]},"age":{"$gte":10}}}"#,
+        ]
+        for text in texts {
+            let found = LiteralVariation.preparedVariation(of: text, dialect: .json) { t throws(Diagnostic) in
+                _ = try Self.engine.prepare(t, on: "Person", dialect: .json)
+            }
+            let other = try #require(found, "\(text)")
+            #expect(other != text)
+            #expect(JSONSkeleton(other)?.key == JSONSkeleton(text)?.key, "\(other)")
+        }
+        #expect(
+            LiteralVariation.vary(jsonText: texts[3])
+                == #"{"where":{"location":{"$within":{"$box":[{"__type":"GeoPoint","latitude":4,"longitude":-96.2},{"__type":"GeoPoint","latitude":4.5,"longitude":-95.7}]}}}}"#
+        )
     }
 
     @Test func noAcceptedVariationGivesNone() {

@@ -78,20 +78,20 @@ enum LiteralVariation {
 
     /// The same for a Parse REST where object or find body: what a client varies changes, as
     /// above — the operands of operators (`"$gt": 50`, the members of `"$in": […]`, a regex)
-    /// and a geo point's coordinates — and everything else stays byte for byte (`$options`, an
+    /// and a geo point's coordinates, each moved by 1 whatever its kind (so that a box's
+    /// corners stay in order) — and everything else stays byte for byte (`$options`, an
     /// order, a limit, a class name, a date's text); nil when the text is not JSON.
     static func vary(jsonText text: String) -> String? {
         guard let root = try? JSONParser().parseLocated(text) else { return nil }
-        var tokens: [JSONNode] = []
+        var tokens: [(node: JSONNode, coordinate: Bool)] = []
         func collect(_ node: JSONNode, under key: String?) {
             switch node.kind {
             case .array(let items): items.forEach { collect($0, under: key) }
             case .object(let members): members.forEach { collect($0.value, under: $0.key) }
             case .int, .double, .string:
-                guard let key, key != "$options",
-                    key.hasPrefix("$") || key == "latitude" || key == "longitude"
-                else { return }
-                tokens.append(node)
+                let coordinate = key == "latitude" || key == "longitude"
+                guard let key, key != "$options", key.hasPrefix("$") || coordinate else { return }
+                tokens.append((node, coordinate))
             default: break
             }
         }
@@ -99,11 +99,11 @@ enum LiteralVariation {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         var copied = 0
-        for node in tokens.sorted(by: { $0.range.offset < $1.range.offset }) {
+        for (node, coordinate) in tokens.sorted(by: { $0.node.range.offset < $1.node.range.offset }) {
             out += bytes[copied..<node.range.offset]
             switch node.kind {
             case .int(let n): out += Array(String(n &+ 1).utf8)
-            case .double(let d): out += Array((d + 0.25).description.utf8)
+            case .double(let d): out += Array((d + (coordinate ? 1 : 0.25)).description.utf8)
             case .string(let s): out += Array(JSONWriter.string(.string(step(s))).utf8)
             default: out += bytes[node.range.offset..<node.range.end]
             }
