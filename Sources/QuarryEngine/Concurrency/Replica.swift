@@ -292,14 +292,15 @@ final class Replica: @unchecked Sendable {
         guard let table = store.table(query.className) else { throw QueryValidator.unknownClass(query.className) }
         let ctx = ExecContext(run: run, table: table, literals: literals)
         guard run.timing else {
-            return try Runner.execute(plan, ctx, skip: skip, limit: limit, ids: ids ? table.objectIds : nil)
+            return try Runner.execute(
+                plan, ctx, order: query.order, skip: skip, limit: limit, ids: ids ? table.objectIds : nil)
         }
         plan.filter.resetCounters()
         plan.source.rowsOut = 0
         let stats = ExecutionStats(plan: plan)
         run.executions[query] = stats
         let start = ContinuousClock.now
-        let output = try Runner.execute(plan, ctx, skip: skip, limit: limit, stats: stats)
+        let output = try Runner.execute(plan, ctx, order: query.order, skip: skip, limit: limit, stats: stats)
         stats.total = ContinuousClock.now - start
         return output
     }

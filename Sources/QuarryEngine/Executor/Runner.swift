@@ -12,15 +12,18 @@ enum Runner {
         case rows([Int], ids: ResultSet?)
     }
 
-    /// - Parameter ids: the class's objectId column when the caller wants the rows' objectIds
-    ///   (`Engine.runLazily`): a parallel scan copies each morsel's on the thread that
-    ///   filtered it (docs/ARCHITECTURE.md#result-sets).
+    /// - Parameters:
+    ///   - order: the running query's order: a plan of its shape may have been made for another
+    ///     center of a distance (docs/ARCHITECTURE.md#plan-parameters).
+    ///   - ids: the class's objectId column when the caller wants the rows' objectIds
+    ///     (`Engine.runLazily`): a parallel scan copies each morsel's on the thread that
+    ///     filtered it (docs/ARCHITECTURE.md#result-sets).
     static func execute(
-        _ plan: Plan, _ ctx: ExecContext, skip: Int, limit: Int?,
+        _ plan: Plan, _ ctx: ExecContext, order: [SortKey], skip: Int, limit: Int?,
         stats: ExecutionStats? = nil, ids: StringColumn? = nil
     ) throws(Diagnostic) -> Output {
         let q = plan.query
-        let needsSort = !q.order.isEmpty && !plan.ordered
+        let needsSort = !order.isEmpty && !plan.ordered
         let wanted = limit.map { skip.addingSaturated($0) }
         let stopEarly = !q.count && !needsSort && !plan.filter.mayThrow ? wanted : nil
         var matched: [Int] = []
@@ -30,7 +33,7 @@ enum Runner {
         let reads = stopEarly != 0
         // The morsels' ids are the answer's only when its rows stay in scan order from the first.
         let morselIds = !q.count && !needsSort && skip == 0 ? ids : nil
-        let topK = needsSort ? wanted.map { (order: q.order, first: $0) } : nil
+        let topK = needsSort ? wanted.map { (order: order, first: $0) } : nil
         if reads, let scan = MorselScan(plan, ctx, counting: q.count, stop: stopEarly, ids: morselIds, topK: topK),
             let scanned = try scan.run()
         {
@@ -59,7 +62,7 @@ enum Runner {
         stats?.matched = matched.count
         if needsSort {
             let start = ContinuousClock.now
-            matched = RowSorter(q.order, rows: matched, ctx: ctx).sorted(matched, first: wanted)
+            matched = RowSorter(order, rows: matched, ctx: ctx).sorted(matched, first: wanted)
             stats?.sorted = true
             stats?.sortTime = ContinuousClock.now - start
         }

@@ -38,7 +38,7 @@ package struct TemplateShape: Sendable {
     /// (`base`) and another (`variant`), each with its parameters' values (indexed as the
     /// template's values; nil where a literal is not a parameter). Nil unless both have one
     /// shape, and the literals that differ between them are exactly the parameters, each at one
-    /// place.
+    /// place or more (a `$nearSphere` center is also the order's).
     package init?(base: Query, _ baseValues: [Value?], variant: Query, _ variantValues: [Value?]) {
         guard let known = KnownShape(base), let other = PlanShape.of(variant), other.0 == known.shape,
             other.1.count == known.literals.count, baseValues.count == variantValues.count
@@ -48,10 +48,10 @@ package struct TemplateShape: Sendable {
         for (i, value) in variantValues.enumerated() {
             guard let value else { continue }
             let at = differing.filter { PlanShape.sameLiteral(other.1[$0], value) }
-            guard at.count == 1, let own = baseValues[i], PlanShape.sameLiteral(known.literals[at[0]], own) else {
-                return nil
-            }
-            places.append((i, at[0]))
+            guard !at.isEmpty, let own = baseValues[i],
+                at.allSatisfy({ PlanShape.sameLiteral(known.literals[$0], own) })
+            else { return nil }
+            places += at.map { (i, $0) }
         }
         guard places.count == differing.count, Set(places.map(\.literal)).count == places.count else { return nil }
         self.base = known

@@ -21,7 +21,11 @@ struct PlanRebinding {
         let forms =
             rewrites.contains { likeRules.contains($0.rule) }
             ? LiteralForms(likesOf: query.predicate, normalized: leaves) : .identity
-        guard let planned = forms.apply(literals), PlanShape.sameLiterals(PlanShape.literals(of: normalized), planned)
+        // The order's literals come last; the normalized predicate holds the others.
+        guard let planned = forms.apply(literals),
+            PlanShape.sameLiterals(
+                PlanShape.literals(of: normalized),
+                Array(planned.dropLast(PlanShape.orderLiteralCount(query.order))))
         else { return nil }
         return (forms, planned, leaves)
     }

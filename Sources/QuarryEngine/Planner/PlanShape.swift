@@ -6,8 +6,9 @@ import QuarryCore
 /// keys and columns, and share everything a plan learns without reading a literal.
 ///
 /// Parameters are the scalar literals of the predicate (numbers, strings, dates, booleans,
-/// pointers), also inside IN lists, and the coordinates, distances and rings of geo conditions;
-/// nulls, arrays, objects, inner queries, order and page stay in the shape as they are.
+/// pointers), also inside IN lists, and the coordinates, distances and rings of geo conditions,
+/// then the center of each distance in the order; nulls, arrays, objects, inner queries, the
+/// order's keys and the page stay in the shape as they are.
 ///
 /// `Query` equality goes through Swift's `String`, which compares by canonical equivalence: a
 /// key written with `é` precomposed equals one written with `e` + U+0301 although they name
@@ -39,7 +40,26 @@ struct PlanShape: Hashable {
         else { return nil }
         var skeleton = query
         skeleton.predicate = predicate
-        return (PlanShape(skeleton: skeleton), builder.literals)
+        var literals = builder.literals
+        // A distance order's center is a parameter too: a run sorts by its own query's order.
+        if query.order.contains(where: Self.isDistance) {
+            skeleton.order = query.order.map { key in
+                guard case .distance(let path, let center, let direction) = key else { return key }
+                literals += [.double(center.latitude), .double(center.longitude)]
+                return .distance(path, from: GeoPoint(latitude: 0, longitude: 0), direction)
+            }
+        }
+        return (PlanShape(skeleton: skeleton), literals)
+    }
+
+    /// How many of a query's literals in `of` order are its order's (they come last).
+    static func orderLiteralCount(_ order: [SortKey]) -> Int {
+        order.reduce(0) { $0 + (isDistance($1) ? 2 : 0) }
+    }
+
+    private static func isDistance(_ key: SortKey) -> Bool {
+        if case .distance = key { return true }
+        return false
     }
 
     /// The parameters of a predicate, in the order `of` lists a query's (read without

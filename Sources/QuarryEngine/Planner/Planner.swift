@@ -122,6 +122,11 @@ struct Planner {
             // The conjuncts' slots are distinct; the first conjunct's checks are taken as they are.
             var all: [Int: (Value) -> Bool] = [:]
             for i in kept { if all.isEmpty { all = checks[i] } else { all.merge(checks[i]) { a, _ in a } } }
+            // A distance order's center: nothing planned reads it (a run sorts by its query's order).
+            let order = PlanShape.orderLiteralCount(query.order)
+            for slot in literals.count - order..<literals.count {
+                all[slot] = { if case .double = $0 { true } else { false } }
+            }
             return PlanParameters(literals: literals, checks: all, forms: forms)
         }
         if let literals, let (parametric, boxChecks) = box {

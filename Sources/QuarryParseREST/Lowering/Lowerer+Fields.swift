@@ -67,6 +67,7 @@ extension Lowerer {
         case .near(let point, let maxDistance):
             rules.check(point, at: at, problems: &problems)
             var distance = maxDistance?.value
+            recorder?.noteGeo(at)
             if let d = maxDistance {
                 checkDistance(d.value, at: d.location)
                 recorder?.noteGeo(d.location)

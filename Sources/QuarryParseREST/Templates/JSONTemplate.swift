@@ -97,8 +97,8 @@ package enum JSONSkeletonScanner: SkeletonScanner {
 /// (docs/ARCHITECTURE.md#text-templates).
 ///
 /// A token is a parameter when the lowering put it into the IR as it was written, or read it as
-/// a number of a geo condition's (`JSONParameterRecorder`); every other token (a limit, a class
-/// name, a date's or a pointer's parts, a `$nearSphere` point, which is also the order's, a
+/// a number of a geo condition's (`JSONParameterRecorder`; a `$nearSphere` center is also the
+/// order's center); every other token (a limit, a class name, a date's or a pointer's parts, a
 /// polygon's points, `$options`, an order) must be the same text for the template to apply.
 /// A new value is taken only where the JSON reader would read it the same way without judging
 /// it: a string with no escape, an integer of at most 18 digits other than `-0`, a finite
@@ -118,15 +118,28 @@ package final class JSONTemplate: Sendable {
     private let query: Query
     private let parameters: TemplateParameters<Use>
     private let rules: ProfileRules
+    /// The order's distances whose center is a `$nearSphere`'s: the key's index, and the
+    /// places of the center's latitude and longitude among the IR's literals.
+    private let orderCenters: [OrderCenter]
+
+    private struct OrderCenter: Sendable {
+        let key: Int
+        let latitude: Int
+        let longitude: Int
+    }
     /// The template's text with a distinct made-up value in each parameter.
     package let variantText: String
 
     package typealias Prediction = TemplatePrediction<Query>
 
-    private init(query: Query, parameters: TemplateParameters<Use>, rules: ProfileRules, variantText: String) {
+    private init(
+        query: Query, parameters: TemplateParameters<Use>, rules: ProfileRules, orderCenters: [OrderCenter],
+        variantText: String
+    ) {
         self.query = query
         self.parameters = parameters
         self.rules = rules
+        self.orderCenters = orderCenters
         self.variantText = variantText
     }
 
@@ -193,20 +206,33 @@ package final class JSONTemplate: Sendable {
             isParameter[places[0]] = true
             candidateSpans.append(literal.span)
         }
+        // A `$nearSphere` orders by distance from its center: the order's center moves with it.
+        var orderCenters: [OrderCenter] = []
+        for (k, key) in original.order.enumerated() {
+            guard case .distance(_, let center, _) = key,
+                let i = ownValues.indices.dropLast().first(where: {
+                    isParameter[$0] && isParameter[$0 + 1]
+                        && TemplateSubstitution.sameLiteral(ownValues[$0], .double(center.latitude))
+                        && TemplateSubstitution.sameLiteral(ownValues[$0 + 1], .double(center.longitude))
+                })
+            else { continue }
+            orderCenters.append(OrderCenter(key: k, latitude: i, longitude: i + 1))
+        }
         // The prediction for both texts must be what compiling them gave.
         guard
             let predicted = substitute(
                 original, sentinelValues, isParameter, TemplateRangeMap(from: candidateSpans, to: sentinelSpans),
-                rules),
+                rules, orderCenters),
             same(predicted, checked),
             let own = substitute(
-                original, ownValues, isParameter, TemplateRangeMap(from: candidateSpans, to: candidateSpans), rules),
+                original, ownValues, isParameter, TemplateRangeMap(from: candidateSpans, to: candidateSpans), rules,
+                orderCenters),
             same(own, original)
         else { return nil }
         return JSONTemplate(
             query: original,
             parameters: TemplateParameters(spans: candidateSpans, isParameter: isParameter, slots: slots, fixed: fixed),
-            rules: rules, variantText: sentinelSource)
+            rules: rules, orderCenters: orderCenters, variantText: sentinelSource)
     }
 
     /// What compiling `text` gives, when its skeleton is this template's; nil when a token that
@@ -220,7 +246,7 @@ package final class JSONTemplate: Sendable {
                     { span, use in
                         Self.value(p, JSONSkeleton.Literal(kind: use.kind, start: span.start, end: span.end), use)
                     }),
-                let predicted = Self.substitute(query, values, parameters.isParameter, ranges, rules)
+                let predicted = Self.substitute(query, values, parameters.isParameter, ranges, rules, orderCenters)
             else { return nil }
             return Prediction(result: predicted, values: values, isParameter: parameters.isParameter)
         }
@@ -234,7 +260,8 @@ package final class JSONTemplate: Sendable {
     }
 
     private static func substitute(
-        _ q: Query, _ values: [Value], _ isParameter: [Bool], _ ranges: TemplateRangeMap, _ rules: ProfileRules
+        _ q: Query, _ values: [Value], _ isParameter: [Bool], _ ranges: TemplateRangeMap, _ rules: ProfileRules,
+        _ orderCenters: [OrderCenter]
     ) -> Query? {
         guard
             let predicate = TemplateSubstitution.substitute(
@@ -242,6 +269,12 @@ package final class JSONTemplate: Sendable {
         else { return nil }
         var out = q
         out.predicate = predicate
+        for c in orderCenters {
+            guard case .distance(let path, _, let direction) = q.order[c.key],
+                case .double(let latitude) = values[c.latitude], case .double(let longitude) = values[c.longitude]
+            else { return nil }
+            out.order[c.key] = .distance(path, from: GeoPoint(latitude: latitude, longitude: longitude), direction)
+        }
         return out
     }
 

@@ -368,6 +368,51 @@ import Testing
         return database(("Place", rows))
     }()
 
+    /// An order by distance takes its center from the running query: a `$nearSphere`'s center,
+    /// which is also its order's, and an order's own center are parameters of one plan, bound
+    /// without planning again; every answer is the reference's, in its order (all rows, a page,
+    /// and the first rows a parallel scan's morsels keep).
+    @Test(arguments: [1, 2]) func aDistanceOrdersCenterIsAParameter(threads: Int) throws {
+        let engine = Engine(database: Self.places, parallelism: ScanParallelism(threads: threads, morselRows: 64))
+        let reference = ReferenceEvaluator(database: Self.places)
+        func p(_ lat: Double, _ lon: Double) -> GeoPoint { GeoPoint(latitude: lat, longitude: lon) }
+        let centers = [p(10, 20), p(-30, 100), p(80, -170), p(0, 0), p(-45.5, 5.25)]
+        let shapes: [(GeoPoint, Int?) -> Query] = [
+            { c, limit in
+                var q = Query(
+                    className: "Place",
+                    predicate: .leaf(
+                        Leaf(
+                            .geo(.near("location", c, maxDistance: Distance(5000, .kilometers))), negated: false,
+                            semantics: .document)))
+                q.order = [.distance("location", from: c, .ascending)]
+                q.limit = limit
+                return q
+            },
+            { c, limit in
+                var q = Query(className: "Place", predicate: compare("n", .gt, 3, .document))
+                q.order = [.distance("location", from: c, .descending), .key("n", .ascending)]
+                q.limit = limit
+                return q
+            },
+        ]
+        for shape in shapes {
+            for limit in [nil, 7] as [Int?] {
+                let before = engine.planCounts
+                for c in centers + centers {
+                    let q = shape(c, limit)
+                    let expected = Self.outcome { () throws(Diagnostic) in try reference.run(q) }
+                    #expect(
+                        Self.outcome { () throws(Diagnostic) in try engine.run(q) } == expected, "\(c) \(limit ?? -1)")
+                }
+                let counts = engine.planCounts
+                #expect(counts.built == before.built + 1, "\(counts)")
+                #expect(counts.rebound == before.rebound, "\(counts)")
+                #expect(counts.bound >= before.bound + centers.count, "\(counts)")
+            }
+        }
+    }
+
     /// Geo conditions of every kind, each with several centers, corners, rings and distances
     /// (docs/ARCHITECTURE.md#plan-parameters): one plan for each kind, negation and semantics;
     /// without an index it is bound to the others' values without planning again, with one the
