@@ -209,6 +209,14 @@ public final class Engine: Sendable {
     /// where it should be.
     var planCounts: PlanCounts { replicas.replicas.reduce(PlanCounts()) { $0 + $1.planCounts } }
 
+    /// Plans lent as cached for the same literals (`reused`), and plans made, rebound or bound
+    /// to new literals (`planned`), so far: `quarry bench` tells a shape's new literals apart
+    /// from texts whose own plans are cached.
+    @_spi(Benchmarking) public var planOutcomes: (reused: Int, planned: Int) {
+        let c = planCounts
+        return (c.reused, c.built + c.rebound + c.bound)
+    }
+
     typealias PlanCounts = QuarryEngine.PlanCounts
 }
 

@@ -2,6 +2,7 @@ import Quarry
 @testable import QuarrySQLite
 import Testing
 import QuarryTestSupport
+@_spi(Benchmarking) import QuarryEngine
 
 @testable import QuarryCLI
 
@@ -105,6 +106,34 @@ import QuarryTestSupport
         #expect(lines[3].hasSuffix("| 0 |"))
         #expect(table.contains("Quarry executor: E; SQLite"))
         #expect(table.contains("indexes: age"))
+    }
+
+    /// The new-literals figure of a query whose varied literal is inside an inner query times
+    /// the two texts' own cached plans (the inner query is part of the shape), and the table
+    /// says so; a query whose literals bind one plan has no such remark.
+    @Test func newLiteralsThatReuseTheirOwnPlansAreNoted() throws {
+        let engine = Engine(database: Self.database)
+        var runner = BenchRunner(
+            executor: try .engine(engine, schema: Self.database, indexes: [], in: "Person"), repeatCount: 1, peer: nil
+        ) { text throws(Diagnostic) in
+            Query(className: "Person", predicate: try SQLWhere.parse(text, className: "Person", schema: Self.database))
+        }
+        runner.textPrepare = { text throws(Diagnostic) in _ = try engine.prepare(text, on: "Person") }
+        runner.textVariation = { text in
+            LiteralVariation.preparedVariation(of: text) { t throws(Diagnostic) in
+                _ = try engine.prepare(t, on: "Person")
+            }
+        }
+        runner.planOutcomes = { engine.planOutcomes }
+        let inner = "city.objectId IN (City[country = 'BR'].objectId)"
+        let results = [try runner.run("age > 50"), try runner.run(inner)]
+        #expect(results.map(\.rebindReusedOwnPlans) == [false, true])
+        let table = BenchReport(
+            results: results, rows: 1_000, className: "Person", executor: "E", indexes: [],
+            quarryBytesPerRow: nil, sqliteBytesPerRow: nil, notes: []
+        ).markdown()
+        #expect(table.contains("- `\(inner)`: new literals µs times texts whose own plans were cached"))
+        #expect(!table.contains("- `age > 50`: new literals"))
     }
 
     static func isNumber(_ j: JSON) -> Bool {

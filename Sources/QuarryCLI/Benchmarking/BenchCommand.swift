@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Quarry
 import QuarrySQLite
+@_spi(Benchmarking) import QuarryEngine
 
 /// `quarry bench`: how long queries take over a data file, and optionally how long SQLite
 /// takes for the same queries on the same rows (docs/ARCHITECTURE.md#benchmarks).
@@ -135,6 +136,7 @@ extension BenchCommand {
                     _ = try engine.prepare(t, on: className, dialect: dialect)
                 }
             }
+            runner.planOutcomes = { engine.planOutcomes }
         }
         let (results, failures) = run(texts, with: runner, console)
         // Below some thousands of objects, allocator and page granularity swamp the figure.

@@ -89,6 +89,11 @@ public struct BenchReport: Sendable {
             row.append(String(r.matches))
             out += "| " + row.joined(separator: " | ") + " |\n"
             if let note = r.sqliteNote { remarks.append("`\(r.query)`: SQLite \(note)") }
+            if r.rebindReusedOwnPlans {
+                remarks.append(
+                    "`\(r.query)`: new literals µs times texts whose own plans were cached: a literal that "
+                        + "varied is not a parameter of the shape's plan (an inner query's is part of the shape)")
+            }
             if let m = r.parallelMatches, m != r.matches {
                 remarks.append(
                     "`\(r.query)`: \(m) matches on \(threads ?? 0) threads, \(r.matches) on one: the results differ")

@@ -11,6 +11,10 @@ public struct BenchResult: Sendable, Equatable {
     /// Parse and planning of the same shape with other literals once its plan is cached, in
     /// microseconds (nil: the executor does not plan).
     public var rebindMicros: Double?
+    /// The two texts timed for `rebindMicros` mostly reused plans of their own, cached for
+    /// their literals: a literal that varied is not a parameter of one plan (an inner query's
+    /// stays in the shape), so the figure is not what a new literal costs.
+    public var rebindReusedOwnPlans = false
     /// Median execution time on one thread, in milliseconds.
     public var execMillis: Double
     /// Median execution time with every thread the scan may use, in milliseconds (nil: not run).
@@ -154,6 +158,9 @@ public struct BenchRunner {
     /// With them the time with new literals is that of the text itself, compiled and planned.
     public var textPrepare: ((String) throws(Diagnostic) -> Void)?
     public var textVariation: ((String) -> String?)?
+    /// The executor's plans so far, lent as cached for the same literals and planned for others
+    /// (`Engine.planOutcomes`).
+    public var planOutcomes: (() -> (reused: Int, planned: Int))?
 
     /// - Parameters:
     ///   - compile: the front-end: query text to a `Query` on the benchmarked class.
@@ -180,6 +187,7 @@ public struct BenchRunner {
         let compileSeconds = Measurement.averageSeconds { _ = try? compile(text) }
         var planSeconds = compileSeconds
         var rebindSeconds: Double? = nil
+        var reusedOwnPlans = false
         if let plan = executor.plan {
             try plan(query)
             let forget = executor.forgetPlans
@@ -188,9 +196,13 @@ public struct BenchRunner {
             if let textPrepare, let otherText = textVariation?(text) {
                 // Twice each: a text's second compile makes its template.
                 for t in [text, otherText, text, otherText] { try? textPrepare(t) }
+                let before = planOutcomes?()
                 rebindSeconds = Measurement.averageSeconds {
                     flip.toggle()
                     try? textPrepare(flip ? otherText : text)
+                }
+                if let before, let after = planOutcomes?() {
+                    reusedOwnPlans = after.reused - before.reused > after.planned - before.planned
                 }
             } else {
                 let other = LiteralVariation.vary(query)
@@ -206,7 +218,7 @@ public struct BenchRunner {
         let one = { () throws(Diagnostic) -> Int in try executor.timedRun(query) }
         var result = BenchResult(
             query: text, planMicros: planSeconds * 1e6, rebindMicros: rebindSeconds.map { $0 * 1e6 },
-            execMillis: 0, matches: 0)
+            rebindReusedOwnPlans: reusedOwnPlans, execMillis: 0, matches: 0)
         if let parallel = executor.parallel {
             // Runs on one thread and on all of them alternate, so that a slow spell of the
             // machine weighs on both and not on the speedup.
