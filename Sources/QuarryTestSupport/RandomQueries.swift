@@ -112,7 +112,7 @@ extension RandomData {
         if chance(30) {
             q.order = (0..<(1 + int(2))).map { _ in
                 chance(15)
-                    ? .distance("g", from: Self.points[0], .ascending)
+                    ? .distance("g", from: pick(Self.points), chance(50) ? .ascending : .descending)
                     : .key(pick(["i", "d", "s", "dt", "b", "m", "tags", "ptr"]), chance(50) ? .ascending : .descending)
             }
         }

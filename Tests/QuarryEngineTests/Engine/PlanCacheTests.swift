@@ -18,7 +18,8 @@ import Testing
 
     /// For random queries: shape A with literals L1, then with L2, then L1 again, each equal to
     /// the reference for its own literals. L2 redraws every scalar literal, mostly keeping its
-    /// type (the same shape: a rebind), sometimes changing it (another shape).
+    /// type (the same shape: a rebind), sometimes changing it (another shape), and the center
+    /// of each distance in the order.
     static func checkRebinding(seed: UInt64, indexes: [(IndexKind, FieldPath, String)]) -> Engine.PlanCounts {
         var random = RandomData(seed: seed)
         let db = random.database(items: 40, others: 6)
@@ -29,6 +30,11 @@ import Testing
             let first = random.query(depth: 2)
             var second = first
             second.predicate = random.redrawLiterals(first.predicate)
+            // A distance order's center is a parameter too.
+            second.order = first.order.map { key in
+                guard case .distance(let path, _, let direction) = key else { return key }
+                return .distance(path, from: random.pick(RandomData.points), direction)
+            }
             for q in [first, second, first, second] {
                 let expected = outcome { () throws(Diagnostic) in try reference.run(q) }
                 let actual = outcome { () throws(Diagnostic) in try engine.run(q) }
