@@ -122,8 +122,9 @@ struct Planner {
             // The conjuncts' slots are distinct; the first conjunct's checks are taken as they are.
             var all: [Int: (Value) -> Bool] = [:]
             for i in kept { if all.isEmpty { all = checks[i] } else { all.merge(checks[i]) { a, _ in a } } }
-            // A distance order's center: nothing planned reads it (a run sorts by its query's order).
-            let order = PlanShape.orderLiteralCount(query.order)
+            // A distance order's center: nothing planned reads it (a run sorts by its query's
+            // order), unless an index walk gives the order: it sorts its ties by the rest.
+            let order = choice.ordered ? 0 : PlanShape.orderLiteralCount(query.order)
             for slot in literals.count - order..<literals.count {
                 all[slot] = { if case .double = $0 { true } else { false } }
             }

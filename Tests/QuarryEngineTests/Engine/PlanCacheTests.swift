@@ -419,6 +419,28 @@ import Testing
         }
     }
 
+    /// An ordered index walked in the order's first key sorts the rows of one key by the rest of
+    /// the order: a plan that walks it keeps a distance's center there, and another center is
+    /// planned again (it had sorted the ties from the first center: the soak's seed 2013).
+    @Test func anIndexWalkKeepsTheRestOfItsOrder() throws {
+        func p(_ lat: Double, _ lon: Double) -> GeoPoint { GeoPoint(latitude: lat, longitude: lon) }
+        let rows = (0..<60).map { (i: Int) -> Record in
+            let location = p(Double(i * 3 - 90), Double(i * 6 - 180))
+            return record("r\(i)", ["k": .int(Int64(i % 4)), "location": .geoPoint(location)])
+        }
+        let db = database(("T", rows))
+        let engine = Engine(database: db)
+        try engine.createIndex(IndexKind.ordered, on: "k", in: "T")
+        let reference = ReferenceEvaluator(database: db)
+        for c in [p(10, 20), p(-60, 100), p(80, -170), p(10, 20)] {
+            var q = Query(className: "T", predicate: .constant(true))
+            q.order = [.key("k", .ascending), .distance("location", from: c, .ascending)]
+            q.limit = 9
+            #expect(try engine.run(q).objectIds == reference.run(q).objectIds, "\(c)")
+            #expect(try engine.explain(q).description.contains("from the index walk"), "\(c)")
+        }
+    }
+
     /// Geo conditions of every kind, each with several centers, corners, rings and distances
     /// (docs/ARCHITECTURE.md#plan-parameters): one plan for each kind, negation and semantics;
     /// without an index it is bound to the others' values without planning again, with one the
