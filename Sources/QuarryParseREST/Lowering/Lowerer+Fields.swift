@@ -89,7 +89,7 @@ extension Lowerer {
         case .withinBox(let sw, let ne):
             rules.check(sw, at: at, problems: &problems)
             rules.check(ne, at: at, problems: &problems)
-            if sw.longitude > ne.longitude {
+            if ProfileRules.crossesAntimeridian(sw, ne) {
                 problems.add(
                     .json.geoBox,
                     "the box's south-west longitude \(sw.longitude) lies east of its "
@@ -98,7 +98,7 @@ extension Lowerer {
                     notes: ["split it into two boxes joined with $or"])
                 return nil
             }
-            if sw.latitude > ne.latitude {
+            if ProfileRules.southIsNorthOfNorth(sw, ne) {
                 problems.add(
                     .json.geoBox,
                     "the box's south-west latitude \(sw.latitude) lies north of its "
@@ -269,14 +269,12 @@ extension Lowerer {
     }
 
     private mutating func checkDistance(_ d: Distance, at location: Location) {
-        if !Self.validDistance(d) {
+        if !ProfileRules.validDistance(d) {
             problems.add(
                 .json.operand, "a distance must be a non-negative number, not \(d.value)",
                 at: location)
         }
     }
-
-    static func validDistance(_ d: Distance) -> Bool { d.value.isFinite && d.value >= 0 }
 
     private mutating func subquery(_ spec: QuerySpec, at: Location, depth: Int, subqueryDepth: Int) -> Query? {
         subqueries += 1

@@ -107,17 +107,27 @@ struct ProfileRules {
         !v.isFinite || abs(v) > limit || (excludesExtremes && abs(v) == limit)
     }
 
+    /// A distance is a non-negative number (in every profile).
+    static func validDistance(_ d: Distance) -> Bool { d.value.isFinite && d.value >= 0 }
+
+    /// A box whose south-west corner lies east of its north-east one: it would cross the
+    /// antimeridian, which boxes may not.
+    static func crossesAntimeridian(_ sw: GeoPoint, _ ne: GeoPoint) -> Bool { sw.longitude > ne.longitude }
+
+    /// A box whose south-west corner lies north of its north-east one.
+    static func southIsNorthOfNorth(_ sw: GeoPoint, _ ne: GeoPoint) -> Bool { sw.latitude > ne.latitude }
+
     /// Whether the lowering takes a geo condition with these values: its points within range,
     /// its distances non-negative numbers, a box's corners in order. A text template asks it of
     /// a condition it gave new values (docs/ARCHITECTURE.md#text-templates); each check is the
     /// one `Lowerer` reports with its location.
     func accepts(_ g: GeoCondition) -> Bool {
         func point(_ p: GeoPoint) -> Bool { !outOfRange(p.latitude, 90) && !outOfRange(p.longitude, 180) }
-        func distance(_ d: Distance) -> Bool { Lowerer.validDistance(d) }
+        func distance(_ d: Distance) -> Bool { Self.validDistance(d) }
         switch g {
         case .near(_, let p, let d): return point(p) && (d.map(distance) ?? true)
         case .withinBox(_, let sw, let ne):
-            return point(sw) && point(ne) && sw.longitude <= ne.longitude && sw.latitude <= ne.latitude
+            return point(sw) && point(ne) && !Self.crossesAntimeridian(sw, ne) && !Self.southIsNorthOfNorth(sw, ne)
         // A ring's points are never a template's parameters (its point count is checked too).
         case .withinPolygon: return false
         case .withinCircle(_, let p, let r): return point(p) && distance(r)
