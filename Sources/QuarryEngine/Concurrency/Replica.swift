@@ -99,14 +99,25 @@ final class Replica: @unchecked Sendable {
         }
     }
 
-    /// A second replica with the same data and indexes: the columns shared until written
-    /// (`ColumnStore.copy`), the indexes built again from them.
+    /// Applies the changes the published replica `front` applied last, this replica holding
+    /// the data `front` held before them. An index created after the last change to objects
+    /// is copied from `front`, which holds it as built on the same data, instead of built again.
+    func replay(_ changes: [Change], after front: Replica) {
+        let lastObjectChange = changes.lastIndex { $0.changesObjects } ?? -1
+        for (i, change) in changes.enumerated() {
+            if i > lastObjectChange, case .createIndex(let kind, let key, let className) = change,
+                store.createIndex(kind, on: key, in: className, copying: front.store)
+            {
+                continue
+            }
+            _ = apply(change)
+        }
+    }
+
+    /// A second replica with the same data and indexes, their arrays shared until written
+    /// (`ColumnStore.copy`).
     func copy() -> Replica {
         let fresh = store.copy()
-        for (className, registry) in store.indexes {
-            for index in registry.values { fresh.createIndex(index.kind, on: index.path, in: className) }
-            for index in registry.geo { fresh.createIndex(.geo, on: index.path, in: className) }
-        }
         return Replica(
             store: fresh, schema: schema, limits: limits, now: nowMillis, random: randomSource,
             parallelism: parallelism, observation: observation)
@@ -337,6 +348,14 @@ enum Change: Sendable {
     case createIndex(IndexKind, FieldPath, in: String)
     case dropIndex(IndexKind, FieldPath, in: String)
     case refreshStatistics(String)
+
+    /// Saves and deletes, which change objects (and so what an index holds).
+    var changesObjects: Bool {
+        switch self {
+        case .save, .delete: return true
+        case .createIndex, .dropIndex, .refreshStatistics: return false
+        }
+    }
 }
 
 /// A query's includes and projection, applied to each record as it is built.

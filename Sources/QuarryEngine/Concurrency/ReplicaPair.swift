@@ -55,7 +55,7 @@ final class ReplicaPair: @unchecked Sendable {
             if let existing = replica(backSlot) {
                 back = existing
                 back.enterWriting()
-                for change in pending { back.apply(change) }
+                back.replay(pending, after: replica(front)!)
             } else {
                 back = replica(front)!.copy()
                 second = back

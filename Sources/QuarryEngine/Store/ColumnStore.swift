@@ -33,14 +33,14 @@ final class ColumnStore {
         }
     }
 
-    /// A copy of the data sharing every column's arrays with this store until one of the two
-    /// changes them, so that a second replica costs next to nothing until it is written
-    /// (docs/ARCHITECTURE.md#concurrency). Declared indexes are not copied: the caller builds
-    /// them again on the copy.
+    /// A copy of the data and its indexes sharing every column's and index's arrays with this
+    /// store until one of the two changes them, so that a second replica costs next to nothing
+    /// until it is written (docs/ARCHITECTURE.md#concurrency).
     private init(copying other: ColumnStore) {
         classNames = other.classNames
         version = other.version
         tables = other.tables.mapValues { $0.copy(targets: targets(in:)) }
+        indexes = other.indexes.mapValues { $0.copy() }
     }
 
     func copy() -> ColumnStore { ColumnStore(copying: self) }
@@ -140,8 +140,12 @@ final class ColumnStore {
         }
         guard let registry = indexes[className] else { return }
         let read = rowEntries(className)
-        for index in registry.values { index.rebuild(rows: fresh.liveRows) { read(index.path, $0) } }
-        for index in registry.geo { index.rebuild(rows: fresh.liveRows) { read(index.path, $0) } }
+        for index in registry.values {
+            index.rebuild(rows: fresh.liveRows, fieldValue: Self.fieldValue(fresh, index.path)) { read(index.path, $0) }
+        }
+        for index in registry.geo {
+            index.rebuild(rows: fresh.liveRows, fieldValue: Self.fieldValue(fresh, index.path)) { read(index.path, $0) }
+        }
     }
 
     /// Each registry's entries for the rows an object's change touches, read before it.
@@ -187,8 +191,23 @@ final class ColumnStore {
     private func rowEntries(_ className: String) -> (FieldPath, Int) -> IndexEntries {
         let table = tables[className], resolver = KeyPathResolver(source: self)
         return { path, row in
-            IndexEntries(table?.record(row, only: path.first) ?? Record(objectId: "", fields: []), path, resolver)
+            if let table, let column = Self.plainColumn(table, path), let entries = IndexEntries(column.value(at: row))
+            {
+                return entries
+            }
+            return IndexEntries(
+                table?.record(row, only: path.first) ?? Record(objectId: "", fields: []), path, resolver)
         }
+    }
+
+    /// The column a one-field path reads, whose scalar values are their own index entries.
+    private static func plainColumn(_ table: ClassTable, _ path: FieldPath) -> Column? {
+        path.components.count == 1 && path.first != "objectId" ? table.columns[path.first] : nil
+    }
+
+    /// An index build's reader of that column (`ValueIndex.rebuild`); nil for other paths.
+    private static func fieldValue(_ table: ClassTable, _ path: FieldPath) -> ((Int) -> Value?)? {
+        plainColumn(table, path).map { column in { column.value(at: $0) } }
     }
 
     // MARK: - Indexes
@@ -200,19 +219,41 @@ final class ColumnStore {
         indexes[className] = registry
         let rows = table.liveRows, read = rowEntries(className)
         let entries = { (row: Int) in read(path, row) }
+        let fieldValue = Self.fieldValue(table, path)
         switch kind {
         case .geo:
             guard !registry.geo.contains(where: { $0.path == path }) else { return }
             let index = GeoIndex(path: path, className: className)
-            index.rebuild(rows: rows, entries)
+            index.rebuild(rows: rows, fieldValue: fieldValue, entries)
             registry.add(index)
         case .hash, .ordered:
             guard !registry.values.contains(where: { $0.kind == kind && $0.path == path }) else { return }
             let index = ValueIndex(kind: kind, path: path, className: className)
-            index.rebuild(rows: rows, entries)
+            index.rebuild(rows: rows, fieldValue: fieldValue, entries)
             registry.add(index)
         }
         version &+= 1
+    }
+
+    /// What `createIndex` does, with the index copied from `other`, a store holding the same
+    /// data, instead of built (its arrays shared until either store changes them); false, and
+    /// nothing done, when `other` has no such index.
+    func createIndex(_ kind: IndexKind, on path: FieldPath, in className: String, copying other: ColumnStore) -> Bool {
+        guard tables[className] != nil, let source = other.indexes[className] else { return false }
+        let geo = kind == .geo ? source.geo.first { $0.path == path } : nil
+        let value = kind == .geo ? nil : source.values.first { $0.kind == kind && $0.path == path }
+        guard geo != nil || value != nil else { return false }
+        let registry = indexes[className] ?? IndexRegistry()
+        indexes[className] = registry
+        if let geo {
+            guard !registry.geo.contains(where: { $0.path == path }) else { return true }
+            registry.add(geo.copy())
+        } else if let value {
+            guard !registry.values.contains(where: { $0.kind == kind && $0.path == path }) else { return true }
+            registry.add(value.copy())
+        }
+        version &+= 1
+        return true
     }
 
     @discardableResult

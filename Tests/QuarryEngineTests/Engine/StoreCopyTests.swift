@@ -71,6 +71,106 @@ import Testing
         Self.expectSame(base, db, "original of seed \(seed) changed after its copy")
     }
 
+    static let indexes: [(IndexKind, FieldPath, String)] = [
+        (.ordered, "i", "Item"), (.ordered, "d", "Item"), (.hash, "s", "Item"), (.ordered, "s", "Item"),
+        (.ordered, "tags", "Item"), (.hash, "ptr.name", "Item"), (.ordered, "ptr", "Item"), (.geo, "g", "Item"),
+        (.hash, "name", "Other"),
+    ]
+
+    static func indexed(_ store: ColumnStore) -> ColumnStore {
+        for (kind, path, className) in indexes { store.createIndex(kind, on: path, in: className) }
+        return store
+    }
+
+    /// What each index of `indexes` finds, by objectId: an ordered index's entries in order, a
+    /// hash index's rows for each value the data holds, a geo index's points in the world.
+    /// (Type bits only widen, so a changed store's may exceed a fresh one's: not compared.)
+    static func indexContents(_ store: ColumnStore, _ db: Database) -> [String] {
+        var out: [String] = []
+        for (kind, path, className) in indexes {
+            guard let table = store.table(className) else { continue }
+            let id = { (row: Int32) in table.objectIds.string(at: Int(row)) }
+            if kind == .geo, let index = store.geoIndex(className, path) {
+                let world = LatLonBox(south: -.infinity, west: -.infinity, north: .infinity, east: .infinity)
+                out.append("\(path) geo \(index.rows(in: world).map(id)) irregular \(index.irregularRows)")
+            }
+            for index in store.valueIndexes(className, path) where index.kind == kind {
+                out.append("\(path) \(kind) nil \(index.nilRows.map(id))")
+                if kind == .ordered {
+                    out.append("\(zip(index.keys, index.rows.map(id)).map { "\($0)=\($1)" })")
+                } else {
+                    let values = Set(
+                        (db[className]?.records ?? []).compactMap { $0[path.first] }.flatMap {
+                            if case .array(let items) = $0 { return items } else { return [$0] }
+                        }.map { "\($0)" })
+                    for v in values.sorted() {
+                        let value = (db[className]?.records ?? []).lazy.compactMap { $0[path.first] }.first {
+                            "\($0)" == v
+                        }
+                        if let value { out.append("\(v): \(index.rows(equalTo: [value]).map(id))") }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// A copy takes the original's indexes with their storage shared (`ColumnStore.copy`,
+    /// and a replica replaying an index's creation): after changes to the copy, its indexes
+    /// are those of a store built with the changes, and the original's are as they were.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func aCopysIndexesChangeApartFromTheOriginals(seed: UInt64) {
+        var random = RandomData(seed: seed)
+        var db = random.database(items: 120, others: 12)
+        let base = Self.indexed(ColumnStore(database: db))
+        Self.apply(Self.changes(&random, &db, count: 30), to: base)
+        let before = db
+        let copy = base.copy()
+        let later = Self.changes(&random, &db, count: 80)
+        Self.apply(later, to: copy)
+        #expect(Self.indexContents(copy, db) == Self.indexContents(Self.indexed(ColumnStore(database: db)), db))
+        #expect(
+            Self.indexContents(base, before) == Self.indexContents(Self.indexed(ColumnStore(database: before)), before))
+        // The same through `createIndex(copying:)`: indexes declared on a bare copy.
+        let bare = ColumnStore(database: before)
+        let other = bare.copy()
+        for (kind, path, className) in Self.indexes {
+            bare.createIndex(kind, on: path, in: className)
+            #expect(other.createIndex(kind, on: path, in: className, copying: bare))
+        }
+        #expect(!other.createIndex(.hash, on: "b", in: "Item", copying: bare))
+        Self.apply(later, to: other)
+        #expect(Self.indexContents(other, db) == Self.indexContents(Self.indexed(ColumnStore(database: db)), db))
+        #expect(
+            Self.indexContents(bare, before) == Self.indexContents(Self.indexed(ColumnStore(database: before)), before))
+    }
+
+    /// The writer applies each batch to one replica, then replays it on the other
+    /// (`Replica.replay`), copying an index the batch created from the replica that built it
+    /// only when no save or delete follows in the batch: after one, the index built first
+    /// holds what came later, and the replay must build its own.
+    @Test(arguments: [false, true])
+    func aReplayCopiesOnlyIndexesNoChangeFollowed(changesFollow: Bool) {
+        var random = RandomData(seed: changesFollow ? 11 : 12)
+        var db = random.database(items: 80, others: 8)
+        let engine = Engine(database: db)
+        _ = engine.replicas.write([.refreshStatistics("Item")])  // both replicas made
+        var batch: [Change] = Self.indexes.filter { $0.0 == .ordered }.map { .createIndex($0.0, $0.1, in: $0.2) }
+        let changes = Self.changes(&random, &db, count: 25).map { record, objectId, className -> Change in
+            record.map { .save($0, in: className) } ?? .delete(objectId: objectId, from: className)
+        }
+        batch = changesFollow ? batch + changes : changes + batch
+        batch += Self.indexes.filter { $0.0 != .ordered }.map { .createIndex($0.0, $0.1, in: $0.2) }
+        _ = engine.replicas.write(batch)
+        _ = engine.replicas.write([.refreshStatistics("Item")])  // the batch replayed
+        let expected = Self.indexContents(Self.indexed(ColumnStore(database: db)), db)
+        let replicas = engine.replicas.replicas
+        #expect(replicas.count == 2)
+        for (n, replica) in replicas.enumerated() {
+            #expect(Self.indexContents(replica.store, db) == expected, "replica \(n)")
+        }
+    }
+
     /// Pointers in a copy resolve in the copy: an object that arrives in the copy for a
     /// dangling pointer is reached through that pointer there, and not in the original.
     @Test func pointersResolveWithinTheirOwnCopy() throws {

@@ -28,6 +28,18 @@ final class GeoIndex {
         self.className = className
     }
 
+    /// The same index for a copy of the store (`ColumnStore.copy`): its arrays are shared with
+    /// this one's until either changes them.
+    func copy() -> GeoIndex {
+        let c = GeoIndex(path: path, className: className)
+        c.grid = grid
+        c.entries = entries
+        c.pointsAtLayout = pointsAtLayout
+        c.irregularRows = irregularRows
+        c.dependents = dependents
+        return c
+    }
+
     /// Every row's key reaches nothing, null or a single geo point.
     var onlySinglePoints: Bool { irregularRows == 0 }
 
@@ -44,16 +56,25 @@ final class GeoIndex {
         return false
     }
 
-    /// Builds from the entries of the rows holding objects (`entries(row)`).
-    func rebuild(rows: some Sequence<Int>, _ entriesOf: (Int) -> IndexEntries) {
+    /// Builds from the entries of the rows holding objects (`entries(row)`); `fieldValue` as
+    /// for `ValueIndex.rebuild`.
+    func rebuild(
+        rows: some Sequence<Int>, fieldValue: ((Int) -> Value?)? = nil, _ entriesOf: (Int) -> IndexEntries
+    ) {
         var found: [(GeoPoint, Int32)] = []
         irregularRows = 0
         dependents = DependentRows()
         for row in rows {
-            let e = entriesOf(row)
-            if Self.isIrregular(e) { irregularRows += 1 }
-            if !e.reached.isEmpty { dependents.add(Int32(row), e.reached) }
-            for p in Self.points(e) { found.append((p, Int32(row))) }
+            switch fieldValue.map({ IndexEntries.plain($0(row)) }) {
+            case .none?: break
+            case .scalar(.geoPoint(let p))?: found.append((p, Int32(row)))
+            case .scalar?: irregularRows += 1
+            case .needsRecord?, nil:
+                let e = entriesOf(row)
+                if Self.isIrregular(e) { irregularRows += 1 }
+                if !e.reached.isEmpty { dependents.add(Int32(row), e.reached) }
+                for p in Self.points(e) { found.append((p, Int32(row))) }
+            }
         }
         layOut(found)
     }
@@ -69,13 +90,19 @@ final class GeoIndex {
         let area = minLat <= maxLat ? Swift.max(1e-4, (maxLat - minLat) * (maxLon - minLon)) : 1e-4
         let grid = GeoGrid(
             cellDegrees: Swift.min(10, Swift.max(0.01, (area * 8 / Double(Swift.max(1, found.count))).squareRoot())))
-        var filed = found.map { (GeoEntry($0.0), $0.1) }
+        // Each entry's cell computed once, not at every comparison: `grid.order`, then row.
+        var filed = found.map { p, row in
+            let e = GeoEntry(p)
+            return (grid.cell(e), e, row)
+        }
         filed.sort { a, b in
-            let c = grid.order(a.0, b.0)
-            return c != 0 ? c < 0 : a.1 < b.1
+            if a.0 != b.0 { return a.0 < b.0 }
+            var c = LatLonBox.order(a.1.latitude, b.1.latitude)
+            if c == 0 { c = LatLonBox.order(a.1.longitude, b.1.longitude) }
+            return c != 0 ? c < 0 : a.2 < b.2
         }
         self.grid = grid
-        entries = SortedEntries(sorted: filed.map(\.0), filed.map(\.1), order: grid.order)
+        entries = SortedEntries(sorted: filed.map(\.1), filed.map(\.2), order: grid.order)
         pointsAtLayout = found.count
     }
 

@@ -45,6 +45,35 @@ struct IndexEntries {
         }
     }
 
+    /// What a one-field path's value at a row (nil: the field is missing) is as entries,
+    /// told without building the row's record.
+    enum Plain {
+        /// Missing or null.
+        case none
+        /// A scalar, its own single entry.
+        case scalar(Value)
+        /// An array, relation, pointer or object: a path resolves through or into it, so its
+        /// entries are read from the record (`init(_:_:_:)`).
+        case needsRecord
+    }
+
+    static func plain(_ v: Value?) -> Plain {
+        switch v {
+        case nil, .null?: return .none
+        case .array?, .relation?, .pointer?, .object?: return .needsRecord
+        case let v?: return .scalar(v)
+        }
+    }
+
+    /// The entries of a one-field path whose field holds `v`; nil when they need the record.
+    init?(_ v: Value?) {
+        switch Self.plain(v) {
+        case .none: isNil = true
+        case .scalar(let v): values = [v]
+        case .needsRecord: return nil
+        }
+    }
+
     private static func mayHoldPointers(_ v: Value) -> Bool {
         switch v {
         case .pointer, .relation, .object: return true

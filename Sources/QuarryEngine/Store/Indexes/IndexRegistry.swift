@@ -19,6 +19,14 @@ final class IndexRegistry {
     private(set) var values: [ValueIndex] = []
     private(set) var geo: [GeoIndex] = []
 
+    /// The same indexes for a copy of the store, sharing their storage until changed.
+    func copy() -> IndexRegistry {
+        let c = IndexRegistry()
+        c.values = values.map { $0.copy() }
+        c.geo = geo.map { $0.copy() }
+        return c
+    }
+
     func add(_ index: ValueIndex) { values.append(index) }
     func add(_ index: GeoIndex) { geo.append(index) }
 

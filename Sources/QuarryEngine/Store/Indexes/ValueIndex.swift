@@ -38,8 +38,28 @@ final class ValueIndex {
         dependsOnOtherClasses = path.components.count > 1
     }
 
-    /// Builds from the entries of the rows holding objects (`entries(row)`).
-    func rebuild(rows: some Sequence<Int>, _ entriesOf: (Int) -> IndexEntries) {
+    /// The same index for a copy of the store (`ColumnStore.copy`): its arrays are shared with
+    /// this one's until either changes them.
+    func copy() -> ValueIndex {
+        let c = ValueIndex(kind: kind, path: path, className: className)
+        c.postingSlots = postingSlots
+        c.postingLists = postingLists
+        c.freeSlots = freeSlots
+        c.entries = entries.copy()
+        c.nilRows = nilRows
+        c.typeBits = typeBits
+        c.multiValued = multiValued
+        c.dependsOnOtherClasses = dependsOnOtherClasses
+        c.dependents = dependents
+        return c
+    }
+
+    /// Builds from the entries of the rows holding objects (`entries(row)`). `fieldValue`,
+    /// given for a one-field path, reads the field's value at a row, so that a scalar is
+    /// indexed without its `IndexEntries` (docs/STORAGE.md#building-an-index).
+    func rebuild(
+        rows: some Sequence<Int>, fieldValue: ((Int) -> Value?)? = nil, _ entriesOf: (Int) -> IndexEntries
+    ) {
         postingSlots = [:]
         postingLists = []
         freeSlots = []
@@ -50,20 +70,25 @@ final class ValueIndex {
         dependents = DependentRows()
         var pairs: [(Value, Int32)] = []
         for row in rows {
-            let e = entriesOf(row)
-            note(e)
-            if !e.reached.isEmpty { dependents.add(Int32(row), e.reached) }
-            if e.isNil { nilRows.append(Int32(row)) }
-            for v in e.values {
-                if kind == .hash { appendPosting(v, Int32(row)) } else { pairs.append((v, Int32(row))) }
+            let r = Int32(row)
+            switch fieldValue.map({ IndexEntries.plain($0(row)) }) {
+            case .none?:
+                nilRows.append(r)
+            case .scalar(let v)?:
+                typeBits |= v.typeBit
+                if kind == .hash { appendPosting(v, r) } else { pairs.append((v, r)) }
+            case .needsRecord?, nil:
+                let e = entriesOf(row)
+                note(e)
+                if !e.reached.isEmpty { dependents.add(r, e.reached) }
+                if e.isNil { nilRows.append(r) }
+                for v in e.values {
+                    if kind == .hash { appendPosting(v, r) } else { pairs.append((v, r)) }
+                }
             }
         }
         if kind == .ordered {
-            pairs.sort { a, b in
-                let c = Value.sortOrder(a.0, b.0)
-                return c != 0 ? c < 0 : a.1 < b.1
-            }
-            entries = narrowestEntries(sorted: pairs)
+            entries = narrowestEntries(unsorted: pairs)
         } else {
             entries = TypedEntries<Value>()
         }
