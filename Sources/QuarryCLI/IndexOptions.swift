@@ -15,13 +15,19 @@ struct IndexOptions: ParsableArguments {
     /// The engine over the data with the indexes built.
     func engine(_ source: DataSource) throws(Failure) -> Engine {
         let engine = source.engine
+        var indexes: [(kind: IndexKind, key: FieldPath)] = []
         for spec in specs {
             let (key, kind) = try Self.parse(spec, schema: source.schema, className: source.className)
-            do throws(Diagnostic) {
-                try engine.createIndex(kind, on: key, in: source.className)
-            } catch {
-                throw .usage("--index \(spec): \(error.message)")
+            if let problem = engine.indexProblem(key, in: source.className) {
+                throw .usage("--index \(spec): \(problem.message)")
             }
+            indexes.append((kind, key))
+        }
+        // Built side by side, one per thread.
+        do throws(Diagnostic) {
+            try engine.createIndexes(indexes, in: source.className)
+        } catch {
+            throw .usage("--index: \(error.message)")
         }
         return engine
     }

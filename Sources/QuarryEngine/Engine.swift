@@ -135,16 +135,42 @@ public final class Engine: Sendable {
     /// an index on a field no object has is almost always a misspelling, so it is rejected with
     /// `index.unknown-field` and a "did you mean" note (docs/API.md#indexes).
     public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) throws(Diagnostic) {
-        _ = try replicas.write([.createIndex(kind, key, in: className)]) { (r) throws(Diagnostic) in
-            guard r.store.table(className) != nil else {
-                throw Diagnostic(.index.unknownClass, "there is no class named '\(className)' to index")
+        try createIndexes([(kind, key)], in: className)
+    }
+
+    /// Declares several indexes on a class in one change and builds them side by side, one
+    /// per thread up to the engine's parallelism: the same indexes `createIndex` declares for
+    /// each in turn, sooner. Refused whole, with the first key's error, when a key is refused.
+    public func createIndexes(_ indexes: [(kind: IndexKind, key: FieldPath)], in className: String) throws(Diagnostic) {
+        _ = try replicas.write(indexes.map { .createIndex($0.kind, $0.key, in: className) }) {
+            (r) throws(Diagnostic) in
+            for index in indexes { try Self.checkIndex(index.key, in: className, r.store, r.schema) }
+        }
+    }
+
+    /// Why `createIndex` would refuse a key; nil when it would not.
+    package func indexProblem(_ key: FieldPath, in className: String) -> Diagnostic? {
+        replicas.read { r in
+            do throws(Diagnostic) {
+                try Self.checkIndex(key, in: className, r.store, r.schema)
+                return nil
+            } catch {
+                return error
             }
-            guard !key.components.isEmpty, !key.components.contains(where: \.isEmpty) else {
-                throw Diagnostic(.index.invalidKey, "'\(key)' is not a key path to index")
-            }
-            guard r.schema.resolveField(key.components[0], in: className) == key.components[0] else {
-                throw Self.unknownField(key, in: className, schema: r.schema)
-            }
+        }
+    }
+
+    private static func checkIndex(
+        _ key: FieldPath, in className: String, _ store: ColumnStore, _ schema: InferredSchema
+    ) throws(Diagnostic) {
+        guard store.table(className) != nil else {
+            throw Diagnostic(.index.unknownClass, "there is no class named '\(className)' to index")
+        }
+        guard !key.components.isEmpty, !key.components.contains(where: \.isEmpty) else {
+            throw Diagnostic(.index.invalidKey, "'\(key)' is not a key path to index")
+        }
+        guard schema.resolveField(key.components[0], in: className) == key.components[0] else {
+            throw Self.unknownField(key, in: className, schema: schema)
         }
     }
 

@@ -103,10 +103,11 @@ public struct BenchExecutor {
         _ engine: Engine, schema: any Schema, indexes: [FieldPath], kinds: [FieldPath: IndexKind] = [:],
         in className: String, parallelism: ScanParallelism = .automatic
     ) throws(Diagnostic) -> BenchExecutor {
-        for key in indexes {
-            let geo = key.count == 1 && schema.fieldType(key.first, in: className) == .geoPoint
-            try engine.createIndex(kinds[key] ?? (geo ? .geo : .ordered), on: key, in: className)
-        }
+        try engine.createIndexes(
+            indexes.map { key in
+                let geo = key.count == 1 && schema.fieldType(key.first, in: className) == .geoPoint
+                return (kinds[key] ?? (geo ? .geo : .ordered), key)
+            }, in: className)
         var executor = BenchExecutor(
             name: "Engine (column store, planner, compiled plans)",
             columnBytes: engine.columnBytes(of: className),

@@ -99,6 +99,28 @@ final class Replica: @unchecked Sendable {
         }
     }
 
+    /// Applies a batch in order; a run of index creations is built side by side on the
+    /// replica's threads (`ColumnStore.createIndexes`).
+    func apply(_ changes: [Change]) -> [Bool] {
+        var results: [Bool] = []
+        var i = 0
+        while i < changes.count {
+            var specs: [(kind: IndexKind, path: FieldPath, className: String)] = []
+            while i < changes.count, case .createIndex(let kind, let key, let className) = changes[i] {
+                specs.append((kind, key, className))
+                i += 1
+            }
+            if specs.isEmpty {
+                results.append(apply(changes[i]))
+                i += 1
+            } else {
+                store.createIndexes(specs, threads: parallelism.threads)
+                results += specs.map { _ in true }
+            }
+        }
+        return results
+    }
+
     /// Applies the changes the published replica `front` applied last, this replica holding
     /// the data `front` held before them. An index created after the last change to objects
     /// is copied from `front`, which holds it as built on the same data, instead of built again.

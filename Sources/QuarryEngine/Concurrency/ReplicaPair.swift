@@ -61,7 +61,7 @@ final class ReplicaPair: @unchecked Sendable {
                 second = back
                 back.enterWriting()
             }
-            let results = changes.map { back.apply($0) }
+            let results = back.apply(changes)
             back.leaveWriting()
             published.store(backSlot, ordering: .sequentiallyConsistent)
             pending = changes

@@ -214,25 +214,48 @@ final class ColumnStore {
 
     /// Declares an index (a no-op when the same one exists) and builds it.
     func createIndex(_ kind: IndexKind, on path: FieldPath, in className: String) {
-        guard let table = tables[className] else { return }
-        let registry = indexes[className] ?? IndexRegistry()
-        indexes[className] = registry
-        let rows = table.liveRows, read = rowEntries(className)
-        let entries = { (row: Int) in read(path, row) }
-        let fieldValue = Self.fieldValue(table, path)
-        switch kind {
-        case .geo:
-            guard !registry.geo.contains(where: { $0.path == path }) else { return }
-            let index = GeoIndex(path: path, className: className)
-            index.rebuild(rows: rows, fieldValue: fieldValue, entries)
-            registry.add(index)
-        case .hash, .ordered:
-            guard !registry.values.contains(where: { $0.kind == kind && $0.path == path }) else { return }
-            let index = ValueIndex(kind: kind, path: path, className: className)
-            index.rebuild(rows: rows, fieldValue: fieldValue, entries)
-            registry.add(index)
+        createIndexes([(kind, path, className)], threads: 1)
+    }
+
+    /// Declares indexes as `createIndex` does, one after another, and builds the new ones side
+    /// by side on up to `threads` threads (docs/STORAGE.md#building-an-index): a build reads the
+    /// store as a query does and writes only its own index, registered once all are built.
+    func createIndexes(_ specs: [(kind: IndexKind, path: FieldPath, className: String)], threads: Int) {
+        var builds: [IndexBuild] = []
+        for (kind, path, className) in specs {
+            guard let table = tables[className] else { continue }
+            let registry = indexes[className] ?? IndexRegistry()
+            indexes[className] = registry
+            let earlier = builds.filter { $0.className == className }
+            let index: IndexBuild.Index
+            if kind == .geo {
+                guard !registry.geo.contains(where: { $0.path == path }),
+                    !earlier.contains(where: { $0.isGeo && $0.path == path })
+                else { continue }
+                index = .geo(GeoIndex(path: path, className: className))
+            } else {
+                guard !registry.values.contains(where: { $0.kind == kind && $0.path == path }),
+                    !earlier.contains(where: { $0.valueKind == kind && $0.path == path })
+                else { continue }
+                index = .value(ValueIndex(kind: kind, path: path, className: className))
+            }
+            let read = rowEntries(className)
+            builds.append(
+                IndexBuild(
+                    className: className, path: path, index: index, rows: table.liveRows,
+                    fieldValue: Self.fieldValue(table, path), entries: { read(path, $0) }))
         }
-        version &+= 1
+        let shared = SharedItems(builds.count), work = IndexBuilds(builds)
+        ScanThreads.shared.run(helpers: Swift.min(threads, builds.count) - 1) {
+            while let i = shared.take() { work.build(i) }
+        }
+        for build in builds {
+            switch build.index {
+            case .geo(let index): indexes[build.className]?.add(index)
+            case .value(let index): indexes[build.className]?.add(index)
+            }
+            version &+= 1
+        }
     }
 
     /// What `createIndex` does, with the index copied from `other`, a store holding the same
@@ -501,4 +524,36 @@ extension ColumnStore: RecordSource {
 private final class TargetTable {
     var generation = -1
     unowned(unsafe) var table: ClassTable?
+}
+
+/// One index to build: what it is built from.
+private struct IndexBuild {
+    enum Index {
+        case value(ValueIndex)
+        case geo(GeoIndex)
+    }
+    let className: String
+    let path: FieldPath
+    let index: Index
+    let rows: LazyFilterSequence<Range<Int>>
+    let fieldValue: ((Int) -> Value?)?
+    let entries: (Int) -> IndexEntries
+
+    var isGeo: Bool { if case .geo = index { return true } else { return false } }
+    var valueKind: IndexKind? { if case .value(let v) = index { return v.kind } else { return nil } }
+}
+
+/// The builds of one `createIndexes`, each taken by one scan thread. Sendable by hand: every
+/// build reads the store, which nothing writes meanwhile, and writes its own index only.
+private final class IndexBuilds: @unchecked Sendable {
+    private let builds: [IndexBuild]
+    init(_ builds: [IndexBuild]) { self.builds = builds }
+
+    func build(_ i: Int) {
+        let b = builds[i]
+        switch b.index {
+        case .geo(let index): index.rebuild(rows: b.rows, fieldValue: b.fieldValue, b.entries)
+        case .value(let index): index.rebuild(rows: b.rows, fieldValue: b.fieldValue, b.entries)
+        }
+    }
 }

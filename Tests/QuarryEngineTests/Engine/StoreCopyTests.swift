@@ -100,8 +100,8 @@ import Testing
                     out.append("\(zip(index.keys, index.rows.map(id)).map { "\($0)=\($1)" })")
                 } else {
                     let values = Set(
-                        (db[className]?.records ?? []).compactMap { $0[path.first] }.flatMap {
-                            if case .array(let items) = $0 { return items } else { return [$0] }
+                        (db[className]?.records ?? []).compactMap { $0[path.first] }.flatMap { v -> [Value] in
+                            if case .array(let items) = v { return items } else { return [v] }
                         }.map { "\($0)" })
                     for v in values.sorted() {
                         let value = (db[className]?.records ?? []).lazy.compactMap { $0[path.first] }.first {
@@ -143,6 +143,40 @@ import Testing
         #expect(Self.indexContents(other, db) == Self.indexContents(Self.indexed(ColumnStore(database: db)), db))
         #expect(
             Self.indexContents(bare, before) == Self.indexContents(Self.indexed(ColumnStore(database: before)), before))
+    }
+
+    /// Indexes declared together (`ColumnStore.createIndexes`, built side by side on several
+    /// threads) are those declared one after another, a repeated one declared once.
+    @Test(arguments: [1, 2] as [UInt64])
+    func indexesBuiltTogetherAreThoseBuiltInTurn(seed: UInt64) {
+        var random = RandomData(seed: seed)
+        var db = random.database(items: 150, others: 12)
+        let store = ColumnStore(database: db)
+        Self.apply(Self.changes(&random, &db, count: 40), to: store)  // deleted rows among them
+        let together = store.copy()
+        together.createIndexes(
+            Self.indexes.map { (kind: $0.0, path: $0.1, className: $0.2) } + [(.ordered, "i", "Item")], threads: 4)
+        #expect(Self.indexContents(together, db) == Self.indexContents(Self.indexed(store), db))
+        #expect(together.valueIndexes("Item", "i").count == 1)
+        #expect(together.version == store.version)
+    }
+
+    /// `Engine.createIndexes` is one change, refused whole when a key is refused.
+    @Test func anEnginesIndexesDeclaredTogetherAreRefusedWhole() throws {
+        var random = RandomData(seed: 3)
+        let engine = Engine(database: random.database(items: 40, others: 4))
+        #expect(throws: Diagnostic.self) {
+            try engine.createIndexes([(.ordered, "i"), (.hash, "nope")], in: "Item")
+        }
+        #expect(engine.replicas.read { $0.store.valueIndexes("Item", "i") }.isEmpty)
+        #expect(engine.indexProblem("nope", in: "Item")?.code == "index.unknown-field")
+        #expect(engine.indexProblem("i", in: "Item") == nil)
+        try engine.createIndexes([(.ordered, "i"), (.geo, "g"), (.hash, "ptr.name")], in: "Item")
+        _ = engine.replicas.write([.refreshStatistics("Item")])  // the other replica replays them
+        for replica in engine.replicas.replicas {
+            #expect(replica.store.valueIndexes("Item", "i").count == 1)
+            #expect(replica.store.geoIndex("Item", "g") != nil)
+        }
     }
 
     /// The writer applies each batch to one replica, then replays it on the other
