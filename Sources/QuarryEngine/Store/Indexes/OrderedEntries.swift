@@ -106,17 +106,6 @@ final class TypedEntries<K: OrderedKey>: OrderedEntries {
         self.init(SortedEntries(sorted: keyed.map(\.0), keyed.map(\.1)))
     }
 
-    /// From (value, row) pairs sorted by value then row, every value convertible to `K`.
-    convenience init?(sorted pairs: [(Value, Int32)]) {
-        var keys: [K] = []
-        keys.reserveCapacity(pairs.count)
-        for (v, _) in pairs {
-            guard let k = K(exactly: v) else { return nil }
-            keys.append(k)
-        }
-        self.init(SortedEntries(sorted: keys, pairs.map(\.1)))
-    }
-
     var count: Int { entries.count }
     func key(at p: Int) -> Value { entries.key(at: p).value }
     func row(at p: Int) -> Int32 { entries.row(at: p) }
@@ -157,22 +146,9 @@ final class TypedEntries<K: OrderedKey>: OrderedEntries {
     }
 }
 
-/// The narrowest representation for (value, row) pairs sorted by value then row: a typed one
-/// when every value has the one scalar type it stores, else `Value`s.
-func narrowestEntries(sorted pairs: [(Value, Int32)]) -> any OrderedEntries {
-    let made: (any OrderedEntries)?
-    switch pairs.first?.0 {
-    case .int?: made = TypedEntries<IntKey>(sorted: pairs)
-    case .double?: made = TypedEntries<DoubleKey>(sorted: pairs)
-    case .date?: made = TypedEntries<DateKey>(sorted: pairs)
-    case .string?: made = TypedEntries<StringKey>(sorted: pairs)
-    default: made = nil
-    }
-    return made ?? TypedEntries<Value>(SortedEntries(sorted: pairs.map(\.0), pairs.map(\.1)))
-}
-
-/// The same for pairs in any order: sorted as typed keys when every value has the first one's
-/// scalar type (a mix of types has no typed representation), else as `Value`s.
+/// The narrowest representation for (value, row) pairs in any order: typed keys, sorted as
+/// such, when every value has the first one's scalar type (a mix of types has no typed
+/// representation), else `Value`s.
 func narrowestEntries(unsorted pairs: [(Value, Int32)]) -> any OrderedEntries {
     let made: (any OrderedEntries)?
     switch pairs.first?.0 {

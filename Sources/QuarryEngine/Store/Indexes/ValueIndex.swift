@@ -142,7 +142,7 @@ final class ValueIndex {
     /// (or typing them afresh when there are none).
     private func insertEntry(_ v: Value, _ r: Int32) {
         if entries.count == 0 {
-            entries = narrowestEntries(sorted: [(v, r)])
+            entries = narrowestEntries(unsorted: [(v, r)])
         } else if !entries.insert(v, r) {
             entries = entries.widened()
             _ = entries.insert(v, r)
