@@ -53,6 +53,22 @@ import Testing
             ))
     }
 
+    /// Several `--index` options are declared together; a refused one is still named with its
+    /// own error, and nothing runs.
+    @Test func aMisspelledIndexAmongSeveralIsAUsageErrorNamingIt() {
+        let r = quarry([
+            "run", "--data", data.path, "--class", "Contact", "--index", "age", "--index", "nmae:hash", "age > 1",
+        ])
+        #expect(r.status == 2)
+        #expect(r.out.isEmpty)
+        #expect(r.err.hasPrefix("Error: --index nmae:hash: no object of Contact has a field 'nmae' to index\n"))
+        let ok = quarry([
+            "run", "--data", data.path, "--class", "Contact", "--index", "age", "--index", "name:hash", "--count",
+            "age > 1",
+        ])
+        #expect(ok.status == 0)
+    }
+
     @Test func unknownClassIsAUsageError() {
         let r = quarry(["run", "--data", data.path, "--class", "Person", "age > 1"])
         #expect(r.status == 2)
