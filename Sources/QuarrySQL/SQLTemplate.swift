@@ -32,21 +32,36 @@ package typealias SQLSkeleton = TextSkeleton<SQLSkeletonScanner>
 /// with a NUL or a literal the lexer rejects (an unterminated string, `1.`, `1e`, a letter
 /// right after a number).
 package enum SQLSkeletonScanner: SkeletonScanner {
+    /// Each byte's class, looked up once a byte: a test of ranges per byte was most of the scan.
+    private static let classes: [UInt8] = (0...255).map { b -> UInt8 in
+        switch b {
+        case 0: return nul
+        case 0x27, 0x60: return quote  // ' and `
+        case 0x30...0x39: return word | digit
+        // Non-ASCII bytes go with the name around them: a digit after one is then kept in
+        // the key, never taken for a literal the lexer may not see.
+        case 0x41...0x5A, 0x61...0x7A, 0x5F, 0x80...0xFF: return word
+        default: return 0
+        }
+    }
+    private static let word: UInt8 = 1, digit: UInt8 = 2, quote: UInt8 = 4, nul: UInt8 = 8
+
     package static func scan(_ p: UnsafeBufferPointer<UInt8>, into cutter: inout SkeletonCutter) -> Bool {
+        classes.withUnsafeBufferPointer { classes in scan(p, classes, into: &cutter) }
+    }
+
+    private static func scan(
+        _ p: UnsafeBufferPointer<UInt8>, _ classes: UnsafeBufferPointer<UInt8>, into cutter: inout SkeletonCutter
+    ) -> Bool {
         let n = p.count
         var i = 0
-        func isWordByte(_ b: UInt8) -> Bool {
-            // Non-ASCII bytes go with the name around them: a digit after one is then kept in
-            // the key, never taken for a literal the lexer may not see.
-            (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b >= 0x80
-        }
-        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        func isDigit(_ i: Int) -> Bool { i < n && classes[Int(p[i])] & digit != 0 }
         while i < n {
             let b = p[i]
-            switch b {
-            case 0:
-                return false
-            case UInt8(ascii: "'"), UInt8(ascii: "`"):
+            let c = classes[Int(b)]
+            if c & word == 0 && c != 0 {
+                if c == nul { return false }
+                // A quoted string or name.
                 let start = i
                 i += 1
                 var closed = false
@@ -65,29 +80,29 @@ package enum SQLSkeletonScanner: SkeletonScanner {
                 }
                 guard closed else { return false }
                 if b == UInt8(ascii: "'") { cutter.cut(.string, start, i) }
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            } else if c & digit != 0 {
                 let start = i
                 var kind = SkeletonLiteralKind.integer
-                while i < n, isDigit(p[i]) { i += 1 }
+                while isDigit(i) { i += 1 }
                 if i < n, p[i] == UInt8(ascii: ".") {
                     kind = .decimal
                     i += 1
-                    guard i < n, isDigit(p[i]) else { return false }
-                    while i < n, isDigit(p[i]) { i += 1 }
+                    guard isDigit(i) else { return false }
+                    while isDigit(i) { i += 1 }
                 }
                 if i < n, p[i] | 0x20 == UInt8(ascii: "e") {
                     kind = .decimal
                     i += 1
                     if i < n, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
-                    guard i < n, isDigit(p[i]) else { return false }
-                    while i < n, isDigit(p[i]) { i += 1 }
+                    guard isDigit(i) else { return false }
+                    while isDigit(i) { i += 1 }
                 }
-                if i < n, isWordByte(p[i]), p[i] < 0x80 { return false }
+                if i < n, classes[Int(p[i])] & word != 0, p[i] < 0x80 { return false }
                 cutter.cut(kind, start, i)
-            default:
+            } else {
                 i += 1
-                if isWordByte(b) {
-                    while i < n, isWordByte(p[i]) { i += 1 }
+                if c & word != 0 {
+                    while i < n, classes[Int(p[i])] & word != 0 { i += 1 }
                 }
             }
         }
@@ -276,8 +291,10 @@ package final class SQLTemplate: Sendable {
         switch l.kind {
         case .string:
             let inside = UnsafeBufferPointer(rebasing: p[l.start + 1..<l.end - 1])
+            let quoted = inside.contains(UInt8(ascii: "'"))
+            if use == .date, !quoted, let ms = BackendlessDate.canonical(utf8: inside) { return .date(ms) }
             let s: String
-            if inside.contains(UInt8(ascii: "'")) {
+            if quoted {
                 // A doubled quote stands for one.
                 var content: [UInt8] = []
                 content.reserveCapacity(inside.count)

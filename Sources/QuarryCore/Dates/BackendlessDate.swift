@@ -79,12 +79,16 @@ public enum BackendlessDate {
     /// first starts with a day's name), and it reads what `ISODate` does: trying the patterns
     /// in turn was most of rebinding a date literal.
     static func canonical(_ text: String) -> Int64? {
-        let found = text.utf8.withContiguousStorageIfAvailable { b -> Int64? in
-            // Of 24 bytes with these two, ISODate reads only that form.
-            guard b.count == 24, b[19] == UInt8(ascii: "."), b[23] == UInt8(ascii: "Z") else { return nil }
-            return ISODate.parse(utf8: b)
-        }
+        let found = text.utf8.withContiguousStorageIfAvailable { canonical(utf8: $0) }
         return found ?? nil
+    }
+
+    /// `canonical` over a string's UTF-8 bytes (a text template reads a date literal's bytes
+    /// without making a string of them).
+    package static func canonical(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        // Of 24 bytes with these two, ISODate reads only that form.
+        guard b.count == 24, b[19] == UInt8(ascii: "."), b[23] == UInt8(ascii: "Z") else { return nil }
+        return ISODate.parse(utf8: b)
     }
 
     /// The instant and the index in `acceptedForms` of the pattern that read it.
