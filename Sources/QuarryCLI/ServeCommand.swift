@@ -136,11 +136,7 @@ struct ServeCommand: ConsoleCommand {
         let host = host, port = port
         Task.detached {
             defer { done.signal() }
-            for (spec, className, key, kind) in declared {
-                do throws(Diagnostic) { try await backend.createIndex(kind, on: key, in: className) } catch {
-                    return outcome.set("--index \(spec): \(error.message)")
-                }
-            }
+            if let message = await Self.declare(declared, on: backend) { return outcome.set(message) }
             // On standard output, the line a script or test waits for (the logs go to standard error).
             let announce = { @Sendable (bound: Int) in
                 FileHandle.standardOutput.write(Data("quarry serve: listening on http://\(host):\(bound)\n".utf8))
@@ -155,8 +151,36 @@ struct ServeCommand: ConsoleCommand {
 }
 
 extension ServeCommand {
+    /// Declares each class's indexes together (the in-memory engine builds them side by side);
+    /// the error of a refused one, naming its option. A backend that refuses a class's
+    /// indexes whole does not say which option was refused: they are then declared in turn,
+    /// which names it.
+    static func declare(
+        _ declared: [(spec: String, className: String, key: FieldPath, kind: IndexKind)], on backend: any QueryBackend
+    ) async -> String? {
+        var classes: [String] = []
+        for index in declared where !classes.contains(index.className) { classes.append(index.className) }
+        for className in classes {
+            let ofClass = declared.filter { $0.className == className }
+            do throws(Diagnostic) {
+                try await backend.createIndexes(ofClass.map { ($0.kind, $0.key) }, in: className)
+            } catch {
+                for index in ofClass {
+                    do throws(Diagnostic) {
+                        try await backend.createIndex(index.kind, on: index.key, in: className)
+                    } catch {
+                        return "--index \(index.spec): \(error.message)"
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
     /// `--index Class.key[:kind]`: without a kind, geo for a field of geo points, else ordered.
-    static func indexes(_ specs: [String], schema: any Schema) -> [(String, String, FieldPath, IndexKind)] {
+    static func indexes(
+        _ specs: [String], schema: any Schema
+    ) -> [(spec: String, className: String, key: FieldPath, kind: IndexKind)] {
         specs.compactMap { spec in
             guard let (className, key, kind) = ImportCommand.index(spec) else { return nil }
             let isGeo = key.count == 1 && schema.fieldType(key.first, in: className) == .geoPoint

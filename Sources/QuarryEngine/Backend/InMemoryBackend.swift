@@ -64,4 +64,11 @@ public final class InMemoryBackend: QueryBackend {
     public func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) async throws(Diagnostic) {
         try engine.createIndex(kind, on: key, in: className)
     }
+
+    /// Built side by side, and refused whole (`Engine.createIndexes`).
+    public func createIndexes(
+        _ indexes: [(kind: IndexKind, key: FieldPath)], in className: String
+    ) async throws(Diagnostic) {
+        try engine.createIndexes(indexes, in: className)
+    }
 }

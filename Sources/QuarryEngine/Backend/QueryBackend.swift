@@ -24,6 +24,11 @@ public protocol QueryBackend: Sendable {
     func write(_ changes: [StoreChange]) async throws(Diagnostic)
     /// Declares a secondary index (declaring one that exists does nothing).
     func createIndex(_ kind: IndexKind, on key: FieldPath, in className: String) async throws(Diagnostic)
+    /// Declares several secondary indexes of a class, with the error of the first key refused.
+    /// A backend that builds indexes itself builds these together where it can: the in-memory
+    /// engine side by side, and none of them when a key is refused. By default they are
+    /// declared in turn, and those before a refused key stay declared.
+    func createIndexes(_ indexes: [(kind: IndexKind, key: FieldPath)], in className: String) async throws(Diagnostic)
 }
 
 extension QueryBackend {
@@ -35,6 +40,12 @@ extension QueryBackend {
         var results: [QueryResult] = []
         for query in queries { results.append(try await run(query, variables: variables)) }
         return results
+    }
+
+    public func createIndexes(
+        _ indexes: [(kind: IndexKind, key: FieldPath)], in className: String
+    ) async throws(Diagnostic) {
+        for index in indexes { try await createIndex(index.kind, on: index.key, in: className) }
     }
 }
 
