@@ -403,7 +403,10 @@ public enum DistanceUnit: String, Hashable, Codable, Sendable, CaseIterable {
 
 // MARK: - Expressions
 
-public indirect enum Expr: Hashable, Codable, Sendable {
+/// Literals, keys and variables are held inline; only the cases that contain another
+/// expression or a filter are boxed (a box per literal was most of substituting a text
+/// template's values: docs/ARCHITECTURE.md#text-templates).
+public enum Expr: Hashable, Codable, Sendable {
     case literal(Value)
     /// A path from the evaluated object (or from `SELF` inside a quantifier).
     case key(FieldPath)
@@ -412,19 +415,19 @@ public indirect enum Expr: Hashable, Codable, Sendable {
     /// NSPredicate `SELF`: the evaluated object itself (or the current element).
     case evaluatedObject
     /// A path applied to another expression's value (`$x.name`).
-    case member(Expr, FieldPath)
+    indirect case member(Expr, FieldPath)
     /// A literal aggregate `{a, b}` or `IN (a, b)` list.
     case list([Expr])
-    case arithmetic(ArithmeticOperator, Expr, Expr)
-    case negate(Expr)
+    indirect case arithmetic(ArithmeticOperator, Expr, Expr)
+    indirect case negate(Expr)
     case function(Function, [Expr])
     /// A collection operator applied to a collection (`children.@count`, `@sum.items.price`).
-    case aggregate(AggregateOperator, Expr)
-    case index(Expr, IndexSpec)
+    indirect case aggregate(AggregateOperator, Expr)
+    indirect case index(Expr, IndexSpec)
     /// `SUBQUERY(collection, $x, predicate)`: the elements that satisfy the predicate.
-    case subquery(Expr, variable: String, Filter)
+    indirect case subquery(Expr, variable: String, Filter)
     /// `CAST(value, 'NSDate')` and friends.
-    case cast(Expr, CastType)
+    indirect case cast(Expr, CastType)
 }
 
 public enum ArithmeticOperator: String, Hashable, Codable, Sendable {
