@@ -16,8 +16,10 @@ package final class TextTemplates: Sendable {
         let className: String
         let profile: Profile
         let skeleton: [UInt8]
-        /// The skeleton's bytes folded eight at a time (`Hasher` over them was a tenth of a
-        /// cached shape's compile); `Hasher` mixes it in with its per-process seed.
+        /// The skeleton's bytes hashed once, as the string columns hash theirs (`Hasher` over
+        /// them was a tenth of a cached shape's compile); `Hasher` mixes it in with its
+        /// per-process seed. Not collision resistant: a crafted collision costs no more than a
+        /// byte comparison with each of at most `capacity` keys.
         private let skeletonDigest: UInt64
 
         package init(dialect: String, className: String, profile: Profile, skeleton: [UInt8]) {
@@ -25,33 +27,12 @@ package final class TextTemplates: Sendable {
             self.className = className
             self.profile = profile
             self.skeleton = skeleton
-            skeletonDigest = Self.digest(skeleton)
+            skeletonDigest = skeleton.withUnsafeBufferPointer { SpanTable.hash($0) }
         }
 
         /// `==` of two skeletons through `memcmp` (the array's own compares byte by byte).
         private static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
             a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in Bytes.equal(x, y) } }
-        }
-
-        /// A multiply-rotate fold of the bytes, eight at a time. Not collision resistant: a
-        /// crafted collision costs no more than a byte comparison with each of at most
-        /// `capacity` keys.
-        private static func digest(_ bytes: [UInt8]) -> UInt64 {
-            bytes.withUnsafeBytes { raw -> UInt64 in
-                var h = UInt64(truncatingIfNeeded: raw.count) &* 0x9E37_79B9_7F4A_7C15
-                var i = 0
-                while i + 8 <= raw.count {
-                    let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    h = ((h ^ w) &* 0xBF58_476D_1CE4_E5B9).rotated(27)
-                    i += 8
-                }
-                var tail: UInt64 = 0
-                while i < raw.count {
-                    tail = tail << 8 | UInt64(raw[i])
-                    i += 1
-                }
-                return ((h ^ tail) &* 0x94D0_49BB_1331_11EB).rotated(31)
-            }
         }
 
         /// The skeleton's digest and the class name hashed as runs of bytes (a string hashes
@@ -153,8 +134,4 @@ package final class TextTemplates: Sendable {
 
     /// The skeletons' bytes held, which `byteCapacity` bounds.
     package var skeletonBytes: Int { state.withLock { $0.bytes } }
-}
-
-extension UInt64 {
-    fileprivate func rotated(_ k: UInt64) -> UInt64 { self << k | self >> (64 - k) }
 }
