@@ -41,7 +41,9 @@ struct Normalizer {
         case .not(let q):
             let inner = normalize(q)
             let result = negate(inner)
-            if result != .not(inner) { log("not-pushdown", .not(inner), result) }
+            // `result != .not(inner)`, without boxing a filter to compare.
+            if case .not(let kept) = result, kept == inner { return result }
+            log("not-pushdown", .not(inner), result)
             return result
         case .and(let ps): return conjunction(ps.map { normalize($0) })
         case .or(let ps): return disjunction(ps.map { normalize($0) })
@@ -77,7 +79,6 @@ struct Normalizer {
     /// AND (`isAnd`) or OR of normalized children. The absorbing constant is FALSE for AND and
     /// TRUE for OR; the neutral one is dropped.
     private mutating func junction(_ children: [Filter], isAnd: Bool) -> Filter {
-        let original: Filter = isAnd ? .and(children) : .or(children)
         var flat: [Filter] = []
         for child in children {
             switch (child, isAnd) {
@@ -85,7 +86,9 @@ struct Normalizer {
             default: flat.append(child)
             }
         }
-        if flat.count != children.count { log("flatten", original, isAnd ? .and(flat) : .or(flat)) }
+        if flat.count != children.count {
+            log("flatten", isAnd ? .and(children) : .or(children), isAnd ? .and(flat) : .or(flat))
+        }
 
         var kept: [Filter] = []
         // Duplicates are found pairwise in a short list, through a set in a long one (a text
@@ -109,7 +112,7 @@ struct Normalizer {
             break
         }
         kept = mergeRuns(kept, isAnd: isAnd)
-        if let absorbing = kept.firstIndex(of: .constant(!isAnd)) {
+        if let absorbing = kept.firstIndex(where: { if case .constant(let b) = $0 { b != isAnd } else { false } }) {
             kept.removeSubrange((absorbing + 1)...)
             if !kept[..<absorbing].contains(where: fallibility.mayThrow) { kept = [.constant(!isAnd)] }
         }

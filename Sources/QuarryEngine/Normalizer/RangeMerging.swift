@@ -32,6 +32,8 @@ extension Normalizer {
             guard members.count >= 2 || equalityLike else { continue }
             let inequalities = equalityLike ? inequalities(of: key) : []
             guard members.count >= 2 || !inequalities.isEmpty else { continue }
+            // Asked only of a group that could merge: most keys of a conjunction occur once.
+            guard key.semantics == .predicate || facts.isSingleValued(key.path) else { continue }
             let before = Filter.and((members + inequalities).sorted().map { run[$0] })
             guard let merged = merge(members.map { run[$0] }, inequalities.map { run[$0] }, key) else {
                 log("contradiction", before, .constant(false))
@@ -77,24 +79,23 @@ extension Normalizer {
         return false
     }
 
+    /// The group of a range leaf: its key, semantics and the class of its literals. Whether the
+    /// key reaches one value per object (without which a group does not merge under `.sql` and
+    /// `.document`) is asked of the groups that could merge.
     private func rangeGroupKey(_ l: Leaf) -> RangeGroupKey? {
         guard !l.negated else { return nil }
-        let path: FieldPath, literals: [Value]
         switch l.condition {
         case .compare(.key(let k), let op, .literal(let c), let options) where options.isEmpty && op != .ne:
-            path = k
-            literals = [c]
+            guard let literalClass = RangeLiteralClass(c, l.semantics) else { return nil }
+            return RangeGroupKey(path: k, semantics: l.semantics, literalClass: literalClass)
         case .between(.key(let k), .literal(let lo), .literal(let hi)):
-            path = k
-            literals = [lo, hi]
+            guard let literalClass = RangeLiteralClass(lo, l.semantics),
+                RangeLiteralClass(hi, l.semantics) == literalClass
+            else { return nil }
+            return RangeGroupKey(path: k, semantics: l.semantics, literalClass: literalClass)
         default:
             return nil
         }
-        guard let cls = RangeLiteralClass(literals[0], l.semantics),
-            literals.allSatisfy({ RangeLiteralClass($0, l.semantics) == cls }),
-            l.semantics == .predicate || facts.isSingleValued(path)
-        else { return nil }
-        return RangeGroupKey(path: path, semantics: l.semantics, literalClass: cls)
     }
 
     /// `a != c` leaves of the group's key and literal kind, which an equality decides.

@@ -10,31 +10,59 @@ struct PlanParameters {
     let literals: [Value]
     /// The slots the filter reads from the execution's literals, each with the check a new
     /// literal in it must pass (it must make the same kind of typed test).
-    let checks: [Int: (Value) -> Bool]
-    /// `checks` by slot, for `bind`: looking each slot up in the dictionary hashed it.
-    private let slotChecks: [((Value) -> Bool)?]
+    let checks: SlotChecks
     /// How a query's literals become the ones the normalized predicate holds.
     let forms: LiteralForms
 
-    init(literals: [Value], checks: [Int: (Value) -> Bool], forms: LiteralForms = .identity) {
+    init(literals: [Value], checks: SlotChecks, forms: LiteralForms = .identity) {
         self.literals = literals
         self.checks = checks
         self.forms = forms
-        var slotChecks = [((Value) -> Bool)?](repeating: nil, count: checks.isEmpty ? 0 : literals.count)
-        for (slot, check) in checks where slot < slotChecks.count { slotChecks[slot] = check }
-        self.slotChecks = slotChecks
     }
 
-    static var none: PlanParameters { PlanParameters(literals: [], checks: [:]) }
+    static var none: PlanParameters { PlanParameters(literals: [], checks: SlotChecks(slots: 0)) }
 
     /// The literals the plan reads from the execution for a query's `new` literals of its
     /// shape (in their normalized form); nil when the plan does not answer them.
     func bind(_ new: [Value]) -> [Value]? {
         guard !checks.isEmpty, new.count == literals.count, let new = forms.apply(new) else { return nil }
         for i in new.indices where !PlanShape.sameLiteral(new[i], literals[i]) {
-            guard let check = slotChecks[i], check(new[i]) else { return nil }
+            guard let check = checks[i], check(new[i]) else { return nil }
         }
         return new
+    }
+}
+
+/// Each slot's check of a new literal (nil: the slot is not read from the execution). A plan's
+/// slots are few and numbered from 0: an array, where a dictionary hashed each slot and grew
+/// by rehashing as a filter's leaves added their checks one by one.
+struct SlotChecks {
+    private var checks: [((Value) -> Bool)?]
+    /// How many slots have a check.
+    private(set) var count = 0
+
+    /// - Parameter slots: the plan's literal count (a slot past it makes room for itself).
+    init(slots: Int) { checks = Array(repeating: nil, count: slots) }
+
+    var isEmpty: Bool { count == 0 }
+
+    subscript(slot: Int) -> ((Value) -> Bool)? {
+        get { slot < checks.count ? checks[slot] : nil }
+        set {
+            if slot >= checks.count { checks += Array(repeating: nil, count: slot + 1 - checks.count) }
+            count += (newValue == nil ? 0 : 1) - (checks[slot] == nil ? 0 : 1)
+            checks[slot] = newValue
+        }
+    }
+
+    /// The slots that have a check, in order.
+    var slots: [Int] { checks.indices.filter { checks[$0] != nil } }
+
+    /// Takes `other`'s checks of the slots that have none here.
+    mutating func merge(_ other: SlotChecks) {
+        for slot in other.checks.indices where checks.count <= slot || checks[slot] == nil {
+            if let check = other.checks[slot] { self[slot] = check }
+        }
     }
 }
 
@@ -159,7 +187,7 @@ struct LeafSlots {
 /// What the compiler learns of the parameters while it compiles one filter: the checks of the
 /// slots its typed leaves read from the execution.
 final class ParameterChecks {
-    var checks: [Int: (Value) -> Bool] = [:]
+    var checks: SlotChecks
     /// A leaf held its literals only because its key has an index (whose lookup the source,
     /// not yet chosen, might make).
     var heldForIndex = false
@@ -167,7 +195,13 @@ final class ParameterChecks {
     /// looks such a range up, and a box that is the whole source reads the literals from each
     /// execution too (`Planner.parametricBox`), so the leaf reads them from the start; the
     /// checks count unless the box is intersected with another lookup, which holds them.
-    var coordinateChecks: [Int: (Value) -> Bool] = [:]
+    var coordinateChecks: SlotChecks
+
+    /// - Parameter slots: the plan's literal count.
+    init(slots: Int) {
+        checks = SlotChecks(slots: slots)
+        coordinateChecks = SlotChecks(slots: slots)
+    }
 }
 
 extension FilterCompiler {

@@ -66,22 +66,24 @@ struct Planner {
                 query: query, normalized: normalized, rewrites: rewrites, innerQueries: inner,
                 source: EmptySource(), filter: ConstantNode(false), ordered: true, storeVersion: store.version,
                 rebindable: literals != nil,
-                parameters: literals.map { PlanParameters(literals: $0, checks: [:], forms: forms) } ?? .none,
+                parameters: literals.map { PlanParameters(literals: $0, checks: SlotChecks(slots: 0), forms: forms) }
+                    ?? .none,
                 copyFilter: { ConstantNode(false) })
         }
         let conjuncts: [Filter]
         if case .and(let cs) = normalized { conjuncts = cs } else { conjuncts = [normalized] }
         // Each conjunct's parameter checks apart: those an index source covers are not read.
-        var checks: [[Int: (Value) -> Bool]] = []
+        let slotCount = literals?.count ?? 0
+        var checks: [SlotChecks] = []
         var heldForIndex: [Bool] = []
-        var coordinateChecks: [[Int: (Value) -> Bool]] = []
+        var coordinateChecks: [SlotChecks] = []
         var nodes = conjuncts.map { c in
             var one = compiler
-            if literals != nil { one.parameterChecks = ParameterChecks() }
+            if literals != nil { one.parameterChecks = ParameterChecks(slots: slotCount) }
             let node = one.compile(c)
-            checks.append(one.parameterChecks?.checks ?? [:])
+            checks.append(one.parameterChecks?.checks ?? SlotChecks(slots: 0))
             heldForIndex.append(one.parameterChecks?.heldForIndex ?? false)
-            coordinateChecks.append(one.parameterChecks?.coordinateChecks ?? [:])
+            coordinateChecks.append(one.parameterChecks?.coordinateChecks ?? SlotChecks(slots: 0))
             return node
         }
         let leading = nodes.firstIndex(where: \.mayThrow) ?? nodes.count
@@ -104,24 +106,24 @@ struct Planner {
         var recompiled = false
         for i in kept where sourceIsChosen && heldForIndex[i] {
             var one = compiler
-            one.parameterChecks = ParameterChecks()
+            one.parameterChecks = ParameterChecks(slots: slotCount)
             one.sourceIsChosen = true
             nodes[i] = one.compile(conjuncts[i])
-            checks[i] = one.parameterChecks?.checks ?? [:]
+            checks[i] = one.parameterChecks?.checks ?? SlotChecks(slots: 0)
             recompiled = true
         }
         // Coordinate ranges read their literals unless a box intersected with another lookup holds them.
         if literals != nil, !Self.intersectsABox(choice.source) {
-            for i in kept where !coordinateChecks[i].isEmpty { checks[i].merge(coordinateChecks[i]) { a, _ in a } }
+            for i in kept where !coordinateChecks[i].isEmpty { checks[i].merge(coordinateChecks[i]) }
         }
         let residual = kept.map { nodes[$0] }
         let filter = residual.count == nodes.count && !recompiled ? whole : Self.conjunction(residual)
         let residualConjuncts = kept.map { conjuncts[$0] }
         var source = choice.source
         var parameters = literals.map { literals in
-            // The conjuncts' slots are distinct; the first conjunct's checks are taken as they are.
-            var all: [Int: (Value) -> Bool] = [:]
-            for i in kept { if all.isEmpty { all = checks[i] } else { all.merge(checks[i]) { a, _ in a } } }
+            // The conjuncts' slots are distinct.
+            var all = SlotChecks(slots: literals.count)
+            for i in kept { all.merge(checks[i]) }
             // A distance order's center: nothing planned reads it (a run sorts by its query's
             // order), unless an index walk gives the order: it sorts its ties by the rest.
             let order = choice.ordered ? 0 : PlanShape.orderLiteralCount(query.order)
@@ -134,9 +136,11 @@ struct Planner {
             // The ranges stay in the filter: a new literal must pass its leaf's check (a leaf
             // that holds its literals has none, and its slots stay unbound) and the box's.
             source = parametric
-            var merged = parameters?.checks ?? [:]
-            for (slot, boxCheck) in boxChecks {
-                if let leafCheck = merged[slot] { merged[slot] = { leafCheck($0) && boxCheck($0) } }
+            var merged = parameters?.checks ?? SlotChecks(slots: literals.count)
+            for slot in boxChecks.slots {
+                if let leafCheck = merged[slot], let boxCheck = boxChecks[slot] {
+                    merged[slot] = { leafCheck($0) && boxCheck($0) }
+                }
             }
             parameters = PlanParameters(literals: literals, checks: merged, forms: forms)
         } else if let literals, let lookup = source as? ProbeSource,
@@ -145,9 +149,9 @@ struct Planner {
                 slots: compiler.leafSlots, planner: AccessPlanner(store: store, table: table))
         {
             source = parametric
-            parameters = PlanParameters(
-                literals: literals, checks: parameters?.checks.merging(probeChecks) { a, _ in a } ?? probeChecks,
-                forms: forms)
+            var merged = parameters?.checks ?? SlotChecks(slots: literals.count)
+            merged.merge(probeChecks)
+            parameters = PlanParameters(literals: literals, checks: merged, forms: forms)
         }
         let copy = { [store, limits, leafSlots = compiler.leafSlots] () -> FilterNode in
             // With a memo and folding of its own: a copy may be made while other plans are.
@@ -160,7 +164,7 @@ struct Planner {
                 folding: Normalizer.folding(limits), memo: memo)
             copier.leafSlots = leafSlots
             copier.sourceIsChosen = sourceIsChosen
-            if literals != nil { copier.parameterChecks = ParameterChecks() }
+            if literals != nil { copier.parameterChecks = ParameterChecks(slots: slotCount) }
             return Self.conjunction(residualConjuncts.map(copier.compile))
         }
         return Plan(
@@ -179,7 +183,7 @@ extension Planner {
     static func parametric(
         _ lookup: ProbeSource, covering covered: Set<Int>, of conjuncts: [Filter], literals: [Value],
         slots leafSlots: LeafSlots, planner: AccessPlanner
-    ) -> (ProbeSource, [Int: (Value) -> Bool])? {
+    ) -> (ProbeSource, SlotChecks)? {
         guard lookup.probes.count == 1, covered.count == 1, let i = covered.first,
             case .leaf(let leaf) = conjuncts[i], let slots = leafSlots.slots(of: leaf), !slots.isEmpty
         else { return nil }
@@ -192,7 +196,7 @@ extension Planner {
         }
         // The planned literals made `original` itself: exact, as the source covers the leaf.
         let planned = Array(literals[slots])
-        var checks: [Int: (Value) -> Bool] = [:]
+        var checks = SlotChecks(slots: literals.count)
         for slot in slots {
             // One literal changed at a time: each of a leaf's literals is checked on its own.
             checks[slot] = { new in
@@ -212,7 +216,7 @@ extension Planner {
     static func parametricBox(
         _ source: RowSource, of conjuncts: [Filter], leading: Int, slots leafSlots: LeafSlots, store: ColumnStore,
         className: String
-    ) -> (ProbeSource, [Int: (Value) -> Bool])? {
+    ) -> (ProbeSource, SlotChecks)? {
         guard let lookup = source as? ProbeSource, lookup.probes.count == 1, case .box(let index, _) = lookup.probes[0]
         else { return nil }
         let ranges = conjuncts.prefix(leading).compactMap { c -> (leaf: Leaf, slots: Range<Int>?)? in
@@ -232,7 +236,7 @@ extension Planner {
             let boxes = CoordinateBox.find(bounding, leading: bounding.count, store: store, className: className)
             return boxes.first { $0.index === index }.map { Probe.box(index, $0.box) }
         }
-        var checks: [Int: (Value) -> Bool] = [:]
+        var checks = SlotChecks(slots: upper)
         for s in slotted { for slot in s { checks[slot] = CoordinateBox.isBound } }
         return (lookup.reading(ProbeParameter(slots: lower..<upper, make: make)), checks)
     }
