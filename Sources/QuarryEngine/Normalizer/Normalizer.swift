@@ -80,6 +80,7 @@ struct Normalizer {
     /// TRUE for OR; the neutral one is dropped.
     private mutating func junction(_ children: [Filter], isAnd: Bool) -> Filter {
         var flat: [Filter] = []
+        flat.reserveCapacity(children.count)
         for child in children {
             switch (child, isAnd) {
             case (.and(let inner), true), (.or(let inner), false): flat += inner
@@ -91,6 +92,7 @@ struct Normalizer {
         }
 
         var kept: [Filter] = []
+        kept.reserveCapacity(flat.count)
         // Duplicates are found pairwise in a short list, through a set in a long one (a text
         // of thousands of ORs made the pairwise search quadratic).
         var seen: Set<Filter>? = flat.count > Self.shortRun ? Set(minimumCapacity: flat.count) : nil
@@ -127,12 +129,15 @@ struct Normalizer {
     /// turns out constant (a contradiction in an AND, a tautology in an OR) becomes that
     /// constant.
     private mutating func mergeRuns(_ children: [Filter], isAnd: Bool) -> [Filter] {
+        // Room for every child at once: grown one by one, a run of three reallocated twice.
         var out: [Filter] = []
+        out.reserveCapacity(children.count)
         var run: [Filter] = []
+        run.reserveCapacity(children.count)
         func flush(_ normalizer: inout Normalizer) {
             guard !run.isEmpty else { return }
             out += isAnd ? normalizer.mergeConjuncts(run) : normalizer.mergeDisjuncts(run)
-            run = []
+            run.removeAll(keepingCapacity: true)
         }
         for child in children {
             if fallibility.mayThrow(child) {
@@ -156,6 +161,7 @@ extension Normalizer {
     /// long one.
     static func groups<Key: Hashable>(_ run: [Filter], _ key: (Leaf) -> Key?) -> [(key: Key, members: [Int])] {
         var groups: [(key: Key, members: [Int])] = []
+        groups.reserveCapacity(run.count)
         var index: [Key: Int]? = run.count > shortRun ? [:] : nil
         for (i, p) in run.enumerated() {
             guard case .leaf(let l) = p, let k = key(l) else { continue }

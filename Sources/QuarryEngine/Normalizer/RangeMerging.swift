@@ -46,7 +46,9 @@ extension Normalizer {
             replaced[first] = merged
             for i in members + inequalities where i != first { removed.insert(i) }
         }
+        if replaced.isEmpty && removed.isEmpty { return run }
         var out: [Filter] = []
+        out.reserveCapacity(run.count)
         for (i, p) in run.enumerated() where !removed.contains(i) {
             if let r = replaced[i] { out += r } else { out.append(p) }
         }
