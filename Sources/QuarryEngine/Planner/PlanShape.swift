@@ -33,6 +33,8 @@ struct PlanShape: Hashable {
     /// The shape and the literals of a query; nil when the query may not share plans.
     static func of(_ query: Query) -> (PlanShape, [Value])? {
         var builder = Builder()
+        // Room for a few literals at once: grown one by one, four reallocated three times.
+        builder.literals.reserveCapacity(8)
         let predicate = builder.filter(query.predicate, binding: nil)
         guard builder.cacheable, Builder.ascii(query.className), query.order.allSatisfy(Builder.ascii),
             (query.keys ?? []).allSatisfy(Builder.ascii), query.excludeKeys.allSatisfy(Builder.ascii),
@@ -66,6 +68,7 @@ struct PlanShape: Hashable {
     /// rebuilding the predicate).
     static func literals(of predicate: Filter) -> [Value] {
         var collector = LiteralCollector(collects: true)
+        collector.literals.reserveCapacity(8)
         _ = collector.filter(predicate, binding: nil)
         return collector.literals
     }

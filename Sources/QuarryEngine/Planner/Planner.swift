@@ -77,6 +77,9 @@ struct Planner {
         var checks: [SlotChecks] = []
         var heldForIndex: [Bool] = []
         var coordinateChecks: [SlotChecks] = []
+        checks.reserveCapacity(conjuncts.count)
+        heldForIndex.reserveCapacity(conjuncts.count)
+        coordinateChecks.reserveCapacity(conjuncts.count)
         var nodes = conjuncts.map { c in
             var one = compiler
             if literals != nil { one.parameterChecks = ParameterChecks(slots: slotCount) }
