@@ -100,7 +100,15 @@ extension Leaf {
     /// Whether the leaf's value is the same for every object and every run: no key, SELF,
     /// free variable, clock, randomness, database lookup or inner query.
     var isObjectIndependent: Bool {
-        !IRNode.leaf(self).contains(innerQueries: false) { node, context in
+        // Most leaves test a key of the object: told without walking the leaf.
+        switch condition {
+        case .compare(.key, _, _, _), .compare(_, _, .key, _), .between(.key, _, _), .inCollection(.key, _, _),
+            .isNull(.key), .string(.key, _, _, _), .arraySize(.key, _):
+            return false
+        default:
+            break
+        }
+        return !IRNode.leaf(self).contains(innerQueries: false) { node, context in
             switch node {
             case .condition(.geo), .condition(.inQuery), .condition(.select), .condition(.relatedTo),
                 .condition(.text):
