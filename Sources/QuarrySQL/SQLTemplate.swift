@@ -59,7 +59,7 @@ package enum SQLSkeletonScanner: SkeletonScanner {
         while i < n {
             let b = p[i]
             let c = classes[Int(b)]
-            if c & word == 0 && c != 0 {
+            if c & (quote | nul) != 0 {
                 if c == nul { return false }
                 // A quoted string or name.
                 let start = i

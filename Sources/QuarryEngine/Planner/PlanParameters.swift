@@ -60,7 +60,7 @@ struct SlotChecks {
 
     /// Takes `other`'s checks of the slots that have none here.
     mutating func merge(_ other: SlotChecks) {
-        for slot in other.checks.indices where checks.count <= slot || checks[slot] == nil {
+        for slot in other.checks.indices where self[slot] == nil {
             if let check = other.checks[slot] { self[slot] = check }
         }
     }
