@@ -78,6 +78,72 @@ import Testing
         #expect(store.statements.count <= StatementCache.perConnection * 6)
     }
 
+    /// A statement used again while it runs (a nested use of the same text) gets a second one,
+    /// so the first goes on where it was; afterwards one of the two is kept, and used again.
+    @Test func aNestedUseOfAStatementGetsASecondOne() throws {
+        let file = StoreFile()
+        let store = try file.open()
+        let sql = "SELECT value FROM json_each('[1,2,3]')"
+        try store.reading { db in
+            try store.statements.with(db, sql, []) { _ in }
+            let kept = store.statements.count
+            var outerRows: [Int64] = []
+            var innerRows: [Int64] = []
+            var used: [ObjectIdentifier] = []
+            try store.statements.with(db, sql, []) { o in
+                used.append(ObjectIdentifier(o))
+                while try o.step() {
+                    outerRows.append(o.int64(0))
+                    if outerRows.count == 1 {
+                        try store.statements.with(db, sql, []) { i in
+                            used.append(ObjectIdentifier(i))
+                            while try i.step() { innerRows.append(i.int64(0)) }
+                        }
+                    }
+                }
+            }
+            #expect(outerRows == [1, 2, 3])
+            #expect(innerRows == [1, 2, 3])
+            #expect(used.count == 2 && used[0] != used[1])
+            #expect(store.statements.count == kept)
+            try store.statements.with(db, sql, []) { again in #expect(used.contains(ObjectIdentifier(again))) }
+        }
+    }
+
+    /// The statements of one read see one snapshot: a write committed by another connection
+    /// between them is not seen until the next read. A read that fails ends its transaction
+    /// (GRDB stops the process when one is left open), and the next read sees the write.
+    @Test func aReadIsOneSnapshotAndAFailedReadEndsIt() throws {
+        let file = StoreFile()
+        let store = try file.open()
+        let other = try file.open()
+        try store.apply([Self.person("p0", [("age", .int(1))])])
+        func count(_ db: GRDB.Database) throws -> Int64 {
+            var n: Int64 = -1
+            try store.statements.each(db, "SELECT count(*) FROM c1") { n = $0.int64(0) }
+            return n
+        }
+        let (before, after) = try store.reading { db in
+            let before = try count(db)
+            try other.apply([Self.person("p1", [("age", .int(2))])])
+            return (before, try count(db))
+        }
+        #expect(before == 1 && after == 1)
+        struct Failed: Error {}
+        #expect(throws: Failed.self) {
+            try store.reading { db in
+                _ = try count(db)
+                throw Failed()
+            }
+        }
+        #expect(throws: (any Error).self) {
+            try store.reading { db in try store.statements.each(db, "SELECT nope") { _ in } }
+        }
+        try other.apply([Self.person("p2", [("age", .int(3))])])
+        #expect(try store.reading { db in try count(db) } == 3)
+        #expect(try store.query(Self.compare("age", .ge, .int(0))).objectIds == ["p0", "p1", "p2"])
+    }
+
     /// A document that is not one is `store.corrupt` naming the object, whether the row is
     /// a query's answer or a pointer's target.
     @Test func aCorruptRowIsAnErrorNamingTheObject() throws {

@@ -20,6 +20,10 @@ public struct StoredRecordReader {
     public final class FieldNames {
         var order: [String] = []
         var bytes: [[UInt8]] = []
+        /// An empty dictionary with room for a row's fields, which each row's record starts as
+        /// a copy of: the copy's storage is allocated through metadata the binary keeps, where
+        /// `Dictionary(minimumCapacity:)` has the runtime look it up on every call.
+        var emptyFields: [String: Value] = Dictionary(minimumCapacity: 12)
         public init() {}
     }
 
@@ -48,7 +52,10 @@ public struct StoredRecordReader {
     private mutating func record(_ objectId: String, _ wanted: Set<String>?, _ names: FieldNames) throws(Unreadable)
         -> Record
     {
-        var fields: [String: Value] = Dictionary(minimumCapacity: Swift.max(12, names.order.count))
+        if names.emptyFields.capacity < names.order.count {
+            names.emptyFields = Dictionary(minimumCapacity: names.order.count)
+        }
+        var fields = names.emptyFields
         var order: [String] = []
         // The row's names match the last row's so far (then `order` is not yet made).
         var same = true
@@ -94,7 +101,7 @@ public struct StoredRecordReader {
         let (start, end, escaped) = try skipString()
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
         if escaped { return try Self.unescaped(raw) }
-        if index >= 0, index < names.bytes.count, names.bytes[index].elementsEqual(raw) {
+        if index >= 0, index < names.bytes.count, names.bytes[index].withUnsafeBufferPointer({ Bytes.equal($0, raw) }) {
             return names.order[index]
         }
         return String(decoding: raw, as: UTF8.self)

@@ -56,11 +56,11 @@ public final class SQLiteStore: QueryBackend, Sendable {
 
     /// The query's answer, the same as `ReferenceEvaluator.run` on the stored objects.
     public func query(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> QueryResult {
-        try storeCall { try pool.read { db in try self.answer(query, variables, db) } }
+        try storeCall { try reading { db in try self.answer(query, variables, db) } }
     }
 
     public func explanation(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> BackendExplanation {
-        try storeCall { try pool.read { db in try self.explain(query, variables, db) } }
+        try storeCall { try reading { db in try self.explain(query, variables, db) } }
     }
 
     public func apply(_ changes: [StoreChange]) throws(Diagnostic) {
@@ -73,11 +73,11 @@ public final class SQLiteStore: QueryBackend, Sendable {
 
     /// The classes and field types, for compiling queries against the store.
     public func schema() throws(Diagnostic) -> StoreSchema {
-        try storeCall { try pool.read { db in try StoreCatalog.read(db, statements, catalogs).catalog.schema } }
+        try storeCall { try reading { db in try StoreCatalog.read(db, statements, catalogs).catalog.schema } }
     }
 
     public func classes() throws(Diagnostic) -> [ClassCatalog] {
-        try storeCall { try pool.read { db in try self.classes(db) } }
+        try storeCall { try reading { db in try self.classes(db) } }
     }
 
     /// Runs `body` with a writer that saves objects, in one transaction: on any error nothing
@@ -147,7 +147,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
                     continuation.resume(
                         returning: Result { () throws(Diagnostic) in
                             try storeCall {
-                                try self.pool.read { db in
+                                try self.reading { db in
                                     Unchecked(try interrupt.running(on: db.sqliteConnection) { try body(db) })
                                 }
                             }
@@ -160,6 +160,27 @@ public final class SQLiteStore: QueryBackend, Sendable {
             interrupt.cancel()
         }
         return try result.get().value
+    }
+
+    /// `body` in a read transaction on one of the pool's reader connections, begun and ended by
+    /// the store's cached statements (docs/STORAGE.md#fixed-cost-per-query): GRDB's `read`
+    /// compiles its BEGIN and COMMIT afresh on every call, which cost a point lookup about a
+    /// fifth of its instructions. Every path out ends the transaction: GRDB stops the process
+    /// when an access block leaves one open.
+    func reading<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        try pool.unsafeRead { db in
+            try statements.each(db, "BEGIN DEFERRED TRANSACTION") { _ in }
+            do {
+                let result = try body(db)
+                try statements.each(db, "COMMIT TRANSACTION") { _ in }
+                return result
+            } catch {
+                // GRDB's rollback ends the transaction unless a failed statement ended it
+                // already, and is not stopped by a pending interrupt; a read has nothing to keep.
+                try? db.rollback()
+                throw error
+            }
+        }
     }
 
     private func asyncCall<T>(_ body: () async throws -> T) async throws(Diagnostic) -> T {

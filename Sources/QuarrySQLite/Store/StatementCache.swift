@@ -4,16 +4,19 @@ import GRDB
 /// The store's prepared statements, kept for each of the pool's connections so that a query's
 /// statements are compiled once per connection instead of on every run
 /// (docs/STORAGE.md#fixed-cost-per-query). Compiling is what a short query pays for: GRDB's
-/// authorizer runs Swift code for every column a statement reads. A statement is taken out
-/// while it runs, so a nested use of the same text prepares a second one instead of
-/// resetting the first; each connection keeps at most `perConnection`, the least recently
-/// used dropped first (a dropped statement is finalized once nothing holds it).
+/// authorizer runs Swift code for every column a statement reads. A statement is marked
+/// running while it runs, so a nested use of the same text prepares a second one (dropped
+/// after) instead of resetting the first; each connection keeps at most `perConnection`, the
+/// least recently used dropped first (a dropped statement is finalized once nothing holds it).
+/// A use finds its entry twice (taken, put back) and moves nothing: taking an entry out of the
+/// dictionary and putting it back rehashed the texts of its neighbours, each of them.
 final class StatementCache: @unchecked Sendable {
     static let perConnection = 64
 
     private struct Entry {
         let statement: SQLiteStatement
         var used: UInt64
+        var running = false
     }
 
     private let lock = NSLock()
@@ -65,22 +68,36 @@ final class StatementCache: @unchecked Sendable {
     private func take(_ sql: String, _ key: UInt) -> SQLiteStatement? {
         lock.lock()
         defer { lock.unlock() }
-        return connections[key]?.removeValue(forKey: sql)?.statement
+        return Self.take(sql, from: &connections[key, default: [:]])
+    }
+
+    private static func take(_ sql: String, from kept: inout [String: Entry]) -> SQLiteStatement? {
+        guard let i = kept.index(forKey: sql), !kept.values[i].running else { return nil }
+        kept.values[i].running = true
+        return kept.values[i].statement
     }
 
     private func put(_ statement: SQLiteStatement, _ sql: String, _ key: UInt) {
         lock.lock()
         defer { lock.unlock() }
         clock += 1
-        var kept = connections[key, default: [:]]
-        connections[key] = nil  // keeps `kept` uniquely referenced while it changes
-        if kept[sql] == nil, kept.count >= Self.perConnection,
-            let oldest = kept.min(by: { $0.value.used < $1.value.used })?.key
-        {
+        Self.put(statement, sql, clock, into: &connections[key, default: [:]])
+    }
+
+    private static func put(
+        _ statement: SQLiteStatement, _ sql: String, _ clock: UInt64, into kept: inout [String: Entry]
+    ) {
+        if let i = kept.index(forKey: sql) {
+            // The statement taken goes back; a nested use's own statement is dropped.
+            if kept.values[i].statement === statement {
+                kept.values[i].running = false
+                kept.values[i].used = clock
+            }
+            return
+        }
+        if kept.count >= perConnection, let oldest = kept.min(by: { $0.value.used < $1.value.used })?.key {
             kept[oldest] = nil
         }
-        // A statement of the same text prepared meanwhile (a nested use) is replaced.
         kept[sql] = Entry(statement: statement, used: clock)
-        connections[key] = kept
     }
 }
