@@ -9,7 +9,7 @@ public struct Record: Hashable, Sendable {
     public init(objectId: String, fields: [(String, Value)]) {
         self.objectId = objectId
         // Sized once: growing a dictionary field by field rehashed it three times per record.
-        var dict: [String: Value] = Dictionary(minimumCapacity: fields.count)
+        var dict = Record.emptyFields(room: fields.count)
         var order: [String] = []
         order.reserveCapacity(fields.count)
         for (k, v) in fields where k != "objectId" {
@@ -17,6 +17,17 @@ public struct Record: Hashable, Sendable {
         }
         self.fields = dict
         self.fieldOrder = order
+    }
+
+    /// An empty fields dictionary with room for `count` fields, the storage
+    /// `Dictionary(minimumCapacity: count)` would allocate, as a copy of one kept here: the copy's
+    /// storage is allocated through metadata the binary holds, where `Dictionary(minimumCapacity:)`,
+    /// not specialized where it is called, has the runtime look it up every time (about 800
+    /// instructions a record, docs/STORAGE.md#reading-rows).
+    package static func emptyFields(room count: Int) -> [String: Value] {
+        guard count > 0 else { return [:] }
+        for kept in roomyFields where kept.capacity >= count { return kept }
+        return Dictionary(minimumCapacity: count)
     }
 
     /// A record from a dictionary and its keys in order, each once and none `objectId` (what a
@@ -35,6 +46,9 @@ public struct Record: Hashable, Sendable {
     /// This object as a pointer.
     public func pointer(in className: String) -> Pointer { Pointer(className: className, objectId: objectId) }
 }
+
+/// Empty dictionaries of each size up to 128 buckets (`Record.emptyFields`).
+private let roomyFields: [[String: Value]] = [1, 3, 6, 12, 24, 48, 96].map { Dictionary(minimumCapacity: $0) }
 
 /// The objects of one class, in insertion order, with an objectId lookup and inferred field types.
 public struct ClassData: Sendable {

@@ -20,10 +20,6 @@ public struct StoredRecordReader {
     public final class FieldNames {
         var order: [String] = []
         var bytes: [[UInt8]] = []
-        /// An empty dictionary with room for a row's fields, which each row's record starts as
-        /// a copy of: the copy's storage is allocated through metadata the binary keeps, where
-        /// `Dictionary(minimumCapacity:)` has the runtime look it up on every call.
-        var emptyFields: [String: Value] = Dictionary(minimumCapacity: 12)
         public init() {}
     }
 
@@ -52,10 +48,7 @@ public struct StoredRecordReader {
     private mutating func record(_ objectId: String, _ wanted: Set<String>?, _ names: FieldNames) throws(Unreadable)
         -> Record
     {
-        if names.emptyFields.capacity < names.order.count {
-            names.emptyFields = Dictionary(minimumCapacity: names.order.count)
-        }
-        var fields = names.emptyFields
+        var fields = Record.emptyFields(room: Swift.max(12, names.order.count))
         var order: [String] = []
         // The row's names match the last row's so far (then `order` is not yet made).
         var same = true

@@ -201,7 +201,7 @@ final class ClassTable {
         // Filled in place, and an object with every field shares `fieldNames` as its order
         // (most objects of a class: no array of names made per record); an order of its own is
         // begun at the first missing field.
-        var fields: [String: Value] = Dictionary(minimumCapacity: min(fieldNames.count, 64))
+        var fields = Record.emptyFields(room: min(fieldNames.count, 64))
         var order: [String]? = nil
         for (i, (name, column)) in zip(fieldNames, orderedColumns).enumerated() {
             if let v = column.value(at: row) {
