@@ -9,7 +9,7 @@ import GRDB
 /// after) instead of resetting the first; each connection keeps at most `perConnection`, the
 /// least recently used dropped first (a dropped statement is finalized once nothing holds it).
 /// A use finds its entry twice (taken, put back) and moves nothing: taking an entry out of the
-/// dictionary and putting it back rehashed the texts of its neighbours, each of them.
+/// dictionary moved its neighbours, hashing each one's text again.
 final class StatementCache: @unchecked Sendable {
     static let perConnection = 64
 
