@@ -1,5 +1,7 @@
+import Foundation
 import GRDB
 import Quarry
+import Synchronization
 import Testing
 
 @testable import QuarrySQLite
@@ -118,7 +120,7 @@ import Testing
         let store = try file.open()
         let other = try file.open()
         try store.apply([Self.person("p0", [("age", .int(1))])])
-        func count(_ db: GRDB.Database) throws -> Int64 {
+        func count(_ db: ReaderConnection) throws -> Int64 {
             var n: Int64 = -1
             try store.statements.each(db, "SELECT count(*) FROM c1") { n = $0.int64(0) }
             return n
@@ -142,6 +144,45 @@ import Testing
         try other.apply([Self.person("p2", [("age", .int(3))])])
         #expect(try store.reading { db in try count(db) } == 3)
         #expect(try store.query(Self.compare("age", .ge, .int(0))).objectIds == ["p0", "p1", "p2"])
+    }
+
+    /// Reads beyond the pool's readers wait for one instead of opening more: with every reader
+    /// held by a read that has not ended, another read completes once one ends, and no more
+    /// than `ReaderPool.capacity` connections were opened. Each read answers from its own
+    /// snapshot on its own connection.
+    @Test func readsBeyondTheReadersWaitForOne() throws {
+        let file = StoreFile()
+        let store = try file.open()
+        try store.apply([Self.person("p0", [("age", .int(1))])])
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let answers = Mutex<[Int]>([])
+        let connections = Mutex<Set<UInt>>([])
+        // Threads of their own: Dispatch's pool may start a block late while others block.
+        for _ in 0..<ReaderPool.capacity {
+            Thread {
+                try? store.reading { db in
+                    connections.withLock { _ = $0.insert(UInt(bitPattern: db.handle)) }
+                    holding.signal()
+                    release.wait()
+                }
+                finished.signal()
+            }.start()
+        }
+        for _ in 0..<ReaderPool.capacity { holding.wait() }
+        #expect(connections.withLock { $0.count } == ReaderPool.capacity)
+        Thread {
+            let n = (try? store.query(Self.compare("age", .eq, .int(1))).objectIds.count) ?? -1
+            answers.withLock { $0.append(n) }
+            finished.signal()
+        }.start()
+        // Time for the extra read to reach the pool while every reader is held; it must wait.
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(answers.withLock { $0 }.isEmpty)
+        for _ in 0..<ReaderPool.capacity { release.signal() }
+        for _ in 0...ReaderPool.capacity { finished.wait() }
+        #expect(answers.withLock { $0 } == [1])
+        #expect(store.readers.openCount == ReaderPool.capacity)
     }
 
     /// A document that is not one is `store.corrupt` naming the object, whether the row is

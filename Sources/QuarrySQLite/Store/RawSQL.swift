@@ -1,9 +1,17 @@
 import GRDB
 import Quarry
 
-/// Statements the store runs on a GRDB connection through `SQLiteStatement`, so that every
-/// byte of a bound string reaches SQLite (docs/STORAGE.md).
-extension GRDB.Database {
+/// A connection the store's statements run on through `SQLiteStatement`, so that every byte
+/// of a bound string reaches SQLite (docs/STORAGE.md): a reader of the store's own
+/// (`ReaderConnection`) or GRDB's writer.
+protocol StoreConnection {
+    /// The `sqlite3*` handle; nil once closed.
+    var sqliteConnection: OpaquePointer? { get }
+    /// A new statement on this connection.
+    func compiled(_ sql: String) throws -> SQLiteStatement
+}
+
+extension StoreConnection {
     /// Runs a statement without rows.
     func run(_ sql: String, _ bindings: [SQLiteBinding?] = []) throws {
         let statement = try prepared(sql, bindings)
@@ -22,7 +30,9 @@ extension GRDB.Database {
         for (i, b) in bindings.enumerated() { statement.bind(Int32(i + 1), b) }
         return statement
     }
+}
 
+extension GRDB.Database: StoreConnection {
     /// Every statement the store compiles on a GRDB connection. GRDB's authorizer, set once on
     /// each connection, gathers what every statement compiled there touches until GRDB compiles
     /// one of its own, and searches what it gathered at each column an UPDATE names: compiling

@@ -11,11 +11,14 @@ import QuarryStoreSupport
 /// object as a lossless document and typed columns the translator compiles queries against;
 /// queries are pushed down leaf by leaf with Quarry's semantics, and whatever SQLite cannot
 /// answer exactly is evaluated by Quarry on the rows it returns. Many readers run at once,
-/// each on its own snapshot; one writer at a time (GRDB's `DatabasePool`). Every commit is
-/// synced (`synchronous = FULL`), so an acknowledged write survives a crash.
+/// each on its own snapshot and read-only connection (`ReaderPool`); one writer at a time
+/// (GRDB's `DatabasePool`). Every commit is synced (`synchronous = FULL`), so an acknowledged
+/// write survives a crash.
 public final class SQLiteStore: QueryBackend, Sendable {
     public let path: String
+    /// The writer (GRDB's pool opens no reader: reads go to `readers`).
     let pool: DatabasePool
+    let readers: ReaderPool
     let limits: Limits
     let now: @Sendable () -> Int64
     let random: @Sendable () -> Double
@@ -43,12 +46,20 @@ public final class SQLiteStore: QueryBackend, Sendable {
             try SQLiteFunctions.register(on: handle, limits: limits)
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
+        let statements = statements
+        readers = ReaderPool(
+            path: path, setUp: { handle in try SQLiteFunctions.register(on: handle, limits: limits) },
+            dropped: { statements.forget($0) })
         pool = try storeCall { try DatabasePool(path: path, configuration: configuration) }
         try storeCall { try pool.write { db in for s in StoreCatalog.schema { try db.execute(sql: s) } } }
     }
 
-    // Cached statements belong to the pool's connections: finalized before it closes them.
-    deinit { statements.removeAll() }
+    // Cached statements belong to the connections: finalized before they close, the readers
+    // before GRDB's writer, which as the last connection checkpoints the WAL.
+    deinit {
+        statements.removeAll()
+        readers.closeAll()
+    }
 
     public var backendName: String { "sqlite" }
 
@@ -132,13 +143,13 @@ public final class SQLiteStore: QueryBackend, Sendable {
         try await asyncCall { try await self.pool.write { db in try self.declareIndex(kind, key, className, db) } }
     }
 
-    /// A read on one of the pool's connections, run on a Dispatch thread and awaited
+    /// A read on one of the store's reader connections, run on a Dispatch thread and awaited
     /// (docs/STORAGE.md#fixed-cost-per-query): two thread hops, where GRDB's async read makes
     /// four (to its pool's waiting queue and back, to the reader's queue and back), which on a
     /// short query cost more than the query. A task cancelled before the read starts, or while
     /// it runs, fails with `query.cancelled`; a running statement is stopped by
     /// `sqlite3_interrupt` on its own connection.
-    private func read<T>(_ body: @escaping (GRDB.Database) throws -> T) async throws(Diagnostic) -> T {
+    private func read<T>(_ body: @escaping (ReaderConnection) throws -> T) async throws(Diagnostic) -> T {
         nonisolated(unsafe) let body = body
         let interrupt = ReadInterrupt()
         let result: Result<Unchecked<T>, Diagnostic> = await withTaskCancellationHandler {
@@ -162,24 +173,16 @@ public final class SQLiteStore: QueryBackend, Sendable {
         return try result.get().value
     }
 
-    /// `body` in a read transaction on one of the pool's reader connections, begun and ended by
-    /// the store's cached statements (docs/STORAGE.md#fixed-cost-per-query): GRDB's `read`
-    /// compiles its BEGIN and COMMIT afresh on every call, which cost a point lookup about a
-    /// fifth of its instructions. Every path out ends the transaction: GRDB stops the process
-    /// when an access block leaves one open.
-    func reading<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-        try pool.unsafeRead { db in
+    /// `body` in a read transaction on one of the store's reader connections, begun and ended
+    /// by the store's cached statements (docs/STORAGE.md#fixed-cost-per-query). A read that
+    /// fails is rolled back when its connection goes back to the pool (`ReaderPool`): it has
+    /// nothing to keep, and the connection's next read must start afresh.
+    func reading<T>(_ body: (ReaderConnection) throws -> T) throws -> T {
+        try readers.read { db in
             try statements.each(db, "BEGIN DEFERRED TRANSACTION") { _ in }
-            do {
-                let result = try body(db)
-                try statements.each(db, "COMMIT TRANSACTION") { _ in }
-                return result
-            } catch {
-                // GRDB's rollback ends the transaction unless a failed statement ended it
-                // already, and is not stopped by a pending interrupt; a read has nothing to keep.
-                try? db.rollback()
-                throw error
-            }
+            let result = try body(db)
+            try statements.each(db, "COMMIT TRANSACTION") { _ in }
+            return result
         }
     }
 
@@ -193,14 +196,16 @@ public final class SQLiteStore: QueryBackend, Sendable {
 
     // MARK: - Work inside a transaction
 
-    func answer(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> QueryResult {
+    func answer(_ query: Query, _ variables: [String: Value], _ db: ReaderConnection) throws -> QueryResult {
         guard let deadline = StoreDeadline(limits) else { return try answerInTime(query, variables, db) }
         return try DeadlineHandler.enforcing(deadline, on: db.sqliteConnection) {
             try answerInTime(query, variables, db)
         }
     }
 
-    private func answerInTime(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> QueryResult {
+    private func answerInTime(_ query: Query, _ variables: [String: Value], _ db: ReaderConnection) throws
+        -> QueryResult
+    {
         let catalog = try StoreCatalog.read(db, statements, catalogs)
         let snapshot = StoreSnapshot(db: db, catalog: catalog.catalog, statements: statements, threads: decodeThreads)
         let evaluator = PushdownEvaluator(
@@ -230,7 +235,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
         return Set(named + ["createdAt", "updatedAt", "__type", "className"])
     }
 
-    func explain(_ query: Query, _ variables: [String: Value], _ db: GRDB.Database) throws -> BackendExplanation {
+    func explain(_ query: Query, _ variables: [String: Value], _ db: ReaderConnection) throws -> BackendExplanation {
         let catalog = try StoreCatalog.read(db, statements, catalogs)
         let snapshot = StoreSnapshot(db: db, catalog: catalog.catalog, statements: statements, threads: decodeThreads)
         let evaluator = PushdownEvaluator(
@@ -296,7 +301,7 @@ public final class SQLiteStore: QueryBackend, Sendable {
         try db.run("ANALYZE \(c.table)")
     }
 
-    func classes(_ db: GRDB.Database) throws -> [ClassCatalog] {
+    func classes(_ db: ReaderConnection) throws -> [ClassCatalog] {
         let catalog = try StoreCatalog.read(db, statements, catalogs).catalog
         return try catalog.classNames.map { name in
             let c = catalog.classes[name]!

@@ -1,10 +1,9 @@
 import Foundation
-import GRDB
 
-/// The store's prepared statements, kept for each of the pool's connections so that a query's
+/// The store's prepared statements, kept for each of its connections so that a query's
 /// statements are compiled once per connection instead of on every run
 /// (docs/STORAGE.md#fixed-cost-per-query). Compiling is what a short query pays for: GRDB's
-/// authorizer runs Swift code for every column a statement reads. A statement is marked
+/// authorizer runs Swift code for every column a statement reads on its connection. A statement is marked
 /// running while it runs, so a nested use of the same text prepares a second one (dropped
 /// after) instead of resetting the first; each connection keeps at most `perConnection`, the
 /// least recently used dropped first (a dropped statement is finalized once nothing holds it).
@@ -20,15 +19,16 @@ final class StatementCache: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    /// By the connection's `sqlite3*` address: GRDB closes a connection only when the pool is
-    /// released, after `removeAll`, so no address is reused while it is a key here.
+    /// By the connection's `sqlite3*` address: a connection is closed only after `removeAll`
+    /// (the store's `deinit`) or `forget` of its address, so no address is reused while it is a
+    /// key here.
     private var connections: [UInt: [String: Entry]] = [:]
     private var clock: UInt64 = 0
 
     /// Runs `body` with the statement for `sql` on `db`, its parameters bound; the statement
     /// is reset and its bindings cleared after.
     func with<T>(
-        _ db: GRDB.Database, _ sql: String, _ bindings: [SQLiteBinding?], _ body: (SQLiteStatement) throws -> T
+        _ db: some StoreConnection, _ sql: String, _ bindings: [SQLiteBinding?], _ body: (SQLiteStatement) throws -> T
     ) throws -> T {
         guard let handle = db.sqliteConnection else { throw SQLiteError(code: 21, message: "the connection is closed") }
         let key = UInt(bitPattern: handle)
@@ -44,18 +44,26 @@ final class StatementCache: @unchecked Sendable {
 
     /// Runs a query and hands each row to `body`.
     func each(
-        _ db: GRDB.Database, _ sql: String, _ bindings: [SQLiteBinding?] = [], _ body: (SQLiteStatement) throws -> Void
+        _ db: some StoreConnection, _ sql: String, _ bindings: [SQLiteBinding?] = [],
+        _ body: (SQLiteStatement) throws -> Void
     ) throws {
         try with(db, sql, bindings) { statement in
             while try statement.step() { try body(statement) }
         }
     }
 
-    /// Finalizes every statement (before the pool closes its connections).
+    /// Finalizes every statement (before the store closes its connections).
     func removeAll() {
         lock.lock()
         defer { lock.unlock() }
         connections = [:]
+    }
+
+    /// Finalizes the statements of one connection, which is about to be closed.
+    func forget(_ connection: OpaquePointer) {
+        lock.lock()
+        defer { lock.unlock() }
+        connections[UInt(bitPattern: connection)] = nil
     }
 
     /// How many statements are kept for all connections together (tests).

@@ -96,7 +96,9 @@ struct StoreCatalog {
 
     /// The catalog as `db`'s read transaction sees it, from `cache` when its version is the
     /// one kept there.
-    static func read(_ db: GRDB.Database, _ statements: StatementCache, _ cache: CatalogCache<Read>) throws -> Read {
+    static func read(_ db: some StoreConnection, _ statements: StatementCache, _ cache: CatalogCache<Read>) throws
+        -> Read
+    {
         var version: Int64 = -1
         try statements.each(db, "SELECT version FROM quarry_catalog_version") { version = $0.int64(0) }
         return try cache.catalog(version: version) {
@@ -110,7 +112,7 @@ struct StoreCatalog {
         try db.run("UPDATE quarry_catalog_version SET version = version + 1")
     }
 
-    static func load(_ db: GRDB.Database) throws -> StoreCatalog {
+    static func load(_ db: some StoreConnection) throws -> StoreCatalog {
         var catalog = StoreCatalog()
         var byId: [Int64: String] = [:]
         try db.each("SELECT id, name FROM quarry_classes ORDER BY id") { row in

@@ -5,7 +5,7 @@ import QuarryCore
 /// The store's objects as one read transaction sees them (`StoredObjects`), for the
 /// reference machinery that finishes a pushed-down query.
 final class StoreSnapshot: StoredObjects {
-    let db: GRDB.Database
+    let db: ReaderConnection
     let catalog: StoreCatalog
     let statements: StatementCache
     private var resolved: [Pointer: QuarryCore.Record?] = [:]
@@ -13,7 +13,7 @@ final class StoreSnapshot: StoredObjects {
     /// Threads that decode a large answer's documents.
     let threads: Int
 
-    init(db: GRDB.Database, catalog: StoreCatalog, statements: StatementCache, threads: Int) {
+    init(db: ReaderConnection, catalog: StoreCatalog, statements: StatementCache, threads: Int) {
         self.db = db
         self.catalog = catalog
         self.statements = statements
