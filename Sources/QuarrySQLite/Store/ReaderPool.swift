@@ -3,12 +3,11 @@ import Foundation
 
 /// The store's read-only connections (docs/STORAGE.md#fixed-cost-per-query). A read takes an
 /// idle one, or opens one while fewer than `capacity` are open, else waits for one; it gives
-/// it back when done. GRDB's pool did this for reads before, at about a third of a point
-/// lookup's instructions (a key path resolved on every call, a serial queue's barrier); the
-/// writer is still GRDB's. Like GRDB's readers, each connection is opened read-only on the
-/// WAL file (so it never takes the writer's lock) and waits up to ten seconds when SQLite is
-/// busy in the obscure cases WAL allows (another process's recovery, a last connection
-/// closing).
+/// it back when done. GRDB's pool, which lent its readers at about a third of a point lookup's
+/// instructions, keeps only the writer. Like GRDB's readers, each connection is opened
+/// read-only on the WAL file (so it never takes the writer's lock) and waits up to ten seconds
+/// when SQLite is busy in the obscure cases WAL allows (another process's recovery, a last
+/// connection closing).
 final class ReaderPool: @unchecked Sendable {
     /// Readers open at most at once (GRDB's default for a pool).
     static let capacity = 5
@@ -68,12 +67,7 @@ final class ReaderPool: @unchecked Sendable {
         condition.unlock()
         do {
             let reader = try ReaderConnection(path: path)
-            do {
-                try setUp(reader.handle)
-            } catch {
-                dropped(reader.handle)
-                throw error
-            }
+            try setUp(reader.handle)
             return reader
         } catch {
             condition.lock()
@@ -102,14 +96,13 @@ final class ReaderConnection: StoreConnection {
 
     init(path: String) throws(SQLiteError) {
         var db: OpaquePointer?
-        // Extended result codes, as GRDB's connections report them.
-        let flags = SQLITE_OPEN_READONLY | 0x0200_0000  // SQLITE_OPEN_EXRESCODE
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
             sqlite3_close_v2(db)
             throw SQLiteError(code: rc, message: message)
         }
+        // Extended result codes, as GRDB's connections report them.
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 10_000)
         handle = db
