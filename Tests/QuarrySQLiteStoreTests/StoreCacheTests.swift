@@ -76,8 +76,8 @@ import Testing
             #expect(try store.query(q).objectIds.count == n)
         }
         #expect(store.statements.count > 0)
-        // The writer and at most five readers (GRDB's default).
-        #expect(store.statements.count <= StatementCache.perConnection * 6)
+        // The writer and at most `ReaderPool.capacity` readers.
+        #expect(store.statements.count <= StatementCache.perConnection * (ReaderPool.capacity + 1))
     }
 
     /// A statement used again while it runs (a nested use of the same text) gets a second one,

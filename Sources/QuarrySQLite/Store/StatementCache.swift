@@ -2,9 +2,9 @@ import Foundation
 
 /// The store's prepared statements, kept for each of its connections so that a query's
 /// statements are compiled once per connection instead of on every run
-/// (docs/STORAGE.md#fixed-cost-per-query). Compiling is what a short query pays for: GRDB's
-/// authorizer runs Swift code for every column a statement reads on its connection. A statement is marked
-/// running while it runs, so a nested use of the same text prepares a second one (dropped
+/// (docs/STORAGE.md#fixed-cost-per-query). Compiling is what a short query pays for (on GRDB's
+/// writer, GRDB's authorizer runs Swift code for every column a statement reads). A statement is
+/// marked running while it runs, so a nested use of the same text prepares a second one (dropped
 /// after) instead of resetting the first; each connection keeps at most `perConnection`, the
 /// least recently used dropped first (a dropped statement is finalized once nothing holds it).
 /// A use finds its entry twice (taken, put back) and moves nothing: taking an entry out of the
