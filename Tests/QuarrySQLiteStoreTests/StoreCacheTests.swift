@@ -185,6 +185,34 @@ import Testing
         #expect(store.readers.openCount == ReaderPool.capacity)
     }
 
+    /// A reader that cannot be opened (the file was removed before the first read) fails the
+    /// read with SQLite's error as `store.sqlite`, and does not count against the readers: more
+    /// failed reads than `ReaderPool.capacity` each fail the same way instead of waiting for a
+    /// reader that will never come back.
+    @Test func aReaderThatCannotOpenFailsTheReadAndFreesItsPlace() throws {
+        let file = StoreFile()
+        let store = try file.open()
+        try store.apply([Self.person("p0", [("age", .int(1))])])
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+        let failures = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        // On a thread of its own, so that a read stuck waiting fails the test instead of hanging it.
+        Thread {
+            for _ in 0...ReaderPool.capacity {
+                do throws(Diagnostic) {
+                    _ = try store.query(Self.compare("age", .eq, .int(1)))
+                    failures.withLock { $0.append("answered") }
+                } catch {
+                    failures.withLock { $0.append(error.code) }
+                }
+            }
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(failures.withLock { $0 } == Array(repeating: "store.sqlite", count: ReaderPool.capacity + 1))
+        #expect(store.readers.openCount == 0)
+    }
+
     /// A document that is not one is `store.corrupt` naming the object, whether the row is
     /// a query's answer or a pointer's target.
     @Test func aCorruptRowIsAnErrorNamingTheObject() throws {
