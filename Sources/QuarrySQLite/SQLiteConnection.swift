@@ -7,15 +7,21 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     public var description: String { "SQLite error \(code): \(message)" }
 }
 
-/// One connection to a private in-memory SQLite database (`:memory:`).
+/// One SQLite connection: to a private in-memory database (`:memory:`, the benchmark peer's), or
+/// read-only to a file (the store's readers).
 package final class SQLiteConnection {
     package let handle: OpaquePointer
 
-    package init() throws(SQLiteError) {
+    package convenience init() throws(SQLiteError) {
+        try self.init(path: ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+    }
+
+    /// - Parameter flags: `sqlite3_open_v2`'s.
+    package init(path: String, flags: Int32) throws(SQLiteError) {
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open :memory:"
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
             sqlite3_close_v2(db)
             throw SQLiteError(code: rc, message: message)
         }

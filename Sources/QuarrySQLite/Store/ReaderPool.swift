@@ -66,7 +66,7 @@ final class ReaderPool: @unchecked Sendable {
         open += 1
         condition.unlock()
         do {
-            let reader = try ReaderConnection(path: path)
+            let reader = try ReaderConnection.reader(path: path)
             try setUp(reader.handle)
             return reader
         } catch {
@@ -88,30 +88,23 @@ final class ReaderPool: @unchecked Sendable {
     }
 }
 
-/// One read-only connection of `ReaderPool`, used by one thread at a time.
-final class ReaderConnection: StoreConnection {
-    let handle: OpaquePointer
+/// A reader of `ReaderPool`: a read-only connection to the store's file, used by one thread at a
+/// time; its statements keep it open until they are finalized.
+typealias ReaderConnection = SQLiteConnection
+
+extension SQLiteConnection: StoreConnection {
+    /// A read-only connection to the store's file, set up as GRDB sets up its readers.
+    static func reader(path: String) throws(SQLiteError) -> SQLiteConnection {
+        let reader = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY)
+        // Extended result codes, as GRDB's connections report them.
+        sqlite3_extended_result_codes(reader.handle, 1)
+        sqlite3_busy_timeout(reader.handle, 10_000)
+        return reader
+    }
 
     var sqliteConnection: OpaquePointer? { handle }
 
-    init(path: String) throws(SQLiteError) {
-        var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil)
-        guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
-            sqlite3_close_v2(db)
-            throw SQLiteError(code: rc, message: message)
-        }
-        // Extended result codes, as GRDB's connections report them.
-        sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, 10_000)
-        handle = db
-    }
-
-    // Closed once its last statement is finalized (`sqlite3_close_v2`).
-    deinit { sqlite3_close_v2(handle) }
-
-    func compiled(_ sql: String) throws -> SQLiteStatement { try SQLiteStatement(sql, on: handle) }
+    func compiled(_ sql: String) throws -> SQLiteStatement { try prepare(sql) }
 
     /// Ends a transaction a read left open (one that failed, or was interrupted); whether the
     /// connection is out of any transaction after. A rollback runs once no statement is active
