@@ -36,7 +36,15 @@ final class ReaderPool: @unchecked Sendable {
     /// `body` on a reader that no other thread uses meanwhile. A reader that `body` leaves in
     /// a transaction it cannot end is closed instead of given back.
     func read<T>(_ body: (ReaderConnection) throws -> T) throws -> T {
-        let reader = try take()
+        let reader = try take(waiting: true)!
+        defer { give(reader) }
+        return try body(reader)
+    }
+
+    /// The same without waiting: nil when every reader is in use and no more may be opened
+    /// (a read on the calling task must not block it on another's).
+    func readIfFree<T>(_ body: (ReaderConnection) throws -> T) throws -> T? {
+        guard let reader = try take(waiting: false) else { return nil }
         defer { give(reader) }
         return try body(reader)
     }
@@ -56,9 +64,15 @@ final class ReaderPool: @unchecked Sendable {
         return open
     }
 
-    private func take() throws -> ReaderConnection {
+    private func take(waiting: Bool) throws -> ReaderConnection? {
         condition.lock()
-        while idle.isEmpty && open >= Self.capacity { condition.wait() }
+        while idle.isEmpty && open >= Self.capacity {
+            guard waiting else {
+                condition.unlock()
+                return nil
+            }
+            condition.wait()
+        }
         if let reader = idle.popLast() {
             condition.unlock()
             return reader
@@ -98,9 +112,12 @@ extension SQLiteConnection: StoreConnection {
         let reader = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY)
         // Extended result codes, as GRDB's connections report them.
         sqlite3_extended_result_codes(reader.handle, 1)
-        sqlite3_busy_timeout(reader.handle, 10_000)
+        sqlite3_busy_timeout(reader.handle, busyTimeoutMilliseconds)
         return reader
     }
+
+    /// How long a reader waits for a lock before it fails with SQLITE_BUSY.
+    static let busyTimeoutMilliseconds: Int32 = 10_000
 
     var sqliteConnection: OpaquePointer? { handle }
 

@@ -19,6 +19,11 @@ public final class SQLiteStore: QueryBackend, Sendable {
     /// The writer (GRDB's pool opens no reader: reads go to `readers`).
     let pool: DatabasePool
     let readers: ReaderPool
+    /// Queries whose reads outgrew `inlineTime` on the calling task.
+    let longReads = LongReads()
+    /// How long an async read may run on the calling task before it moves to a thread of its
+    /// own (docs/STORAGE.md#reads-on-the-calling-task).
+    let inlineTime: Duration
     let limits: Limits
     let now: @Sendable () -> Int64
     let random: @Sendable () -> Double
@@ -29,13 +34,24 @@ public final class SQLiteStore: QueryBackend, Sendable {
 
     /// Opens the store at `path`, creating the file when it does not exist.
     /// - Parameter parallelism: how many threads decode the documents of a large answer.
-    public init(
+    public convenience init(
         path: String, limits: Limits = .default,
         now: @escaping @Sendable () -> Int64 = ReferenceEvaluator.systemClock,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         parallelism: ScanParallelism = .automatic
     ) throws(Diagnostic) {
+        try self.init(
+            path: path, limits: limits, now: now, random: random, parallelism: parallelism,
+            inlineTime: .microseconds(250))
+    }
+
+    /// The same with the time an async read may take on the calling task (tests).
+    init(
+        path: String, limits: Limits, now: @escaping @Sendable () -> Int64, random: @escaping @Sendable () -> Double,
+        parallelism: ScanParallelism, inlineTime: Duration
+    ) throws(Diagnostic) {
         self.path = path
+        self.inlineTime = inlineTime
         self.limits = limits
         decodeThreads = parallelism.threads
         self.now = now
@@ -67,7 +83,9 @@ public final class SQLiteStore: QueryBackend, Sendable {
 
     /// The query's answer, the same as `ReferenceEvaluator.run` on the stored objects.
     public func query(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> QueryResult {
-        try storeCall { try reading { db in try self.answer(query, variables, db) } }
+        try storeCall {
+            try reading(ReadProgress(deadline: StoreDeadline(limits))) { db in try self.answer(query, variables, db) }
+        }
     }
 
     public func explanation(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> BackendExplanation {
@@ -128,7 +146,12 @@ public final class SQLiteStore: QueryBackend, Sendable {
     }
 
     public func run(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> QueryResult {
-        try await read { db in try self.answer(query, variables, db) }
+        var key = Hasher()
+        key.combine(query)
+        key.combine(variables)
+        return try await read(key: key.finalize(), deadline: StoreDeadline(limits)) { db in
+            try self.answer(query, variables, db)
+        }
     }
 
     public func explain(_ query: Query, variables: [String: Value]) async throws(Diagnostic) -> BackendExplanation {
@@ -143,28 +166,30 @@ public final class SQLiteStore: QueryBackend, Sendable {
         try await asyncCall { try await self.pool.write { db in try self.declareIndex(kind, key, className, db) } }
     }
 
-    /// A read on one of the store's reader connections, run on a Dispatch thread and awaited
-    /// (docs/STORAGE.md#fixed-cost-per-query): two thread hops, where GRDB's async read makes
-    /// four (to its pool's waiting queue and back, to the reader's queue and back), which on a
-    /// short query cost more than the query. A task cancelled before the read starts, or while
-    /// it runs, fails with `query.cancelled`; a running statement is stopped by
-    /// `sqlite3_interrupt` on its own connection.
-    private func read<T>(_ body: @escaping (ReaderConnection) throws -> T) async throws(Diagnostic) -> T {
+    /// A read on one of the store's reader connections, awaited
+    /// (docs/STORAGE.md#reads-on-the-calling-task). It runs on the calling task while it takes
+    /// under `inlineTime`, meets no lock and finds a reader free; otherwise it runs again from
+    /// the start on a Dispatch thread, two thread hops that cost more than a short query. A
+    /// query (`key`) that outgrew the calling task goes straight to the thread next time. A task
+    /// cancelled before the read starts, or while it runs, fails with `query.cancelled`; a
+    /// running statement is stopped by `sqlite3_interrupt` on its own connection.
+    func read<T>(
+        key: Int? = nil, deadline: StoreDeadline? = nil, _ body: @escaping (ReaderConnection) throws -> T
+    ) async throws(Diagnostic) -> T {
         nonisolated(unsafe) let body = body
         let interrupt = ReadInterrupt()
         let result: Result<Unchecked<T>, Diagnostic> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            if key.map({ !longReads.contains($0) }) ?? true,
+                let answer = readHere(body, key: key, deadline: deadline, interrupt: interrupt)
+            {
+                return answer
+            }
+            return await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
-                    continuation.resume(
-                        returning: Result { () throws(Diagnostic) in
-                            try storeCall {
-                                try self.reading { db in
-                                    Unchecked(try interrupt.running(on: db.sqliteConnection) { try body(db) })
-                                }
-                            }
-                        }.mapError {
-                            interrupt.cancelled ? Diagnostic(.query.cancelled, "the query was cancelled") : $0
-                        })
+                    let start = ContinuousClock.now
+                    let answer = self.attempt(body, ReadProgress(deadline: deadline), interrupt)!
+                    if let key, ContinuousClock.now - start < self.inlineTime / 2 { self.longReads.remove(key) }
+                    continuation.resume(returning: answer)
                 }
             }
         } onCancel: {
@@ -173,17 +198,62 @@ public final class SQLiteStore: QueryBackend, Sendable {
         return try result.get().value
     }
 
+    /// The read on the calling task; nil when it must run on a thread of its own: no reader
+    /// was free, it met a lock, or it ran past `inlineTime` (whatever it read is dropped, and
+    /// its query is marked in `longReads`).
+    private func readHere<T>(
+        _ body: (ReaderConnection) throws -> T, key: Int?, deadline: StoreDeadline?, interrupt: ReadInterrupt
+    ) -> Result<Unchecked<T>, Diagnostic>? {
+        let progress = ReadProgress(deadline: deadline, inlineUntil: ContinuousClock.now + inlineTime)
+        guard let answer = attempt(body, progress, interrupt, waiting: false) else { return nil }
+        if interrupt.cancelled || !progress.mustMove { return answer }
+        if progress.outgrewInline, let key { longReads.insert(key) }
+        return nil
+    }
+
+    /// `body` in a read transaction held to `progress`, with its task's cancellation; nil
+    /// when it must not wait for a reader and none is free.
+    private func attempt<T>(
+        _ body: (ReaderConnection) throws -> T, _ progress: ReadProgress, _ interrupt: ReadInterrupt,
+        waiting: Bool = true
+    ) -> Result<Unchecked<T>, Diagnostic>? {
+        do throws(Diagnostic) {
+            let answer = try storeCall {
+                let run = { (db: ReaderConnection) in
+                    Unchecked(try interrupt.running(on: db.sqliteConnection) { try body(db) })
+                }
+                return waiting ? try reading(progress, run) : try readingIfFree(progress, run)
+            }
+            return answer.map { .success($0) }
+        } catch {
+            return .failure(interrupt.cancelled ? Diagnostic(.query.cancelled, "the query was cancelled") : error)
+        }
+    }
+
     /// `body` in a read transaction on one of the store's reader connections, begun and ended
-    /// by the store's cached statements (docs/STORAGE.md#fixed-cost-per-query). A read that
-    /// fails is rolled back when its connection goes back to the pool (`ReaderPool`): it has
-    /// nothing to keep, and the connection's next read must start afresh.
-    func reading<T>(_ body: (ReaderConnection) throws -> T) throws -> T {
-        try readers.read { db in
+    /// by the store's cached statements and held to `progress` (docs/STORAGE.md#fixed-cost-per-query).
+    /// A read that fails is rolled back when its connection goes back to the pool
+    /// (`ReaderPool`): it has nothing to keep, and the connection's next read must start afresh.
+    func reading<T>(_ progress: ReadProgress? = nil, _ body: (ReaderConnection) throws -> T) throws -> T {
+        try readers.read { db in try transaction(db, progress, body) }
+    }
+
+    /// The same when a reader is free; nil when none is.
+    func readingIfFree<T>(_ progress: ReadProgress, _ body: (ReaderConnection) throws -> T) throws -> T? {
+        try readers.readIfFree { db in try transaction(db, progress, body) }
+    }
+
+    private func transaction<T>(
+        _ db: ReaderConnection, _ progress: ReadProgress?, _ body: (ReaderConnection) throws -> T
+    ) throws -> T {
+        func run() throws -> T {
             try statements.each(db, "BEGIN DEFERRED TRANSACTION") { _ in }
             let result = try body(db)
             try statements.each(db, "COMMIT TRANSACTION") { _ in }
             return result
         }
+        guard let progress else { return try run() }
+        return try progress.watching(db.sqliteConnection, run)
     }
 
     private func asyncCall<T>(_ body: () async throws -> T) async throws(Diagnostic) -> T {
@@ -196,16 +266,8 @@ public final class SQLiteStore: QueryBackend, Sendable {
 
     // MARK: - Work inside a transaction
 
+    /// The query's answer in the read transaction of `db` (its deadline is the read's).
     func answer(_ query: Query, _ variables: [String: Value], _ db: ReaderConnection) throws -> QueryResult {
-        guard let deadline = StoreDeadline(limits) else { return try answerInTime(query, variables, db) }
-        return try DeadlineHandler.enforcing(deadline, on: db.sqliteConnection) {
-            try answerInTime(query, variables, db)
-        }
-    }
-
-    private func answerInTime(_ query: Query, _ variables: [String: Value], _ db: ReaderConnection) throws
-        -> QueryResult
-    {
         let catalog = try StoreCatalog.read(db, statements, catalogs)
         let snapshot = StoreSnapshot(db: db, catalog: catalog.catalog, statements: statements, threads: decodeThreads)
         let evaluator = PushdownEvaluator(
@@ -333,38 +395,6 @@ public final class StoreTransaction {
         try store.declareIndex(kind ?? (type == .geoPoint ? .geo : .ordered), key, className, writer.db)
         writer.catalog = try StoreCatalog.load(writer.db)
     }
-}
-
-/// Stops the statements of a read that runs past its query's deadline
-/// (docs/STORAGE.md#deadlines): SQLite calls the progress handler every thousand virtual-machine
-/// instructions, and a handler that answers non-zero interrupts the statement.
-private final class DeadlineHandler {
-    let deadline: StoreDeadline
-    var passed = false
-
-    private init(_ deadline: StoreDeadline) { self.deadline = deadline }
-
-    static func enforcing<T>(_ deadline: StoreDeadline, on connection: OpaquePointer?, _ body: () throws -> T) throws
-        -> T
-    {
-        guard !deadline.passed else { throw deadline.diagnostic }
-        let handler = DeadlineHandler(deadline)
-        sqlite3_progress_handler(connection, 1000, progress, Unmanaged.passUnretained(handler).toOpaque())
-        defer { sqlite3_progress_handler(connection, 0, nil, nil) }
-        do {
-            return try withExtendedLifetime(handler) { try body() }
-        } catch {
-            throw handler.passed ? deadline.diagnostic : error
-        }
-    }
-}
-
-private let progress: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
-    guard let context else { return 0 }
-    let handler = Unmanaged<DeadlineHandler>.fromOpaque(context).takeUnretainedValue()
-    guard handler.deadline.passed else { return 0 }
-    handler.passed = true
-    return 1
 }
 
 /// The connection a read runs on, for its task's cancellation handler, which may run on any
