@@ -158,7 +158,12 @@ public struct StoredRecordReader {
             }
         case UInt8(ascii: "a"):
             var items: [Value] = []
-            try list { (r: inout StoredRecordReader) throws(Unreadable) in items.append(try r.value()) }
+            try list { (r: inout StoredRecordReader) throws(Unreadable) in
+                // Room for four at the first item: most arrays are short, and growing one by
+                // appends allocated it two or three times.
+                if items.isEmpty { items.reserveCapacity(4) }
+                items.append(try r.value())
+            }
             v = .array(items)
         case UInt8(ascii: "o"):
             var o: [String: Value] = [:]
