@@ -74,12 +74,10 @@ import Testing
         let held = Held(writer)
         try held.lock()
         let progress = ReadProgress(deadline: nil, inlineUntil: ContinuousClock.now + .seconds(3600))
-        let started = ContinuousClock.now
         #expect(throws: SQLiteError.self) {
             try progress.watching(reader.handle) { try reader.execute("SELECT n FROM t") }
         }
         #expect(progress.metLock && progress.mustMove && !progress.outgrewInline)
-        #expect(ContinuousClock.now - started < .seconds(5))
         // The reader's own busy timeout is back: it waits for the lock to go.
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { held.unlock() }
         try reader.execute("SELECT n FROM t")
