@@ -84,7 +84,9 @@ public final class SQLiteStore: QueryBackend, Sendable {
     /// The query's answer, the same as `ReferenceEvaluator.run` on the stored objects.
     public func query(_ query: Query, variables: [String: Value] = [:]) throws(Diagnostic) -> QueryResult {
         try storeCall {
-            try reading(ReadProgress(deadline: StoreDeadline(limits))) { db in try self.answer(query, variables, db) }
+            try reading(StoreDeadline(limits).map { ReadProgress(deadline: $0) }) { db in
+                try self.answer(query, variables, db)
+            }
         }
     }
 
